@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds parkd on a machine that has only node and npm.
+#   ./build.sh          install what is missing, compile dist/parkd
+#   ./build.sh test     the same, then type check, lint and every test
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUN_VERSION=1.4.4
+
+ensure_bun() {
+  if command -v bun >/dev/null 2>&1 && [ "$(bun --version)" = "$BUN_VERSION" ]; then
+    return
+  fi
+  local local_bun=".tools/node_modules/.bin/bun"
+  if [ ! -x "$local_bun" ] || [ "$("$local_bun" --version)" != "$BUN_VERSION" ]; then
+    echo "build.sh: installing bun $BUN_VERSION into .tools/" >&2
+    npm install --prefix .tools --no-save --no-package-lock --no-audit --no-fund "bun@$BUN_VERSION" >&2
+  fi
+  PATH="$PWD/.tools/node_modules/.bin:$PATH"
+  export PATH
+}
+
+ensure_packages() {
+  # The marker is newer than bun.lock once the lockfile's packages are installed.
+  if [ ! -f node_modules/.parkd-installed ] || [ bun.lock -nt node_modules/.parkd-installed ]; then
+    bun install --frozen-lockfile >&2
+    touch node_modules/.parkd-installed
+  fi
+}
+
+compile() {
+  mkdir -p dist
+  local commit
+  commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+  if [ -n "$(git status --porcelain 2>/dev/null)" ]; then commit="$commit-dirty"; fi
+  bun build src/main.ts --compile --bytecode --format=esm \
+    --minify-whitespace --minify-syntax \
+    --no-compile-autoload-dotenv --no-compile-autoload-bunfig \
+    --define "BUILD_COMMIT=\"$commit\"" \
+    --outfile dist/parkd >&2
+}
+
+ensure_bun
+ensure_packages
+
+case "${1:-build}" in
+  build)
+    compile
+    echo "built dist/parkd" >&2
+    ;;
+  test)
+    compile
+    echo "== type check" >&2
+    bun x tsc --noEmit -p .
+    echo "== lint" >&2
+    bun x biome check .
+    echo "== tests" >&2
+    shift
+    PARKD_BIN="$PWD/dist/parkd" bun test "$@"
+    ;;
+  *)
+    echo "usage: ./build.sh [build|test]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,17 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "./context.ts";
+import { healthRoutes } from "./health/routes.ts";
+import { errorHandling } from "./http/errors.ts";
+import { metaOf } from "./http/request-meta.ts";
+
+/** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
+export function createApp(ctx: AppContext) {
+  return new Elysia()
+    .use(errorHandling)
+    .onAfterHandle({ as: "global" }, ({ request, route }) => {
+      metaOf(request).route = route;
+    })
+    .use(healthRoutes(ctx));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,34 @@
+import { SCHEMA_VERSION, appliedSchemaVersion, openStore } from "../store/db.ts";
+import { COMMIT, VERSION } from "../version.ts";
+import { stringOpt } from "./args.ts";
+import { type Command, dataDirOption } from "./command.ts";
+import { tokenCommand, userCommand } from "./credentials.ts";
+import { serveCommand } from "./serve.ts";
+
+const migrateCommand: Command = {
+  name: "migrate",
+  summary: "Create the store or bring its schema up to date, then exit",
+  options: [dataDirOption],
+  run(v) {
+    const store = openStore(stringOpt(v, "data-dir") ?? "./data");
+    const applied = appliedSchemaVersion(store.sqlite);
+    store.close();
+    process.stderr.write(`store ${store.path} is at schema version ${applied}\n`);
+    return 0;
+  },
+};
+
+const versionCommand: Command = {
+  name: "version",
+  summary: "Print version, commit and schema version",
+  run() {
+    process.stdout.write(`parkd ${VERSION} (commit ${COMMIT}, schema ${SCHEMA_VERSION}, bun ${Bun.version})\n`);
+    return 0;
+  },
+};
+
+export const rootCommand: Command = {
+  name: "parkd",
+  summary: "Parking ticket and permit service. Every flag can also be set as PARKD_<FLAG> (e.g. PARKD_DATA_DIR).",
+  subcommands: [serveCommand, tokenCommand, userCommand, migrateCommand, versionCommand],
+};

@@ -1,0 +1,149 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname, networkInterfaces } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../app.ts";
+import { type AppConfig, createContext, systemTimezone } from "../context.ts";
+import { logError } from "../http/log.ts";
+import { createSelfSigned, fingerprintOfPem } from "../http/self-signed.ts";
+import { type FrontEnd, startFrontEnd } from "../http/server.ts";
+import { SCHEMA_VERSION, openStore } from "../store/db.ts";
+import { LockHeldError, acquireServeLock } from "../store/lock.ts";
+import { VERSION } from "../version.ts";
+import { type OptionValues, UsageError, intOpt, stringOpt } from "./args.ts";
+import { type Command, dataDirOption, fail } from "./command.ts";
+
+export function isTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function appConfig(v: OptionValues): AppConfig {
+  const timezone = stringOpt(v, "timezone") ?? systemTimezone();
+  if (!isTimezone(timezone)) throw new UsageError(`unknown time zone "${timezone}" (use an IANA name such as Europe/Stockholm)`);
+  const currency = (stringOpt(v, "currency") ?? "SEK").toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError("--currency must be a three-letter code such as SEK");
+  return {
+    timezone,
+    currency,
+    recentHours: intOpt(v, "recent-hours", 0, 24 * 365) ?? 24,
+    retentionDays: intOpt(v, "retention-days", 1, 36500) ?? 90,
+    bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
+  };
+}
+
+function boxAddresses(): string[] {
+  const out = new Set(["127.0.0.1", "::1"]);
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) out.add(a.address);
+  return [...out];
+}
+
+/** The operator's own certificate, or the one made for this data folder at first start. */
+async function loadTls(v: OptionValues, dataDir: string): Promise<{ cert: string; key: string; fingerprint: string; generated: boolean }> {
+  const certFile = stringOpt(v, "tls-cert");
+  const keyFile = stringOpt(v, "tls-key");
+  if (certFile || keyFile) {
+    if (!certFile || !keyFile) throw new UsageError("--tls-cert and --tls-key go together");
+    const cert = readFileSync(certFile, "utf8");
+    return { cert, key: readFileSync(keyFile, "utf8"), fingerprint: fingerprintOfPem(cert), generated: false };
+  }
+  const dir = join(dataDir, "tls");
+  const certPath = join(dir, "cert.pem");
+  const keyPath = join(dir, "key.pem");
+  if (existsSync(certPath) && existsSync(keyPath)) {
+    const cert = readFileSync(certPath, "utf8");
+    return { cert, key: readFileSync(keyPath, "utf8"), fingerprint: fingerprintOfPem(cert), generated: false };
+  }
+  const host = hostname();
+  const made = await createSelfSigned({ commonName: host || "parkd", dnsNames: [...new Set(["localhost", host].filter(Boolean))], ips: boxAddresses() });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(keyPath, made.keyPem, { mode: 0o600 });
+  writeFileSync(certPath, made.certPem, { mode: 0o644 });
+  return { cert: made.certPem, key: made.keyPem, fingerprint: made.fingerprint, generated: true };
+}
+
+export const serveOptions = [
+  { name: "host", type: "string" as const, valueName: "ADDR", default: "0.0.0.0", help: "address to listen on" },
+  { name: "port", type: "string" as const, valueName: "PORT", help: "port to listen on (default 8443, or 8080 with --http)" },
+  dataDirOption,
+  { name: "tls-cert", type: "string" as const, valueName: "FILE", help: "PEM certificate (default: a self-signed one in the data folder)" },
+  { name: "tls-key", type: "string" as const, valueName: "FILE", help: "PEM private key for --tls-cert" },
+  { name: "http", type: "boolean" as const, help: "serve plain HTTP (behind a TLS proxy, or for tests)" },
+  { name: "timezone", type: "string" as const, valueName: "ZONE", help: "site time zone, IANA name (default: the system's)" },
+  { name: "currency", type: "string" as const, valueName: "CODE", default: "SEK", help: "currency of fees and quotes" },
+  { name: "recent-hours", type: "string" as const, valueName: "H", default: "24", help: "check-tickets also lists permits that ended this many hours ago" },
+  { name: "retention-days", type: "string" as const, valueName: "D", default: "90", help: "delete tickets, events and lookup records this long after they ended" },
+  { name: "body-limit-kb", type: "string" as const, valueName: "KB", default: "64", help: "largest request body accepted" },
+];
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "Run the service",
+  options: serveOptions,
+  async run(v) {
+    const dataDir = stringOpt(v, "data-dir") ?? "./data";
+    const plain = v.http === true;
+    const port = intOpt(v, "port", 0, 65535) ?? (plain ? 8080 : 8443);
+    const host = stringOpt(v, "host") ?? "0.0.0.0";
+    const config = appConfig(v);
+
+    let lock: ReturnType<typeof acquireServeLock>;
+    try {
+      lock = acquireServeLock(dataDir);
+    } catch (e) {
+      if (e instanceof LockHeldError) return fail(e.message);
+      throw e;
+    }
+    const store = openStore(dataDir);
+    const tls = plain ? undefined : await loadTls(v, store.dataDir);
+    const ctx = createContext(store, config);
+    const app = createApp(ctx);
+    ctx.credentials.startLastUsedFlush();
+
+    let front: FrontEnd;
+    try {
+      front = await startFrontEnd({ host, port, tls, bodyLimit: config.bodyLimit, handle: app.handle });
+    } catch (e) {
+      ctx.credentials.stop();
+      store.close();
+      lock.release();
+      const code = (e as { code?: string }).code;
+      if (code === "EADDRINUSE") return fail(`port ${port} on ${host} is already in use (is another parkd running?)`);
+      if (code === "EACCES") return fail(`not allowed to listen on port ${port} on ${host}`);
+      return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    }
+
+    const shown = host === "0.0.0.0" || host === "::" ? front.url.replace(/\/\/[^:]+|\/\/\[[^\]]+\]/, "//localhost") : front.url;
+    const summary = [
+      `parkd ${VERSION} listening on ${shown} (${host}:${front.port})`,
+      tls ? `  TLS certificate SHA-256 fingerprint: ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}` : "  plain HTTP (no TLS)",
+      `  data folder ${store.dataDir}, schema version ${SCHEMA_VERSION}, time zone ${config.timezone}`,
+    ];
+    process.stderr.write(`${summary.join("\n")}\n`);
+
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        process.stderr.write(`parkd: ${signal}, finishing in-flight requests\n`);
+        front
+          .close()
+          .catch((e) => logError("error while closing the listener", e))
+          .finally(() => {
+            ctx.credentials.stop();
+            store.close();
+            lock.release();
+            resolve();
+          });
+      };
+      process.on("SIGTERM", () => stop("SIGTERM"));
+      process.on("SIGINT", () => stop("SIGINT"));
+    });
+    process.stderr.write("parkd: stopped\n");
+    return 0;
+  },
+};

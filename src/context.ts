@@ -1,0 +1,46 @@
+import { CredentialService } from "./credentials/service.ts";
+import { FailureLimiter } from "./http/rate-limit.ts";
+import type { Store } from "./store/db.ts";
+
+/** Settings the request handlers read; `serve` fills them from flags and environment. */
+export interface AppConfig {
+  /** IANA zone of the site: fees, opening hours, day types, dates sent without an offset. */
+  timezone: string;
+  currency: string;
+  /** check-tickets also returns permits that ended this many hours ago. */
+  recentHours: number;
+  retentionDays: number;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+}
+
+export function systemTimezone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+export const defaultConfig = (): AppConfig => ({
+  timezone: systemTimezone(),
+  currency: "SEK",
+  recentHours: 24,
+  retentionDays: 90,
+  bodyLimit: 64 * 1024,
+});
+
+/** Everything a feature needs, built once per process (or per test). */
+export interface AppContext {
+  store: Store;
+  config: AppConfig;
+  credentials: CredentialService;
+  limiter: FailureLimiter;
+  now: () => number;
+}
+
+export function createContext(store: Store, config: Partial<AppConfig> = {}, now: () => number = Date.now): AppContext {
+  return {
+    store,
+    config: { ...defaultConfig(), ...config },
+    credentials: new CredentialService(store, now),
+    limiter: new FailureLimiter({ now }),
+    now,
+  };
+}

@@ -1,0 +1,81 @@
+import { bearer } from "@elysiajs/bearer";
+import { Elysia } from "elysia";
+import type { CredentialService } from "../credentials/service.ts";
+import { type Credential, type Scope, credentialLabel, grants } from "../credentials/scopes.ts";
+import { problems } from "./problem.ts";
+import type { FailureLimiter } from "./rate-limit.ts";
+import { metaOf } from "./request-meta.ts";
+
+export interface AuthRequirement {
+  scope: Scope;
+  /** Basic credentials are accepted too (the ticket intake only). */
+  basic?: boolean;
+}
+
+export interface AuthDeps {
+  credentials: CredentialService;
+  limiter: FailureLimiter;
+}
+
+const BEARER_CHALLENGE = 'Bearer realm="parking"';
+const BOTH_CHALLENGES = 'Bearer realm="parking", Basic realm="parking"';
+
+function decodeBasic(value: string): { name: string; password: string } | null {
+  let text: string;
+  try {
+    text = Buffer.from(value, "base64").toString("utf8");
+  } catch {
+    return null;
+  }
+  const colon = text.indexOf(":");
+  if (colon <= 0) return null;
+  return { name: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+export async function authenticate(
+  deps: AuthDeps,
+  request: Request,
+  bearerToken: string | undefined,
+  need: AuthRequirement,
+): Promise<Credential> {
+  const meta = metaOf(request);
+  const wait = deps.limiter.blockedFor(meta.ip);
+  if (wait > 0) throw problems.tooManyRequests(wait);
+  const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
+  const header = request.headers.get("authorization")?.trim();
+  let credential: Credential | null = null;
+  if (!header && !bearerToken) throw problems.unauthorized("Credentials are required", challenge);
+  const space = header?.indexOf(" ") ?? -1;
+  const scheme = header && space > 0 ? header.slice(0, space).toLowerCase() : "";
+  const value = header && space > 0 ? header.slice(space + 1).trim() : "";
+  if (scheme === "basic") {
+    if (!need.basic) throw problems.unauthorized("This route accepts Bearer tokens only", challenge);
+    const pair = decodeBasic(value);
+    if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password);
+  } else if (scheme === "bearer" || bearerToken) {
+    const token = scheme === "bearer" ? value : bearerToken!;
+    if (token) credential = deps.credentials.verifyBearer(token);
+  } else throw problems.unauthorized(`Unsupported authorization scheme`, challenge);
+  if (!credential) {
+    deps.limiter.fail(meta.ip);
+    throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
+  }
+  meta.credential = credentialLabel(credential);
+  if (!grants(credential, need.scope))
+    throw problems.forbidden(`This credential lacks the scope ${need.scope}`, need.scope);
+  return credential;
+}
+
+/**
+ * `{ auth: { scope } }` on a route resolves `credential` for its handler, or answers
+ * 401/403/429 as problem+json before the handler runs.
+ */
+export function authPlugin(deps: AuthDeps) {
+  return new Elysia({ name: "auth" }).use(bearer({ extract: { header: "Bearer", query: "access_token", body: "" } })).macro({
+    auth: (need: AuthRequirement) => ({
+      async resolve({ request, bearer: bearerToken }) {
+        return { credential: await authenticate(deps, request, bearerToken, need) };
+      },
+    }),
+  });
+}

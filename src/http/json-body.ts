@@ -1,0 +1,34 @@
+import { Problem, problems } from "./problem.ts";
+
+/** application/json, or any application/*+json. */
+export function isJsonContentType(contentType: string | null | undefined): boolean {
+  if (!contentType) return true;
+  const essence = contentType.split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
+}
+
+/**
+ * The one way a body becomes a value: JSON when the Content-Type says JSON or is absent,
+ * 415 otherwise, 400 when it does not parse. An empty body is `undefined`.
+ */
+export function parseJsonText(text: string, contentType: string | null | undefined): unknown {
+  if (text.trim() === "") return undefined;
+  if (!isJsonContentType(contentType)) throw problems.unsupportedMediaType(contentType ?? "");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw problems.malformedJson(`The body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  if (request.body === null) return undefined;
+  const text = await request.text();
+  return parseJsonText(text, request.headers.get("content-type"));
+}
+
+export function asProblem(e: unknown): Problem | undefined {
+  if (e instanceof Problem) return e;
+  if (e instanceof Error && e.cause instanceof Problem) return e.cause;
+  return undefined;
+}

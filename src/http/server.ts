@@ -1,0 +1,165 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { logLine } from "./log.ts";
+import { PROBLEM_CONTENT_TYPE, problems } from "./problem.ts";
+import { attachMeta, type RequestMeta } from "./request-meta.ts";
+
+/**
+ * The HTTP(S) front end. It is node:http rather than Bun.serve because the interface's own
+ * check-tickets example is a GET with a JSON body, which Bun.serve drops. It also enforces
+ * the body limit itself so that an oversized body gets a problem+json 413, not a bare reset.
+ */
+export interface FrontEndOptions {
+  host: string;
+  port: number;
+  tls?: { cert: string; key: string };
+  bodyLimit: number;
+  handle: (request: Request) => Response | Promise<Response>;
+  /** Called once per finished request, after the log line. */
+  observe?: (entry: RequestLogEntry) => void;
+  log?: boolean;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  credential?: string;
+  requestId: string;
+}
+
+export interface FrontEnd {
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const SAFE_HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        resolve("too-large");
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!over) resolve(Buffer.concat(chunks));
+    });
+    req.on("error", reject);
+  });
+}
+
+async function writeResponse(res: ServerResponse, response: Response, closeAfter = false): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    const prev = headers[key];
+    if (prev === undefined) headers[key] = value;
+    else headers[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+  });
+  if (closeAfter) headers.connection = "close";
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
+  const scheme = opts.tls ? "https" : "http";
+
+  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const method = req.method ?? "GET";
+    const incomingId = req.headers["x-request-id"];
+    const meta: RequestMeta = {
+      id: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID(),
+      ip: req.socket.remoteAddress ?? "unknown",
+    };
+    let status = 500;
+    try {
+      const hostHeader = req.headers.host;
+      const host = hostHeader && SAFE_HOST.test(hostHeader) ? hostHeader : "localhost";
+      const target = req.url ?? "/";
+      const url = `${scheme}://${host}${target.startsWith("/") ? target : `/${target}`}`;
+      const declared = Number(req.headers["content-length"] ?? "0");
+      const body = declared > opts.bodyLimit ? "too-large" : await readBody(req, opts.bodyLimit);
+      if (body === "too-large") {
+        meta.route = "(body limit)";
+        const response = problems.payloadTooLarge(opts.bodyLimit).toResponse(new URL(url).pathname);
+        status = response.status;
+        // The rest of the body is not read: close the connection once the answer is out.
+        await writeResponse(res, response, true);
+        res.on("finish", () => req.destroy());
+        return;
+      }
+      const headers = new Headers();
+      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+      const request = new Request(url, { method, headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
+      attachMeta(request, meta);
+      const response = await opts.handle(request);
+      response.headers.set("x-request-id", meta.id);
+      status = response.status;
+      await writeResponse(res, response);
+    } catch {
+      status = 500;
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": PROBLEM_CONTENT_TYPE });
+        res.end(JSON.stringify(problems.internal().body()));
+      } else res.destroy();
+    } finally {
+      const entry: RequestLogEntry = {
+        method,
+        route: meta.route ?? "(unmatched)",
+        status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        credential: meta.credential,
+        requestId: meta.id,
+      };
+      if (opts.log !== false) logLine({ msg: "request", ...entry });
+      opts.observe?.(entry);
+    }
+  };
+
+  const server: Server = opts.tls
+    ? (createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, onRequest) as unknown as Server)
+    : createHttpServer(onRequest);
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  server.keepAliveTimeout = 5_000;
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port: opts.port, host: opts.host, exclusive: true }, () => {
+      server.off("error", reject);
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : opts.port;
+      const shownHost = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+      resolve({
+        url: `${scheme}://${shownHost}:${port}`,
+        port,
+        close(graceMs = 10_000) {
+          return new Promise<void>((done) => {
+            const force = setTimeout(() => server.closeAllConnections?.(), graceMs);
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            server.closeIdleConnections?.();
+          });
+        },
+      });
+    });
+  });
+}
