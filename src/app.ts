@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
+import { credentialRoutes } from "./credentials/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { errorHandling } from "./http/errors.ts";
 import { metaOf } from "./http/request-meta.ts";
@@ -11,7 +12,8 @@ export function createApp(ctx: AppContext) {
     .onAfterHandle({ as: "global" }, ({ request, route }) => {
       metaOf(request).route = route;
     })
-    .use(healthRoutes(ctx));
+    .use(healthRoutes(ctx))
+    .use(credentialRoutes(ctx));
 }
 
 export type App = ReturnType<typeof createApp>;

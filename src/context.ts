@@ -35,7 +35,11 @@ export interface AppContext {
   now: () => number;
 }
 
-export function createContext(store: Store, config: Partial<AppConfig> = {}, now: () => number = Date.now): AppContext {
+export function createContext(
+  store: Store,
+  config: Partial<AppConfig> = {},
+  now: () => number = Date.now,
+): AppContext {
   return {
     store,
     config: { ...defaultConfig(), ...config },

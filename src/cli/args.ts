@@ -98,7 +98,12 @@ export function listOpt(values: OptionValues, name: string): string[] {
   return Array.isArray(v) ? v : [];
 }
 
-export function intOpt(values: OptionValues, name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
+export function intOpt(
+  values: OptionValues,
+  name: string,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   const v = stringOpt(values, name);
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number`);

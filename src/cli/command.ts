@@ -1,4 +1,4 @@
-import { type OptionSpec, type OptionValues, UsageError, formatOptions, parseArgs } from "./args.ts";
+import { formatOptions, type OptionSpec, type OptionValues, parseArgs, UsageError } from "./args.ts";
 
 export interface Command {
   name: string;
@@ -18,10 +18,18 @@ export const dataDirOption: OptionSpec = {
   help: "folder that holds the store",
 };
 
-export const jsonOption: OptionSpec = { name: "json", type: "boolean", help: "print JSON instead of a table" };
+export const jsonOption: OptionSpec = {
+  name: "json",
+  type: "boolean",
+  help: "print JSON instead of a table",
+};
 
 function help(path: string[], cmd: Command): string {
-  const lines = [`usage: ${[...path, cmd.subcommands ? "<command>" : "", cmd.args ?? ""].filter(Boolean).join(" ")}${cmd.options?.length ? " [options]" : ""}`, "", cmd.summary];
+  const lines = [
+    `usage: ${[...path, cmd.subcommands ? "<command>" : "", cmd.args ?? ""].filter(Boolean).join(" ")}${cmd.options?.length ? " [options]" : ""}`,
+    "",
+    cmd.summary,
+  ];
   if (cmd.subcommands) {
     const width = Math.max(...cmd.subcommands.map((c) => c.name.length));
     lines.push("", "commands:", ...cmd.subcommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`));
@@ -78,8 +86,14 @@ export function printTable(rows: Record<string, string>[], columns: string[]): v
     return;
   }
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
-  process.stdout.write(`${[line(columns), ...rows.map((r) => line(columns.map((c) => r[c] ?? "")))].join("\n")}\n`);
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  process.stdout.write(
+    `${[line(columns), ...rows.map((r) => line(columns.map((c) => r[c] ?? "")))].join("\n")}\n`,
+  );
 }
 
 export function isoOrDash(ms: number | null | undefined): string {

@@ -1,9 +1,12 @@
-import { UsageError, listOpt, parseDuration, stringOpt } from "./args.ts";
-import { type Command, dataDirOption, fail, isoOrDash, jsonOption, printTable } from "./command.ts";
 import { CredentialError, CredentialService } from "../credentials/service.ts";
 import { openStore } from "../store/db.ts";
+import { listOpt, parseDuration, stringOpt, UsageError } from "./args.ts";
+import { type Command, dataDirOption, fail, isoOrDash, jsonOption, printTable } from "./command.ts";
 
-function withCredentials<T>(dataDir: string | undefined, fn: (c: CredentialService) => T | Promise<T>): Promise<T> {
+function withCredentials<T>(
+  dataDir: string | undefined,
+  fn: (c: CredentialService) => T | Promise<T>,
+): Promise<T> {
   const store = openStore(dataDir ?? "./data");
   const service = new CredentialService(store);
   return Promise.resolve(fn(service)).finally(() => store.close());
@@ -35,7 +38,12 @@ export const tokenCommand: Command = {
       options: [
         { name: "name", type: "string", valueName: "NAME", help: "who or what uses the token" },
         scopeOption,
-        { name: "expires-in", type: "string", valueName: "DURATION", help: "lifetime such as 90d, 12h, 2w (default: no expiry)" },
+        {
+          name: "expires-in",
+          type: "string",
+          valueName: "DURATION",
+          help: "lifetime such as 90d, 12h, 2w (default: no expiry)",
+        },
         dataDirOption,
       ],
       run: (v) =>
@@ -70,7 +78,11 @@ export const tokenCommand: Command = {
                 created: isoOrDash(t.createdAt),
                 "last used": isoOrDash(t.lastUsedAt),
                 expires: isoOrDash(t.expiresAt),
-                status: t.revokedAt ? "revoked" : t.expiresAt !== null && t.expiresAt <= now ? "expired" : "active",
+                status: t.revokedAt
+                  ? "revoked"
+                  : t.expiresAt !== null && t.expiresAt <= now
+                    ? "expired"
+                    : "active",
               })),
               ["id", "name", "scopes", "created", "last used", "expires", "status"],
             );
@@ -114,7 +126,8 @@ export const userCommand: Command = {
         guarded(async () => {
           const name = stringOpt(v, "name");
           if (!name) throw new UsageError("--name is required");
-          if (!v["password-stdin"]) throw new UsageError("--password-stdin is required: passwords never go on the command line");
+          if (!v["password-stdin"])
+            throw new UsageError("--password-stdin is required: passwords never go on the command line");
           const password = await readStdin();
           const { id } = await withCredentials(stringOpt(v, "data-dir"), (c) =>
             c.createUser({ name, scopes: listOpt(v, "scope"), password }),

@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION, appliedSchemaVersion, openStore } from "../store/db.ts";
+import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../store/db.ts";
 import { COMMIT, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { type Command, dataDirOption } from "./command.ts";
@@ -22,13 +22,16 @@ const versionCommand: Command = {
   name: "version",
   summary: "Print version, commit and schema version",
   run() {
-    process.stdout.write(`parkd ${VERSION} (commit ${COMMIT}, schema ${SCHEMA_VERSION}, bun ${Bun.version})\n`);
+    process.stdout.write(
+      `parkd ${VERSION} (commit ${COMMIT}, schema ${SCHEMA_VERSION}, bun ${Bun.version})\n`,
+    );
     return 0;
   },
 };
 
 export const rootCommand: Command = {
   name: "parkd",
-  summary: "Parking ticket and permit service. Every flag can also be set as PARKD_<FLAG> (e.g. PARKD_DATA_DIR).",
+  summary:
+    "Parking ticket and permit service. Every flag can also be set as PARKD_<FLAG> (e.g. PARKD_DATA_DIR).",
   subcommands: [serveCommand, tokenCommand, userCommand, migrateCommand, versionCommand],
 };

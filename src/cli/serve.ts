@@ -6,10 +6,10 @@ import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { logError } from "../http/log.ts";
 import { createSelfSigned, fingerprintOfPem } from "../http/self-signed.ts";
 import { type FrontEnd, startFrontEnd } from "../http/server.ts";
-import { SCHEMA_VERSION, openStore } from "../store/db.ts";
-import { LockHeldError, acquireServeLock } from "../store/lock.ts";
+import { openStore, SCHEMA_VERSION } from "../store/db.ts";
+import { acquireServeLock, LockHeldError } from "../store/lock.ts";
 import { VERSION } from "../version.ts";
-import { type OptionValues, UsageError, intOpt, stringOpt } from "./args.ts";
+import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 
 export function isTimezone(tz: string): boolean {
@@ -23,9 +23,11 @@ export function isTimezone(tz: string): boolean {
 
 function appConfig(v: OptionValues): AppConfig {
   const timezone = stringOpt(v, "timezone") ?? systemTimezone();
-  if (!isTimezone(timezone)) throw new UsageError(`unknown time zone "${timezone}" (use an IANA name such as Europe/Stockholm)`);
+  if (!isTimezone(timezone))
+    throw new UsageError(`unknown time zone "${timezone}" (use an IANA name such as Europe/Stockholm)`);
   const currency = (stringOpt(v, "currency") ?? "SEK").toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError("--currency must be a three-letter code such as SEK");
+  if (!/^[A-Z]{3}$/.test(currency))
+    throw new UsageError("--currency must be a three-letter code such as SEK");
   return {
     timezone,
     currency,
@@ -42,23 +44,40 @@ function boxAddresses(): string[] {
 }
 
 /** The operator's own certificate, or the one made for this data folder at first start. */
-async function loadTls(v: OptionValues, dataDir: string): Promise<{ cert: string; key: string; fingerprint: string; generated: boolean }> {
+async function loadTls(
+  v: OptionValues,
+  dataDir: string,
+): Promise<{ cert: string; key: string; fingerprint: string; generated: boolean }> {
   const certFile = stringOpt(v, "tls-cert");
   const keyFile = stringOpt(v, "tls-key");
   if (certFile || keyFile) {
     if (!certFile || !keyFile) throw new UsageError("--tls-cert and --tls-key go together");
     const cert = readFileSync(certFile, "utf8");
-    return { cert, key: readFileSync(keyFile, "utf8"), fingerprint: fingerprintOfPem(cert), generated: false };
+    return {
+      cert,
+      key: readFileSync(keyFile, "utf8"),
+      fingerprint: fingerprintOfPem(cert),
+      generated: false,
+    };
   }
   const dir = join(dataDir, "tls");
   const certPath = join(dir, "cert.pem");
   const keyPath = join(dir, "key.pem");
   if (existsSync(certPath) && existsSync(keyPath)) {
     const cert = readFileSync(certPath, "utf8");
-    return { cert, key: readFileSync(keyPath, "utf8"), fingerprint: fingerprintOfPem(cert), generated: false };
+    return {
+      cert,
+      key: readFileSync(keyPath, "utf8"),
+      fingerprint: fingerprintOfPem(cert),
+      generated: false,
+    };
   }
   const host = hostname();
-  const made = await createSelfSigned({ commonName: host || "parkd", dnsNames: [...new Set(["localhost", host].filter(Boolean))], ips: boxAddresses() });
+  const made = await createSelfSigned({
+    commonName: host || "parkd",
+    dnsNames: [...new Set(["localhost", host].filter(Boolean))],
+    ips: boxAddresses(),
+  });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyPath, made.keyPem, { mode: 0o600 });
   writeFileSync(certPath, made.certPem, { mode: 0o644 });
@@ -66,17 +85,62 @@ async function loadTls(v: OptionValues, dataDir: string): Promise<{ cert: string
 }
 
 export const serveOptions = [
-  { name: "host", type: "string" as const, valueName: "ADDR", default: "0.0.0.0", help: "address to listen on" },
-  { name: "port", type: "string" as const, valueName: "PORT", help: "port to listen on (default 8443, or 8080 with --http)" },
+  {
+    name: "host",
+    type: "string" as const,
+    valueName: "ADDR",
+    default: "0.0.0.0",
+    help: "address to listen on",
+  },
+  {
+    name: "port",
+    type: "string" as const,
+    valueName: "PORT",
+    help: "port to listen on (default 8443, or 8080 with --http)",
+  },
   dataDirOption,
-  { name: "tls-cert", type: "string" as const, valueName: "FILE", help: "PEM certificate (default: a self-signed one in the data folder)" },
+  {
+    name: "tls-cert",
+    type: "string" as const,
+    valueName: "FILE",
+    help: "PEM certificate (default: a self-signed one in the data folder)",
+  },
   { name: "tls-key", type: "string" as const, valueName: "FILE", help: "PEM private key for --tls-cert" },
   { name: "http", type: "boolean" as const, help: "serve plain HTTP (behind a TLS proxy, or for tests)" },
-  { name: "timezone", type: "string" as const, valueName: "ZONE", help: "site time zone, IANA name (default: the system's)" },
-  { name: "currency", type: "string" as const, valueName: "CODE", default: "SEK", help: "currency of fees and quotes" },
-  { name: "recent-hours", type: "string" as const, valueName: "H", default: "24", help: "check-tickets also lists permits that ended this many hours ago" },
-  { name: "retention-days", type: "string" as const, valueName: "D", default: "90", help: "delete tickets, events and lookup records this long after they ended" },
-  { name: "body-limit-kb", type: "string" as const, valueName: "KB", default: "64", help: "largest request body accepted" },
+  {
+    name: "timezone",
+    type: "string" as const,
+    valueName: "ZONE",
+    help: "site time zone, IANA name (default: the system's)",
+  },
+  {
+    name: "currency",
+    type: "string" as const,
+    valueName: "CODE",
+    default: "SEK",
+    help: "currency of fees and quotes",
+  },
+  {
+    name: "recent-hours",
+    type: "string" as const,
+    valueName: "H",
+    default: "24",
+    help: "check-tickets also lists permits that ended this many hours ago",
+  },
+  {
+    name: "retention-days",
+    type: "string" as const,
+    valueName: "D",
+    default: "90",
+    help: "delete tickets, events and lookup records this long after they ended",
+  },
+  {
+    name: "body-limit-kb",
+    type: "string" as const,
+    valueName: "KB",
+    default: "64",
+    help: "largest request body accepted",
+  },
 ];
 
 export const serveCommand: Command = {
@@ -111,15 +175,21 @@ export const serveCommand: Command = {
       store.close();
       lock.release();
       const code = (e as { code?: string }).code;
-      if (code === "EADDRINUSE") return fail(`port ${port} on ${host} is already in use (is another parkd running?)`);
+      if (code === "EADDRINUSE")
+        return fail(`port ${port} on ${host} is already in use (is another parkd running?)`);
       if (code === "EACCES") return fail(`not allowed to listen on port ${port} on ${host}`);
       return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
     }
 
-    const shown = host === "0.0.0.0" || host === "::" ? front.url.replace(/\/\/[^:]+|\/\/\[[^\]]+\]/, "//localhost") : front.url;
+    const shown =
+      host === "0.0.0.0" || host === "::"
+        ? front.url.replace(/\/\/[^:]+|\/\/\[[^\]]+\]/, "//localhost")
+        : front.url;
     const summary = [
       `parkd ${VERSION} listening on ${shown} (${host}:${front.port})`,
-      tls ? `  TLS certificate SHA-256 fingerprint: ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}` : "  plain HTTP (no TLS)",
+      tls
+        ? `  TLS certificate SHA-256 fingerprint: ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
+        : "  plain HTTP (no TLS)",
       `  data folder ${store.dataDir}, schema version ${SCHEMA_VERSION}, time zone ${config.timezone}`,
     ];
     process.stderr.write(`${summary.join("\n")}\n`);

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Store } from "../store/db.ts";
 import { apiTokens, apiUsers } from "../store/schema/index.ts";
-import { type Credential, type Scope, isScope } from "./scopes.ts";
+import { type Credential, isScope, type Scope } from "./scopes.ts";
 
 export class CredentialError extends Error {}
 
@@ -39,13 +39,17 @@ function parseScopes(text: string): Scope[] {
 
 function checkScopes(scopes: readonly string[]): Scope[] {
   if (scopes.length === 0) throw new CredentialError("at least one --scope is needed");
-  for (const s of scopes) if (!isScope(s)) throw new CredentialError(`unknown scope "${s}" (use tickets:write, permits:read or admin)`);
+  for (const s of scopes)
+    if (!isScope(s))
+      throw new CredentialError(`unknown scope "${s}" (use tickets:write, permits:read or admin)`);
   return [...new Set(scopes)] as Scope[];
 }
 
 function checkName(name: string | undefined): string {
   if (!name || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name))
-    throw new CredentialError("a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit");
+    throw new CredentialError(
+      "a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
+    );
   return name;
 }
 
@@ -88,7 +92,10 @@ export class CredentialService {
       .prepare();
   }
 
-  createToken(input: { name: string; scopes: readonly string[]; expiresInMs?: number }): { id: string; token: string } {
+  createToken(input: { name: string; scopes: readonly string[]; expiresInMs?: number }): {
+    id: string;
+    token: string;
+  } {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
     const live = this.store.db
@@ -97,7 +104,8 @@ export class CredentialService {
       .where(and(eq(apiTokens.name, name), isNull(apiTokens.revokedAt)))
       .get();
     if (live) throw new CredentialError(`a token named "${name}" already exists; revoke it first`);
-    const token = TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    const token =
+      TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const id = newId("tok_");
     const now = this.now();
     this.store.db
@@ -143,7 +151,11 @@ export class CredentialService {
     return row.id;
   }
 
-  async createUser(input: { name: string; scopes: readonly string[]; password: string }): Promise<{ id: string }> {
+  async createUser(input: {
+    name: string;
+    scopes: readonly string[];
+    password: string;
+  }): Promise<{ id: string }> {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
     if (input.password.length < 12) throw new CredentialError("the password must be at least 12 characters");
@@ -163,7 +175,13 @@ export class CredentialService {
       .from(apiUsers)
       .orderBy(apiUsers.createdAt)
       .all()
-      .map((r) => ({ id: r.id, name: r.name, scopes: parseScopes(r.scopes), createdAt: r.createdAt, lastUsedAt: r.lastUsedAt }));
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        scopes: parseScopes(r.scopes),
+        createdAt: r.createdAt,
+        lastUsedAt: r.lastUsedAt,
+      }));
   }
 
   deleteUser(idOrName: string): string {
@@ -197,7 +215,8 @@ export class CredentialService {
     }
     const now = this.now();
     const cached = this.basicCache.get(key);
-    let ok = cached !== undefined && cached.passwordHash === row.passwordHash && now - cached.at < BASIC_CACHE_MS;
+    let ok =
+      cached !== undefined && cached.passwordHash === row.passwordHash && now - cached.at < BASIC_CACHE_MS;
     if (!ok) {
       ok = await Bun.password.verify(password, row.passwordHash);
       if (ok) this.basicCache.set(key, { passwordHash: row.passwordHash, at: now });
@@ -219,7 +238,8 @@ export class CredentialService {
     this.lastUsed.clear();
     this.store.sqlite.transaction(() => {
       for (const [id, { kind, at }] of pending) {
-        if (kind === "token") this.store.db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id)).run();
+        if (kind === "token")
+          this.store.db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id)).run();
         else this.store.db.update(apiUsers).set({ lastUsedAt: at }).where(eq(apiUsers.id, id)).run();
       }
     })();

@@ -1,13 +1,14 @@
 import { bearer } from "@elysiajs/bearer";
 import { Elysia } from "elysia";
+import { type Credential, credentialLabel, grants, type Scope } from "../credentials/scopes.ts";
 import type { CredentialService } from "../credentials/service.ts";
-import { type Credential, type Scope, credentialLabel, grants } from "../credentials/scopes.ts";
 import { problems } from "./problem.ts";
 import type { FailureLimiter } from "./rate-limit.ts";
 import { metaOf } from "./request-meta.ts";
 
 export interface AuthRequirement {
-  scope: Scope;
+  /** Omitted: any valid credential will do. */
+  scope?: Scope;
   /** Basic credentials are accepted too (the ticket intake only). */
   basic?: boolean;
 }
@@ -61,7 +62,7 @@ export async function authenticate(
     throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
   }
   meta.credential = credentialLabel(credential);
-  if (!grants(credential, need.scope))
+  if (need.scope && !grants(credential, need.scope))
     throw problems.forbidden(`This credential lacks the scope ${need.scope}`, need.scope);
   return credential;
 }
@@ -71,11 +72,13 @@ export async function authenticate(
  * 401/403/429 as problem+json before the handler runs.
  */
 export function authPlugin(deps: AuthDeps) {
-  return new Elysia({ name: "auth" }).use(bearer({ extract: { header: "Bearer", query: "access_token", body: "" } })).macro({
-    auth: (need: AuthRequirement) => ({
-      async resolve({ request, bearer: bearerToken }) {
-        return { credential: await authenticate(deps, request, bearerToken, need) };
-      },
-    }),
-  });
+  return new Elysia({ name: "auth" })
+    .use(bearer({ extract: { header: "Bearer", query: "access_token", body: "" } }))
+    .macro({
+      auth: (need: AuthRequirement) => ({
+        async resolve({ request, bearer: bearerToken }) {
+          return { credential: await authenticate(deps, request, bearerToken, need) };
+        },
+      }),
+    });
 }

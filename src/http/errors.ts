@@ -1,7 +1,7 @@
 import { Elysia, type ValidationError } from "elysia";
-import { readJsonBody, asProblem } from "./json-body.ts";
-import { type FieldError, problems } from "./problem.ts";
+import { asProblem, readJsonBody } from "./json-body.ts";
 import { logError } from "./log.ts";
+import { type FieldError, problems } from "./problem.ts";
 import { metaOf } from "./request-meta.ts";
 
 /** TypeBox reports one error per failed branch; keep the first message for each pointer. */

@@ -13,8 +13,13 @@ export function logLine(fields: Record<string, unknown>): void {
 
 export function logError(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
   if (!enabled) return;
-  const err = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "error", message, ...fields, error: err })}\n`);
+  const err =
+    error instanceof Error
+      ? { name: error.name, message: error.message, stack: error.stack }
+      : { value: String(error) };
+  process.stderr.write(
+    `${JSON.stringify({ time: new Date().toISOString(), level: "error", message, ...fields, error: err })}\n`,
+  );
 }
 
 /** Plates are personal data: logs keep the first two characters only. */

@@ -48,7 +48,12 @@ export class Problem extends Error {
   }
 
   body(instance?: string): ProblemBody {
-    const body: ProblemBody = { type: problemType(this.kind), title: this.title, status: this.status, detail: this.message };
+    const body: ProblemBody = {
+      type: problemType(this.kind),
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+    };
     if (instance) body.instance = instance;
     if (this.errors?.length) body.errors = this.errors;
     return body;
@@ -81,7 +86,12 @@ export const problems = {
   notFound: (kind: string, title: string, detail: string) => new Problem(404, kind, title, detail),
   conflict: (kind: string, title: string, detail: string) => new Problem(409, kind, title, detail),
   payloadTooLarge: (limit: number) =>
-    new Problem(413, "payload-too-large", "Payload too large", `The request body is larger than ${limit} bytes`),
+    new Problem(
+      413,
+      "payload-too-large",
+      "Payload too large",
+      `The request body is larger than ${limit} bytes`,
+    ),
   unsupportedMediaType: (contentType: string) =>
     new Problem(
       415,
@@ -90,11 +100,22 @@ export const problems = {
       `The body must be JSON (Content-Type: application/json), not ${contentType}`,
     ),
   tooManyRequests: (retryAfterSeconds: number) =>
-    new Problem(429, "too-many-requests", "Too many failed authentications", "Too many failed authentications from this address; try again later", {
-      headers: { "retry-after": String(retryAfterSeconds) },
-    }),
+    new Problem(
+      429,
+      "too-many-requests",
+      "Too many failed authentications",
+      "Too many failed authentications from this address; try again later",
+      {
+        headers: { "retry-after": String(retryAfterSeconds) },
+      },
+    ),
   storeUnavailable: (detail = "The store is not writable; the request changed nothing") =>
     new Problem(503, "store-unavailable", "Store unavailable", detail, { headers: { "retry-after": "5" } }),
   internal: () =>
-    new Problem(500, "internal", "Internal error", "The request could not be completed; the error has been logged"),
+    new Problem(
+      500,
+      "internal",
+      "Internal error",
+      "The request could not be completed; the error has been logged",
+    ),
 };

@@ -54,7 +54,9 @@ function oid(dotted: string): Uint8Array {
 
 function time(d: Date): Uint8Array {
   const iso = d.toISOString().replace(/[-:T]/g, "").slice(0, 14);
-  return d.getUTCFullYear() < 2050 ? tlv(0x17, new TextEncoder().encode(`${iso.slice(2)}Z`)) : tlv(0x18, new TextEncoder().encode(`${iso}Z`));
+  return d.getUTCFullYear() < 2050
+    ? tlv(0x17, new TextEncoder().encode(`${iso.slice(2)}Z`))
+    : tlv(0x18, new TextEncoder().encode(`${iso}Z`));
 }
 
 function ipBytes(ip: string): Uint8Array | null {
@@ -75,7 +77,10 @@ function ipBytes(ip: string): Uint8Array | null {
 }
 
 function pem(label: string, der: Uint8Array): string {
-  const b64 = Buffer.from(der).toString("base64").replace(/(.{64})/g, "$1\n").trimEnd();
+  const b64 = Buffer.from(der)
+    .toString("base64")
+    .replace(/(.{64})/g, "$1\n")
+    .trimEnd();
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -91,8 +96,16 @@ export interface SelfSigned {
   fingerprint: string;
 }
 
-export async function createSelfSigned(opts: { commonName: string; dnsNames: string[]; ips: string[]; days?: number }): Promise<SelfSigned> {
-  const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+export async function createSelfSigned(opts: {
+  commonName: string;
+  dnsNames: string[];
+  ips: string[];
+  days?: number;
+}): Promise<SelfSigned> {
+  const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+    "sign",
+    "verify",
+  ])) as CryptoKeyPair;
   const spki = new Uint8Array(await crypto.subtle.exportKey("spki", keys.publicKey));
   const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", keys.privateKey));
   const serial = crypto.getRandomValues(new Uint8Array(16));
@@ -126,9 +139,19 @@ export async function createSelfSigned(opts: { commonName: string; dnsNames: str
     spki,
     explicit(3, extensions),
   );
-  const raw = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, keys.privateKey, tbs as Uint8Array<ArrayBuffer>));
+  const raw = new Uint8Array(
+    await crypto.subtle.sign(
+      { name: "ECDSA", hash: "SHA-256" },
+      keys.privateKey,
+      tbs as Uint8Array<ArrayBuffer>,
+    ),
+  );
   const cert = seq(tbs, ecdsaSha256, bitString(derSignature(raw)));
-  return { certPem: pem("CERTIFICATE", cert), keyPem: pem("PRIVATE KEY", pkcs8), fingerprint: fingerprintOfDer(cert) };
+  return {
+    certPem: pem("CERTIFICATE", cert),
+    keyPem: pem("PRIVATE KEY", pkcs8),
+    fingerprint: fingerprintOfDer(cert),
+  };
 }
 
 export function fingerprintOfDer(der: Uint8Array): string {

@@ -1,4 +1,9 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { logLine } from "./log.ts";
 import { PROBLEM_CONTENT_TYPE, problems } from "./problem.ts";
@@ -84,7 +89,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     const method = req.method ?? "GET";
     const incomingId = req.headers["x-request-id"];
     const meta: RequestMeta = {
-      id: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID(),
+      id:
+        typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID(),
       ip: req.socket.remoteAddress ?? "unknown",
     };
     let status = 500;
@@ -105,8 +111,13 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         return;
       }
       const headers = new Headers();
-      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-      const request = new Request(url, { method, headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+      const request = new Request(url, {
+        method,
+        headers,
+        body: body.length > 0 ? new Uint8Array(body) : undefined,
+      });
       attachMeta(request, meta);
       const response = await opts.handle(request);
       response.headers.set("x-request-id", meta.id);

@@ -1,0 +1,113 @@
+import { createApp } from "../../src/app.ts";
+import { type AppConfig, type AppContext, createContext } from "../../src/context.ts";
+import type { Scope } from "../../src/credentials/scopes.ts";
+import { openMemoryStore } from "../../src/store/db.ts";
+
+export interface TestClock {
+  now: () => number;
+  set(ms: number | string): void;
+  advance(ms: number): void;
+}
+
+export function testClock(start: number | string = "2026-06-15T10:00:00Z"): TestClock {
+  let t = typeof start === "string" ? Date.parse(start) : start;
+  return {
+    now: () => t,
+    set: (ms) => {
+      t = typeof ms === "string" ? Date.parse(ms) : ms;
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+}
+
+export function testContext(config: Partial<AppConfig> = {}, now?: () => number): AppContext {
+  return createContext(openMemoryStore(), { timezone: "Europe/Stockholm", ...config }, now);
+}
+
+/** A fresh app on an in-memory store, with helpers to mint credentials. */
+export function testApp(config: Partial<AppConfig> = {}, clock?: TestClock) {
+  const ctx = testContext(config, clock?.now);
+  const app = createApp(ctx);
+  let n = 0;
+  return {
+    ctx,
+    app,
+    token(...scopes: Scope[]): string {
+      return ctx.credentials.createToken({ name: `test-${++n}`, scopes }).token;
+    },
+    async user(name: string, password: string, ...scopes: Scope[]): Promise<string> {
+      await ctx.credentials.createUser({ name, scopes, password });
+      return `Basic ${Buffer.from(`${name}:${password}`).toString("base64")}`;
+    },
+  };
+}
+
+export interface CallOptions {
+  /** A value is sent as JSON; a string is sent as it is. */
+  body?: unknown;
+  token?: string;
+  authorization?: string;
+  headers?: Record<string, string>;
+}
+
+export function request(method: string, path: string, opts: CallOptions = {}): Request {
+  const headers = new Headers(opts.headers);
+  if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+  if (opts.authorization) headers.set("authorization", opts.authorization);
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  return new Request(`http://localhost${path}`, { method, headers, body });
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them
+  json: any;
+}
+
+export async function call(
+  app: { handle(r: Request): Promise<Response> | Response },
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<CallResult> {
+  const res = await app.handle(request(method, path, opts));
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Asserts the answer is problem+json of the given status and kind; returns its body. */
+export function expectProblem(res: CallResult, status: number, kind: string) {
+  const ct = res.headers.get("content-type") ?? "";
+  if (
+    res.status !== status ||
+    !ct.startsWith("application/problem+json") ||
+    res.json?.type !== `/problems/${kind}`
+  ) {
+    throw new Error(
+      `expected ${status} /problems/${kind} as problem+json, got ${res.status} ${ct} ${res.text}`,
+    );
+  }
+  if (res.json.status !== status || typeof res.json.title !== "string" || typeof res.json.detail !== "string")
+    throw new Error(`problem body lacks status/title/detail: ${res.text}`);
+  return res.json as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    errors?: { pointer: string; message: string }[];
+  };
+}
