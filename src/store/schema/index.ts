@@ -1,2 +1,4 @@
 export * from "./credentials.ts";
 export * from "./operations.ts";
+export * from "./permits.ts";
+export * from "./tickets.ts";

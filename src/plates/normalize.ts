@@ -1,0 +1,10 @@
+/**
+ * The form plates are matched in: Unicode NFKC, upper case, without spaces, hyphens or dots.
+ * `ab-123 `, `AB 123` and `ab123` all become `AB123`; letters such as Å, Ä, Ö stay.
+ */
+export function normalizePlate(plate: string): string {
+  return plate
+    .normalize("NFKC")
+    .toLocaleUpperCase("sv-SE")
+    .replace(/[\s\-.\u2010-\u2015\u2212]/gu, "");
+}

@@ -1,0 +1,55 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * A ticket as the ticket management system last described it. Instants are epoch ms (UTC).
+ * Tickets are never deleted by events: a cancel marks them, retention removes them later.
+ */
+export const tickets = sqliteTable(
+  "tickets",
+  {
+    /** The sender's own id, always stored as text. */
+    ticketId: text("ticket_id").primaryKey(),
+    zone: integer().notNull(),
+    parkingLotId: integer("parking_lot_id"),
+    /** parkingLotId named no known lot when the event arrived (kept, flagged). */
+    lotUnknown: integer("lot_unknown", { mode: "boolean" }).notNull().default(false),
+    startAt: integer("start_at").notNull(),
+    endAt: integer("end_at"),
+    /** The plate as the sender wrote it; shown in answers. */
+    plate: text().notNull(),
+    /** normalizePlate(plate); what lookups match on. */
+    plateNorm: text("plate_norm").notNull(),
+    amountInclVat: integer("amount_incl_vat"),
+    vatRate: integer("vat_rate"),
+    currencyCode: text("currency_code"),
+    status: text({ enum: ["running", "stopped", "canceled"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    canceledAt: integer("canceled_at"),
+  },
+  (t) => [
+    index("tickets_plate_norm").on(t.plateNorm, t.startAt),
+    index("tickets_zone_time").on(t.zone, t.endAt),
+    index("tickets_end").on(t.endAt),
+  ],
+);
+
+/** Append-only log of every accepted intake event, raw body included. */
+export const ticketEvents = sqliteTable(
+  "ticket_events",
+  {
+    seq: integer().primaryKey({ autoIncrement: true }),
+    ticketId: text("ticket_id").notNull(),
+    eventType: text("event_type").notNull(),
+    receivedAt: integer("received_at").notNull(),
+    /** credentialLabel() of whoever sent it, e.g. "token:terminal-1". */
+    credential: text().notNull(),
+    rawBody: text("raw_body").notNull(),
+    /** "applied" changed the ticket; "repeat" was an idempotent retry that changed nothing. */
+    outcome: text({ enum: ["applied", "repeat"] }).notNull(),
+  },
+  (t) => [
+    index("ticket_events_ticket").on(t.ticketId, t.seq),
+    index("ticket_events_received").on(t.receivedAt),
+  ],
+);

@@ -1,0 +1,160 @@
+/**
+ * Instants and wall-clock time in the site's time zone, with Intl only (no tz database of our
+ * own). All instants are epoch milliseconds in UTC.
+ */
+
+export interface WallTime {
+  year: number;
+  month: number; // 1-12
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+  /** ISO weekday: 1 = Monday ... 7 = Sunday. */
+  weekday: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+      weekday: "short",
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall-clock time at `instant` in `tz`. */
+export function toWallTime(instant: number, tz: string): WallTime {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(tz).formatToParts(new Date(instant))) parts[p.type] = p.value;
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+    millisecond: ((instant % 1000) + 1000) % 1000,
+    weekday: WEEKDAYS[parts.weekday!]!,
+  };
+}
+
+/** Offset of `tz` from UTC at `instant`, in milliseconds (Stockholm in summer: +7 200 000). */
+export function offsetAt(instant: number, tz: string): number {
+  const w = toWallTime(instant, tz);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
+  return asUtc - instant;
+}
+
+/**
+ * The instant at which the wall clock in `tz` shows the given time. A time skipped by a
+ * spring-forward change maps to the instant just after the gap (02:30 → 03:30 summer time);
+ * a time that occurs twice at fall-back maps to its first occurrence.
+ */
+export function fromWallTime(
+  tz: string,
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+  millisecond = 0,
+): number {
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  const before = offsetAt(local - 86_400_000, tz);
+  const after = offsetAt(local + 86_400_000, tz);
+  // Try the earlier offset first so that a repeated hour resolves to its first occurrence.
+  const candidates = before >= after ? [before, after] : [after, before];
+  for (const off of candidates) {
+    const t = local - off;
+    if (offsetAt(t, tz) === off) return t;
+  }
+  // In the gap: no instant shows this wall time; move forward by the size of the gap.
+  return local - Math.min(before, after);
+}
+
+/** Midnight at the start of the wall-clock day that contains `instant`. */
+export function startOfDay(instant: number, tz: string): number {
+  const w = toWallTime(instant, tz);
+  return fromWallTime(tz, w.year, w.month, w.day);
+}
+
+/** The next wall-clock day's start after the day containing `instant` (23, 24 or 25 hours later). */
+export function startOfNextDay(instant: number, tz: string): number {
+  const w = toWallTime(instant, tz);
+  const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+  return fromWallTime(tz, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate());
+}
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * Reads an ISO 8601 date-time. With `Z` or a numeric offset it is that instant; without one it
+ * is wall-clock time in `tz`. Returns null when the text is not such a date or names a day
+ * that does not exist (2026-02-30).
+ */
+export function parseInstant(text: string, tz: string): number | null {
+  const m = ISO.exec(text.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  const ms = Number((frac + "000").slice(0, 3));
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  if (!zone) return fromWallTime(tz, year, month, day, hour, minute, second, ms);
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  if (zone.toUpperCase() === "Z") return local;
+  const sign = zone[0] === "-" ? -1 : 1;
+  const digits = zone.slice(1).replace(":", "");
+  const oh = Number(digits.slice(0, 2));
+  const om = Number(digits.slice(2) || "0");
+  if (oh > 23 || om > 59) return null;
+  return local - sign * (oh * 60 + om) * 60_000;
+}
+
+/** `2026-06-15T08:00:00.000000Z`: UTC with six fractional digits, as the interface shows. */
+export function formatMicros(instant: number): string {
+  return new Date(instant).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+/** `HH:MM:SS` → seconds since midnight; null when malformed. 24:00:00 is allowed as end of day. */
+export function parseTimeOfDay(text: string): number | null {
+  const m = /^(\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!m) return null;
+  const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (h === 24 && mi === 0 && s === 0) return 86_400;
+  if (h > 23 || mi > 59 || s > 59) return null;
+  return h * 3600 + mi * 60 + s;
+}
