@@ -4,6 +4,17 @@ import { logError } from "./log.ts";
 import { type FieldError, problems } from "./problem.ts";
 import { metaOf } from "./request-meta.ts";
 
+const UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PERM|NOMEM)/;
+
+/**
+ * A store that cannot take a write (disk full, read-only, I/O error, locked) is the box's
+ * trouble, not the client's: 503, and the failed transaction has changed nothing.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && UNAVAILABLE.test(code);
+}
+
 /** TypeBox reports one error per failed branch; keep the first message for each pointer. */
 export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
   const where = error.type as FieldError["in"];
@@ -42,6 +53,7 @@ export const errorHandling = new Elysia({ name: "error-handling" })
       case "NOT_FOUND":
         return problems.routeNotFound(request.method, path).toResponse(path);
       default: {
+        if (isStoreUnavailable(error)) return problems.storeUnavailable().toResponse(path);
         const meta = metaOf(request);
         logError("unhandled error", error, { requestId: meta.id, route: meta.route ?? path });
         return problems.internal().toResponse(path);

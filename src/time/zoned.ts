@@ -129,7 +129,7 @@ export function parseInstant(text: string, tz: string): number | null {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  const ms = Number((frac + "000").slice(0, 3));
+  const ms = Number(`${frac}000`.slice(0, 3));
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const probe = new Date(Date.UTC(year, month - 1, day));
   if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;

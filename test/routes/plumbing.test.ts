@@ -171,3 +171,19 @@ describe("health", () => {
     expectProblem(await call(s.app, "GET", "/readyz"), 503, "store-unavailable");
   });
 });
+
+describe("store failures", () => {
+  test("a write that the store refuses is 503 problem+json, not 500", async () => {
+    const s = testApp();
+    const app = createApp(s.ctx).use(
+      new Elysia().post("/write", () => {
+        s.ctx.store.sqlite.run("INSERT INTO store_probe (id, checked_at) VALUES (7, 1)");
+        return { ok: true };
+      }),
+    );
+    s.ctx.store.sqlite.run("PRAGMA query_only = ON");
+    expectProblem(await call(app, "POST", "/write", { body: {} }), 503, "store-unavailable");
+    s.ctx.store.sqlite.run("PRAGMA query_only = OFF");
+    expect((await call(app, "POST", "/write", { body: {} })).status).toBe(200);
+  });
+});
