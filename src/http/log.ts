@@ -6,9 +6,18 @@ export function setLogging(on: boolean): void {
   enabled = on;
 }
 
+// Lines are gathered and written once per turn of the event loop: one write for many requests.
+let pending: string[] = [];
+function flush(): void {
+  const lines = pending;
+  pending = [];
+  process.stdout.write(lines.join(""));
+}
+
 export function logLine(fields: Record<string, unknown>): void {
   if (!enabled) return;
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
+  if (pending.length === 0) setImmediate(flush);
+  pending.push(`{"time":"${new Date().toISOString()}",${JSON.stringify(fields).slice(1)}\n`);
 }
 
 export function logError(message: string, error: unknown, fields: Record<string, unknown> = {}): void {

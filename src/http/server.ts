@@ -43,6 +43,14 @@ export interface FrontEnd {
 
 const SAFE_HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const EMPTY = Buffer.alloc(0);
+
+// Unique per process run and cheap: a random prefix fixed at start and a counter.
+const ID_PREFIX = Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex");
+let requestCounter = 0;
+function nextRequestId(): string {
+  return `${ID_PREFIX}-${(++requestCounter).toString(36)}`;
+}
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
   return new Promise((resolve, reject) => {
@@ -67,8 +75,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-la
   });
 }
 
-async function writeResponse(res: ServerResponse, response: Response, closeAfter = false): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+async function writeResponse(
+  res: ServerResponse,
+  response: Response,
+  requestId: string,
+  closeAfter = false,
+): Promise<void> {
+  const headers: Record<string, string | string[]> = { "x-request-id": requestId };
   response.headers.forEach((value, key) => {
     const prev = headers[key];
     if (prev === undefined) headers[key] = value;
@@ -100,29 +113,26 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       const target = req.url ?? "/";
       const url = `${scheme}://${host}${target.startsWith("/") ? target : `/${target}`}`;
       const declared = Number(req.headers["content-length"] ?? "0");
-      const body = declared > opts.bodyLimit ? "too-large" : await readBody(req, opts.bodyLimit);
+      const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
+      const body = !hasBody ? EMPTY : declared > opts.bodyLimit ? "too-large" : await readBody(req, opts.bodyLimit);
       if (body === "too-large") {
         meta.route = "(body limit)";
         const response = problems.payloadTooLarge(opts.bodyLimit).toResponse(new URL(url).pathname);
         status = response.status;
         // The rest of the body is not read: close the connection once the answer is out.
-        await writeResponse(res, response, true);
+        await writeResponse(res, response, meta.id, true);
         res.on("finish", () => req.destroy());
         return;
       }
-      const headers = new Headers();
-      for (let i = 0; i < req.rawHeaders.length; i += 2)
-        headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
       const request = new Request(url, {
         method,
-        headers,
+        headers: req.headers as Record<string, string>,
         body: body.length > 0 ? new Uint8Array(body) : undefined,
       });
       attachMeta(request, meta);
       const response = await opts.handle(request);
-      response.headers.set("x-request-id", meta.id);
       status = response.status;
-      await writeResponse(res, response);
+      await writeResponse(res, response, meta.id);
     } catch {
       status = 500;
       if (!res.headersSent) {
