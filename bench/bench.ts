@@ -1,0 +1,248 @@
+/**
+ * The benchmark: builds nothing itself (run.sh does), fills a store, measures a raw Bun.serve
+ * ceiling and then dist/parkd on the same machine in the same run, server pinned to core 0 and
+ * wrk to core 1, and writes bench/results.md.
+ *
+ *   bench/run.sh                     # full run (1,000,000 tickets, 10 s per scenario)
+ *   BENCH_SECONDS=3 BENCH_TICKETS=100000 bench/run.sh    # a quick look
+ */
+
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { type Subprocess, spawn, spawnSync } from "bun";
+import { generate } from "./generate.ts";
+import { scripts } from "./lua.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "dist/parkd");
+const WORK = join(import.meta.dir, ".work");
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SERVER_CORE = "0";
+const LOAD_CORE = "1";
+
+interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  requests: number;
+}
+
+function toMs(v: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(v.trim());
+  if (!m) return Number.NaN;
+  const n = Number(m[1]);
+  return m[2] === "us" ? n / 1000 : m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
+}
+
+function wrk(url: string, script: string | undefined, env: Record<string, string>): WrkResult {
+  const args = ["taskset", "-c", LOAD_CORE, "wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency"];
+  if (script) args.push("-s", script);
+  args.push(url);
+  const r = spawnSync(args, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const out = r.stdout.toString();
+  if (r.exitCode !== 0) throw new Error(`wrk failed: ${r.stderr}\n${out}`);
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+  const pct = (p: string) => toMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m").exec(out)?.[1] ?? "NaN");
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    rps: num(/Requests\/sec:\s+([\d.]+)/),
+    p50: pct("50"),
+    p99: pct("99"),
+    non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
+    errors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    requests: num(/(\d+) requests in/),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+async function waitFor(url: string, proc: Subprocess, timeoutMs = 20_000): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`);
+    try {
+      const r = await fetch(url);
+      if (r.status === 200) return performance.now() - t0;
+    } catch {}
+    if (performance.now() - t0 > timeoutMs) throw new Error(`no answer from ${url}`);
+    await Bun.sleep(1);
+  }
+}
+
+function startParkd(dataDir: string, port: number): Subprocess {
+  return spawn(
+    [
+      "taskset",
+      "-c",
+      SERVER_CORE,
+      BIN,
+      "serve",
+      "--http",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--data-dir",
+      dataDir,
+      "--timezone",
+      "Europe/Stockholm",
+    ],
+    { stdout: "ignore", stderr: "pipe" },
+  );
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function machine(): string {
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  const kernel = spawnSync(["uname", "-sr"]).stdout.toString().trim();
+  return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${kernel}, Bun ${Bun.version}`;
+}
+
+async function main() {
+  if (!existsSync(BIN)) throw new Error("dist/parkd is missing: run bench/run.sh, which builds it");
+  mkdirSync(WORK, { recursive: true });
+  const dataDir = join(WORK, `data-${TICKETS}`);
+  if (!existsSync(join(dataDir, "parkd.db")) || process.env.BENCH_FRESH) {
+    rmSync(dataDir, { recursive: true, force: true });
+    const t0 = performance.now();
+    generate(dataDir, BIN, TICKETS);
+    console.log(`store filled with ${TICKETS} tickets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  // Each run starts from the same data: the intake scenarios change tickets they walk over.
+  const runDir = join(WORK, "run");
+  rmSync(runDir, { recursive: true, force: true });
+  spawnSync(["cp", "-r", dataDir, runDir]);
+  const tokenRun = spawnSync([
+    BIN,
+    "token",
+    "create",
+    "--name",
+    `bench-${Date.now()}`,
+    "--scope",
+    "admin",
+    "--data-dir",
+    runDir,
+  ]);
+  const token = tokenRun.stdout.toString().trim();
+  if (!token) throw new Error(`token create failed: ${tokenRun.stderr}`);
+  const env = { BENCH_TOKEN: token };
+  for (const [name, text] of Object.entries(scripts)) writeFileSync(join(WORK, `${name}.lua`), text);
+
+  // The ceiling.
+  const rawPort = await freePort();
+  const raw = spawn(
+    ["taskset", "-c", SERVER_CORE, process.execPath, join(import.meta.dir, "raw-server.ts"), String(rawPort)],
+    { stdout: "ignore" },
+  );
+  await waitFor(`http://127.0.0.1:${rawPort}/`, raw);
+  const ceiling = wrk(`http://127.0.0.1:${rawPort}/`, undefined, env);
+  raw.kill();
+  await raw.exited;
+  console.log(`ceiling (raw Bun.serve): ${ceiling.rps.toFixed(0)} req/s, p99 ${ceiling.p99.toFixed(2)} ms`);
+
+  // Cold start to first 200, with the full store.
+  const colds: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const port = await freePort();
+    const p = startParkd(runDir, port);
+    colds.push(await waitFor(`http://127.0.0.1:${port}/healthz`, p));
+    p.kill("SIGTERM");
+    await p.exited;
+  }
+  colds.sort((a, b) => a - b);
+  const coldStart = colds[2]!;
+  console.log(
+    `cold start to first 200: median ${coldStart.toFixed(0)} ms of ${colds.map((c) => c.toFixed(0)).join(", ")}`,
+  );
+
+  const port = await freePort();
+  const server = startParkd(runDir, port);
+  await waitFor(`http://127.0.0.1:${port}/healthz`, server);
+  const base = `http://127.0.0.1:${port}`;
+  const scenarios: [string, string][] = [
+    ["check-tickets by plate", "plate"],
+    ["check-tickets by zone", "zone"],
+    ["zone list", "zonelist"],
+    ["parkings list", "parkings"],
+    ["quote", "quote"],
+    ["intake TicketCreated", "intake-create"],
+    ["intake mix of six events", "intake-mix"],
+  ];
+  const results: [string, WrkResult][] = [];
+  for (const [label, script] of scenarios) {
+    const r = wrk(`${base}/`, join(WORK, `${script}.lua`), env);
+    results.push([label, r]);
+    console.log(
+      `${label.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ${(r.rps / ceiling.rps).toFixed(2)}× ceiling${r.non2xx ? `  NON-2XX ${r.non2xx}` : ""}${r.errors ? `  socket errors ${r.errors}` : ""}`,
+    );
+  }
+  const rss = peakRssMb(server.pid);
+  server.kill("SIGTERM");
+  const stopCode = await server.exited;
+  const binMb = statSync(BIN).size / 2 ** 20;
+  console.log(`peak RSS ${rss.toFixed(0)} MB, binary ${binMb.toFixed(0)} MB, exit ${stopCode}`);
+
+  const by = Object.fromEntries(results);
+  const plate = by["check-tickets by plate"]!;
+  const intake = by["intake TicketCreated"]!;
+  const targets = [
+    [
+      "plate lookup ≥ 0.5× ceiling",
+      plate.rps / ceiling.rps >= 0.5,
+      `${(plate.rps / ceiling.rps).toFixed(2)}×`,
+    ],
+    ["plate lookup p99 ≤ 5 ms", plate.p99 <= 5, `${plate.p99.toFixed(2)} ms`],
+    [
+      "intake (synchronous=FULL) ≥ 0.25× ceiling",
+      intake.rps / ceiling.rps >= 0.25,
+      `${(intake.rps / ceiling.rps).toFixed(2)}×`,
+    ],
+    ["cold start ≤ 150 ms", coldStart <= 150, `${coldStart.toFixed(0)} ms`],
+    ["peak RSS ≤ 200 MB", rss <= 200, `${rss.toFixed(0)} MB`],
+  ] as const;
+  for (const [name, ok, value] of targets) console.log(`${ok ? "met   " : "MISSED"} ${name}: ${value}`);
+
+  const md = [
+    "# Benchmark results",
+    "",
+    `Run ${new Date().toISOString()} on ${machine()}.`,
+    `Store: ${TICKETS.toLocaleString("en")} tickets over 200 zones and 300,000 plates, 5,000 operator permits, 500 lots.`,
+    `Load: wrk, 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per scenario, pinned to core ${LOAD_CORE}; servers pinned to core ${SERVER_CORE}; plain HTTP on 127.0.0.1.`,
+    "",
+    "| scenario | req/s | p50 ms | p99 ms | × ceiling | non-2xx |",
+    "|---|---:|---:|---:|---:|---:|",
+    `| raw Bun.serve ceiling (fixed JSON array) | ${ceiling.rps.toFixed(0)} | ${ceiling.p50.toFixed(2)} | ${ceiling.p99.toFixed(2)} | 1.00 | ${ceiling.non2xx} |`,
+    ...results.map(
+      ([label, r]) =>
+        `| ${label} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.rps / ceiling.rps).toFixed(2)} | ${r.non2xx} |`,
+    ),
+    "",
+    `Cold start to first 200 with the full store: median ${coldStart.toFixed(0)} ms (runs: ${colds.map((c) => c.toFixed(0)).join(", ")} ms).`,
+    `Peak RSS of the server over all scenarios: ${rss.toFixed(0)} MB. Binary size: ${binMb.toFixed(0)} MB.`,
+    "",
+    "| target | result | met |",
+    "|---|---|---|",
+    ...targets.map(([name, ok, value]) => `| ${name} | ${value} | ${ok ? "yes" : "no"} |`),
+    "",
+  ].join("\n");
+  const notesFile = join(import.meta.dir, "notes.md");
+  const notes = existsSync(notesFile) ? `\n${readFileSync(notesFile, "utf8")}` : "";
+  writeFileSync(join(import.meta.dir, "results.md"), md + notes);
+  console.log("wrote bench/results.md");
+}
+
+await main();
