@@ -8,7 +8,7 @@ import { metaOf } from "./http/request-meta.ts";
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
   return new Elysia()
-    .use(errorHandling)
+    .use(errorHandling({ bodyLimit: ctx.config.bodyLimit }))
     .onAfterHandle({ as: "global" }, ({ request, route }) => {
       metaOf(request).route = route;
     })

@@ -34,29 +34,30 @@ export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
  * Body parsing and error mapping for the whole app: every failure leaves as problem+json,
  * and nothing internal (stack, SQL, paths) reaches the client.
  */
-export const errorHandling = new Elysia({ name: "error-handling" })
-  .onParse({ as: "global" }, ({ request }) => readJsonBody(request))
-  .onError({ as: "global" }, ({ code, error, request, path }) => {
-    const problem = asProblem(error);
-    if (problem) return problem.toResponse(path);
-    switch (code) {
-      case "VALIDATION": {
-        const errors = fieldErrors(error);
-        const detail =
-          errors.length === 1
-            ? `${errors[0]!.pointer || "the request"}: ${errors[0]!.message}`
-            : `${errors.length} fields failed validation`;
-        return problems.validation(detail, errors).toResponse(path);
+export const errorHandling = (opts: { bodyLimit: number }) =>
+  new Elysia({ name: "error-handling", seed: opts })
+    .onParse({ as: "global" }, ({ request }) => readJsonBody(request, opts.bodyLimit))
+    .onError({ as: "global" }, ({ code, error, request, path }) => {
+      const problem = asProblem(error);
+      if (problem) return problem.toResponse(path);
+      switch (code) {
+        case "VALIDATION": {
+          const errors = fieldErrors(error);
+          const detail =
+            errors.length === 1
+              ? `${errors[0]!.pointer || "the request"}: ${errors[0]!.message}`
+              : `${errors.length} fields failed validation`;
+          return problems.validation(detail, errors).toResponse(path);
+        }
+        case "PARSE":
+          return problems.malformedJson("The body could not be read as JSON").toResponse(path);
+        case "NOT_FOUND":
+          return problems.routeNotFound(request.method, path).toResponse(path);
+        default: {
+          if (isStoreUnavailable(error)) return problems.storeUnavailable().toResponse(path);
+          const meta = metaOf(request);
+          logError("unhandled error", error, { requestId: meta.id, route: meta.route ?? path });
+          return problems.internal().toResponse(path);
+        }
       }
-      case "PARSE":
-        return problems.malformedJson("The body could not be read as JSON").toResponse(path);
-      case "NOT_FOUND":
-        return problems.routeNotFound(request.method, path).toResponse(path);
-      default: {
-        if (isStoreUnavailable(error)) return problems.storeUnavailable().toResponse(path);
-        const meta = metaOf(request);
-        logError("unhandled error", error, { requestId: meta.id, route: meta.route ?? path });
-        return problems.internal().toResponse(path);
-      }
-    }
-  });
+    });

@@ -21,9 +21,11 @@ export function parseJsonText(text: string, contentType: string | null | undefin
   }
 }
 
-export async function readJsonBody(request: Request): Promise<unknown> {
+/** `limit` repeats the front end's body limit for requests that reach the app another way. */
+export async function readJsonBody(request: Request, limit = Number.POSITIVE_INFINITY): Promise<unknown> {
   if (request.body === null) return undefined;
   const text = await request.text();
+  if (text.length > limit && Buffer.byteLength(text) > limit) throw problems.payloadTooLarge(limit);
   return parseJsonText(text, request.headers.get("content-type"));
 }
 

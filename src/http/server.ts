@@ -102,8 +102,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     const method = req.method ?? "GET";
     const incomingId = req.headers["x-request-id"];
     const meta: RequestMeta = {
-      id:
-        typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : crypto.randomUUID(),
+      id: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
       ip: req.socket.remoteAddress ?? "unknown",
     };
     let status = 500;
@@ -114,7 +113,11 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       const url = `${scheme}://${host}${target.startsWith("/") ? target : `/${target}`}`;
       const declared = Number(req.headers["content-length"] ?? "0");
       const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
-      const body = !hasBody ? EMPTY : declared > opts.bodyLimit ? "too-large" : await readBody(req, opts.bodyLimit);
+      const body = !hasBody
+        ? EMPTY
+        : declared > opts.bodyLimit
+          ? "too-large"
+          : await readBody(req, opts.bodyLimit);
       if (body === "too-large") {
         meta.route = "(body limit)";
         const response = problems.payloadTooLarge(opts.bodyLimit).toResponse(new URL(url).pathname);
