@@ -21,9 +21,21 @@ export function parseJsonText(text: string, contentType: string | null | undefin
   }
 }
 
+const rawBodies = new WeakMap<Request, string>();
+
+/**
+ * The body text exactly as it arrived, for requests whose body went through readJsonBody.
+ * Features that must keep what a sender wrote (the ticket event log) read it here, since the
+ * stream can be read only once.
+ */
+export function rawBodyOf(request: Request): string | undefined {
+  return rawBodies.get(request);
+}
+
 export async function readJsonBody(request: Request): Promise<unknown> {
   if (request.body === null) return undefined;
   const text = await request.text();
+  rawBodies.set(request, text);
   return parseJsonText(text, request.headers.get("content-type"));
 }
 
