@@ -1,4 +1,4 @@
-import type { TSchema } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 
 /**
@@ -23,15 +23,21 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 const MAX_INT = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A JSON integer and nothing else. Elysia's t.Integer also takes any numeric string (even "-12"),
+ * which would bypass the bounds below; the string forms senders use are spelled out instead.
+ */
+const Int = (options: { minimum: number; maximum: number }) => Type.Integer(options);
+
 /** The interface declares int but its own examples send strings of digits. */
 const intLike = (what: string, description: string) =>
-  t.Union([t.Integer({ minimum: 0, maximum: MAX_INT }), t.String({ pattern: "^[0-9]{1,15}$" })], {
+  t.Union([Int({ minimum: 0, maximum: MAX_INT }), t.String({ pattern: "^[0-9]{1,15}$" })], {
     description,
     errorMessage: `must be ${what}: a non-negative integer or a string of digits`,
   });
 
 const TicketId = t.Union(
-  [t.String({ minLength: 1, maxLength: 128 }), t.Integer({ minimum: 0, maximum: MAX_INT })],
+  [t.String({ minLength: 1, maxLength: 128 }), Int({ minimum: 0, maximum: MAX_INT })],
   {
     description: "The sender's own ticket id; a number is accepted and stored as a string",
     errorMessage: "must be a non-empty string (at most 128 characters) or a non-negative integer",
@@ -56,7 +62,7 @@ const Plate = t.String({
 });
 
 const AmountCents = intLike("an amount in cents", "Amount in cents including VAT");
-const VatRate = t.Union([t.Integer({ minimum: 0, maximum: 100 }), t.String({ pattern: "^[0-9]{1,3}$" })], {
+const VatRate = t.Union([Int({ minimum: 0, maximum: 100 }), t.String({ pattern: "^(100|[0-9]{1,2})$" })], {
   description: "VAT rate in percent",
   errorMessage: "must be a VAT rate: an integer from 0 to 100 or a string of digits",
 });
@@ -69,7 +75,7 @@ const CurrencyCode = t.String({
 /** CreateOrUpdate only: whole units with a decimal comma, "12,50" = 1250 cents. */
 export const DECIMAL_COMMA_AMOUNT = "^[0-9]{1,13}(,[0-9]{1,2})?$";
 const AmountCentsOrDecimalComma = t.Union(
-  [t.Integer({ minimum: 0, maximum: MAX_INT }), t.String({ pattern: DECIMAL_COMMA_AMOUNT })],
+  [Int({ minimum: 0, maximum: MAX_INT }), t.String({ pattern: DECIMAL_COMMA_AMOUNT })],
   {
     description:
       'Amount incl. VAT: an int in cents, or a string of units with a decimal comma ("12,50" = 1250)',
