@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { createApp } from "../../src/app.ts";
 import { call, expectProblem, testApp } from "../support/app.ts";
+import { examples } from "./ticket-examples.ts";
 
 /**
  * Validation, content rules and authentication of POST /api/v1/actions/tickets, with bodies
@@ -9,56 +10,6 @@ import { call, expectProblem, testApp } from "../support/app.ts";
  */
 
 const INTAKE = "/api/v1/actions/tickets";
-
-export const examples = {
-  TicketCreated: {
-    eventType: "TicketCreated",
-    ticketId: "100234",
-    zoneCode: "1234",
-    parkingLotId: "12",
-    startDate: "2026-06-15T10:00:00+02:00",
-    endDate: "2026-06-15T12:00:00+02:00",
-    licenseNumber: "ABC123",
-    ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
-  },
-  TicketUpdated: {
-    eventType: "TicketUpdated",
-    ticketId: "100234",
-    zoneCode: "1234",
-    parkingLotId: "12",
-    startDate: "2026-06-15T10:00:00+02:00",
-    endDate: "2026-06-15T13:00:00+02:00",
-    licenseNumber: "ABC123",
-    ticketCost: { amountInclVat: 6000, vatRate: 25, currencyCode: "SEK" },
-  },
-  TicketStopped: {
-    eventType: "TicketStopped",
-    ticketId: "100234",
-    zoneCode: "1234",
-    parkingLotId: "12",
-    startDate: "2026-06-15T10:00:00+02:00",
-    endDate: "2026-06-15T11:30:00+02:00",
-    licenseNumber: "ABC123",
-    ticketCost: { amountInclVat: 3000, vatRate: 25, currencyCode: "SEK" },
-  },
-  TicketMoved: {
-    eventType: "TicketMoved",
-    ticketId: "100234",
-    fromLicenseNumber: "ABC123",
-    toLicenseNumber: "XYZ789",
-  },
-  TicketCanceled: { eventType: "TicketCanceled", ticketId: "100234" },
-  CreateOrUpdate: {
-    eventType: "CreateOrUpdate",
-    ticketId: "100234",
-    zoneCode: "1234",
-    parkingLotId: "12",
-    startDate: "2026-06-15T10:00:00+02:00",
-    endDate: "2026-06-15T12:00:00+02:00",
-    licenseNumber: "ABC123",
-    ticketCost: { amountInclVat: "40,00", vatRate: 25, currencyCode: "SEK" },
-  },
-} as const;
 
 type Body = Record<string, unknown>;
 const clone = (b: object): Body => structuredClone(b) as Body;
