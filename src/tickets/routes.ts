@@ -15,8 +15,8 @@ export function ticketRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .post(
       "/api/v1/actions/tickets",
-      ({ body, request, credential }) => {
-        service.receive(body, {
+      async ({ body, request, credential }) => {
+        await service.receive(body, {
           raw: rawBodyOf(request) ?? JSON.stringify(body ?? null),
           credential: credentialLabel(credential),
         });

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
+import { isStoreUnavailable } from "../http/errors.ts";
 import { problems } from "../http/problem.ts";
 import { ticketEvents, tickets } from "../store/schema/index.ts";
 import { formatMicros } from "../time/zoned.ts";
@@ -33,11 +34,27 @@ export interface EventSource {
   credential: string;
 }
 
-/** Stores ticket events: one IMMEDIATE transaction per event, statements prepared once. */
+interface Pending {
+  event: TicketEvent;
+  source: EventSource;
+  done: (error?: unknown) => void;
+}
+
+/** Most events committed by one disk sync; more wait for the next commit. */
+const MAX_GROUP = 256;
+
+/**
+ * Stores ticket events. Each event is applied in its own savepoint, so it and its ticket
+ * change succeed or vanish together; events that arrive while the store is busy share one
+ * commit (group commit), because with synchronous=FULL the disk sync, not SQLite, is what
+ * limits intake. Nobody is answered before the commit that holds their event.
+ */
 export class TicketService {
   private readonly lotKnown: (id: number) => boolean;
   private readonly q;
-  private readonly applyInTransaction;
+  private readonly applyOne;
+  private readonly commitGroup;
+  private queue: Pending[] = [];
 
   constructor(private readonly ctx: AppContext) {
     const db = ctx.store.db;
@@ -99,16 +116,51 @@ export class TicketService {
         .limit(1)
         .prepare(),
     };
-    this.applyInTransaction = ctx.store.sqlite.transaction((event: TicketEvent, source: EventSource) =>
-      this.apply(event, source),
-    );
+    const sqlite = ctx.store.sqlite;
+    // Called inside commitGroup, bun:sqlite runs this as a SAVEPOINT and rolls it back on throw.
+    this.applyOne = sqlite.transaction((p: Pending) => this.apply(p.event, p.source));
+    this.commitGroup = sqlite.transaction((group: Pending[]) => {
+      const outcomes: unknown[] = [];
+      for (const p of group) {
+        try {
+          this.applyOne(p);
+          outcomes.push(undefined);
+        } catch (e) {
+          // A store that cannot write fails the whole group: none of it is acknowledged.
+          if (isStoreUnavailable(e)) throw e;
+          outcomes.push(e ?? new Error("event failed"));
+        }
+      }
+      return outcomes;
+    });
   }
 
-  /** Validates, applies and commits one intake event; throws a Problem when it is refused. */
-  receive(body: unknown, source: EventSource): void {
+  /**
+   * Validates an intake event and resolves once it is committed, or rejects with the Problem
+   * that refused it. Events are applied in arrival order.
+   */
+  receive(body: unknown, source: EventSource): Promise<void> {
     const event = readTicketEvent(body, this.ctx.config.timezone);
-    // IMMEDIATE: take the write lock up front, so a CLI write cannot make us fail mid-way.
-    this.applyInTransaction.immediate(event, source);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ event, source, done: (e) => (e === undefined ? resolve() : reject(e)) });
+      if (this.queue.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const group = this.queue.splice(0, MAX_GROUP);
+    if (this.queue.length > 0) setImmediate(() => this.flush());
+    let outcomes: unknown[];
+    try {
+      // IMMEDIATE: take the write lock up front, so a CLI write cannot make us fail mid-way.
+      outcomes = this.commitGroup.immediate(group);
+    } catch (e) {
+      for (const p of group) p.done(e);
+      return;
+    }
+    group.forEach((p, i) => {
+      p.done(outcomes[i]);
+    });
   }
 
   private apply(event: TicketEvent, source: EventSource): void {

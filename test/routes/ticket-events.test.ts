@@ -223,12 +223,39 @@ describe("durability plumbing", () => {
     expect(s.counts()).toEqual(before);
   });
 
+  test("events posted at once share a commit yet keep arrival order and fail alone", async () => {
+    const s = setup();
+    const other = { ...examples.TicketCreated, ticketId: "200" };
+    const answers = await Promise.all([
+      s.post(examples.TicketCreated),
+      s.post({ ...examples.TicketCreated, licenseNumber: "QQQ999" }),
+      s.post(other),
+      s.post(examples.TicketUpdated),
+      s.post({ ...examples.TicketMoved, fromLicenseNumber: "NOPE1" }),
+      s.post(examples.TicketStopped),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 409, 200, 200, 409, 200]);
+    expect(answers[1]!.json.type).toBe("/problems/ticket-exists");
+    expect(answers[4]!.json.type).toBe("/problems/plate-mismatch");
+    const t = await s.ticket();
+    expect(t.status).toBe("stopped");
+    expect(outcomes(t)).toEqual(["TicketCreated:applied", "TicketUpdated:applied", "TicketStopped:applied"]);
+    expect(s.counts()).toEqual({ tickets: 2, events: 4 });
+  });
+
   test("a store that cannot write answers 503 and the event is not acknowledged", async () => {
     const s = setup();
     s.ctx.store.sqlite.run("PRAGMA query_only = ON");
     const res = await s.post(examples.TicketCreated);
     expectProblem(res, 503, "store-unavailable");
+    // Events committed together fail together: none of them is acknowledged.
+    const group = await Promise.all([
+      s.post({ ...examples.TicketCreated, ticketId: "201" }),
+      s.post(examples.TicketCreated),
+    ]);
+    expect(group.map((g) => g.status)).toEqual([503, 503]);
     s.ctx.store.sqlite.run("PRAGMA query_only = OFF");
     expect(s.counts()).toEqual({ tickets: 0, events: 0 });
+    expect((await s.post(examples.TicketCreated)).status).toBe(200);
   });
 });
