@@ -177,10 +177,15 @@ export const TicketEventBodies = {
   CreateOrUpdate: CreateOrUpdateBody,
 } as const satisfies Record<EventType, unknown>;
 
-/** The intake body for documentation: exactly one of the six, chosen by eventType. */
-export const TicketEventBody = t.Union(Object.values(TicketEventBodies), {
+/**
+ * The intake body for documentation: exactly one of the six, chosen by eventType (OpenAPI
+ * oneOf with a discriminator; TypeBox's Union would say anyOf).
+ */
+export const TicketEventBody = t.Unsafe<Static<(typeof TicketEventBodies)[EventType]>>({
   title: "TicketManagement",
   description: "One ticket event; the field set depends on eventType",
+  oneOf: Object.values(TicketEventBodies),
+  discriminator: { propertyName: "eventType" },
 });
 
 export type TicketCreatedBody = Static<typeof TicketCreatedBody>;

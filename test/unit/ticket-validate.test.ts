@@ -199,3 +199,16 @@ describe("readTicketEvent", () => {
     expect(failures({ eventType: "TicketCanceled", ticketId: null })["/ticketId"]).toContain("null");
   });
 });
+
+describe("the intake body for OpenAPI", () => {
+  test("is a oneOf of the six schemas, discriminated by eventType", async () => {
+    const { TicketEventBody, TicketEventBodies, EVENT_TYPES } = await import("../../src/tickets/model.ts");
+    const doc = JSON.parse(JSON.stringify(TicketEventBody));
+    expect(doc.oneOf).toHaveLength(6);
+    expect(doc.discriminator).toEqual({ propertyName: "eventType" });
+    expect(
+      doc.oneOf.map((s: { properties: { eventType: { const: string } } }) => s.properties.eventType.const),
+    ).toEqual([...EVENT_TYPES]);
+    expect(doc.oneOf[0]).toEqual(JSON.parse(JSON.stringify(TicketEventBodies.TicketCreated)));
+  });
+});
