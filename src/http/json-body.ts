@@ -21,11 +21,23 @@ export function parseJsonText(text: string, contentType: string | null | undefin
   }
 }
 
+const rawBodies = new WeakMap<Request, string>();
+
+/**
+ * The body text exactly as it arrived, for requests whose body went through readJsonBody.
+ * Features that must keep what a sender wrote (the ticket event log) read it here, since the
+ * stream can be read only once.
+ */
+export function rawBodyOf(request: Request): string | undefined {
+  return rawBodies.get(request);
+}
+
 /** `limit` repeats the front end's body limit for requests that reach the app another way. */
 export async function readJsonBody(request: Request, limit = Number.POSITIVE_INFINITY): Promise<unknown> {
   if (request.body === null) return undefined;
   const text = await request.text();
   if (text.length > limit && Buffer.byteLength(text) > limit) throw problems.payloadTooLarge(limit);
+  rawBodies.set(request, text);
   return parseJsonText(text, request.headers.get("content-type"));
 }
 
