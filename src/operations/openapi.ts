@@ -240,7 +240,8 @@ export function buildOpenApi(routes: readonly RouteInfo[], info: DocumentInfo): 
   for (const route of routes) {
     const built = buildOperation(route);
     if (!built) continue;
-    const item = (paths[built.path] ??= {});
+    const item = paths[built.path] ?? {};
+    paths[built.path] = item;
     if (!item[built.method]) item[built.method] = built.op;
   }
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
