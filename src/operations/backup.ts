@@ -5,7 +5,17 @@
  * it takes its final name, so a file called FILE is always a whole, verified store.
  */
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { SCHEMA_VERSION, STORE_FILE, storePath } from "../store/db.ts";
 
@@ -95,6 +105,8 @@ export function backupStore(dataDir: string, file: string, opts: { force?: boole
   }
   try {
     const check = checkStoreFile(partial);
+    // Token hashes and plates are inside: readable by the service user only.
+    chmodSync(partial, 0o600);
     syncFile(partial);
     if (opts.force) renameSync(partial, target);
     else {
@@ -144,6 +156,7 @@ export function restoreStore(
     from.close(false);
   }
   checkStoreFile(incoming);
+  chmodSync(incoming, 0o600);
   syncFile(incoming);
 
   let asideAs: string | null = null;

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Box } from "../support/binary.ts";
 
@@ -128,6 +128,7 @@ describe("backup and restore with the binary", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("--force");
     expect((await box.run(["backup", "b.db", "--force"])).code).toBe(0);
+    expect(statSync(join(box.dir, "b.db")).mode & 0o777).toBe(0o600);
     expect(readdirSync(box.dir).filter((f) => f.includes(".partial-"))).toEqual([]);
 
     writeFileSync(join(box.dir, "junk.db"), "this is not a database at all, just text ".repeat(200));
