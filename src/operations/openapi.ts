@@ -87,6 +87,43 @@ function isSchema(x: unknown): x is Json {
   return !!x && typeof x === "object" && !Array.isArray(x);
 }
 
+/** Several schemas that all apply (a guard's and the route's own): objects merge, others allOf. */
+function allOf(schemas: Json[]): Json | undefined {
+  if (schemas.length <= 1) return schemas[0];
+  if (schemas.every((x) => x.type === "object" && isSchema(x.properties))) {
+    const properties: Json = {};
+    const required = new Set<string>();
+    for (const x of schemas) {
+      Object.assign(properties, x.properties);
+      for (const r of (x.required as string[] | undefined) ?? []) required.add(r);
+    }
+    return { type: "object", properties, ...(required.size ? { required: [...required] } : {}) };
+  }
+  return { allOf: schemas };
+}
+
+type Slot = "body" | "query" | "params" | "headers" | "response";
+
+/**
+ * A route's schema for one slot: its own, plus those of enclosing guards, which Elysia 1.4
+ * keeps apart in `standaloneValidator`.
+ */
+function slotSchema(hooks: Json, slot: Slot): unknown {
+  const own = hooks[slot];
+  const guards = Array.isArray(hooks.standaloneValidator)
+    ? (hooks.standaloneValidator as Json[]).map((g) => g?.[slot]).filter(isSchema)
+    : [];
+  if (guards.length === 0) return own;
+  if (slot === "response") {
+    const merged = new Map<string, Json[]>();
+    for (const r of [...guards, own])
+      for (const [status, schema] of responseSchemas(r))
+        merged.set(status, [...(merged.get(status) ?? []), schema]);
+    return Object.fromEntries([...merged].map(([status, list]) => [status, allOf(list)]));
+  }
+  return allOf([...guards, ...(isSchema(own) ? [own] : [])]);
+}
+
 /** A response map keyed by status, or one schema that answers 200. */
 function responseSchemas(response: unknown): Map<string, Json> {
   const out = new Map<string, Json>();
@@ -163,7 +200,10 @@ function operationId(method: string, path: string): string {
 function buildOperation(route: RouteInfo): { path: string; method: string; op: Json } | null {
   const method = route.method.toLowerCase();
   if (!METHODS.has(method)) return null;
-  const hooks = (isSchema(route.hooks) ? route.hooks : {}) as Json;
+  const raw = (isSchema(route.hooks) ? route.hooks : {}) as Json;
+  const hooks: Json = { detail: raw.detail };
+  for (const slot of ["body", "query", "params", "headers", "response"] as const)
+    hooks[slot] = slotSchema(raw, slot);
   const detail = (isSchema(hooks.detail) ? hooks.detail : {}) as Json;
   if (detail.hide === true) return null;
   const { path, params } = openApiPath(route.path);
@@ -172,7 +212,7 @@ function buildOperation(route: RouteInfo): { path: string; method: string; op: J
   const security = detail.security as Json[] | undefined;
   const scope = typeof detail["x-scope"] === "string" ? (detail["x-scope"] as string) : undefined;
   const authNote = security?.length
-    ? `Authentication: ${security.map((s) => Object.keys(s).join("+")).join(" or ")}${scope ? `, scope \`${scope}\` (or \`admin\`)` : ", any valid credential"}.`
+    ? `Authentication: ${security.map((s) => Object.keys(s).join("+")).join(" or ")}${scope ? `, scope \`${scope}\`${scope === "admin" ? "" : " (or `admin`)"}` : ", any valid credential"}.`
     : "No authentication.";
   op.description = [detail.description, authNote].filter(Boolean).join("\n\n");
   op.security = security?.length ? security : [];

@@ -38,7 +38,17 @@ function withFeatureRoutes(setup: ReturnType<typeof testApp>) {
       response: { 200: t.Object({ data: t.Array(t.String()) }), 404: t.Any() },
       detail: { summary: "Probe zone list", tags: ["permits"] },
     });
-  return createApp(setup.ctx).use(feature);
+  // Admin CRUD written with a guard and a group, as the permit and lot features may be.
+  const admin = new Elysia()
+    .use(authPlugin(setup.ctx))
+    .group("/api/v1/probe/permits", (g) =>
+      g.guard({ auth: { scope: "admin" }, body: t.Object({ plate: t.String(), zone: t.Integer() }) }, (a) =>
+        a
+          .post("", () => ({ id: 1 }), { detail: { summary: "Create probe permit", tags: ["permits"] } })
+          .put("/:id", () => ({ id: 1 }), { params: t.Object({ id: t.Integer() }) }),
+      ),
+    );
+  return createApp(setup.ctx).use(feature).use(admin);
 }
 
 describe("GET /openapi.json", () => {
@@ -85,6 +95,21 @@ describe("GET /openapi.json", () => {
     expect(doc.paths["/healthz"].get.security).toEqual([]);
     expect(doc.paths["/api/v1/whoami"].get.security).toEqual([{ bearer: [] }, { basic: [] }]);
     expect(doc.paths["/metrics"].get.security).toEqual([{ bearer: [] }]);
+  });
+
+  test("schemas and auth set by a guard reach the routes inside it", async () => {
+    const doc = (await call(app, "GET", "/openapi.json")).json;
+    const create = doc.paths["/api/v1/probe/permits"].post;
+    expect(create.summary).toBe("Create probe permit");
+    expect(create.security).toEqual([{ bearer: [] }]);
+    expect(create["x-scope"]).toBe("admin");
+    expect(create.requestBody.content["application/json"].schema.required).toEqual(["plate", "zone"]);
+    const update = doc.paths["/api/v1/probe/permits/{id}"].put;
+    expect(update.parameters).toEqual([
+      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+    ]);
+    expect(update.requestBody.content["application/json"].schema.properties.zone.type).toBe("integer");
+    expect(update.responses["403"]).toBeDefined();
   });
 
   test("request schemas, parameters, responses and the problem shape", async () => {
