@@ -9,15 +9,17 @@ export function storeCounts(sqlite: Database): Record<string, number> {
     ),
   );
   const counts: Record<string, number> = {};
-  const wanted: [label: string, table: string, where?: string][] = [
-    ["tickets", "tickets"],
-    ["permits", "permits"],
-    ["lots", "parking_lots"],
-    ["tokens", "api_tokens", "revoked_at IS NULL"],
-    ["users", "api_users"],
+  // Candidate table names in order; the lots feature may name its table either way.
+  const wanted: [label: string, tables: string[], where?: string][] = [
+    ["tickets", ["tickets"]],
+    ["permits", ["permits"]],
+    ["lots", ["parking_lots", "lots"]],
+    ["tokens", ["api_tokens"], "revoked_at IS NULL"],
+    ["users", ["api_users"]],
   ];
-  for (const [label, table, where] of wanted) {
-    if (!tables.has(table)) continue;
+  for (const [label, candidates, where] of wanted) {
+    const table = candidates.find((c) => tables.has(c));
+    if (!table) continue;
     const row = sqlite
       .query(`SELECT count(*) AS n FROM "${table}"${where ? ` WHERE ${where}` : ""}`)
       .get() as {
