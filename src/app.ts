@@ -3,19 +3,23 @@ import type { AppContext } from "./context.ts";
 import { credentialRoutes } from "./credentials/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { errorHandling } from "./http/errors.ts";
-import { metaOf } from "./http/request-meta.ts";
+import { routeTemplates } from "./http/route-template.ts";
+import type { RouteInfo } from "./operations/openapi.ts";
+import { countRequests } from "./operations/request-count.ts";
+import { operationsRoutes } from "./operations/routes.ts";
 import { ticketRoutes } from "./tickets/routes.ts";
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
-  return new Elysia()
+  const app = new Elysia()
+    .use(routeTemplates)
     .use(errorHandling({ bodyLimit: ctx.config.bodyLimit }))
-    .onAfterHandle({ as: "global" }, ({ request, route }) => {
-      metaOf(request).route = route;
-    })
     .use(healthRoutes(ctx))
     .use(credentialRoutes(ctx))
-    .use(ticketRoutes(ctx));
+    .use(ticketRoutes(ctx))
+    // Reads app.routes at request time, so it documents every route, whenever it was added.
+    .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes));
+  return countRequests(app, ctx.metrics);
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,5 +1,7 @@
 import { CredentialService } from "./credentials/service.ts";
 import { FailureLimiter } from "./http/rate-limit.ts";
+import { processMetrics } from "./operations/gauges.ts";
+import type { Metrics } from "./operations/metrics.ts";
 import type { Store } from "./store/db.ts";
 
 /** Settings the request handlers read; `serve` fills them from flags and environment. */
@@ -12,6 +14,8 @@ export interface AppConfig {
   retentionDays: number;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** A bearer token that may read /metrics only (besides admin credentials); unset: admin only. */
+  metricsToken?: string;
 }
 
 export function systemTimezone(): string {
@@ -32,6 +36,8 @@ export interface AppContext {
   config: AppConfig;
   credentials: CredentialService;
   limiter: FailureLimiter;
+  /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type)`, `ctx.metrics.permitLookup(by)`. */
+  metrics: Metrics;
   now: () => number;
 }
 
@@ -45,6 +51,7 @@ export function createContext(
     config: { ...defaultConfig(), ...config },
     credentials: new CredentialService(store, now),
     limiter: new FailureLimiter({ now }),
+    metrics: processMetrics(store),
     now,
   };
 }

@@ -3,10 +3,12 @@ import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
-import { logError } from "../http/log.ts";
+import { logError, logLine } from "../http/log.ts";
 import { createSelfSigned, fingerprintOfPem } from "../http/self-signed.ts";
 import { type FrontEnd, startFrontEnd } from "../http/server.ts";
-import { openStore, SCHEMA_VERSION } from "../store/db.ts";
+import { scheduleRetention } from "../operations/retention.ts";
+import { listenUrls, storeCounts } from "../operations/summary.ts";
+import { appliedSchemaVersion, openStore } from "../store/db.ts";
 import { acquireServeLock, LockHeldError } from "../store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
@@ -34,7 +36,15 @@ function appConfig(v: OptionValues): AppConfig {
     recentHours: intOpt(v, "recent-hours", 0, 24 * 365) ?? 24,
     retentionDays: intOpt(v, "retention-days", 1, 36500) ?? 90,
     bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
+    metricsToken: metricsToken(v),
   };
+}
+
+function metricsToken(v: OptionValues): string | undefined {
+  const token = stringOpt(v, "metrics-token");
+  if (token === undefined) return undefined;
+  if (token.length < 16) throw new UsageError("--metrics-token must be at least 16 characters");
+  return token;
 }
 
 function boxAddresses(): string[] {
@@ -135,6 +145,12 @@ export const serveOptions = [
     help: "delete tickets, events and lookup records this long after they ended",
   },
   {
+    name: "metrics-token",
+    type: "string" as const,
+    valueName: "TOKEN",
+    help: "a bearer token that may read /metrics only (admin tokens always may)",
+  },
+  {
     name: "body-limit-kb",
     type: "string" as const,
     valueName: "KB",
@@ -169,7 +185,18 @@ export const serveCommand: Command = {
 
     let front: FrontEnd;
     try {
-      front = await startFrontEnd({ host, port, tls, bodyLimit: config.bodyLimit, handle: app.handle });
+      front = await startFrontEnd({
+        host,
+        port,
+        tls,
+        bodyLimit: config.bodyLimit,
+        // The front end reports each request (observe), so the app must not count it again.
+        handle: (request) => {
+          ctx.metrics.markFrontEnd(request);
+          return app.handle(request);
+        },
+        observe: (entry) => ctx.metrics.request(entry),
+      });
     } catch (e) {
       ctx.credentials.stop();
       store.close();
@@ -181,18 +208,35 @@ export const serveCommand: Command = {
       return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
     }
 
-    const shown =
-      host === "0.0.0.0" || host === "::"
-        ? front.url.replace(/\/\/[^:]+|\/\/\[[^\]]+\]/, "//localhost")
-        : front.url;
+    const urls = listenUrls(tls ? "https" : "http", host, front.port);
+    const counts = Object.entries(storeCounts(store.sqlite))
+      .map(([k, n]) => `${n} ${k}`)
+      .join(", ");
     const summary = [
-      `parkd ${VERSION} listening on ${shown} (${host}:${front.port})`,
+      `parkd ${VERSION} listening on ${host}:${front.port}`,
+      ...urls.map((u) => `  ${u}`),
       tls
         ? `  TLS certificate SHA-256 fingerprint: ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
         : "  plain HTTP (no TLS)",
-      `  data folder ${store.dataDir}, schema version ${SCHEMA_VERSION}, time zone ${config.timezone}`,
+      `  data folder ${store.dataDir}, schema version ${appliedSchemaVersion(store.sqlite)}, time zone ${config.timezone}`,
+      `  store: ${counts}`,
+      `  retention ${config.retentionDays} days; API reference at ${urls[0]}/docs`,
     ];
     process.stderr.write(`${summary.join("\n")}\n`);
+
+    const retention = scheduleRetention({
+      sqlite: store.sqlite,
+      now: ctx.now,
+      retentionDays: config.retentionDays,
+      onRun: (r) => {
+        ctx.metrics.retentionDeletedRows("tickets", r.tickets);
+        ctx.metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
+        ctx.metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
+        if (r.tickets + r.ticketEvents + r.permitLookups > 0)
+          logLine({ msg: "retention", retentionDays: config.retentionDays, deleted: r });
+      },
+      onError: (e) => logError("retention run failed; retrying at the next run", e),
+    });
 
     await new Promise<void>((resolve) => {
       let stopping = false;
@@ -200,15 +244,15 @@ export const serveCommand: Command = {
         if (stopping) return;
         stopping = true;
         process.stderr.write(`parkd: ${signal}, finishing in-flight requests\n`);
-        front
-          .close()
-          .catch((e) => logError("error while closing the listener", e))
-          .finally(() => {
-            ctx.credentials.stop();
-            store.close();
-            lock.release();
-            resolve();
-          });
+        Promise.all([
+          front.close().catch((e) => logError("error while closing the listener", e)),
+          retention.stop(),
+        ]).finally(() => {
+          ctx.credentials.stop();
+          store.close();
+          lock.release();
+          resolve();
+        });
       };
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));

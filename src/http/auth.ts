@@ -67,6 +67,15 @@ export async function authenticate(
   return credential;
 }
 
+/** `security` and `x-scope` of the route's OpenAPI operation. */
+function openApiSecurity(need: AuthRequirement): { security: Record<string, string[]>[] } {
+  const security: Record<string, string[]>[] = [{ bearer: [] }];
+  if (need.basic) security.push({ basic: [] });
+  return need.scope
+    ? ({ security, "x-scope": need.scope } as { security: Record<string, string[]>[] })
+    : { security };
+}
+
 /**
  * `{ auth: { scope } }` on a route resolves `credential` for its handler, or answers
  * 401/403/429 as problem+json before the handler runs.
@@ -76,6 +85,8 @@ export function authPlugin(deps: AuthDeps) {
     .use(bearer({ extract: { header: "Bearer", query: "access_token", body: "" } }))
     .macro({
       auth: (need: AuthRequirement) => ({
+        // What the OpenAPI document publishes for the route (src/operations/openapi.ts).
+        detail: openApiSecurity(need),
         async resolve({ request, bearer: bearerToken }) {
           return { credential: await authenticate(deps, request, bearerToken, need) };
         },

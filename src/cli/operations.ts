@@ -1,0 +1,104 @@
+import { existsSync } from "node:fs";
+import { BackupError, backupStore, restoreStore } from "../operations/backup.ts";
+import { purgeExpired } from "../operations/retention.ts";
+import { appliedSchemaVersion, openStore, storePath } from "../store/db.ts";
+import { acquireServeLock, LockHeldError } from "../store/lock.ts";
+import { intOpt, stringOpt } from "./args.ts";
+import { type Command, dataDirOption, fail } from "./command.ts";
+
+const forceOption = { name: "force", type: "boolean" as const, help: "overwrite FILE if it exists" };
+
+export const backupCommand: Command = {
+  name: "backup",
+  summary: "Copy the store to FILE (consistent while serve runs; verified before it reports success)",
+  args: "FILE",
+  options: [dataDirOption, forceOption],
+  run(v, positionals) {
+    const [file, ...extra] = positionals;
+    if (!file || extra.length) return fail("usage: parkd backup FILE [--force]", 2);
+    const dataDir = stringOpt(v, "data-dir") ?? "./data";
+    try {
+      const started = performance.now();
+      const check = backupStore(dataDir, file, { force: v.force === true });
+      const ms = Math.round(performance.now() - started);
+      process.stderr.write(
+        `backup of ${storePath(dataDir)} written to ${file}: ${check.bytes} bytes, schema version ${check.schemaVersion}, integrity ok, ${ms} ms\n`,
+      );
+      return 0;
+    } catch (e) {
+      if (e instanceof BackupError) return fail(e.message);
+      throw e;
+    }
+  },
+};
+
+export const restoreCommand: Command = {
+  name: "restore",
+  summary: "Replace the store with a backup FILE (serve must be stopped; the old store is kept aside)",
+  args: "FILE",
+  options: [dataDirOption],
+  run(v, positionals) {
+    const [file, ...extra] = positionals;
+    if (!file || extra.length) return fail("usage: parkd restore FILE", 2);
+    const dataDir = stringOpt(v, "data-dir") ?? "./data";
+    if (!existsSync(file)) return fail(`${file} does not exist`);
+    // Holding the serve lock for the whole swap also keeps a serve from starting half-way.
+    let lock: ReturnType<typeof acquireServeLock>;
+    try {
+      lock = acquireServeLock(dataDir);
+    } catch (e) {
+      if (e instanceof LockHeldError)
+        return fail(`a parkd serve is running on ${dataDir}; stop it before restoring (nothing was changed)`);
+      throw e;
+    }
+    try {
+      const { check, asideAs } = restoreStore(dataDir, file);
+      // Bring an older backup's schema up to this binary's, as serve would.
+      const store = openStore(dataDir);
+      const version = appliedSchemaVersion(store.sqlite);
+      store.close();
+      process.stderr.write(
+        `restored ${file} (schema version ${check.schemaVersion}${check.tickets === null ? "" : `, ${check.tickets} tickets`}) to ${storePath(dataDir)}, now at schema version ${version}\n`,
+      );
+      if (asideAs) process.stderr.write(`the previous store is kept as ${asideAs}\n`);
+      return 0;
+    } catch (e) {
+      if (e instanceof BackupError) return fail(`${e.message} (nothing was changed)`);
+      throw e;
+    } finally {
+      lock.release();
+    }
+  },
+};
+
+export const purgeCommand: Command = {
+  name: "purge",
+  summary: "Delete tickets, their events and lookup records that ended more than --retention-days ago",
+  options: [
+    dataDirOption,
+    {
+      name: "retention-days",
+      type: "string",
+      valueName: "D",
+      default: "90",
+      help: "keep what ended within this many days",
+    },
+    { name: "dry-run", type: "boolean", help: "only count what would be deleted" },
+  ],
+  async run(v) {
+    const dataDir = stringOpt(v, "data-dir") ?? "./data";
+    const retentionDays = intOpt(v, "retention-days", 1, 36500) ?? 90;
+    if (!existsSync(storePath(dataDir))) return fail(`no store at ${storePath(dataDir)}`);
+    const store = openStore(dataDir);
+    try {
+      const dryRun = v["dry-run"] === true;
+      const r = await purgeExpired(store.sqlite, { now: Date.now(), retentionDays, dryRun });
+      process.stdout.write(
+        `${dryRun ? "would delete" : "deleted"}: ${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups (ended more than ${retentionDays} days ago)\n`,
+      );
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};

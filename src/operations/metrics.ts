@@ -1,0 +1,164 @@
+/**
+ * In-process counters for `GET /metrics` (Prometheus text format 0.0.4). Features call the small
+ * API on `ctx.metrics` (ticketEvent, permitLookup); requests are counted by route template, never
+ * by raw path, so the number of series stays bounded however clients call us.
+ */
+
+/** Upper bounds in seconds: an attendant's lookup should sit in the first few. */
+export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface RequestSample {
+  method: string;
+  /** The route template (`/api/v1/tickets/zone/:zone`), or "(unmatched)" / "(body limit)". */
+  route: string;
+  status: number;
+  ms: number;
+}
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/** Read at scrape time: store file sizes, row counts, anything that is cheaper to ask than to track. */
+export type GaugeSource = () => { name: string; help: string; type?: "gauge" | "counter"; samples: Sample[] };
+export interface Sample {
+  labels?: Record<string, string>;
+  value: number;
+}
+
+export function escapeLabel(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+}
+
+function labelText(labels: Record<string, string> | undefined): string {
+  if (!labels) return "";
+  const parts = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`);
+  return parts.length ? `{${parts.join(",")}}` : "";
+}
+
+function formatValue(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Number.POSITIVE_INFINITY) return "+Inf";
+  if (v === Number.NEGATIVE_INFINITY) return "-Inf";
+  return String(v);
+}
+
+class LabeledCounter {
+  private readonly values = new Map<string, { labels: Record<string, string>; value: number }>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  add(labels: Record<string, string>, by = 1): void {
+    const key = JSON.stringify(labels);
+    const entry = this.values.get(key);
+    if (entry) entry.value += by;
+    else this.values.set(key, { labels, value: by });
+  }
+
+  get(labels: Record<string, string>): number {
+    return this.values.get(JSON.stringify(labels))?.value ?? 0;
+  }
+
+  render(out: string[]): void {
+    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`);
+    for (const { labels, value } of this.values.values())
+      out.push(`${this.name}${labelText(labels)} ${formatValue(value)}`);
+  }
+}
+
+export class Metrics {
+  readonly requests = new LabeledCounter(
+    "parkd_http_requests_total",
+    "HTTP requests answered, by method, route template and status.",
+  );
+  readonly ticketEvents = new LabeledCounter(
+    "parkd_ticket_events_total",
+    "Ticket events accepted by the intake, by eventType.",
+  );
+  readonly permitLookups = new LabeledCounter(
+    "parkd_permit_lookups_total",
+    "Permit lookups answered, by what was asked for (registration_number, zone, zone_list).",
+  );
+  readonly retentionDeleted = new LabeledCounter(
+    "parkd_retention_deleted_rows_total",
+    "Rows deleted by retention, by table.",
+  );
+  private readonly latency = new Map<string, Histogram>();
+  private readonly gauges: GaugeSource[] = [];
+  /** Requests the front end reports itself through `observe`; the app must not count them again. */
+  private readonly frontEndRequests = new WeakSet<Request>();
+
+  /** Call once per accepted intake event (after the commit). */
+  ticketEvent(type: string): void {
+    this.ticketEvents.add({ type });
+  }
+
+  /** Call once per answered permit lookup. */
+  permitLookup(by: string): void {
+    this.permitLookups.add({ by });
+  }
+
+  retentionDeletedRows(table: string, rows: number): void {
+    if (rows > 0) this.retentionDeleted.add({ table }, rows);
+  }
+
+  request(sample: RequestSample): void {
+    this.requests.add({ method: sample.method, route: sample.route, status: String(sample.status) });
+    let h = this.latency.get(sample.route);
+    if (!h) {
+      h = { counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.latency.set(sample.route, h);
+    }
+    const seconds = sample.ms / 1000;
+    for (let i = 0; i < LATENCY_BUCKETS.length; i++) if (seconds <= LATENCY_BUCKETS[i]!) h.counts[i]!++;
+    h.sum += seconds;
+    h.count++;
+  }
+
+  /** Marks a request as one the front end will report through `observe`. */
+  markFrontEnd(request: Request): void {
+    this.frontEndRequests.add(request);
+  }
+
+  countedByFrontEnd(request: Request): boolean {
+    return this.frontEndRequests.has(request);
+  }
+
+  addGauges(source: GaugeSource): void {
+    this.gauges.push(source);
+  }
+
+  render(): string {
+    const out: string[] = [];
+    this.requests.render(out);
+    const name = "parkd_http_request_duration_seconds";
+    out.push(`# HELP ${name} Time from request to answer, by route template.`, `# TYPE ${name} histogram`);
+    for (const [route, h] of this.latency) {
+      const r = escapeLabel(route);
+      LATENCY_BUCKETS.forEach((le, i) => {
+        out.push(`${name}_bucket{route="${r}",le="${le}"} ${h.counts[i]}`);
+      });
+      out.push(`${name}_bucket{route="${r}",le="+Inf"} ${h.count}`);
+      out.push(`${name}_sum{route="${r}"} ${formatValue(h.sum)}`);
+      out.push(`${name}_count{route="${r}"} ${h.count}`);
+    }
+    this.ticketEvents.render(out);
+    this.permitLookups.render(out);
+    this.retentionDeleted.render(out);
+    for (const source of this.gauges) {
+      let g: ReturnType<GaugeSource>;
+      try {
+        g = source();
+      } catch {
+        continue; // a gauge that cannot be read this time is left out, not a failed scrape
+      }
+      out.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} ${g.type ?? "gauge"}`);
+      for (const s of g.samples) out.push(`${g.name}${labelText(s.labels)} ${formatValue(s.value)}`);
+    }
+    return `${out.join("\n")}\n`;
+  }
+}
