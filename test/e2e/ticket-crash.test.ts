@@ -25,12 +25,16 @@ interface Ack {
   marker: string;
 }
 
+// Dates near now: a restarted serve purges tickets that ended before the retention window.
+const HOUR = 3_600_000;
+const at = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
+
 function events(ticketId: string, marker: (step: number) => string) {
   const base = {
     ticketId,
     zoneCode: "1234",
     parkingLotId: "12",
-    startDate: "2026-06-15T10:00:00+02:00",
+    startDate: at(-2),
     licenseNumber: `E2E ${ticketId}`,
   };
   return [
@@ -44,14 +48,14 @@ function events(ticketId: string, marker: (step: number) => string) {
     {
       ...base,
       eventType: "TicketUpdated",
-      endDate: "2026-06-15T12:00:00+02:00",
+      endDate: at(1),
       ticketCost: { amountInclVat: "4000", vatRate: "25", currencyCode: "SEK" },
       marker: marker(1),
     },
     {
       ...base,
       eventType: "TicketStopped",
-      endDate: "2026-06-15T11:00:00+02:00",
+      endDate: at(0),
       ticketCost: { amountInclVat: 2000, vatRate: 25, currencyCode: "SEK" },
       marker: marker(2),
     },
