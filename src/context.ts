@@ -12,6 +12,11 @@ export interface AppConfig {
   retentionDays: number;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /**
+   * Public holidays, priced like Sundays: dates "YYYY-MM-DD", and "SE" for the Swedish public
+   * holidays of every year (src/tariff/holidays.ts). Default ["SE"].
+   */
+  holidays: readonly string[];
 }
 
 export function systemTimezone(): string {
@@ -24,6 +29,7 @@ export const defaultConfig = (): AppConfig => ({
   recentHours: 24,
   retentionDays: 90,
   bodyLimit: 64 * 1024,
+  holidays: ["SE"],
 });
 
 /** Everything a feature needs, built once per process (or per test). */

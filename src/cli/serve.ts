@@ -11,6 +11,7 @@ import { acquireServeLock, LockHeldError } from "../store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
+import { readHolidayFile } from "./holiday-file.ts";
 
 export function isTimezone(tz: string): boolean {
   try {
@@ -34,7 +35,18 @@ function appConfig(v: OptionValues): AppConfig {
     recentHours: intOpt(v, "recent-hours", 0, 24 * 365) ?? 24,
     retentionDays: intOpt(v, "retention-days", 1, 36500) ?? 90,
     bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
+    holidays: holidaysOpt(v),
   };
+}
+
+function holidaysOpt(v: OptionValues): string[] {
+  const file = stringOpt(v, "holidays");
+  if (!file) return ["SE"];
+  try {
+    return readHolidayFile(file);
+  } catch (e) {
+    throw new UsageError(`--holidays ${file}: ${(e as Error).message}`);
+  }
 }
 
 function boxAddresses(): string[] {
@@ -119,6 +131,12 @@ export const serveOptions = [
     valueName: "CODE",
     default: "SEK",
     help: "currency of fees and quotes",
+  },
+  {
+    name: "holidays",
+    type: "string" as const,
+    valueName: "FILE",
+    help: 'public holidays (priced as Sundays): a JSON array of "YYYY-MM-DD" dates, and "SE" for the Swedish public holidays of every year (default: ["SE"])',
   },
   {
     name: "recent-hours",
