@@ -3,6 +3,7 @@ import { COMMIT, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { type Command, dataDirOption } from "./command.ts";
 import { tokenCommand, userCommand } from "./credentials.ts";
+import { lotsCommand } from "./lots.ts";
 import { serveCommand } from "./serve.ts";
 
 const migrateCommand: Command = {
@@ -33,5 +34,5 @@ export const rootCommand: Command = {
   name: "parkd",
   summary:
     "Parking ticket and permit service. Every flag can also be set as PARKD_<FLAG> (e.g. PARKD_DATA_DIR).",
-  subcommands: [serveCommand, tokenCommand, userCommand, migrateCommand, versionCommand],
+  subcommands: [serveCommand, tokenCommand, userCommand, lotsCommand, migrateCommand, versionCommand],
 };
