@@ -28,7 +28,11 @@ export const lotsCommand: Command = {
       summary: "Create or replace lots by id from a file, all or nothing (- reads standard input)",
       args: "<FILE.json>",
       options: [
-        { name: "dry-run", type: "boolean", help: "check the file and say what would change, change nothing" },
+        {
+          name: "dry-run",
+          type: "boolean",
+          help: "check the file and say what would change, change nothing",
+        },
         dataDirOption,
       ],
       async run(v, [file]) {
@@ -60,7 +64,9 @@ export const lotsCommand: Command = {
             return 0;
           }
           const { created, replaced } = catalog.importLots(checked.lots, "cli:import");
-          process.stderr.write(`imported ${created + replaced} lot(s): ${created} new, ${replaced} replaced\n`);
+          process.stderr.write(
+            `imported ${created + replaced} lot(s): ${created} new, ${replaced} replaced\n`,
+          );
           return 0;
         });
       },
