@@ -122,6 +122,11 @@ describe("parkd lots import / export", () => {
     const missing = await box.run(["lots", "import", join(box.dir, "nope.json")]);
     expect(missing.code).toBe(1);
     expect((await box.run(["lots", "export"])).stdout).toBe(before);
+    const stdin = await box.run(["lots", "import", "-"], {
+      stdin: JSON.stringify({ data: [lotFile().data[1]] }),
+    });
+    expect(stdin.code).toBe(0);
+    expect(stdin.stderr).toContain("1 replaced");
     const dry = await box.run([
       "lots",
       "import",

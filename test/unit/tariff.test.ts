@@ -245,6 +245,19 @@ const cases: Case[] = [
     amount: 800,
   },
   {
+    // 24:00:00 and 23:59:59 both end a window at midnight: 22:00-24:00 at 2 kr/h, 23:00 → 01:00
+    // pays 23-24 only (1 h); after midnight Tuesday has no window before 22:00.
+    name: "24:00:00 and 23:59:59 both mean midnight",
+    tariff: tariff([fee(1, "22:00:00", "24:00:00", 200)]),
+    from: "2026-06-15T23:00",
+    to: "2026-06-16T01:00",
+    amount: 200,
+    lines: [
+      ["2026-06-15T23:00", "2026-06-16T00:00", 200],
+      ["2026-06-16T00:00", "2026-06-16T01:00", 0],
+    ],
+  },
+  {
     name: "no time parked costs nothing",
     tariff: city,
     from: "2026-06-15T10:00",
