@@ -2,7 +2,7 @@
  * The tariff engine: what parking from `start` to `end` costs under a lot's fees. Pure (no I/O,
  * no clock); the rules are written down with worked examples in docs/fees.md.
  */
-import { fromWallTime, toWallTime } from "../time/zoned.ts";
+import { fromWallTime, offsetAt, toWallTime } from "../time/zoned.ts";
 import { addDays, type CalendarDate, type HolidayCheck, weekdayOf } from "./holidays.ts";
 
 export const UNIT_HOUR = 1;
@@ -121,20 +121,37 @@ interface Day {
   end: number;
 }
 
+/**
+ * The instant a window edge (seconds of the day) falls on. An edge the clock skips at spring
+ * forward (02:30 when 02:00 jumps to 03:00) is the jump itself: the window starts or ends when
+ * the wall clock first shows a later time.
+ */
 function instantOn(tz: string, date: CalendarDate, secs: number): number {
   if (secs >= 86_400) {
     const next = addDays(date, 1);
     return fromWallTime(tz, next.year, next.month, next.day);
   }
-  return fromWallTime(
-    tz,
-    date.year,
-    date.month,
-    date.day,
-    Math.floor(secs / 3600),
-    Math.floor(secs / 60) % 60,
-    secs % 60,
-  );
+  const hour = Math.floor(secs / 3600);
+  const minute = Math.floor(secs / 60) % 60;
+  const second = secs % 60;
+  const t = fromWallTime(tz, date.year, date.month, date.day, hour, minute, second);
+  const w = toWallTime(t, tz);
+  if (w.day === date.day && w.hour === hour && w.minute === minute && w.second === second) return t;
+  return clockChangeBefore(t, tz);
+}
+
+/** The instant of the last offset change before `t` (within six hours), to the millisecond. */
+function clockChangeBefore(t: number, tz: string): number {
+  const after = offsetAt(t, tz);
+  let lo = t - 6 * HOUR;
+  let hi = t;
+  if (offsetAt(lo, tz) === after) return t;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (offsetAt(mid, tz) === after) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 /** Removes the parts of `claims` covered by `cover` (both sorted and each free of overlaps). */

@@ -185,6 +185,28 @@ const cases: Case[] = [
     amount: 1200,
   },
   {
+    // A window edge the clock skips is the jump itself: 02:30-04:00 on the spring-forward day
+    // starts when 02:00 CET becomes 03:00 CEST, so it lasts one real hour: 60 min × 12 kr/h.
+    name: "spring forward: a window starting inside the gap starts at the jump",
+    tariff: tariff([fee(3, "02:30:00", "04:00:00", 1200, false)]),
+    from: "2026-03-29T00:00",
+    to: "2026-03-29T06:00",
+    amount: 1200,
+    lines: [
+      ["2026-03-29T00:00", "2026-03-29T03:00", 0],
+      ["2026-03-29T03:00", "2026-03-29T04:00", 1200],
+      ["2026-03-29T04:00", "2026-03-29T06:00", 0],
+    ],
+  },
+  {
+    // A window wholly inside the skipped hour never happens on that day.
+    name: "spring forward: a window inside the gap is empty",
+    tariff: tariff([fee(3, "02:10:00", "02:50:00", 1200, true)]),
+    from: "2026-03-29T00:00",
+    to: "2026-03-29T06:00",
+    amount: 0,
+  },
+  {
     // Fall back, Sun 25 October 2026: 03:00 CEST → 02:00 CET. 00:00 CEST (22:00 UTC Sat) →
     // 06:00 CET (05:00 UTC) is 7 real hours: 7 × 6 kr = 42 kr.
     name: "fall back (2026-10-25)",
