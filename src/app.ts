@@ -4,6 +4,7 @@ import { credentialRoutes } from "./credentials/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { errorHandling } from "./http/errors.ts";
 import { routeTemplates } from "./http/route-template.ts";
+import { lotRoutes } from "./lots/routes.ts";
 import type { RouteInfo } from "./operations/openapi.ts";
 import { countRequests } from "./operations/request-count.ts";
 import { operationsRoutes } from "./operations/routes.ts";
@@ -17,6 +18,7 @@ export function createApp(ctx: AppContext) {
     .use(healthRoutes(ctx))
     .use(credentialRoutes(ctx))
     .use(ticketRoutes(ctx))
+    .use(lotRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes));
   return countRequests(app, ctx.metrics);

@@ -16,6 +16,11 @@ export interface AppConfig {
   bodyLimit: number;
   /** A bearer token that may read /metrics only (besides admin credentials); unset: admin only. */
   metricsToken?: string;
+  /**
+   * Public holidays, priced like Sundays: dates "YYYY-MM-DD", and "SE" for the Swedish public
+   * holidays of every year (src/tariff/holidays.ts). Default ["SE"].
+   */
+  holidays: readonly string[];
 }
 
 export function systemTimezone(): string {
@@ -28,6 +33,7 @@ export const defaultConfig = (): AppConfig => ({
   recentHours: 24,
   retentionDays: 90,
   bodyLimit: 64 * 1024,
+  holidays: ["SE"],
 });
 
 /** Everything a feature needs, built once per process (or per test). */

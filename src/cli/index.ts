@@ -3,6 +3,7 @@ import { COMMIT, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { type Command, dataDirOption } from "./command.ts";
 import { tokenCommand, userCommand } from "./credentials.ts";
+import { lotsCommand } from "./lots.ts";
 import { backupCommand, purgeCommand, restoreCommand } from "./operations.ts";
 import { serveCommand } from "./serve.ts";
 
@@ -38,6 +39,7 @@ export const rootCommand: Command = {
     serveCommand,
     tokenCommand,
     userCommand,
+    lotsCommand,
     backupCommand,
     restoreCommand,
     purgeCommand,

@@ -13,6 +13,7 @@ import { acquireServeLock, LockHeldError } from "../store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
+import { readHolidayFile } from "./holiday-file.ts";
 
 export function isTimezone(tz: string): boolean {
   try {
@@ -37,6 +38,7 @@ function appConfig(v: OptionValues): AppConfig {
     retentionDays: intOpt(v, "retention-days", 1, 36500) ?? 90,
     bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
     metricsToken: metricsToken(v),
+    holidays: holidaysOpt(v),
   };
 }
 
@@ -45,6 +47,16 @@ function metricsToken(v: OptionValues): string | undefined {
   if (token === undefined) return undefined;
   if (token.length < 16) throw new UsageError("--metrics-token must be at least 16 characters");
   return token;
+}
+
+function holidaysOpt(v: OptionValues): string[] {
+  const file = stringOpt(v, "holidays");
+  if (!file) return ["SE"];
+  try {
+    return readHolidayFile(file);
+  } catch (e) {
+    throw new UsageError(`--holidays ${file}: ${(e as Error).message}`);
+  }
 }
 
 function boxAddresses(): string[] {
@@ -129,6 +141,12 @@ export const serveOptions = [
     valueName: "CODE",
     default: "SEK",
     help: "currency of fees and quotes",
+  },
+  {
+    name: "holidays",
+    type: "string" as const,
+    valueName: "FILE",
+    help: 'public holidays (priced as Sundays): a JSON array of "YYYY-MM-DD" dates, and "SE" for the Swedish public holidays of every year (default: ["SE"])',
   },
   {
     name: "recent-hours",

@@ -1,0 +1,123 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../context.ts";
+import { authenticate } from "../http/auth.ts";
+import { metaOf } from "../http/request-meta.ts";
+import { rejectUnknownFields } from "../http/strict-fields.ts";
+import { holidayCalendar } from "../tariff/holidays.ts";
+import { ListQuery, LotId, ParkingLotInput, ParkingLotPatch, Quote, QuoteQuery } from "./model.ts";
+import { quoteStay } from "./quote.ts";
+import { LotCatalog, type Rendered } from "./service.ts";
+
+/** Whether If-None-Match names the current representation. */
+function notModified(request: Request, etag: string): boolean {
+  const header = request.headers.get("if-none-match");
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t === etag || t === `W/${etag}`;
+  });
+}
+
+function send(request: Request, r: Rendered): Response {
+  if (notModified(request, r.etag)) return new Response(null, { status: 304, headers: { etag: r.etag } });
+  return new Response(r.body, {
+    headers: { "content-type": "application/json; charset=utf-8", etag: r.etag, "cache-control": "no-cache" },
+  });
+}
+
+const TAGS = ["parking lots"];
+
+/** Public reads (kiosks, apps), admin writes, and price quotes for parking lots. */
+export function lotRoutes(ctx: AppContext) {
+  const catalog = new LotCatalog(ctx.store, ctx.now);
+  const site = { timezone: ctx.config.timezone, isHoliday: holidayCalendar(ctx.config.holidays) };
+  // Credentials are checked before the body is validated: a caller without admin rights
+  // learns nothing about what a valid lot looks like.
+  const admin = async ({ request }: { request: Request }) => {
+    await authenticate(ctx, request, undefined, { scope: "admin" });
+  };
+  const by = (request: Request) => metaOf(request).credential ?? "unknown";
+
+  return new Elysia({ name: "lots" })
+    .get("/api/v1/parkings", ({ request, query }) => send(request, catalog.renderedList(query.active)), {
+      query: ListQuery,
+      detail: {
+        summary: "All parking lots with fees, variable fees, opening hours and locations",
+        tags: TAGS,
+      },
+    })
+    .get("/api/v1/parkings/:id", ({ request, params }) => send(request, catalog.renderedLot(params.id)), {
+      params: LotId,
+      detail: { summary: "One parking lot", tags: TAGS },
+    })
+    .get(
+      "/api/v1/parkings/:id/quote",
+      ({ params, query }) => ({
+        data: quoteStay(catalog.require(params.id), query.start, query.end, site, ctx.config.currency),
+      }),
+      {
+        params: LotId,
+        query: QuoteQuery,
+        response: Quote,
+        detail: { summary: "The price of parking on a lot from start to end", tags: TAGS },
+      },
+    )
+    .post(
+      "/api/v1/parkings",
+      ({ request, body, set }) => {
+        const lot = catalog.create(body, by(request));
+        set.status = 201;
+        set.headers.location = `/api/v1/parkings/${lot.id}`;
+        return { data: lot };
+      },
+      {
+        transform: async ({ request, body }) => {
+          await admin({ request });
+          rejectUnknownFields(ParkingLotInput, body);
+        },
+        body: ParkingLotInput,
+        detail: { summary: "Create a parking lot (admin)", tags: TAGS },
+      },
+    )
+    .put(
+      "/api/v1/parkings/:id",
+      ({ request, params, body }) => ({ data: catalog.replace(params.id, body, by(request)) }),
+      {
+        transform: async ({ request, body }) => {
+          await admin({ request });
+          rejectUnknownFields(ParkingLotInput, body);
+        },
+        params: LotId,
+        body: ParkingLotInput,
+        detail: { summary: "Replace a parking lot (admin)", tags: TAGS },
+      },
+    )
+    .patch(
+      "/api/v1/parkings/:id",
+      ({ request, params, body }) => ({ data: catalog.patch(params.id, body, by(request)) }),
+      {
+        transform: async ({ request, body }) => {
+          await admin({ request });
+          rejectUnknownFields(ParkingLotPatch, body);
+        },
+        params: LotId,
+        body: ParkingLotPatch,
+        detail: {
+          summary: "Change some fields of a parking lot (admin); arrays are replaced whole",
+          tags: TAGS,
+        },
+      },
+    )
+    .delete(
+      "/api/v1/parkings/:id",
+      ({ params }) => {
+        catalog.remove(params.id);
+        return new Response(null, { status: 204 });
+      },
+      {
+        transform: admin,
+        params: LotId,
+        detail: { summary: "Delete a parking lot (admin)", tags: TAGS },
+      },
+    );
+}
