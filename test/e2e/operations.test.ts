@@ -218,7 +218,7 @@ describe("serve for the operator", () => {
     const err = server.stderr();
     expect(err).toContain(`http://127.0.0.1:${server.port}`);
     expect(err).toMatch(/data folder \S+data, schema version \d+/);
-    expect(err).toContain("0 tickets, 0 permits, 1 tokens");
+    expect(err).toContain("0 tickets, 0 permits, 0 lots, 1 tokens, 0 users");
     expect(err).toContain("plain HTTP");
 
     for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/api/v1/whoami`)).status).toBe(401);

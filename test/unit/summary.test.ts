@@ -3,12 +3,18 @@ import { listenUrls, storeCounts } from "../../src/operations/summary.ts";
 import { openMemoryStore } from "../../src/store/db.ts";
 
 describe("start-up summary", () => {
-  test("counts the tables that exist, lots once a feature creates them", () => {
+  test("counts tickets, permits, lots, live tokens and users", () => {
     const store = openMemoryStore();
-    expect(storeCounts(store.sqlite)).toEqual({ tickets: 0, permits: 0, tokens: 0, users: 0 });
-    store.sqlite.run("CREATE TABLE parking_lots (id INTEGER PRIMARY KEY)");
-    store.sqlite.run("INSERT INTO parking_lots (id) VALUES (1), (2)");
-    expect(storeCounts(store.sqlite).lots).toBe(2);
+    expect(storeCounts(store.sqlite)).toEqual({ tickets: 0, permits: 0, lots: 0, tokens: 0, users: 0 });
+    store.sqlite.run(
+      `INSERT INTO parking_lots (id, name, zone_number, parking_lot_fee, variable_fees, parking_lot_open,
+         parking_lot_location, created_at, updated_at, updated_by)
+       VALUES (1, 'A', 1, '[]', '[]', '[]', '[]', 0, 0, 't'), (2, 'B', 1, '[]', '[]', '[]', '[]', 0, 0, 't')`,
+    );
+    store.sqlite.run(
+      "INSERT INTO api_tokens (id, name, token_hash, scopes, created_at, revoked_at) VALUES ('a', 'a', 'h1', 'admin', 0, NULL), ('b', 'b', 'h2', 'admin', 0, 5)",
+    );
+    expect(storeCounts(store.sqlite)).toEqual({ tickets: 0, permits: 0, lots: 2, tokens: 1, users: 0 });
   });
 
   test("a wildcard host lists localhost and the box's addresses; a named host itself", () => {
