@@ -1,16 +1,23 @@
 import { bearer } from "@elysiajs/bearer";
-import { Elysia } from "elysia";
+import { Elysia, type TSchema } from "elysia";
 import { type Credential, credentialLabel, grants, type Scope } from "../credentials/scopes.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import { problems } from "./problem.ts";
 import type { FailureLimiter } from "./rate-limit.ts";
 import { metaOf } from "./request-meta.ts";
+import { rejectUnknownFields } from "./strict-fields.ts";
 
 export interface AuthRequirement {
   /** Omitted: any valid credential will do. */
   scope?: Scope;
   /** Basic credentials are accepted too (the ticket intake only). */
   basic?: boolean;
+  /**
+   * Admin writes: refuse body fields this schema does not name (a typo must not silently drop
+   * a setting). Checked after the credential, so a caller without rights learns nothing of the
+   * body's shape.
+   */
+  strictBody?: TSchema;
 }
 
 export interface AuthDeps {
@@ -76,9 +83,13 @@ function openApiSecurity(need: AuthRequirement): { security: Record<string, stri
     : { security };
 }
 
+const credentialOf = new WeakMap<Request, Credential>();
+
 /**
  * `{ auth: { scope } }` on a route resolves `credential` for its handler, or answers
- * 401/403/429 as problem+json before the handler runs.
+ * 401/403/429 as problem+json before the handler runs. Authentication happens in `transform`,
+ * before Elysia validates the body, so a caller without credentials gets 401 whatever it sent;
+ * the same hook sees the body before Elysia's normalization strips unknown fields.
  */
 export function authPlugin(deps: AuthDeps) {
   return new Elysia({ name: "auth" })
@@ -87,8 +98,12 @@ export function authPlugin(deps: AuthDeps) {
       auth: (need: AuthRequirement) => ({
         // What the OpenAPI document publishes for the route (src/operations/openapi.ts).
         detail: openApiSecurity(need),
-        async resolve({ request, bearer: bearerToken }) {
-          return { credential: await authenticate(deps, request, bearerToken, need) };
+        async transform({ request, bearer: bearerToken, body }) {
+          credentialOf.set(request, await authenticate(deps, request, bearerToken, need));
+          if (need.strictBody) rejectUnknownFields(need.strictBody, body);
+        },
+        resolve({ request }) {
+          return { credential: credentialOf.get(request)! };
         },
       }),
     });

@@ -1,8 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
-import { authenticate } from "../http/auth.ts";
-import { metaOf } from "../http/request-meta.ts";
-import { rejectUnknownFields } from "../http/strict-fields.ts";
+import { credentialLabel } from "../credentials/scopes.ts";
+import { authPlugin } from "../http/auth.ts";
 import { holidayCalendar } from "../tariff/holidays.ts";
 import { ListQuery, LotId, ParkingLotInput, ParkingLotPatch, Quote, QuoteQuery } from "./model.ts";
 import { quoteStay } from "./quote.ts";
@@ -31,14 +30,8 @@ const TAGS = ["parking lots"];
 export function lotRoutes(ctx: AppContext) {
   const catalog = new LotCatalog(ctx.store, ctx.now);
   const site = { timezone: ctx.config.timezone, isHoliday: holidayCalendar(ctx.config.holidays) };
-  // Credentials are checked before the body is validated: a caller without admin rights
-  // learns nothing about what a valid lot looks like.
-  const admin = async ({ request }: { request: Request }) => {
-    await authenticate(ctx, request, undefined, { scope: "admin" });
-  };
-  const by = (request: Request) => metaOf(request).credential ?? "unknown";
-
   return new Elysia({ name: "lots" })
+    .use(authPlugin(ctx))
     .get("/api/v1/parkings", ({ request, query }) => send(request, catalog.renderedList(query.active)), {
       query: ListQuery,
       detail: {
@@ -64,29 +57,25 @@ export function lotRoutes(ctx: AppContext) {
     )
     .post(
       "/api/v1/parkings",
-      ({ request, body, set }) => {
-        const lot = catalog.create(body, by(request));
+      ({ credential, body, set }) => {
+        const lot = catalog.create(body, credentialLabel(credential));
         set.status = 201;
         set.headers.location = `/api/v1/parkings/${lot.id}`;
         return { data: lot };
       },
       {
-        transform: async ({ request, body }) => {
-          await admin({ request });
-          rejectUnknownFields(ParkingLotInput, body);
-        },
+        auth: { scope: "admin", strictBody: ParkingLotInput },
         body: ParkingLotInput,
         detail: { summary: "Create a parking lot (admin)", tags: TAGS },
       },
     )
     .put(
       "/api/v1/parkings/:id",
-      ({ request, params, body }) => ({ data: catalog.replace(params.id, body, by(request)) }),
+      ({ credential, params, body }) => ({
+        data: catalog.replace(params.id, body, credentialLabel(credential)),
+      }),
       {
-        transform: async ({ request, body }) => {
-          await admin({ request });
-          rejectUnknownFields(ParkingLotInput, body);
-        },
+        auth: { scope: "admin", strictBody: ParkingLotInput },
         params: LotId,
         body: ParkingLotInput,
         detail: { summary: "Replace a parking lot (admin)", tags: TAGS },
@@ -94,12 +83,11 @@ export function lotRoutes(ctx: AppContext) {
     )
     .patch(
       "/api/v1/parkings/:id",
-      ({ request, params, body }) => ({ data: catalog.patch(params.id, body, by(request)) }),
+      ({ credential, params, body }) => ({
+        data: catalog.patch(params.id, body, credentialLabel(credential)),
+      }),
       {
-        transform: async ({ request, body }) => {
-          await admin({ request });
-          rejectUnknownFields(ParkingLotPatch, body);
-        },
+        auth: { scope: "admin", strictBody: ParkingLotPatch },
         params: LotId,
         body: ParkingLotPatch,
         detail: {
@@ -115,7 +103,7 @@ export function lotRoutes(ctx: AppContext) {
         return new Response(null, { status: 204 });
       },
       {
-        transform: admin,
+        auth: { scope: "admin" },
         params: LotId,
         detail: { summary: "Delete a parking lot (admin)", tags: TAGS },
       },
