@@ -1,16 +1,8 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
-import { Box } from "../support/binary.ts";
+import { boxesForFile } from "../support/binary.ts";
 
-const boxes: Box[] = [];
-const newBox = () => {
-  const b = new Box();
-  boxes.push(b);
-  return b;
-};
-afterAll(async () => {
-  await Promise.all(boxes.map((b) => b.cleanup()));
-});
+const newBox = boxesForFile();
 
 describe("the binary from an empty folder", () => {
   test("help, version and unknown commands", async () => {

@@ -1,17 +1,9 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Box } from "../support/binary.ts";
+import { type Box, boxesForFile } from "../support/binary.ts";
 
-const boxes: Box[] = [];
-const newBox = () => {
-  const b = new Box();
-  boxes.push(b);
-  return b;
-};
-afterAll(async () => {
-  await Promise.all(boxes.map((b) => b.cleanup()));
-});
+const newBox = boxesForFile();
 
 /** Two complete lots, exactly as GET /api/v1/parkings would answer them. */
 const lotFile = () => ({

@@ -1,18 +1,10 @@
 import { Database } from "bun:sqlite";
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Box } from "../support/binary.ts";
+import { boxesForFile } from "../support/binary.ts";
 
-const boxes: Box[] = [];
-const newBox = () => {
-  const b = new Box();
-  boxes.push(b);
-  return b;
-};
-afterAll(async () => {
-  await Promise.all(boxes.map((b) => b.cleanup()));
-});
+const newBox = boxesForFile();
 
 const DAY = 86_400_000;
 

@@ -1,3 +1,4 @@
+import { afterAll } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -153,4 +154,17 @@ export class Box {
     await Promise.all(this.servers.map((s) => s.stop("SIGKILL")));
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Boxes for one test file, all cleaned up after it: `const newBox = boxesForFile();`. */
+export function boxesForFile(): () => Box {
+  const boxes: Box[] = [];
+  afterAll(async () => {
+    await Promise.all(boxes.map((b) => b.cleanup()));
+  });
+  return () => {
+    const b = new Box();
+    boxes.push(b);
+    return b;
+  };
 }

@@ -1,23 +1,10 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
+import type { StepFee, WindowFee } from "../../tariff/engine.ts";
+
 /** Sub-record shapes as stored; they match the API's ParkingLotFee etc. (src/lots/model.ts). */
-export interface StoredLotFee {
-  id: number;
-  cost_per_unit: number;
-  unit: number;
-  start_time: string;
-  end_time: string;
-  type_of_day: number;
-  round: boolean;
-}
-export interface StoredVariableFee {
-  id: number;
-  type_of_day: number;
-  from_minute: number;
-  to_minute: number | null;
-  cost_per_unit: number;
-  unit: number;
-}
+export type StoredLotFee = WindowFee;
+export type StoredVariableFee = StepFee;
 export interface StoredLotOpen {
   id: number;
   type_of_day: number;
