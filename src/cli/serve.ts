@@ -6,6 +6,7 @@ import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { logError } from "../http/log.ts";
 import { createSelfSigned, fingerprintOfPem } from "../http/self-signed.ts";
 import { type FrontEnd, startFrontEnd } from "../http/server.ts";
+import { lookupRecorder } from "../permits/lookup-records.ts";
 import { openStore, SCHEMA_VERSION } from "../store/db.ts";
 import { acquireServeLock, LockHeldError } from "../store/lock.ts";
 import { VERSION } from "../version.ts";
@@ -204,6 +205,7 @@ export const serveCommand: Command = {
           .close()
           .catch((e) => logError("error while closing the listener", e))
           .finally(() => {
+            lookupRecorder(ctx).stop();
             ctx.credentials.stop();
             store.close();
             lock.release();
