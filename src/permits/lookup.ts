@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lte, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
+import type { Db } from "../store/db.ts";
 import { permits, tickets } from "../store/schema/index.ts";
 import { formatMicros } from "../time/zoned.ts";
 import {
@@ -72,10 +73,47 @@ const now = sql.placeholder("now");
 const cutoff = sql.placeholder("cutoff");
 
 /**
- * The attendant's lookups. Every query is prepared once and served from an index: by plate on
- * (plate_norm, start_at), by zone on (zone, end_at) as two range scans (ended after the cutoff,
- * and open-ended), because an OR of the two would scan the zone's whole history.
+ * The attendant's queries, each served from an index: by plate on (plate_norm, start_at), by zone
+ * on (zone, end_at) as two range scans (ended after the cutoff, and open-ended), because an OR of
+ * the two would scan the zone's whole history. Exported so a test can check the query plans.
  */
+export function lookupQueries(db: Db) {
+  const liveTicket = and(lte(tickets.startAt, now), ne(tickets.status, "canceled"));
+  const ticketEnd = sql`(${tickets.endAt} IS NULL OR ${tickets.endAt} > ${cutoff})`;
+  const permitEnd = sql`(${permits.endAt} IS NULL OR ${permits.endAt} > ${cutoff})`;
+  return {
+    ticketsByPlate: db
+      .select(ticketColumns)
+      .from(tickets)
+      .where(and(eq(tickets.plateNorm, sql.placeholder("plate")), liveTicket, ticketEnd)),
+    ticketsInZoneEnding: db
+      .select(ticketColumns)
+      .from(tickets)
+      .where(and(eq(tickets.zone, sql.placeholder("zone")), gt(tickets.endAt, cutoff), liveTicket)),
+    ticketsInZoneOpen: db
+      .select(ticketColumns)
+      .from(tickets)
+      .where(and(eq(tickets.zone, sql.placeholder("zone")), isNull(tickets.endAt), liveTicket)),
+    permitsByPlate: db
+      .select(permitColumns)
+      .from(permits)
+      .where(and(eq(permits.plateNorm, sql.placeholder("plate")), lte(permits.startAt, now), permitEnd)),
+    permitsInZoneEnding: db
+      .select(permitColumns)
+      .from(permits)
+      .where(
+        and(eq(permits.zone, sql.placeholder("zone")), gt(permits.endAt, cutoff), lte(permits.startAt, now)),
+      ),
+    permitsInZoneOpen: db
+      .select(permitColumns)
+      .from(permits)
+      .where(
+        and(eq(permits.zone, sql.placeholder("zone")), isNull(permits.endAt), lte(permits.startAt, now)),
+      ),
+  };
+}
+
+/** check-tickets and the zone list; the queries are prepared once. */
 export class PermitLookups {
   private readonly ctx: AppContext;
   private readonly lots: LotNames;
@@ -84,49 +122,14 @@ export class PermitLookups {
   constructor(ctx: AppContext) {
     this.ctx = ctx;
     this.lots = new LotNames(ctx.store);
-    const db = ctx.store.db;
-    const liveTicket = and(lte(tickets.startAt, now), ne(tickets.status, "canceled"));
-    const ticketEnd = sql`(${tickets.endAt} IS NULL OR ${tickets.endAt} > ${cutoff})`;
-    const permitEnd = sql`(${permits.endAt} IS NULL OR ${permits.endAt} > ${cutoff})`;
+    const b = lookupQueries(ctx.store.db);
     this.q = {
-      ticketsByPlate: db
-        .select(ticketColumns)
-        .from(tickets)
-        .where(and(eq(tickets.plateNorm, sql.placeholder("plate")), liveTicket, ticketEnd))
-        .prepare(),
-      ticketsInZoneEnding: db
-        .select(ticketColumns)
-        .from(tickets)
-        .where(and(eq(tickets.zone, sql.placeholder("zone")), gt(tickets.endAt, cutoff), liveTicket))
-        .prepare(),
-      ticketsInZoneOpen: db
-        .select(ticketColumns)
-        .from(tickets)
-        .where(and(eq(tickets.zone, sql.placeholder("zone")), isNull(tickets.endAt), liveTicket))
-        .prepare(),
-      permitsByPlate: db
-        .select(permitColumns)
-        .from(permits)
-        .where(and(eq(permits.plateNorm, sql.placeholder("plate")), lte(permits.startAt, now), permitEnd))
-        .prepare(),
-      permitsInZoneEnding: db
-        .select(permitColumns)
-        .from(permits)
-        .where(
-          and(
-            eq(permits.zone, sql.placeholder("zone")),
-            gt(permits.endAt, cutoff),
-            lte(permits.startAt, now),
-          ),
-        )
-        .prepare(),
-      permitsInZoneOpen: db
-        .select(permitColumns)
-        .from(permits)
-        .where(
-          and(eq(permits.zone, sql.placeholder("zone")), isNull(permits.endAt), lte(permits.startAt, now)),
-        )
-        .prepare(),
+      ticketsByPlate: b.ticketsByPlate.prepare(),
+      ticketsInZoneEnding: b.ticketsInZoneEnding.prepare(),
+      ticketsInZoneOpen: b.ticketsInZoneOpen.prepare(),
+      permitsByPlate: b.permitsByPlate.prepare(),
+      permitsInZoneEnding: b.permitsInZoneEnding.prepare(),
+      permitsInZoneOpen: b.permitsInZoneOpen.prepare(),
     };
   }
 
