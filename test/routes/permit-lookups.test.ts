@@ -108,6 +108,32 @@ describe("check-tickets: the request forms", () => {
     expect(miss.json).toEqual([]);
   });
 
+  test("the interface's variants: `ab-123 `, `AB 123`, `ab123` all find AB123", async () => {
+    seedTicket(s.ctx, { ticketId: "V1", plate: "AB123", zone: 8, start: ago(1) });
+    for (const typed of ["ab-123 ", "AB 123", "ab123"]) {
+      const res = await call(s.app, "GET", CHECK, { token: s.reader, body: { registration_number: typed } });
+      expect(res.json.map((p: { note: string }) => p.note)).toEqual(["ticket V1, running"]);
+    }
+  });
+
+  test("handhelds that always send Content-Type, or send a body without one", async () => {
+    const headerOnly = await call(s.app, "GET", `${CHECK}?zone=1234`, {
+      token: s.reader,
+      headers: { "content-type": "application/json", accept: "application/json" },
+    });
+    expect(headerOnly.status).toBe(200);
+    expect(headerOnly.json).toHaveLength(2);
+    const noType = await s.app.handle(
+      new Request(`http://localhost${CHECK}`, {
+        method: "GET",
+        headers: { authorization: `Bearer ${s.reader}` },
+        body: new TextEncoder().encode('{"zone":1234}'),
+      }),
+    );
+    expect(noType.status).toBe(200);
+    expect(((await noType.json()) as unknown[]).length).toBe(2);
+  });
+
   test("nothing found is an empty array", async () => {
     const res = await call(s.app, "GET", `${CHECK}?zone=404`, { token: s.reader });
     expect(res.status).toBe(200);
