@@ -5,7 +5,7 @@
  * Loopback only; every process it starts is stopped by its pid at the end.
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawn, spawnSync } from "bun";
@@ -54,7 +54,20 @@ function fill(): void {
   );
 }
 
+/** CPU time (user + system) a process has used, in ms; Linux only, else NaN. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+let serverPid = 0;
+
 interface Result {
+  cpuUsPerRequest: number;
   rps: number;
   p50: number;
   p99: number;
@@ -79,13 +92,15 @@ async function load(url: (i: number) => string, headers: Record<string, string>)
   };
   await Promise.all(Array.from({ length: connections }, (_, w) => worker(w))); // warm-up
   recording = true;
+  const cpuBefore = cpuMs(serverPid);
   const started = performance.now();
   stopAt = started + seconds * 1000;
   await Promise.all(Array.from({ length: connections }, (_, w) => worker(w)));
   const elapsed = (performance.now() - started) / 1000;
+  const cpuUsPerRequest = ((cpuMs(serverPid) - cpuBefore) * 1000) / latencies.length;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
+  return { cpuUsPerRequest, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
 }
 
 async function waitUp(url: string): Promise<void> {
@@ -99,7 +114,7 @@ async function waitUp(url: string): Promise<void> {
 }
 
 const fmt = (r: Result) =>
-  `${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}`;
+  `${Math.round(r.rps)} req/s, server CPU ${Math.round(r.cpuUsPerRequest)} µs/req, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}`;
 
 fill();
 const token = spawnSync([
@@ -147,8 +162,10 @@ try {
   await waitUp(`http://127.0.0.1:${ceilingPort}/`);
   const auth = { authorization: `Bearer ${token}`, accept: "application/json" };
   const rand = (i: number) => (i * 7919) % plates;
+  serverPid = ceiling.pid;
   const ceilingResult = await load(() => `http://127.0.0.1:${ceilingPort}/`, {});
   console.log(`raw Bun.serve ceiling:          ${fmt(ceilingResult)}`);
+  serverPid = parkd.pid;
   const health = await load(() => `http://127.0.0.1:${parkdPort}/healthz`, {});
   console.log(`parkd /healthz (front end, no auth): ${fmt(health)}`);
   const whoami = await load(() => `http://127.0.0.1:${parkdPort}/api/v1/whoami`, auth);
