@@ -1,9 +1,9 @@
 import { type FieldError, Problem, problems } from "../http/problem.ts";
 import { normalizePlate } from "../plates/normalize.ts";
+import { ZONE_MAX } from "./model.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
-const ZONE_MAX = 2_147_483_647;
 /** Longer than any real plate, short enough to keep junk out of the lookup records. */
 const MAX_PLATE = 32;
 

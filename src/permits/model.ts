@@ -1,6 +1,7 @@
 import { type Static, t } from "elysia";
 
-const ZONE_MAX = 2_147_483_647;
+/** Zones are ints in the interface; 32-bit is what clients can hold. */
+export const ZONE_MAX = 2_147_483_647;
 const TIME_OF_DAY = "^([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$|^24:00:00$";
 
 /**
