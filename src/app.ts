@@ -8,6 +8,7 @@ import { lotRoutes } from "./lots/routes.ts";
 import type { RouteInfo } from "./operations/openapi.ts";
 import { countRequests } from "./operations/request-count.ts";
 import { operationsRoutes } from "./operations/routes.ts";
+import { permitRoutes } from "./permits/routes.ts";
 import { ticketRoutes } from "./tickets/routes.ts";
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
@@ -19,6 +20,7 @@ export function createApp(ctx: AppContext) {
     .use(credentialRoutes(ctx))
     .use(ticketRoutes(ctx))
     .use(lotRoutes(ctx))
+    .use(permitRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes));
   return countRequests(app, ctx.metrics);

@@ -8,6 +8,7 @@ import { createSelfSigned, fingerprintOfPem } from "../http/self-signed.ts";
 import { type FrontEnd, startFrontEnd } from "../http/server.ts";
 import { scheduleRetention } from "../operations/retention.ts";
 import { listenUrls, storeCounts } from "../operations/summary.ts";
+import { lookupRecorder } from "../permits/lookup-records.ts";
 import { appliedSchemaVersion, openStore } from "../store/db.ts";
 import { acquireServeLock, LockHeldError } from "../store/lock.ts";
 import { VERSION } from "../version.ts";
@@ -266,6 +267,7 @@ export const serveCommand: Command = {
           front.close().catch((e) => logError("error while closing the listener", e)),
           retention.stop(),
         ]).finally(() => {
+          lookupRecorder(ctx).stop();
           ctx.credentials.stop();
           store.close();
           lock.release();

@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { lookupQueries } from "../../src/permits/lookup.ts";
+import { openMemoryStore } from "../../src/store/db.ts";
+
+/** The attendant's hot path must be index searches, never a scan of the ticket history. */
+describe("lookup queries are served from indexes", () => {
+  const store = openMemoryStore();
+  const queries = lookupQueries(store.db);
+  const plan = (name: keyof typeof queries) => {
+    const { sql, params } = queries[name].toSQL();
+    const args = params.map(() => 1);
+    return (store.sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [])) as { detail: string }[])
+      .map((r) => r.detail)
+      .join(" | ");
+  };
+
+  test("by plate: (plate_norm, start_at) for tickets, plate_norm for permits", () => {
+    expect(plan("ticketsByPlate")).toMatch(
+      /^SEARCH tickets USING INDEX tickets_plate_norm \(plate_norm=\? AND start_at<\?\)$/,
+    );
+    expect(plan("permitsByPlate")).toMatch(
+      /^SEARCH permits USING INDEX permits_plate_norm \(plate_norm=\?\)$/,
+    );
+  });
+
+  test("by zone: a range on (zone, end_at), and the open-ended ones by (zone, end_at IS NULL)", () => {
+    expect(plan("ticketsInZoneEnding")).toBe(
+      "SEARCH tickets USING INDEX tickets_zone_time (zone=? AND end_at>?)",
+    );
+    expect(plan("ticketsInZoneOpen")).toBe(
+      "SEARCH tickets USING INDEX tickets_zone_time (zone=? AND end_at=?)",
+    );
+    expect(plan("permitsInZoneEnding")).toBe("SEARCH permits USING INDEX permits_zone (zone=? AND end_at>?)");
+    expect(plan("permitsInZoneOpen")).toBe("SEARCH permits USING INDEX permits_zone (zone=? AND end_at=?)");
+  });
+});
