@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { Elysia } from "elysia";
 import { createApp } from "../../src/app.ts";
 import { call, expectProblem, testApp } from "../support/app.ts";
 import { examples } from "./ticket-examples.ts";
@@ -370,17 +369,5 @@ describe("the ticket view route", () => {
     const s = setup();
     expect((await s.post({ ...examples.TicketCreated, ticketId: "A/B 7åö" })).status).toBe(200);
     expect((await s.view("A/B 7åö")).json.data.ticketId).toBe("A/B 7åö");
-  });
-
-  test("does not swallow /api/v1/tickets/zone/{zone} registered by another plugin", async () => {
-    const s = testApp();
-    const app = createApp(s.ctx).use(
-      new Elysia().get("/api/v1/tickets/zone/:zone", ({ params }) => ({ data: [`zone ${params.zone}`] })),
-    );
-    const admin = s.token("admin");
-    const zone = await call(app, "GET", "/api/v1/tickets/zone/123", { token: admin });
-    expect(zone.status).toBe(200);
-    expect(zone.json).toEqual({ data: ["zone 123"] });
-    expectProblem(await call(app, "GET", "/api/v1/tickets/123", { token: admin }), 404, "ticket-not-found");
   });
 });
