@@ -56,7 +56,7 @@ const permitFields = {
   days: t.Optional(t.Array(PermitWindow, { maxItems: 50, description: "Weekly windows; empty: always" })),
 };
 
-/** POST and PUT: a whole permit. Unknown fields are refused (see rejectUnknownFields). */
+/** POST and PUT: a whole permit. Unknown fields are refused (the auth option strictBody). */
 export const PermitInput = t.Object(permitFields, { additionalProperties: false });
 export type PermitInput = Static<typeof PermitInput>;
 

@@ -1,9 +1,8 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { credentialLabel } from "../credentials/scopes.ts";
-import { authenticate, authPlugin } from "../http/auth.ts";
+import { authPlugin } from "../http/auth.ts";
 import { readJsonBody } from "../http/json-body.ts";
-import { rejectUnknownFields } from "../http/unknown-fields.ts";
 import { PermitLookups } from "./lookup.ts";
 import { lookupTarget, pathNumber } from "./lookup-params.ts";
 import { lookupRecorder } from "./lookup-records.ts";
@@ -114,72 +113,62 @@ export function lookupRoutes(ctx: AppContext) {
 export function permitAdminRoutes(ctx: AppContext) {
   const service = new PermitService(ctx);
   const tags = ["permits"];
-  return (
-    new Elysia({ name: "permit-admin" })
-      .use(authPlugin(ctx))
-      // Elysia validates the body before the auth macro resolves; a caller without admin rights gets
-      // 401/403 first, and learns nothing about the permit schema from a 400.
-      .onTransform(async (c) => {
-        await authenticate(ctx, c.request, (c as { bearer?: string }).bearer, { scope: "admin" });
-      })
-      .post(
-        "/api/v1/permits",
-        ({ body, credential, set }) => {
-          const permit = service.create(body, credentialLabel(credential));
-          set.status = 201;
-          set.headers.location = `/api/v1/permits/${permit.id}`;
-          return { data: permit };
-        },
-        {
-          auth: { scope: "admin" },
-          transform: ({ body }) => rejectUnknownFields(PermitInput, body),
-          body: PermitInput,
-          response: { 201: PermitEnvelope },
-          detail: { summary: "Issue a permit", tags },
-        },
-      )
-      .get("/api/v1/permits", ({ query }) => ({ data: service.list(query) }), {
-        auth: { scope: "admin" },
-        query: PermitListQuery,
-        response: PermitList,
-        detail: { summary: "Operator-issued permits, by id; filter by registration_number or zone", tags },
-      })
-      .get("/api/v1/permits/:id", ({ params }) => ({ data: service.get(id(params.id)) }), {
-        auth: { scope: "admin" },
-        params: PermitIdParams,
-        response: PermitEnvelope,
-        detail: { summary: "One permit", tags },
-      })
-      .put("/api/v1/permits/:id", ({ params, body }) => ({ data: service.replace(id(params.id), body) }), {
-        auth: { scope: "admin" },
-        params: PermitIdParams,
-        transform: ({ body }) => rejectUnknownFields(PermitInput, body),
+  return new Elysia({ name: "permit-admin" })
+    .use(authPlugin(ctx))
+    .post(
+      "/api/v1/permits",
+      ({ body, credential, set }) => {
+        const permit = service.create(body, credentialLabel(credential));
+        set.status = 201;
+        set.headers.location = `/api/v1/permits/${permit.id}`;
+        return { data: permit };
+      },
+      {
+        auth: { scope: "admin", strictBody: PermitInput },
         body: PermitInput,
-        response: PermitEnvelope,
-        detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
-      })
-      .patch("/api/v1/permits/:id", ({ params, body }) => ({ data: service.update(id(params.id), body) }), {
+        response: { 201: PermitEnvelope },
+        detail: { summary: "Issue a permit", tags },
+      },
+    )
+    .get("/api/v1/permits", ({ query }) => ({ data: service.list(query) }), {
+      auth: { scope: "admin" },
+      query: PermitListQuery,
+      response: PermitList,
+      detail: { summary: "Operator-issued permits, by id; filter by registration_number or zone", tags },
+    })
+    .get("/api/v1/permits/:id", ({ params }) => ({ data: service.get(id(params.id)) }), {
+      auth: { scope: "admin" },
+      params: PermitIdParams,
+      response: PermitEnvelope,
+      detail: { summary: "One permit", tags },
+    })
+    .put("/api/v1/permits/:id", ({ params, body }) => ({ data: service.replace(id(params.id), body) }), {
+      auth: { scope: "admin", strictBody: PermitInput },
+      params: PermitIdParams,
+      body: PermitInput,
+      response: PermitEnvelope,
+      detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
+    })
+    .patch("/api/v1/permits/:id", ({ params, body }) => ({ data: service.update(id(params.id), body) }), {
+      auth: { scope: "admin", strictBody: PermitPatch },
+      params: PermitIdParams,
+      body: PermitPatch,
+      response: PermitEnvelope,
+      detail: { summary: "Change some fields of a permit", tags },
+    })
+    .delete(
+      "/api/v1/permits/:id",
+      ({ params, set }) => {
+        service.remove(id(params.id));
+        set.status = 204;
+        return null;
+      },
+      {
         auth: { scope: "admin" },
         params: PermitIdParams,
-        transform: ({ body }) => rejectUnknownFields(PermitPatch, body),
-        body: PermitPatch,
-        response: PermitEnvelope,
-        detail: { summary: "Change some fields of a permit", tags },
-      })
-      .delete(
-        "/api/v1/permits/:id",
-        ({ params, set }) => {
-          service.remove(id(params.id));
-          set.status = 204;
-          return null;
-        },
-        {
-          auth: { scope: "admin" },
-          params: PermitIdParams,
-          detail: { summary: "Delete a permit (to end it early, set end_at instead)", tags },
-        },
-      )
-  );
+        detail: { summary: "Delete a permit (to end it early, set end_at instead)", tags },
+      },
+    );
 }
 
 export function permitRoutes(ctx: AppContext) {

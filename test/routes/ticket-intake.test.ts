@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { createApp } from "../../src/app.ts";
 import { call, expectProblem, testApp } from "../support/app.ts";
 import { examples } from "./ticket-examples.ts";
 
