@@ -5,8 +5,8 @@ import { type FieldError, problems } from "./problem.ts";
 
 /**
  * Admin writes reject unknown fields (a typo must not silently drop a setting). Elysia's
- * normalization strips unknown fields before validating, whatever the schema says, so routes
- * check the raw body in their `transform` hook, which runs before that.
+ * normalization strips unknown fields before validating, whatever the schema says, so the auth
+ * macro's `strictBody` option checks the raw body in `transform`, which runs before that.
  */
 export function unknownFields(schema: TSchema, value: unknown): FieldError[] {
   const out: FieldError[] = [];

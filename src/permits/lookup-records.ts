@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 import { logError } from "../http/log.ts";
+import type { Metrics } from "../operations/metrics.ts";
 import type { Store } from "../store/db.ts";
 import { permitLookups } from "../store/schema/index.ts";
 
@@ -33,10 +34,12 @@ export class LookupRecorder {
   private stopped = false;
   private readonly insert;
   private readonly store: Store;
+  private readonly metrics?: Metrics;
   private dropped = 0;
 
-  constructor(store: Store) {
+  constructor(store: Store, metrics?: Metrics) {
     this.store = store;
+    this.metrics = metrics;
     this.insert = store.db
       .insert(permitLookups)
       .values({
@@ -50,6 +53,7 @@ export class LookupRecorder {
   }
 
   record(r: LookupRecord): void {
+    this.metrics?.permitLookup(r.by);
     this.buffer.push(r);
     if (this.stopped || this.buffer.length >= FLUSH_AT) {
       this.flush();
@@ -112,7 +116,7 @@ const recorders = new WeakMap<AppContext, LookupRecorder>();
 export function lookupRecorder(ctx: AppContext): LookupRecorder {
   let r = recorders.get(ctx);
   if (!r) {
-    r = new LookupRecorder(ctx.store);
+    r = new LookupRecorder(ctx.store, ctx.metrics);
     recorders.set(ctx, r);
   }
   return r;

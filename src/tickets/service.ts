@@ -151,6 +151,7 @@ export class TicketService {
       return;
     }
     group.forEach((p, i) => {
+      if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
       p.done(outcomes[i]);
     });
   }

@@ -264,3 +264,48 @@ describe("GET /metrics", () => {
     expect(sample(text, 'parkd_permit_lookups_total{by="zone"}')).toBe(1);
   });
 });
+
+describe("feature counters", () => {
+  test("accepted ticket events by type and permit lookups by kind reach /metrics", async () => {
+    const s = testApp();
+    const admin = s.token("admin");
+    const writer = s.token("tickets:write");
+    const reader = s.token("permits:read");
+    const created = {
+      eventType: "TicketCreated",
+      ticketId: "M-1",
+      zoneCode: "1234",
+      parkingLotId: null,
+      startDate: "2026-06-15T10:00:00+02:00",
+      endDate: null,
+      licenseNumber: "ABC123",
+      ticketCost: { amountInclVat: null, vatRate: null, currencyCode: null },
+    };
+    expect(
+      (await call(s.app, "POST", "/api/v1/actions/tickets", { token: writer, body: created })).status,
+    ).toBe(200);
+    expect(
+      (await call(s.app, "POST", "/api/v1/actions/tickets", { token: writer, body: created })).status,
+    ).toBe(200);
+    const cancel = { eventType: "TicketCanceled", ticketId: "M-1" };
+    expect(
+      (await call(s.app, "POST", "/api/v1/actions/tickets", { token: writer, body: cancel })).status,
+    ).toBe(200);
+    // Refused events are not counted.
+    const unknown = { eventType: "TicketCanceled", ticketId: "nope" };
+    expect(
+      (await call(s.app, "POST", "/api/v1/actions/tickets", { token: writer, body: unknown })).status,
+    ).toBe(404);
+    await call(s.app, "GET", "/api/v1/attendants/check-tickets?registration_number=ABC123", {
+      token: reader,
+    });
+    await call(s.app, "GET", "/api/v1/attendants/check-tickets?zone=1234", { token: reader });
+    await call(s.app, "GET", "/api/v1/tickets/zone/1234", { token: reader });
+    const text = (await call(s.app, "GET", "/metrics", { token: admin })).text;
+    expect(sample(text, 'parkd_ticket_events_total{type="TicketCreated"}')).toBe(2);
+    expect(sample(text, 'parkd_ticket_events_total{type="TicketCanceled"}')).toBe(1);
+    expect(sample(text, 'parkd_permit_lookups_total{by="registration_number"}')).toBe(1);
+    expect(sample(text, 'parkd_permit_lookups_total{by="zone"}')).toBe(1);
+    expect(sample(text, 'parkd_permit_lookups_total{by="zone_list"}')).toBe(1);
+  });
+});
