@@ -154,6 +154,27 @@ async function main() {
   await raw.exited;
   console.log(`ceiling (raw Bun.serve): ${ceiling.rps.toFixed(0)} req/s, p99 ${ceiling.p99.toFixed(2)} ms`);
 
+  // What node:http alone allows, measured the same way.
+  const nodePort = await freePort();
+  const nodeRaw = spawn(
+    [
+      "taskset",
+      "-c",
+      SERVER_CORE,
+      process.execPath,
+      join(import.meta.dir, "raw-node-http.ts"),
+      String(nodePort),
+    ],
+    { stdout: "ignore" },
+  );
+  await waitFor(`http://127.0.0.1:${nodePort}/`, nodeRaw);
+  const nodeCeiling = wrk(`http://127.0.0.1:${nodePort}/`, undefined, env);
+  nodeRaw.kill();
+  await nodeRaw.exited;
+  console.log(
+    `node:http alone: ${nodeCeiling.rps.toFixed(0)} req/s (${(nodeCeiling.rps / ceiling.rps).toFixed(2)}× ceiling)`,
+  );
+
   // Cold start to first 200, with the full store.
   const colds: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -174,6 +195,7 @@ async function main() {
   await waitFor(`http://127.0.0.1:${port}/healthz`, server);
   const base = `http://127.0.0.1:${port}`;
   const scenarios: [string, string][] = [
+    ["healthz (front end + app, no store)", "healthz"],
     ["check-tickets by plate", "plate"],
     ["check-tickets by zone", "zone"],
     ["zone list", "zonelist"],
@@ -226,6 +248,7 @@ async function main() {
     "| scenario | req/s | p50 ms | p99 ms | × ceiling | non-2xx |",
     "|---|---:|---:|---:|---:|---:|",
     `| raw Bun.serve ceiling (fixed JSON array) | ${ceiling.rps.toFixed(0)} | ${ceiling.p50.toFixed(2)} | ${ceiling.p99.toFixed(2)} | 1.00 | ${ceiling.non2xx} |`,
+    `| raw node:http, same answer (what the front end can reach at best) | ${nodeCeiling.rps.toFixed(0)} | ${nodeCeiling.p50.toFixed(2)} | ${nodeCeiling.p99.toFixed(2)} | ${(nodeCeiling.rps / ceiling.rps).toFixed(2)} | ${nodeCeiling.non2xx} |`,
     ...results.map(
       ([label, r]) =>
         `| ${label} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.rps / ceiling.rps).toFixed(2)} | ${r.non2xx} |`,

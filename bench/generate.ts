@@ -38,14 +38,17 @@ export function generate(dataDir: string, bin: string, ticketCount = 1_000_000, 
     db.transaction(() => {
       for (let i = from; i < Math.min(from + batch, ticketCount); i++) {
         const plate = plateOf(plateIndexOfTicket(i));
-        // Most tickets are history over 90 days; about 2% run now.
-        const running = i % 50 === 0;
+        // Most tickets are history over 90 days; about 2% run now, spread over every zone (a
+        // multiplicative hash, so "running" does not line up with the zone, which is i mod 200).
+        const spread = Math.imul(i, 2_654_435_761) >>> 0;
+        const running = spread % 50 === 0;
         const start = running
           ? now - Math.floor(rand() * 3 * HOUR)
           : now - Math.floor(rand() * 90 * 24 * HOUR);
         const end = running
           ? now + Math.floor((1 + rand() * 4) * HOUR)
           : start + Math.floor((0.5 + rand() * 4) * HOUR);
+        // Every 97th ticket is canceled; the intake scenarios step over these ids.
         const canceled = i % 97 === 0;
         insert.run(
           `bench-${i}`,

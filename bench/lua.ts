@@ -22,6 +22,8 @@ math.randomseed(os.time())
 `;
 
 export const scripts: Record<string, string> = {
+  healthz: `${PRELUDE}
+request = function() return wrk.format("GET", "/healthz") end`,
   plate: `${PRELUDE}
 request = function()
   counter = counter + 1
@@ -60,7 +62,7 @@ request = function()
     '","zoneCode":"' .. (1000 + counter % ${ZONES}) .. '","parkingLotId":"' .. (1 + counter % ${LOTS}) ..
     '","startDate":"2026-11-21T10:00:00+01:00","endDate":"2026-11-21T12:00:00+01:00","licenseNumber":"' .. plate ..
     '","ticketCost":{"amountInclVat":4000,"vatRate":25,"currencyCode":"SEK"}}'
-  return wrk.format(nil, nil, nil, body)
+  return wrk.format("POST", "/api/v1/actions/tickets", nil, body)
 end`,
   "intake-mix": `${PRELUDE}
 local run = tostring(os.time()) .. "-" .. tostring(math.random(1, 1000000))
@@ -99,6 +101,6 @@ request = function()
     local i = take(kind)
     body = full(kind, "bench-" .. i, plateOf(plateIndexOfTicket(i)), "5000")
   end
-  return wrk.format(nil, nil, nil, body)
+  return wrk.format("POST", "/api/v1/actions/tickets", nil, body)
 end`,
 };

@@ -21,6 +21,23 @@ CREATE TABLE `api_users` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `api_users_name_unique` ON `api_users` (`name`);--> statement-breakpoint
+CREATE TABLE `parking_lots` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text NOT NULL,
+	`number_of_spaces` integer DEFAULT 0 NOT NULL,
+	`zone_number` integer NOT NULL,
+	`max_time` integer DEFAULT 0 NOT NULL,
+	`parking_lot_fee` text NOT NULL,
+	`variable_fees` text NOT NULL,
+	`parking_lot_open` text NOT NULL,
+	`parking_lot_location` text NOT NULL,
+	`active` integer DEFAULT true NOT NULL,
+	`max_fee` integer DEFAULT 0 NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	`updated_by` text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `store_probe` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`checked_at` integer NOT NULL
@@ -82,6 +99,6 @@ CREATE TABLE `tickets` (
 	`canceled_at` integer
 );
 --> statement-breakpoint
-CREATE INDEX `tickets_plate_norm` ON `tickets` (`plate_norm`,`start_at`);--> statement-breakpoint
+CREATE INDEX `tickets_plate_norm` ON `tickets` (`plate_norm`,`end_at`,`start_at`,`status`);--> statement-breakpoint
 CREATE INDEX `tickets_zone_time` ON `tickets` (`zone`,`end_at`);--> statement-breakpoint
 CREATE INDEX `tickets_end` ON `tickets` (`end_at`);

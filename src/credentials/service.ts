@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import type { Store } from "../store/db.ts";
+import { commitRelaxed, type Store } from "../store/db.ts";
 import { apiTokens, apiUsers } from "../store/schema/index.ts";
 import { type Credential, isScope, type Scope } from "./scopes.ts";
 
@@ -236,13 +236,13 @@ export class CredentialService {
     if (this.lastUsed.size === 0) return;
     const pending = [...this.lastUsed];
     this.lastUsed.clear();
-    this.store.sqlite.transaction(() => {
+    commitRelaxed(this.store.sqlite, () => {
       for (const [id, { kind, at }] of pending) {
         if (kind === "token")
           this.store.db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id)).run();
         else this.store.db.update(apiUsers).set({ lastUsedAt: at }).where(eq(apiUsers.id, id)).run();
       }
-    })();
+    });
   }
 
   stop(): void {

@@ -17,6 +17,22 @@ export interface Store {
   close(): void;
 }
 
+/**
+ * Runs `fn` in one transaction committed without waiting for the disk. For records whose loss
+ * on a power cut is acceptable (lookup records, last-used times): in WAL mode the commit is
+ * safe against corruption and is made durable by the next synchronous commit or checkpoint,
+ * and it spares the event loop an fsync. Earlier commits stay durable; the connection returns
+ * to synchronous=FULL before anything else runs on it.
+ */
+export function commitRelaxed<T>(sqlite: Database, fn: () => T): T {
+  sqlite.run("PRAGMA synchronous = NORMAL");
+  try {
+    return sqlite.transaction(fn)();
+  } finally {
+    sqlite.run("PRAGMA synchronous = FULL");
+  }
+}
+
 export const STORE_FILE = "parkd.db";
 const migrations: MigrationMeta[] = embeddedMigrations();
 

@@ -28,7 +28,9 @@ export const tickets = sqliteTable(
     canceledAt: integer("canceled_at"),
   },
   (t) => [
-    index("tickets_plate_norm").on(t.plateNorm, t.startAt),
+    // end_at, start_at and status ride in the index so that a plate lookup filters the plate's
+    // whole history there and reads table rows only for the few tickets it returns.
+    index("tickets_plate_norm").on(t.plateNorm, t.endAt, t.startAt, t.status),
     index("tickets_zone_time").on(t.zone, t.endAt),
     index("tickets_end").on(t.endAt),
   ],
