@@ -33,7 +33,8 @@ compile() {
   local commit
   commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
   if [ -n "$(git status --porcelain 2>/dev/null)" ]; then commit="$commit-dirty"; fi
-  bun build src/main.ts --compile --bytecode --format=esm \
+  # The checkpoint thread is a second entry point: a compiled binary carries its workers that way.
+  bun build src/main.ts src/store/checkpoint-worker.ts --compile --bytecode --format=esm \
     --minify-whitespace --minify-syntax \
     --no-compile-autoload-dotenv --no-compile-autoload-bunfig \
     --define "BUILD_COMMIT=\"$commit\"" \

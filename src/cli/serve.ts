@@ -9,6 +9,7 @@ import { type FrontEnd, startFrontEnd } from "../http/server.ts";
 import { scheduleRetention } from "../operations/retention.ts";
 import { listenUrls, storeCounts } from "../operations/summary.ts";
 import { lookupRecorder } from "../permits/lookup-records.ts";
+import { startCheckpointer } from "../store/checkpointer.ts";
 import { appliedSchemaVersion, openStore } from "../store/db.ts";
 import { acquireServeLock, LockHeldError } from "../store/lock.ts";
 import { VERSION } from "../version.ts";
@@ -197,6 +198,7 @@ export const serveCommand: Command = {
       throw e;
     }
     const store = openStore(dataDir);
+    const checkpointer = await startCheckpointer(store);
     const tls = plain ? undefined : await loadTls(v, store.dataDir);
     const ctx = createContext(store, config);
     const app = createApp(ctx);
@@ -218,6 +220,7 @@ export const serveCommand: Command = {
       });
     } catch (e) {
       ctx.credentials.stop();
+      await checkpointer.stop();
       store.close();
       lock.release();
       const code = (e as { code?: string }).code;
@@ -266,9 +269,10 @@ export const serveCommand: Command = {
         Promise.all([
           front.close().catch((e) => logError("error while closing the listener", e)),
           retention.stop(),
-        ]).finally(() => {
+        ]).finally(async () => {
           lookupRecorder(ctx).stop();
           ctx.credentials.stop();
+          await checkpointer.stop();
           store.close();
           lock.release();
           resolve();
