@@ -4,17 +4,8 @@
  * node:http answering the same fixed JSON array as raw-server.ts, nothing else.
  */
 import { createServer } from "node:http";
+import { CEILING_BODY as body } from "./ceiling-body.ts";
 
-const body = JSON.stringify([
-  {
-    registration_number: "ABC123",
-    zone: 1234,
-    active: true,
-    start_at: "2026-06-15T08:00:00.000000Z",
-    end_at: "2026-06-15T10:00:00.000000Z",
-    note: "ticket 1",
-  },
-]);
 const port = Number(process.argv[2]);
 createServer((req, res) => {
   req.resume();
