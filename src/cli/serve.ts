@@ -1,34 +1,23 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { hostname, networkInterfaces } from "node:os";
-import { join } from "node:path";
 import { createApp } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { logError, logLine } from "../http/log.ts";
-import { createSelfSigned, fingerprintOfPem } from "../http/self-signed.ts";
 import { type FrontEnd, startFrontEnd } from "../http/server.ts";
+import { loadTls } from "../http/tls.ts";
 import { scheduleRetention } from "../operations/retention.ts";
 import { listenUrls, storeCounts } from "../operations/summary.ts";
 import { lookupRecorder } from "../permits/lookup-records.ts";
 import { startCheckpointer } from "../store/checkpointer.ts";
 import { appliedSchemaVersion, openStore } from "../store/db.ts";
 import { acquireServeLock, LockHeldError } from "../store/lock.ts";
+import { isTimeZone } from "../time/zoned.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
 
-export function isTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function appConfig(v: OptionValues): AppConfig {
   const timezone = stringOpt(v, "timezone") ?? systemTimezone();
-  if (!isTimezone(timezone))
+  if (!isTimeZone(timezone))
     throw new UsageError(`unknown time zone "${timezone}" (use an IANA name such as Europe/Stockholm)`);
   const currency = (stringOpt(v, "currency") ?? "SEK").toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency))
@@ -61,51 +50,13 @@ function holidaysOpt(v: OptionValues): string[] {
   }
 }
 
-function boxAddresses(): string[] {
-  const out = new Set(["127.0.0.1", "::1"]);
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) out.add(a.address);
-  return [...out];
-}
-
-/** The operator's own certificate, or the one made for this data folder at first start. */
-async function loadTls(
-  v: OptionValues,
-  dataDir: string,
-): Promise<{ cert: string; key: string; fingerprint: string; generated: boolean }> {
+/** --tls-cert and --tls-key, which go together. */
+function ownCertificate(v: OptionValues): { certFile: string; keyFile: string } | undefined {
   const certFile = stringOpt(v, "tls-cert");
   const keyFile = stringOpt(v, "tls-key");
-  if (certFile || keyFile) {
-    if (!certFile || !keyFile) throw new UsageError("--tls-cert and --tls-key go together");
-    const cert = readFileSync(certFile, "utf8");
-    return {
-      cert,
-      key: readFileSync(keyFile, "utf8"),
-      fingerprint: fingerprintOfPem(cert),
-      generated: false,
-    };
-  }
-  const dir = join(dataDir, "tls");
-  const certPath = join(dir, "cert.pem");
-  const keyPath = join(dir, "key.pem");
-  if (existsSync(certPath) && existsSync(keyPath)) {
-    const cert = readFileSync(certPath, "utf8");
-    return {
-      cert,
-      key: readFileSync(keyPath, "utf8"),
-      fingerprint: fingerprintOfPem(cert),
-      generated: false,
-    };
-  }
-  const host = hostname();
-  const made = await createSelfSigned({
-    commonName: host || "parkd",
-    dnsNames: [...new Set(["localhost", host].filter(Boolean))],
-    ips: boxAddresses(),
-  });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(keyPath, made.keyPem, { mode: 0o600 });
-  writeFileSync(certPath, made.certPem, { mode: 0o644 });
-  return { cert: made.certPem, key: made.keyPem, fingerprint: made.fingerprint, generated: true };
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) throw new UsageError("--tls-cert and --tls-key go together");
+  return { certFile, keyFile };
 }
 
 export const serveOptions = [
@@ -189,6 +140,7 @@ export const serveCommand: Command = {
     const port = intOpt(v, "port", 0, 65535) ?? (plain ? 8080 : 8443);
     const host = stringOpt(v, "host") ?? "0.0.0.0";
     const config = appConfig(v);
+    const own = plain ? undefined : ownCertificate(v);
 
     let lock: ReturnType<typeof acquireServeLock>;
     try {
@@ -198,8 +150,8 @@ export const serveCommand: Command = {
       throw e;
     }
     const store = openStore(dataDir);
+    const tls = plain ? undefined : await loadTls(store.dataDir, own);
     const checkpointer = await startCheckpointer(store);
-    const tls = plain ? undefined : await loadTls(v, store.dataDir);
     const ctx = createContext(store, config);
     const app = createApp(ctx);
     ctx.credentials.startLastUsedFlush();

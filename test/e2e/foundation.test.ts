@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSelfSigned } from "../../src/http/self-signed.ts";
 import { boxesForFile } from "../support/binary.ts";
 
 const newBox = boxesForFile();
@@ -150,6 +153,26 @@ describe("serve", () => {
     expect(box.certificatePem()).toBe(pem);
     expect(s2.stderr()).toContain(cert.fingerprint256);
     expect(await s2.stop()).toBe(0);
+  });
+
+  test("the operator's own certificate with --tls-cert/--tls-key; one without the other is refused", async () => {
+    const box = newBox();
+    const own = await createSelfSigned({
+      commonName: "parking.example",
+      dnsNames: ["localhost"],
+      ips: ["127.0.0.1"],
+    });
+    writeFileSync(join(box.dir, "own.pem"), own.certPem);
+    writeFileSync(join(box.dir, "own.key"), own.keyPem);
+    const half = await box.run(["serve", "--tls-cert", "own.pem", "--port", "0"]);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toContain("go together");
+    const s = await box.serve(["--tls-cert", "own.pem", "--tls-key", "own.key"]);
+    expect(s.stderr()).toContain(own.fingerprint);
+    const r = await fetch(`${s.url}/healthz`, { tls: { ca: own.certPem } });
+    expect(r.status).toBe(200);
+    expect(existsSync(join(box.dataDir, "tls", "cert.pem"))).toBe(false);
+    expect(await s.stop()).toBe(0);
   });
 
   test("an oversized body is 413 problem+json from the front end", async () => {
