@@ -6,7 +6,7 @@ import {
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { logLine } from "./log.ts";
-import { PROBLEM_CONTENT_TYPE, problems } from "./problem.ts";
+import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
 
 /**
@@ -41,7 +41,6 @@ export interface FrontEnd {
   close(graceMs?: number): Promise<void>;
 }
 
-const SAFE_HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const EMPTY = Buffer.alloc(0);
 
@@ -96,6 +95,7 @@ async function writeResponse(
 
 export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   const scheme = opts.tls ? "https" : "http";
+  const origin = `${scheme}://localhost`;
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -107,10 +107,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     };
     let status = 500;
     try {
-      const hostHeader = req.headers.host;
-      const host = hostHeader && SAFE_HOST.test(hostHeader) ? hostHeader : "localhost";
       const target = req.url ?? "/";
-      const url = `${scheme}://${host}${target.startsWith("/") ? target : `/${target}`}`;
+      // A fixed origin: nothing answers with the Host header, and Elysia finds the path by
+      // position in the URL, which a very short Host header (`Host: x`) would throw off.
+      const url = `${origin}${target.startsWith("/") ? target : `/${target}`}`;
       const declared = Number(req.headers["content-length"] ?? "0");
       const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
       const body = !hasBody
@@ -162,6 +162,34 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
   server.keepAliveTimeout = 5_000;
+  // Requests too broken to reach the app (bad request line, header syntax, oversized headers,
+  // bad chunking) still get a problem+json answer, and the connection is closed.
+  server.on("clientError", (err: Error & { code?: string }, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const problem = tooLarge
+      ? new Problem(
+          431,
+          "header-too-large",
+          "Request header fields too large",
+          "The request headers are too large",
+        )
+      : new Problem(400, "malformed-request", "Malformed HTTP request", "The request is not valid HTTP/1.1");
+    const body = JSON.stringify(problem.body());
+    socket.end(
+      `HTTP/1.1 ${problem.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+        `content-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    const entry = {
+      method: "-",
+      route: "(malformed request)",
+      status: problem.status,
+      ms: 0,
+      requestId: nextRequestId(),
+    };
+    if (opts.log !== false) logLine({ msg: "request", ...entry });
+    opts.observe?.(entry);
+  });
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
