@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join, resolve } from "node:path";
 import { createApp } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
+import { PermitLookups } from "../src/permits/lookup.ts";
 import { lookupRecorder } from "../src/permits/lookup-records.ts";
 import { openStore } from "../src/store/db.ts";
 import { generate } from "./generate.ts";
@@ -129,6 +130,25 @@ for (const s of scenarios) {
   for (let r = 0; r < ROUNDS; r++) times.push(await round(s, (r + 1) * PER_ROUND));
   console.log(
     `${s.name.padEnd(28)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)}; first answer ${sizes.get(s.name)} bytes)`,
+  );
+}
+// What building an answer costs when nothing can be reused (the store just changed, or the
+// clock passed a start or end): the lookups alone, no HTTP, no reuse.
+const lookups = new PermitLookups(ctx);
+const built: [string, (i: number) => unknown][] = [
+  ["check-tickets by zone, built", (i) => JSON.stringify(lookups.byZone(zoneOf(i), clock()))],
+  ["zone list, built", (i) => JSON.stringify({ data: lookups.activePlates(zoneOf(i), clock()) })],
+];
+for (const [name, build] of built) {
+  const times: number[] = [];
+  for (let r = 0; r <= ROUNDS; r++) {
+    const n = Math.max(1, Math.floor(PER_ROUND / 4));
+    const t0 = performance.now();
+    for (let k = 0; k < n; k++) build(r * n + k);
+    if (r > 0) times.push(((performance.now() - t0) * 1000) / n);
+  }
+  console.log(
+    `${name.padEnd(28)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)})`,
   );
 }
 lookupRecorder(ctx).stop();
