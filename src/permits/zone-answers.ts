@@ -37,7 +37,10 @@ export class ZoneAnswers {
   private version = "";
   private chars = 0;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly maxChars = MAX_CHARS,
+  ) {
     const s = store.sqlite;
     s.run(`CREATE TEMP TABLE IF NOT EXISTS ${COUNTER} (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`);
     s.run(`INSERT OR IGNORE INTO ${COUNTER} (id, n) VALUES (1, 0)`);
@@ -73,7 +76,7 @@ export class ZoneAnswers {
     this.entries.set(key, entry);
     this.chars += entry.body.length;
     for (const [k, e] of this.entries) {
-      if (this.chars <= MAX_CHARS || k === key) break;
+      if (this.chars <= this.maxChars || k === key) break;
       this.forget(k, e);
     }
     return entry;
