@@ -136,7 +136,7 @@ export class PermitLookups {
 
   /** check-tickets by zone as its JSON body, reused while nothing it depends on changes. */
   byZoneJson(zone: number, at: number): { body: string; results: number } {
-    return this.answers.get(`check:${zone}`, at, () => {
+    return this.answers.get("check", zone, at, () => {
       const recent = this.recentMs();
       const rows = this.inZone(zone, at - recent, true);
       const found = this.answer(rows, at, recent);
@@ -153,7 +153,7 @@ export class PermitLookups {
 
   /** The zone list as its `{"data": [...]}` body, with its ETag, reused like byZoneJson. */
   activePlatesJson(zone: number, at: number): { body: string; results: number; etag: string } {
-    const found = this.answers.get(`list:${zone}`, at, (): Computed => {
+    const found = this.answers.get("list", zone, at, (): Computed => {
       const rows = this.inZone(zone, at, false);
       const clock = new WallClock(at, this.ctx.config.timezone);
       const plates = uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));

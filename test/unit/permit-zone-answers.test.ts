@@ -19,26 +19,52 @@ describe("ZoneAnswers", () => {
       builds++;
       return { body: `b${builds}`, results: 0, until };
     };
-    expect(answers.get("z", 100, build(200)).body).toBe("b1");
-    expect(answers.get("z", 199, build(200)).body).toBe("b1");
-    expect(answers.get("z", 200, build(300)).body).toBe("b2");
-    expect(answers.get("z", 150, build(300)).body).toBe("b3"); // clock set back
+    expect(answers.get("list", 1, 100, build(200)).body).toBe("b1");
+    expect(answers.get("list", 1, 199, build(200)).body).toBe("b1");
+    expect(answers.get("list", 1, 200, build(300)).body).toBe("b2");
+    expect(answers.get("list", 1, 150, build(300)).body).toBe("b3"); // clock set back
     // Lookup records are written about once a second: they change no answer.
     store.sqlite.run(
       "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (1, 'token:t', 'zone', '1', 0)",
     );
-    expect(answers.get("z", 150, build(300)).body).toBe("b3");
+    expect(answers.get("list", 1, 150, build(300)).body).toBe("b3");
     store.sqlite.run(
       "INSERT INTO permits (plate, plate_norm, zone, start_at, created_at, updated_at, created_by) VALUES ('A', 'A', 1, 0, 0, 0, 't')",
     );
-    expect(answers.get("z", 150, build(300)).body).toBe("b4");
-    expect(answers.get("z", 150, build(300)).body).toBe("b4");
+    expect(answers.get("list", 1, 150, build(300)).body).toBe("b4");
+    expect(answers.get("list", 1, 150, build(300)).body).toBe("b4");
+  });
+
+  test("a write counts for its zone only; a zone change for both zones; a lot for every zone", () => {
+    const store = openMemoryStore();
+    const answers = new ZoneAnswers(store);
+    const at = (zone: number, body: string) => answers.get("check", zone, 0, answer(body)).body;
+    expect([at(1, "1a"), at(2, "2a"), at(3, "3a")]).toEqual(["1a", "2a", "3a"]);
+    store.sqlite.run(
+      "INSERT INTO tickets (ticket_id, zone, start_at, plate, plate_norm, status, created_at, updated_at) VALUES ('t', 1, 0, 'A', 'A', 'running', 0, 0)",
+    );
+    expect([at(1, "1b"), at(2, "2b"), at(3, "3b")]).toEqual(["1b", "2a", "3a"]);
+    store.sqlite.run("UPDATE tickets SET zone = 2 WHERE ticket_id = 't'");
+    expect([at(1, "1c"), at(2, "2c"), at(3, "3c")]).toEqual(["1c", "2c", "3a"]);
+    store.sqlite.run("DELETE FROM tickets");
+    expect([at(1, "1d"), at(2, "2d"), at(3, "3d")]).toEqual(["1c", "2d", "3a"]);
+    store.sqlite.run(
+      "INSERT INTO permits (plate, plate_norm, zone, start_at, created_at, updated_at, created_by) VALUES ('A', 'A', 3, 0, 0, 0, 't')",
+    );
+    expect([at(1, "1e"), at(2, "2e"), at(3, "3e")]).toEqual(["1c", "2d", "3e"]);
+    store.sqlite.run("UPDATE parking_lots SET name = name");
+    expect([at(1, "1f"), at(2, "2f"), at(3, "3f")]).toEqual(["1c", "2d", "3e"]); // no lot, no row changed
+    store.sqlite.run(
+      `INSERT INTO parking_lots (name, zone_number, parking_lot_fee, variable_fees, parking_lot_open,
+         parking_lot_location, created_at, updated_at, updated_by) VALUES ('L', 9, '[]', '[]', '[]', '[]', 0, 0, 't')`,
+    );
+    expect([at(1, "1g"), at(2, "2g"), at(3, "3g")]).toEqual(["1g", "2g", "3g"]);
   });
 
   test("a write rolled back leaves the answers as they were", () => {
     const store = openMemoryStore();
     const answers = new ZoneAnswers(store);
-    expect(answers.get("z", 0, answer("first")).body).toBe("first");
+    expect(answers.get("list", 1, 0, answer("first")).body).toBe("first");
     try {
       store.sqlite.transaction(() => {
         store.db
@@ -56,19 +82,19 @@ describe("ZoneAnswers", () => {
         throw new Error("rolled back");
       })();
     } catch {}
-    expect(answers.get("z", 0, answer("second")).body).toBe("first");
+    expect(answers.get("list", 1, 0, answer("second")).body).toBe("first");
   });
 
   test("keeps at most its budget of body text, dropping the oldest first", () => {
     const answers = new ZoneAnswers(openMemoryStore(), 25);
-    answers.get("a", 0, answer("x".repeat(10)));
-    answers.get("b", 0, answer("x".repeat(10)));
+    answers.get("list", 1, 0, answer("x".repeat(10)));
+    answers.get("list", 2, 0, answer("x".repeat(10)));
     expect(answers.size).toBe(2);
-    answers.get("c", 0, answer("x".repeat(10)));
+    answers.get("list", 3, 0, answer("x".repeat(10)));
     expect(answers.size).toBe(2);
-    expect(answers.get("a", 0, answer("rebuilt")).body).toBe("rebuilt");
-    expect(answers.get("c", 0, answer("not rebuilt")).body).toBe("x".repeat(10));
-    answers.get("big", 0, answer("x".repeat(100)));
+    expect(answers.get("list", 1, 0, answer("rebuilt")).body).toBe("rebuilt");
+    expect(answers.get("list", 3, 0, answer("not rebuilt")).body).toBe("x".repeat(10));
+    answers.get("list", 4, 0, answer("x".repeat(100)));
     expect(answers.size).toBe(1);
   });
 });
