@@ -63,7 +63,8 @@ export class ZoneAnswers {
       triggers.push([table, "UPDATE", bump("OLD.zone") + bump("NEW.zone")]);
       triggers.push([table, "DELETE", bump("OLD.zone")]);
     }
-    for (const op of ["INSERT", "UPDATE", "DELETE"]) triggers.push(["parking_lots", op, bump(String(ALL_ZONES))]);
+    for (const op of ["INSERT", "UPDATE", "DELETE"])
+      triggers.push(["parking_lots", op, bump(String(ALL_ZONES))]);
     for (const [table, op, body] of triggers)
       s.run(
         `CREATE TEMP TRIGGER IF NOT EXISTS ${CHANGES}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table}
