@@ -165,7 +165,7 @@ for (const s of scenarios) {
   const times: number[] = [];
   for (let r = 0; r < ROUNDS; r++) times.push(await round(s, (r + 1) * PER_ROUND));
   console.log(
-    `${s.name.padEnd(28)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)}; first answer ${sizes.get(s.name)} bytes)`,
+    `${s.name.padEnd(38)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)}; first answer ${sizes.get(s.name)} bytes)`,
   );
 }
 // What building an answer costs when nothing can be reused (the store just changed, or the
@@ -184,7 +184,7 @@ for (const [name, build] of built) {
     if (r > 0) times.push(((performance.now() - t0) * 1000) / n);
   }
   console.log(
-    `${name.padEnd(28)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)})`,
+    `${name.padEnd(38)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)})`,
   );
 }
 lookupRecorder(ctx).stop();

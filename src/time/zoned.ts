@@ -168,8 +168,21 @@ const MAX_FAST = 253_402_300_799_999;
 const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0"));
 const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, "0"));
 
-/** `YYYY-MM-DD` of a day counted from 1970-01-01 (proleptic Gregorian, H. Hinnant's civil_from_days). */
+/** Answers list many instants of the same few days; the memo is dropped when it grows large. */
+const civilDates = new Map<number, string>();
+
 function civilDate(days: number): string {
+  let date = civilDates.get(days);
+  if (date === undefined) {
+    if (civilDates.size >= 4096) civilDates.clear();
+    date = computeCivilDate(days);
+    civilDates.set(days, date);
+  }
+  return date;
+}
+
+/** `YYYY-MM-DD` of a day counted from 1970-01-01 (proleptic Gregorian, H. Hinnant's civil_from_days). */
+function computeCivilDate(days: number): string {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
