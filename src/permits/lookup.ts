@@ -1,7 +1,6 @@
-import { and, eq, gt, isNull, lte, ne, sql } from "drizzle-orm";
+import type { Statement } from "bun:sqlite";
 import type { AppContext } from "../context.ts";
-import type { Db } from "../store/db.ts";
-import { permits, tickets } from "../store/schema/index.ts";
+import type { PermitWindow } from "../store/schema/permits.ts";
 import { formatMicros } from "../time/zoned.ts";
 import {
   isActive,
@@ -16,6 +15,7 @@ import {
 } from "./activity.ts";
 import { LotNames } from "./lot-names.ts";
 import type { ExtendedInformation } from "./model.ts";
+import { ZoneAnswers } from "./zone-answers.ts";
 
 /** A ticket or an operator permit, in the one shape both lookups work on. */
 interface Candidate extends Listed {
@@ -25,18 +25,7 @@ interface Candidate extends Listed {
   windows: WindowSpan[] | null;
 }
 
-const ticketColumns = {
-  ticketId: tickets.ticketId,
-  zone: tickets.zone,
-  parkingLotId: tickets.parkingLotId,
-  startAt: tickets.startAt,
-  endAt: tickets.endAt,
-  plate: tickets.plate,
-  plateNorm: tickets.plateNorm,
-  status: tickets.status,
-  updatedAt: tickets.updatedAt,
-};
-type TicketRow = {
+interface TicketRow {
   ticketId: string;
   zone: number;
   parkingLotId: number | null;
@@ -46,19 +35,9 @@ type TicketRow = {
   plateNorm: string;
   status: "running" | "stopped" | "canceled";
   updatedAt: number;
-};
+}
 
-const permitColumns = {
-  id: permits.id,
-  zone: permits.zone,
-  startAt: permits.startAt,
-  endAt: permits.endAt,
-  plate: permits.plate,
-  plateNorm: permits.plateNorm,
-  note: permits.note,
-  days: permits.days,
-};
-type PermitRow = {
+interface PermitRow {
   id: number;
   zone: number;
   startAt: number;
@@ -66,70 +45,71 @@ type PermitRow = {
   plate: string;
   plateNorm: string;
   note: string;
-  days: { weekday: number; start_time: string; end_time: string }[] | null;
-};
+  /** JSON text of the weekly windows, or null. */
+  days: string | null;
+}
 
-const now = sql.placeholder("now");
-const cutoff = sql.placeholder("cutoff");
+const TICKET = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
+  end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt FROM tickets`;
+const PERMIT = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
+  note, days FROM permits`;
 
 /**
- * The attendant's queries, each served from an index: by plate on (plate_norm, start_at), by zone
- * on (zone, end_at) as two range scans (ended after the cutoff, and open-ended), because an OR of
- * the two would scan the zone's whole history. Exported so a test can check the query plans.
+ * The attendant's queries, each served from an index: by plate on (plate_norm, ...), by zone on
+ * (zone, end_at) as two range scans (ended after the cutoff, and open-ended), because an OR of
+ * the two would scan the zone's whole history. Plain statements with positional parameters: the
+ * rows are read as plain objects, without a mapping layer. By plate: ?1 plate, ?2 now, ?3 cutoff.
+ * By zone: ?1 zone, ?2 cutoff (the open-ended ones take the zone alone); those also return permits that start later (their end lies after
+ * the cutoff too), so the zone answers know when they will next change. Exported so a test can
+ * check the query plans.
  */
-export function lookupQueries(db: Db) {
-  const liveTicket = and(lte(tickets.startAt, now), ne(tickets.status, "canceled"));
-  const ticketEnd = sql`(${tickets.endAt} IS NULL OR ${tickets.endAt} > ${cutoff})`;
-  const permitEnd = sql`(${permits.endAt} IS NULL OR ${permits.endAt} > ${cutoff})`;
-  return {
-    ticketsByPlate: db
-      .select(ticketColumns)
-      .from(tickets)
-      .where(and(eq(tickets.plateNorm, sql.placeholder("plate")), liveTicket, ticketEnd)),
-    ticketsInZoneEnding: db
-      .select(ticketColumns)
-      .from(tickets)
-      .where(and(eq(tickets.zone, sql.placeholder("zone")), gt(tickets.endAt, cutoff), liveTicket)),
-    ticketsInZoneOpen: db
-      .select(ticketColumns)
-      .from(tickets)
-      .where(and(eq(tickets.zone, sql.placeholder("zone")), isNull(tickets.endAt), liveTicket)),
-    permitsByPlate: db
-      .select(permitColumns)
-      .from(permits)
-      .where(and(eq(permits.plateNorm, sql.placeholder("plate")), lte(permits.startAt, now), permitEnd)),
-    permitsInZoneEnding: db
-      .select(permitColumns)
-      .from(permits)
-      .where(
-        and(eq(permits.zone, sql.placeholder("zone")), gt(permits.endAt, cutoff), lte(permits.startAt, now)),
-      ),
-    permitsInZoneOpen: db
-      .select(permitColumns)
-      .from(permits)
-      .where(
-        and(eq(permits.zone, sql.placeholder("zone")), isNull(permits.endAt), lte(permits.startAt, now)),
-      ),
-  };
+export const LOOKUP_SQL = {
+  ticketsByPlate: `${TICKET} WHERE plate_norm = ?1 AND start_at <= ?2 AND status <> 'canceled'
+    AND (end_at IS NULL OR end_at > ?3)`,
+  ticketsInZoneEnding: `${TICKET} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
+  ticketsInZoneOpen: `${TICKET} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
+  permitsByPlate: `${PERMIT} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
+  permitsInZoneEnding: `${PERMIT} WHERE zone = ?1 AND end_at > ?2`,
+  permitsInZoneOpen: `${PERMIT} WHERE zone = ?1 AND end_at IS NULL`,
+} as const;
+
+type ByPlate<R> = Statement<R, [string, number, number]>;
+type ByZone<R> = Statement<R, [number, number]>;
+type ByZoneOpen<R> = Statement<R, [number]>;
+
+/** What a zone answer is and until when it holds; see ZoneAnswers. */
+interface Computed {
+  body: string;
+  results: number;
+  until: number;
 }
 
 /** check-tickets and the zone list; the queries are prepared once. */
 export class PermitLookups {
   private readonly ctx: AppContext;
   private readonly lots: LotNames;
-  private readonly q;
+  private readonly answers: ZoneAnswers;
+  private readonly q: {
+    ticketsByPlate: ByPlate<TicketRow>;
+    permitsByPlate: ByPlate<PermitRow>;
+    ticketsInZoneEnding: ByZone<TicketRow>;
+    ticketsInZoneOpen: ByZoneOpen<TicketRow>;
+    permitsInZoneEnding: ByZone<PermitRow>;
+    permitsInZoneOpen: ByZoneOpen<PermitRow>;
+  };
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
     this.lots = new LotNames(ctx.store);
-    const b = lookupQueries(ctx.store.db);
+    this.answers = new ZoneAnswers(ctx.store);
+    const s = ctx.store.sqlite;
     this.q = {
-      ticketsByPlate: b.ticketsByPlate.prepare(),
-      ticketsInZoneEnding: b.ticketsInZoneEnding.prepare(),
-      ticketsInZoneOpen: b.ticketsInZoneOpen.prepare(),
-      permitsByPlate: b.permitsByPlate.prepare(),
-      permitsInZoneEnding: b.permitsInZoneEnding.prepare(),
-      permitsInZoneOpen: b.permitsInZoneOpen.prepare(),
+      ticketsByPlate: s.prepare(LOOKUP_SQL.ticketsByPlate),
+      permitsByPlate: s.prepare(LOOKUP_SQL.permitsByPlate),
+      ticketsInZoneEnding: s.prepare(LOOKUP_SQL.ticketsInZoneEnding),
+      ticketsInZoneOpen: s.prepare(LOOKUP_SQL.ticketsInZoneOpen),
+      permitsInZoneEnding: s.prepare(LOOKUP_SQL.permitsInZoneEnding),
+      permitsInZoneOpen: s.prepare(LOOKUP_SQL.permitsInZoneOpen),
     };
   }
 
@@ -140,10 +120,10 @@ export class PermitLookups {
   /** check-tickets by registration number (already normalized). */
   byPlate(plateNorm: string, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
-    const args = { plate: plateNorm, now: at, cutoff: at - recent };
     const rows = this.candidates(
-      this.q.ticketsByPlate.all(args) as TicketRow[],
-      this.q.permitsByPlate.all(args) as PermitRow[],
+      this.q.ticketsByPlate.all(plateNorm, at, at - recent),
+      this.q.permitsByPlate.all(plateNorm, at, at - recent),
+      true,
     );
     return this.answer(rows, at, recent);
   }
@@ -151,39 +131,52 @@ export class PermitLookups {
   /** check-tickets by zone. */
   byZone(zone: number, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
-    const args = { zone, now: at, cutoff: at - recent };
-    const rows = this.candidates(
-      [
-        ...(this.q.ticketsInZoneEnding.all(args) as TicketRow[]),
-        ...(this.q.ticketsInZoneOpen.all(args) as TicketRow[]),
-      ],
-      [
-        ...(this.q.permitsInZoneEnding.all(args) as PermitRow[]),
-        ...(this.q.permitsInZoneOpen.all(args) as PermitRow[]),
-      ],
-    );
-    return this.answer(rows, at, recent);
+    return this.answer(this.inZone(zone, at - recent, true), at, recent);
+  }
+
+  /** check-tickets by zone as its JSON body, reused while nothing it depends on changes. */
+  byZoneJson(zone: number, at: number): { body: string; results: number } {
+    return this.answers.get("check", zone, at, () => {
+      const recent = this.recentMs();
+      const rows = this.inZone(zone, at - recent, true);
+      const found = this.answer(rows, at, recent);
+      return { body: JSON.stringify(found), results: found.length, until: nextChange(rows, at, recent) };
+    });
   }
 
   /** The zone list: plates with a permit active now, each once, sorted. */
   activePlates(zone: number, at: number): string[] {
-    const args = { zone, now: at, cutoff: at };
-    const rows = this.candidates(
-      [
-        ...(this.q.ticketsInZoneEnding.all(args) as TicketRow[]),
-        ...(this.q.ticketsInZoneOpen.all(args) as TicketRow[]),
-      ],
-      [
-        ...(this.q.permitsInZoneEnding.all(args) as PermitRow[]),
-        ...(this.q.permitsInZoneOpen.all(args) as PermitRow[]),
-      ],
-      false,
-    );
+    const rows = this.inZone(zone, at, false);
     const clock = new WallClock(at, this.ctx.config.timezone);
     return uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
   }
 
-  private candidates(ticketRows: TicketRow[], permitRows: PermitRow[], withNotes = true): Candidate[] {
+  /** The zone list as its `{"data": [...]}` body, with its ETag, reused like byZoneJson. */
+  activePlatesJson(zone: number, at: number): { body: string; results: number; etag: string } {
+    const found = this.answers.get("list", zone, at, (): Computed => {
+      const rows = this.inZone(zone, at, false);
+      const clock = new WallClock(at, this.ctx.config.timezone);
+      const plates = uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
+      return {
+        body: JSON.stringify({ data: plates }),
+        results: plates.length,
+        until: nextChange(rows, at, 0),
+      };
+    });
+    found.etag ??= `"${Bun.hash(found.body).toString(36)}"`;
+    return found as { body: string; results: number; etag: string };
+  }
+
+  /** Tickets and permits of a zone that end after the cutoff or not at all, started or not. */
+  private inZone(zone: number, cutoff: number, withNotes: boolean): Candidate[] {
+    const tickets = this.q.ticketsInZoneEnding.all(zone, cutoff);
+    for (const t of this.q.ticketsInZoneOpen.all(zone)) tickets.push(t);
+    const permits = this.q.permitsInZoneEnding.all(zone, cutoff);
+    for (const p of this.q.permitsInZoneOpen.all(zone)) permits.push(p);
+    return this.candidates(tickets, permits, withNotes);
+  }
+
+  private candidates(ticketRows: TicketRow[], permitRows: PermitRow[], withNotes: boolean): Candidate[] {
     const lotName = this.lots.lookup();
     const out: Candidate[] = [];
     for (const t of ticketRows) {
@@ -197,7 +190,12 @@ export class PermitLookups {
         // A stop always carries an end; should one lack it, the ticket ended when it was stopped.
         endAt: t.endAt ?? (t.status === "stopped" ? t.updatedAt : null),
         note: withNotes
-          ? ticketNote({ ...t, lotName: t.parkingLotId === null ? null : lotName(t.parkingLotId) })
+          ? ticketNote({
+              ticketId: t.ticketId,
+              parkingLotId: t.parkingLotId,
+              lotName: lotName(t.parkingLotId),
+              status: t.status,
+            })
           : "",
         windows: null,
       });
@@ -212,7 +210,7 @@ export class PermitLookups {
         startAt: p.startAt,
         endAt: p.endAt,
         note: p.note,
-        windows: windowSpans(p.days),
+        windows: p.days === null ? null : windowSpans(JSON.parse(p.days) as PermitWindow[] | null),
       });
     }
     return out;
@@ -220,16 +218,46 @@ export class PermitLookups {
 
   private answer(rows: Candidate[], at: number, recent: number): ExtendedInformation[] {
     const clock = new WallClock(at, this.ctx.config.timezone);
-    return rows
-      .filter((c) => isListed(c, at, recent))
-      .sort(newestFirst)
-      .map((c) => ({
+    const listed = rows.filter((c) => isListed(c, at, recent)).sort(newestFirst);
+    const out: ExtendedInformation[] = new Array(listed.length);
+    for (let i = 0; i < listed.length; i++) {
+      const c = listed[i]!;
+      out[i] = {
         registration_number: c.plate,
         zone: c.zone,
         active: isActive(c, at, clock),
         start_at: formatMicros(c.startAt),
         end_at: c.endAt === null ? null : formatMicros(c.endAt),
         note: c.note,
-      }));
+      };
+    }
+    return out;
   }
+}
+
+/**
+ * The first instant after `at` at which an answer built from these rows could read differently:
+ * a start (listed and active from then on), an end (no longer active), an end plus the recent
+ * window (no longer listed), or, for permits with weekly windows, the next whole second: window
+ * bounds are whole wall-clock seconds and zone offsets whole seconds, so nothing changes within
+ * one. Rows the queries leave out (ended before the cutoff) are never listed or active again.
+ */
+export function nextChange(
+  rows: readonly { startAt: number; endAt: number | null; windows: readonly WindowSpan[] | null }[],
+  at: number,
+  recent: number,
+): number {
+  let until = Number.POSITIVE_INFINITY;
+  const nextSecond = Math.floor(at / 1000) * 1000 + 1000;
+  for (const r of rows) {
+    if (r.startAt > at && r.startAt < until) until = r.startAt;
+    if (r.endAt !== null) {
+      if (r.endAt > at && r.endAt < until) until = r.endAt;
+      const unlisted = r.endAt + recent;
+      if (unlisted > at && unlisted < until) until = unlisted;
+    }
+    if (r.windows && r.windows.length > 0 && (r.endAt === null || r.endAt > at) && nextSecond < until)
+      until = nextSecond;
+  }
+  return until;
 }

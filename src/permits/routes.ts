@@ -44,18 +44,24 @@ export function lookupRoutes(ctx: AppContext) {
       async ({ request, query, credential }) => {
         const target = lookupTarget(query, await readJsonBody(request));
         const at = ctx.now();
-        const found =
-          target.by === "zone" ? lookups.byZone(target.zone, at) : lookups.byPlate(target.plateNorm, at);
+        let body: string;
+        let results: number;
+        if (target.by === "zone") ({ body, results } = lookups.byZoneJson(target.zone, at));
+        else {
+          const found = lookups.byPlate(target.plateNorm, at);
+          body = JSON.stringify(found);
+          results = found.length;
+        }
         records.record({
           at,
           credential: credentialLabel(credential),
           by: target.by,
           query: target.by === "zone" ? String(target.zone) : target.plateNorm,
-          results: found.length,
+          results,
         });
         // Serialized here: the answer is built from typed rows, and checking it again against the
         // response schema would cost the hottest route a third of its time.
-        return new Response(JSON.stringify(found), { headers: JSON_HEADERS });
+        return new Response(body, { headers: JSON_HEADERS });
       },
       {
         auth: { scope: "permits:read" },
@@ -74,16 +80,14 @@ export function lookupRoutes(ctx: AppContext) {
       ({ params, request, credential, set }) => {
         const at = ctx.now();
         const zone = pathNumber(params.zone, "zone", 0);
-        const plates = lookups.activePlates(zone, at);
+        const { body, results, etag } = lookups.activePlatesJson(zone, at);
         records.record({
           at,
           credential: credentialLabel(credential),
           by: "zone_list",
           query: String(zone),
-          results: plates.length,
+          results,
         });
-        const body = JSON.stringify({ data: plates });
-        const etag = `"${Bun.hash(body).toString(36)}"`;
         const headers = { etag, "cache-control": "no-cache" };
         if (matchesTag(request.headers.get("if-none-match"), etag))
           return new Response(null, { status: 304, headers });
