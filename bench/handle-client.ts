@@ -18,7 +18,7 @@ let answered = 0;
 const HEADER_END = Buffer.from("\r\n\r\n");
 
 function drive(socket: Socket, finished: () => void): void {
-  let buffer = Buffer.alloc(0);
+  let buffer: Buffer = Buffer.alloc(0);
   const next = () => {
     if (sent >= total) {
       socket.end();

@@ -32,6 +32,9 @@ const INTAKE_PER_ROUND = Number(process.env.HANDLE_INTAKE ?? 4_000);
 const GROUP = 40;
 const FRONT_REQUESTS = Number(process.env.HANDLE_FRONT_REQUESTS ?? 40_000);
 const FRONT_CONNECTIONS = 32;
+/** "app", "intake" or "front": run one part only (for a profile). */
+const ONLY = process.env.HANDLE_ONLY;
+const part = (name: string) => !ONLY || ONLY === name;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -133,8 +136,10 @@ async function main() {
       await res.arrayBuffer();
     }
   };
-  show("app.handle GET /healthz", await measure(PER_ROUND, get("/healthz")));
-  show("app.handle GET /api/v1/whoami", await measure(PER_ROUND, get("/api/v1/whoami")));
+  if (part("app")) {
+    show("app.handle GET /healthz", await measure(PER_ROUND, get("/healthz")));
+    show("app.handle GET /api/v1/whoami", await measure(PER_ROUND, get("/api/v1/whoami")));
+  }
 
   let counter = 0;
   const run = `${Date.now().toString(36)}`;
@@ -156,17 +161,19 @@ async function main() {
       body,
     });
   };
-  show(
-    `app.handle intake TicketCreated ×${GROUP}`,
-    await measure(INTAKE_PER_ROUND, async (n) => {
-      for (let done = 0; done < n; done += GROUP) {
-        const answers = await Promise.all(
-          Array.from({ length: Math.min(GROUP, n - done) }, () => app.handle(created())),
-        );
-        for (const a of answers) if (a.status !== 200) throw new Error(`intake: ${a.status} ${await a.text()}`);
-      }
-    }),
-  );
+  if (part("intake"))
+    show(
+      `app.handle intake TicketCreated ×${GROUP}`,
+      await measure(INTAKE_PER_ROUND, async (n) => {
+        for (let done = 0; done < n; done += GROUP) {
+          const answers = await Promise.all(
+            Array.from({ length: Math.min(GROUP, n - done) }, () => app.handle(created())),
+          );
+          for (const a of answers)
+            if (a.status !== 200) throw new Error(`intake: ${a.status} ${await a.text()}`);
+        }
+      }),
+    );
 
   // The front end as serve wires it; log lines are built but not written (stdout is the terminal).
   const write = process.stdout.write.bind(process.stdout);
@@ -200,7 +207,10 @@ async function main() {
     new Promise<{ port: number; close: () => Promise<void> }>((done) => {
       const server = createServer((req, res) => {
         req.resume();
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(fixed) });
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(fixed),
+        });
         res.end(fixed);
       });
       server.listen({ port: 0, host: "127.0.0.1" }, () => {
@@ -215,10 +225,12 @@ async function main() {
         });
       });
     });
-  await frontEndFigure("raw node:http (fixed array)", startRaw, "/", token);
-  await frontEndFigure("front end GET /healthz", startParkd, "/healthz", token);
-  await frontEndFigure("front end GET /api/v1/whoami", startParkd, "/api/v1/whoami", token);
-  if (logged === 0) throw new Error("the front end logged nothing");
+  if (part("front")) {
+    await frontEndFigure("raw node:http (fixed array)", startRaw, "/", token);
+    await frontEndFigure("front end GET /healthz", startParkd, "/healthz", token);
+    await frontEndFigure("front end GET /api/v1/whoami", startParkd, "/api/v1/whoami", token);
+    if (logged === 0) throw new Error("the front end logged nothing");
+  }
   ctx.credentials.stop();
   ctx.store.close();
 }

@@ -1,4 +1,3 @@
-import { bearer } from "@elysiajs/bearer";
 import { Elysia, type TSchema } from "elysia";
 import { type Credential, credentialLabel, grants, type Scope } from "../credentials/scopes.ts";
 import type { CredentialService } from "../credentials/service.ts";
@@ -83,7 +82,21 @@ function openApiSecurity(need: AuthRequirement): { security: Record<string, stri
     : { security };
 }
 
-const credentialOf = new WeakMap<Request, Credential>();
+const CREDENTIAL = Symbol("parkd.credential");
+type WithCredential = Request & { [CREDENTIAL]?: Credential };
+
+/**
+ * The token a request carries the way @elysiajs/bearer finds it: an Authorization header that
+ * starts with "Bearer", else the `access_token` query parameter. Done here, on routes that
+ * authenticate, instead of in a global derive that would parse every request's headers.
+ */
+export function bearerOf(authorization: string | null, query: Record<string, unknown>): string | undefined {
+  if (authorization?.startsWith("Bearer")) return authorization.slice(7);
+  const q = query.access_token;
+  if (Array.isArray(q)) return q[0] as string | undefined;
+  if (q) return q as string;
+  return undefined;
+}
 
 /**
  * `{ auth: { scope } }` on a route resolves `credential` for its handler, or answers
@@ -92,19 +105,18 @@ const credentialOf = new WeakMap<Request, Credential>();
  * the same hook sees the body before Elysia's normalization strips unknown fields.
  */
 export function authPlugin(deps: AuthDeps) {
-  return new Elysia({ name: "auth" })
-    .use(bearer({ extract: { header: "Bearer", query: "access_token", body: "" } }))
-    .macro({
-      auth: (need: AuthRequirement) => ({
-        // What the OpenAPI document publishes for the route (src/operations/openapi.ts).
-        detail: openApiSecurity(need),
-        async transform({ request, bearer: bearerToken, body }) {
-          credentialOf.set(request, await authenticate(deps, request, bearerToken, need));
-          if (need.strictBody) rejectUnknownFields(need.strictBody, body);
-        },
-        resolve({ request }) {
-          return { credential: credentialOf.get(request)! };
-        },
-      }),
-    });
+  return new Elysia({ name: "auth" }).macro({
+    auth: (need: AuthRequirement) => ({
+      // What the OpenAPI document publishes for the route (src/operations/openapi.ts).
+      detail: openApiSecurity(need),
+      async transform({ request, query, body }) {
+        const token = bearerOf(request.headers.get("authorization"), query);
+        (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, token, need);
+        if (need.strictBody) rejectUnknownFields(need.strictBody, body);
+      },
+      resolve({ request }) {
+        return { credential: (request as WithCredential)[CREDENTIAL]! };
+      },
+    }),
+  });
 }

@@ -5,7 +5,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { logLine } from "./log.ts";
+import { logRequest } from "./log.ts";
 import { PROBLEM_CONTENT_TYPE, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
 
@@ -88,7 +88,7 @@ async function writeResponse(
     else headers[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
   });
   if (closeAfter) headers.connection = "close";
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  const body = response.body === null ? undefined : await response.bytes();
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);
@@ -100,19 +100,21 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? "GET";
-    const incomingId = req.headers["x-request-id"];
+    const headers = req.headers;
+    const incomingId = headers["x-request-id"];
     const meta: RequestMeta = {
       id: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
       ip: req.socket.remoteAddress ?? "unknown",
     };
     let status = 500;
     try {
-      const hostHeader = req.headers.host;
+      const hostHeader = headers.host;
       const host = hostHeader && SAFE_HOST.test(hostHeader) ? hostHeader : "localhost";
       const target = req.url ?? "/";
       const url = `${scheme}://${host}${target.startsWith("/") ? target : `/${target}`}`;
-      const declared = Number(req.headers["content-length"] ?? "0");
-      const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
+      const length = headers["content-length"];
+      const declared = length === undefined ? 0 : Number(length);
+      const hasBody = declared > 0 || headers["transfer-encoding"] !== undefined;
       const body = !hasBody
         ? EMPTY
         : declared > opts.bodyLimit
@@ -129,7 +131,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       }
       const request = new Request(url, {
         method,
-        headers: req.headers as Record<string, string>,
+        headers: headers as Record<string, string>,
         body: body.length > 0 ? new Uint8Array(body) : undefined,
       });
       attachMeta(request, meta);
@@ -151,7 +153,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         credential: meta.credential,
         requestId: meta.id,
       };
-      if (opts.log !== false) logLine({ msg: "request", ...entry });
+      if (opts.log !== false) logRequest(entry);
       opts.observe?.(entry);
     }
   };
