@@ -124,6 +124,9 @@ async function frontEndFigure(
 async function main() {
   const dir = prepareStore();
   const ctx = createContext(openStore(dir), { timezone: "Europe/Stockholm" });
+  // e.g. HANDLE_PRAGMA="cache_size = -65536" to try a connection setting before changing the store.
+  for (const pragma of (process.env.HANDLE_PRAGMA ?? "").split(";").filter((x) => x.trim()))
+    ctx.store.sqlite.run(`PRAGMA ${pragma}`);
   const app = createApp(ctx);
   const token = ctx.credentials.createToken({ name: `handle-${Date.now()}`, scopes: ["admin"] }).token;
   const auth = { authorization: `Bearer ${token}` };

@@ -80,11 +80,21 @@ export class CredentialService {
   constructor(store: Store, now: () => number = Date.now) {
     this.store = store;
     this.now = now;
-    this.tokenByHash = store.db
-      .select()
-      .from(apiTokens)
-      .where(eq(apiTokens.tokenHash, sql.placeholder("hash")))
-      .prepare();
+    // Every authenticated request runs this: a plain statement, no drizzle row mapping.
+    this.tokenByHash = store.sqlite.prepare<
+      {
+        id: string;
+        name: string;
+        tokenHash: string;
+        scopes: string;
+        expiresAt: number | null;
+        revokedAt: number | null;
+      },
+      [string]
+    >(
+      `SELECT id, name, token_hash AS tokenHash, scopes, expires_at AS expiresAt, revoked_at AS revokedAt
+       FROM api_tokens WHERE token_hash = ?1`,
+    );
     this.userByName = store.db
       .select()
       .from(apiUsers)
@@ -197,7 +207,7 @@ export class CredentialService {
 
   verifyBearer(token: string): Credential | null {
     const hash = sha256Hex(token);
-    const row = this.tokenByHash.get({ hash });
+    const row = this.tokenByHash.get(hash);
     if (!row || !sameHex(row.tokenHash, hash)) return null;
     const now = this.now();
     if (row.revokedAt !== null) return null;
