@@ -5,6 +5,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
+import type { Socket } from "node:net";
 import { logRequest } from "./log.ts";
 import { PROBLEM_CONTENT_TYPE, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
@@ -50,6 +51,22 @@ const ID_PREFIX = Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toStrin
 let requestCounter = 0;
 function nextRequestId(): string {
   return `${ID_PREFIX}-${(++requestCounter).toString(36)}`;
+}
+
+/** The peer address is asked of the socket only when something needs it (authentication does). */
+class FrontEndMeta implements RequestMeta {
+  route?: string;
+  credential?: string;
+  frontEnd?: boolean;
+  #ip: string | undefined;
+  constructor(
+    public id: string,
+    private readonly socket: Socket,
+  ) {}
+  get ip(): string {
+    if (this.#ip === undefined) this.#ip = this.socket.remoteAddress ?? "unknown";
+    return this.#ip;
+  }
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
@@ -102,10 +119,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     const method = req.method ?? "GET";
     const headers = req.headers;
     const incomingId = headers["x-request-id"];
-    const meta: RequestMeta = {
-      id: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
-      ip: req.socket.remoteAddress ?? "unknown",
-    };
+    const meta = new FrontEndMeta(
+      typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
+      req.socket,
+    );
     let status = 500;
     try {
       const hostHeader = headers.host;
