@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 import { isStoreUnavailable } from "../http/errors.ts";
-import { problems } from "../http/problem.ts";
+import { type Problem, problems } from "../http/problem.ts";
 import { ticketEvents, tickets } from "../store/schema/index.ts";
 import { formatMicros } from "../time/zoned.ts";
 import type { TicketView } from "./model.ts";
@@ -58,8 +58,8 @@ interface Pending {
 const MAX_GROUP = 256;
 
 /**
- * Stores ticket events. Each event is applied in its own savepoint, so it and its ticket
- * change succeed or vanish together; events that arrive while the store is busy share one
+ * Stores ticket events. Each event and its ticket change succeed or vanish together (see
+ * commitFast and commitGroup); events that arrive while the store is busy share one
  * commit (group commit), because with synchronous=FULL the disk sync, not SQLite, is what
  * limits intake. Nobody is answered before the commit that holds their event.
  */
@@ -67,6 +67,7 @@ export class TicketService {
   private readonly lotKnown: (id: number) => boolean;
   private readonly q;
   private readonly hot;
+  private readonly commitFast;
   private readonly applyOne;
   private readonly commitGroup;
   private queue: Pending[] = [];
@@ -124,14 +125,20 @@ export class TicketService {
          WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
       ),
     };
-    // Called inside commitGroup, bun:sqlite runs this as a SAVEPOINT and rolls it back on throw.
+    // The usual way: the group's events one after another in one transaction. A refused event is
+    // refused before it writes anything, so no event needs a savepoint of its own here.
+    this.commitFast = sqlite.transaction((group: Pending[]) =>
+      group.map((p) => this.apply(p.event, p.source)),
+    );
+    // When a statement fails in the middle of an event (rare), that attempt is rolled back whole
+    // and the group is redone this way: each event in its own savepoint (bun:sqlite runs a nested
+    // transaction as one, rolled back on throw), so only the failing event is lost.
     this.applyOne = sqlite.transaction((p: Pending) => this.apply(p.event, p.source));
     this.commitGroup = sqlite.transaction((group: Pending[]) => {
       const outcomes: unknown[] = [];
       for (const p of group) {
         try {
-          this.applyOne(p);
-          outcomes.push(undefined);
+          outcomes.push(this.applyOne(p));
         } catch (e) {
           // A store that cannot write fails the whole group: none of it is acknowledged.
           if (isStoreUnavailable(e)) throw e;
@@ -160,10 +167,16 @@ export class TicketService {
     let outcomes: unknown[];
     try {
       // IMMEDIATE: take the write lock up front, so a CLI write cannot make us fail mid-way.
-      outcomes = this.commitGroup.immediate(group);
-    } catch (e) {
-      for (const p of group) p.done(e);
-      return;
+      outcomes = this.commitFast.immediate(group);
+    } catch (first) {
+      try {
+        // A store that cannot write fails the whole group: none of it is acknowledged.
+        if (isStoreUnavailable(first)) throw first;
+        outcomes = this.commitGroup.immediate(group);
+      } catch (e) {
+        for (const p of group) p.done(e);
+        return;
+      }
     }
     group.forEach((p, i) => {
       if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
@@ -171,12 +184,13 @@ export class TicketService {
     });
   }
 
-  private apply(event: TicketEvent, source: EventSource): void {
+  /** Stores the event and its change, or answers the Problem that refuses it, having written nothing. */
+  private apply(event: TicketEvent, source: EventSource): Problem | undefined {
     const now = this.ctx.now();
     const ticketId = event.ticketId;
     const current = this.hot.current.get(ticketId);
     const decision = decide(current, event, () => this.createdFacts(ticketId));
-    if (decision.kind === "reject") throw decision.problem;
+    if (decision.kind === "reject") return decision.problem;
     this.write(ticketId, decision, now);
     this.hot.appendEvent.run(
       ticketId,
@@ -186,6 +200,7 @@ export class TicketService {
       source.raw,
       decision.kind === "repeat" ? "repeat" : "applied",
     );
+    return undefined;
   }
 
   private write(ticketId: string, d: Exclude<Decision, { kind: "reject" }>, now: number): void {
