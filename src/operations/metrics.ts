@@ -107,14 +107,27 @@ export class Metrics {
   private readonly requestSeries = new Map<string, Map<string, Count>>();
   private readonly gauges: GaugeSource[] = [];
 
+  private readonly ticketEventSeries = new Map<string, Count>();
+  private readonly permitLookupSeries = new Map<string, Count>();
+
   /** Call once per accepted intake event (after the commit). */
   ticketEvent(type: string): void {
-    this.ticketEvents.add({ type });
+    let series = this.ticketEventSeries.get(type);
+    if (!series) {
+      series = this.ticketEvents.entry({ type });
+      this.ticketEventSeries.set(type, series);
+    }
+    series.value++;
   }
 
   /** Call once per answered permit lookup. */
   permitLookup(by: string): void {
-    this.permitLookups.add({ by });
+    let series = this.permitLookupSeries.get(by);
+    if (!series) {
+      series = this.permitLookups.entry({ by });
+      this.permitLookupSeries.set(by, series);
+    }
+    series.value++;
   }
 
   retentionDeletedRows(table: string, rows: number): void {
