@@ -30,11 +30,22 @@ const BASIC_CACHE_MS = 60_000;
 const LAST_USED_FLUSH_MS = 5_000;
 
 export function sha256Hex(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
+  return Bun.CryptoHasher.hash("sha256", text, "hex") as string;
 }
 
 function parseScopes(text: string): Scope[] {
   return text.split(" ").filter(isScope);
+}
+
+// Every authenticated request needs its credential's scopes; there are only a few distinct texts.
+const sharedScopes = new Map<string, readonly Scope[]>();
+function credentialScopes(text: string): readonly Scope[] {
+  let scopes = sharedScopes.get(text);
+  if (!scopes) {
+    scopes = Object.freeze(parseScopes(text));
+    if (sharedScopes.size < 1_000) sharedScopes.set(text, scopes);
+  }
+  return scopes;
 }
 
 function checkScopes(scopes: readonly string[]): Scope[] {
@@ -80,11 +91,21 @@ export class CredentialService {
   constructor(store: Store, now: () => number = Date.now) {
     this.store = store;
     this.now = now;
-    this.tokenByHash = store.db
-      .select()
-      .from(apiTokens)
-      .where(eq(apiTokens.tokenHash, sql.placeholder("hash")))
-      .prepare();
+    // Every authenticated request runs this: a plain statement, no drizzle row mapping.
+    this.tokenByHash = store.sqlite.prepare<
+      {
+        id: string;
+        name: string;
+        tokenHash: string;
+        scopes: string;
+        expiresAt: number | null;
+        revokedAt: number | null;
+      },
+      [string]
+    >(
+      `SELECT id, name, token_hash AS tokenHash, scopes, expires_at AS expiresAt, revoked_at AS revokedAt
+       FROM api_tokens WHERE token_hash = ?1`,
+    );
     this.userByName = store.db
       .select()
       .from(apiUsers)
@@ -197,13 +218,13 @@ export class CredentialService {
 
   verifyBearer(token: string): Credential | null {
     const hash = sha256Hex(token);
-    const row = this.tokenByHash.get({ hash });
+    const row = this.tokenByHash.get(hash);
     if (!row || !sameHex(row.tokenHash, hash)) return null;
     const now = this.now();
     if (row.revokedAt !== null) return null;
     if (row.expiresAt !== null && row.expiresAt <= now) return null;
     this.lastUsed.set(row.id, { kind: "token", at: now });
-    return { kind: "token", id: row.id, name: row.name, scopes: parseScopes(row.scopes) };
+    return { kind: "token", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
   }
 
   async verifyBasic(name: string, password: string): Promise<Credential | null> {
@@ -223,7 +244,7 @@ export class CredentialService {
     }
     if (!ok) return null;
     this.lastUsed.set(row.id, { kind: "user", at: now });
-    return { kind: "user", id: row.id, name: row.name, scopes: parseScopes(row.scopes) };
+    return { kind: "user", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
   }
 
   /** last_used_at is written in batches so that reads never wait on a disk sync. */

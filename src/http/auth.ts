@@ -83,7 +83,8 @@ function openApiSecurity(need: AuthRequirement): { security: Record<string, stri
     : { security };
 }
 
-const credentialOf = new WeakMap<Request, Credential>();
+const CREDENTIAL = Symbol("parkd.credential");
+type WithCredential = Request & { [CREDENTIAL]?: Credential };
 
 /**
  * `{ auth: { scope } }` on a route resolves `credential` for its handler, or answers
@@ -98,12 +99,12 @@ export function authPlugin(deps: AuthDeps) {
       auth: (need: AuthRequirement) => ({
         // What the OpenAPI document publishes for the route (src/operations/openapi.ts).
         detail: openApiSecurity(need),
-        async transform({ request, bearer: bearerToken, body }) {
-          credentialOf.set(request, await authenticate(deps, request, bearerToken, need));
+        async transform({ request, bearer: token, body }) {
+          (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, token, need);
           if (need.strictBody) rejectUnknownFields(need.strictBody, body);
         },
         resolve({ request }) {
-          return { credential: credentialOf.get(request)! };
+          return { credential: (request as WithCredential)[CREDENTIAL]! };
         },
       }),
     });

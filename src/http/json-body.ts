@@ -2,17 +2,20 @@ import { Problem, problems } from "./problem.ts";
 
 /** application/json, or any application/*+json. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
-  if (!contentType) return true;
+  if (!contentType || contentType === "application/json") return true;
   const essence = contentType.split(";")[0]!.trim().toLowerCase();
   return essence === "application/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
 }
+
+/** \s is exactly what String.prototype.trim removes: a body is blank when nothing else is in it. */
+const NOT_BLANK = /\S/;
 
 /**
  * The one way a body becomes a value: JSON when the Content-Type says JSON or is absent,
  * 415 otherwise, 400 when it does not parse. An empty body is `undefined`.
  */
 export function parseJsonText(text: string, contentType: string | null | undefined): unknown {
-  if (text.trim() === "") return undefined;
+  if (!NOT_BLANK.test(text)) return undefined;
   if (!isJsonContentType(contentType)) throw problems.unsupportedMediaType(contentType ?? "");
   try {
     return JSON.parse(text);
@@ -21,7 +24,8 @@ export function parseJsonText(text: string, contentType: string | null | undefin
   }
 }
 
-const rawBodies = new WeakMap<Request, string>();
+const RAW_BODY = Symbol("parkd.rawBody");
+type WithRawBody = Request & { [RAW_BODY]?: string };
 
 /**
  * The body text exactly as it arrived, for requests whose body went through readJsonBody.
@@ -29,7 +33,7 @@ const rawBodies = new WeakMap<Request, string>();
  * stream can be read only once.
  */
 export function rawBodyOf(request: Request): string | undefined {
-  return rawBodies.get(request);
+  return (request as WithRawBody)[RAW_BODY];
 }
 
 /** `limit` repeats the front end's body limit for requests that reach the app another way. */
@@ -37,7 +41,7 @@ export async function readJsonBody(request: Request, limit = Number.POSITIVE_INF
   if (request.body === null) return undefined;
   const text = await request.text();
   if (text.length > limit && Buffer.byteLength(text) > limit) throw problems.payloadTooLarge(limit);
-  rawBodies.set(request, text);
+  (request as WithRawBody)[RAW_BODY] = text;
   return parseJsonText(text, request.headers.get("content-type"));
 }
 

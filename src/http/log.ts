@@ -14,10 +14,47 @@ function flush(): void {
   process.stdout.write(lines.join(""));
 }
 
+// Many lines fall in the same millisecond: format the time once per millisecond.
+let lastMs = -1;
+let lastIso = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+function push(line: string): void {
+  if (pending.length === 0) setImmediate(flush);
+  pending.push(line);
+}
+
 export function logLine(fields: Record<string, unknown>): void {
   if (!enabled) return;
-  if (pending.length === 0) setImmediate(flush);
-  pending.push(`{"time":"${new Date().toISOString()}",${JSON.stringify(fields).slice(1)}\n`);
+  push(`{"time":"${isoNow()}",${JSON.stringify(fields).slice(1)}\n`);
+}
+
+export interface RequestLine {
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  credential?: string;
+  requestId: string;
+}
+
+/**
+ * The per-request line, the same as `logLine({ msg: "request", ...entry })` writes, built
+ * without an intermediate object: it is written for every request.
+ */
+export function logRequest(e: RequestLine): void {
+  if (!enabled) return;
+  const credential = e.credential === undefined ? "" : `,"credential":${JSON.stringify(e.credential)}`;
+  push(
+    `{"time":"${isoNow()}","msg":"request","method":${JSON.stringify(e.method)},"route":${JSON.stringify(e.route)},"status":${e.status},"ms":${JSON.stringify(e.ms)}${credential},"requestId":${JSON.stringify(e.requestId)}}\n`,
+  );
 }
 
 export function logError(message: string, error: unknown, fields: Record<string, unknown> = {}): void {

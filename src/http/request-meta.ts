@@ -7,20 +7,24 @@ export interface RequestMeta {
   ip: string;
   route?: string;
   credential?: string;
+  /** The front end reports this request itself (log line, metrics); the app must not count it. */
+  frontEnd?: boolean;
 }
 
-const metas = new WeakMap<Request, RequestMeta>();
+// A symbol-keyed property on the Request, not a WeakMap: it is read several times per request.
+const META = Symbol("parkd.meta");
+type WithMeta = Request & { [META]?: RequestMeta };
 
 export function attachMeta(request: Request, meta: RequestMeta): void {
-  metas.set(request, meta);
+  (request as WithMeta)[META] = meta;
 }
 
 /** The request's meta; requests that came straight to app.handle (tests) get one on first use. */
 export function metaOf(request: Request): RequestMeta {
-  let meta = metas.get(request);
+  let meta = (request as WithMeta)[META];
   if (!meta) {
     meta = { id: crypto.randomUUID(), ip: "local" };
-    metas.set(request, meta);
+    (request as WithMeta)[META] = meta;
   }
   return meta;
 }

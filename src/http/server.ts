@@ -5,7 +5,8 @@ import {
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { logLine } from "./log.ts";
+import type { Socket } from "node:net";
+import { logRequest } from "./log.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
 
@@ -51,6 +52,22 @@ function nextRequestId(): string {
   return `${ID_PREFIX}-${(++requestCounter).toString(36)}`;
 }
 
+/** The peer address is asked of the socket only when something needs it (authentication does). */
+class FrontEndMeta implements RequestMeta {
+  route?: string;
+  credential?: string;
+  frontEnd?: boolean;
+  #ip: string | undefined;
+  constructor(
+    public id: string,
+    private readonly socket: Socket,
+  ) {}
+  get ip(): string {
+    if (this.#ip === undefined) this.#ip = this.socket.remoteAddress ?? "unknown";
+    return this.#ip;
+  }
+}
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -87,7 +104,7 @@ async function writeResponse(
     else headers[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
   });
   if (closeAfter) headers.connection = "close";
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  const body = response.body === null ? undefined : await response.bytes();
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);
@@ -100,19 +117,21 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? "GET";
-    const incomingId = req.headers["x-request-id"];
-    const meta: RequestMeta = {
-      id: typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
-      ip: req.socket.remoteAddress ?? "unknown",
-    };
+    const headers = req.headers;
+    const incomingId = headers["x-request-id"];
+    const meta = new FrontEndMeta(
+      typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
+      req.socket,
+    );
     let status = 500;
     try {
-      const target = req.url ?? "/";
       // A fixed origin: nothing answers with the Host header, and Elysia finds the path by
       // position in the URL, which a very short Host header (`Host: x`) would throw off.
+      const target = req.url ?? "/";
       const url = `${origin}${target.startsWith("/") ? target : `/${target}`}`;
-      const declared = Number(req.headers["content-length"] ?? "0");
-      const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
+      const length = headers["content-length"];
+      const declared = length === undefined ? 0 : Number(length);
+      const hasBody = declared > 0 || headers["transfer-encoding"] !== undefined;
       const body = !hasBody
         ? EMPTY
         : declared > opts.bodyLimit
@@ -129,7 +148,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       }
       const request = new Request(url, {
         method,
-        headers: req.headers as Record<string, string>,
+        headers: headers as Record<string, string>,
         body: body.length > 0 ? new Uint8Array(body) : undefined,
       });
       attachMeta(request, meta);
@@ -151,7 +170,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         credential: meta.credential,
         requestId: meta.id,
       };
-      if (opts.log !== false) logLine({ msg: "request", ...entry });
+      if (opts.log !== false) logRequest(entry);
       opts.observe?.(entry);
     }
   };
@@ -187,7 +206,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       ms: 0,
       requestId: nextRequestId(),
     };
-    if (opts.log !== false) logLine({ msg: "request", ...entry });
+    if (opts.log !== false) logRequest(entry);
     opts.observe?.(entry);
   });
 

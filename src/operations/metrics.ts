@@ -1,3 +1,5 @@
+import { metaOf } from "../http/request-meta.ts";
+
 /**
  * In-process counters for `GET /metrics` (Prometheus text format 0.0.4). Features call the small
  * API on `ctx.metrics` (ticketEvent, permitLookup); requests are counted by route template, never
@@ -45,18 +47,31 @@ function formatValue(v: number): string {
   return String(v);
 }
 
+interface Count {
+  labels: Record<string, string>;
+  value: number;
+}
+
 class LabeledCounter {
-  private readonly values = new Map<string, { labels: Record<string, string>; value: number }>();
+  private readonly values = new Map<string, Count>();
   constructor(
     readonly name: string,
     readonly help: string,
   ) {}
 
   add(labels: Record<string, string>, by = 1): void {
+    this.entry(labels).value += by;
+  }
+
+  /** The series for these labels, created at 0 on first use; callers on hot paths keep it. */
+  entry(labels: Record<string, string>): Count {
     const key = JSON.stringify(labels);
-    const entry = this.values.get(key);
-    if (entry) entry.value += by;
-    else this.values.set(key, { labels, value: by });
+    let entry = this.values.get(key);
+    if (!entry) {
+      entry = { labels, value: 0 };
+      this.values.set(key, entry);
+    }
+    return entry;
   }
 
   get(labels: Record<string, string>): number {
@@ -88,18 +103,31 @@ export class Metrics {
     "Rows deleted by retention, by table.",
   );
   private readonly latency = new Map<string, Histogram>();
+  /** Per request: route → "method status" → its series, so counting builds no label key. */
+  private readonly requestSeries = new Map<string, Map<string, Count>>();
   private readonly gauges: GaugeSource[] = [];
-  /** Requests the front end reports itself through `observe`; the app must not count them again. */
-  private readonly frontEndRequests = new WeakSet<Request>();
+
+  private readonly ticketEventSeries = new Map<string, Count>();
+  private readonly permitLookupSeries = new Map<string, Count>();
 
   /** Call once per accepted intake event (after the commit). */
   ticketEvent(type: string): void {
-    this.ticketEvents.add({ type });
+    let series = this.ticketEventSeries.get(type);
+    if (!series) {
+      series = this.ticketEvents.entry({ type });
+      this.ticketEventSeries.set(type, series);
+    }
+    series.value++;
   }
 
   /** Call once per answered permit lookup. */
   permitLookup(by: string): void {
-    this.permitLookups.add({ by });
+    let series = this.permitLookupSeries.get(by);
+    if (!series) {
+      series = this.permitLookups.entry({ by });
+      this.permitLookupSeries.set(by, series);
+    }
+    series.value++;
   }
 
   retentionDeletedRows(table: string, rows: number): void {
@@ -107,11 +135,23 @@ export class Metrics {
   }
 
   request(sample: RequestSample): void {
-    this.requests.add({ method: sample.method, route: sample.route, status: String(sample.status) });
-    let h = this.latency.get(sample.route);
+    const { method, route, status } = sample;
+    let byRoute = this.requestSeries.get(route);
+    if (!byRoute) {
+      byRoute = new Map();
+      this.requestSeries.set(route, byRoute);
+    }
+    const key = `${method} ${status}`;
+    let series = byRoute.get(key);
+    if (!series) {
+      series = this.requests.entry({ method, route, status: String(status) });
+      byRoute.set(key, series);
+    }
+    series.value++;
+    let h = this.latency.get(route);
     if (!h) {
       h = { counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.latency.set(sample.route, h);
+      this.latency.set(route, h);
     }
     const seconds = sample.ms / 1000;
     for (let i = 0; i < LATENCY_BUCKETS.length; i++) if (seconds <= LATENCY_BUCKETS[i]!) h.counts[i]!++;
@@ -121,11 +161,11 @@ export class Metrics {
 
   /** Marks a request as one the front end will report through `observe`. */
   markFrontEnd(request: Request): void {
-    this.frontEndRequests.add(request);
+    metaOf(request).frontEnd = true;
   }
 
   countedByFrontEnd(request: Request): boolean {
-    return this.frontEndRequests.has(request);
+    return metaOf(request).frontEnd === true;
   }
 
   addGauges(source: GaugeSource): void {

@@ -1,17 +1,39 @@
 import type { Database } from "bun:sqlite";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 import { isStoreUnavailable } from "../http/errors.ts";
-import { problems } from "../http/problem.ts";
+import { type Problem, problems } from "../http/problem.ts";
 import { ticketEvents, tickets } from "../store/schema/index.ts";
 import { formatMicros } from "../time/zoned.ts";
 import type { TicketView } from "./model.ts";
-import { type Decision, decide, type TicketEvent, type TicketFacts, type TicketState } from "./rules.ts";
+import {
+  type Decision,
+  decide,
+  type TicketEvent,
+  type TicketFacts,
+  type TicketState,
+  type TicketStatus,
+} from "./rules.ts";
 import { readTicketEvent } from "./validate.ts";
 
 const p = sql.placeholder;
-/** update().set() takes placeholders only inside sql``. */
-const v = (name: string) => sql`${sql.placeholder(name)}`;
+
+/** ticket_id, the facts in column order, lot_unknown after the lot, status, now. */
+type FactRow = [
+  string,
+  number,
+  number | null,
+  number,
+  number,
+  number | null,
+  string,
+  string,
+  number | null,
+  number | null,
+  string | null,
+  TicketStatus,
+  number,
+];
 
 /** Whether a parking lot id names a lot: an unknown lot is accepted on a ticket, but flagged. */
 export function lotLookup(sqlite: Database): (id: number) => boolean {
@@ -36,63 +58,30 @@ interface Pending {
 const MAX_GROUP = 256;
 
 /**
- * Stores ticket events. Each event is applied in its own savepoint, so it and its ticket
- * change succeed or vanish together; events that arrive while the store is busy share one
+ * Stores ticket events. Each event and its ticket change succeed or vanish together (see
+ * commitFast and commitGroup); events that arrive while the store is busy share one
  * commit (group commit), because with synchronous=FULL the disk sync, not SQLite, is what
  * limits intake. Nobody is answered before the commit that holds their event.
  */
 export class TicketService {
   private readonly lotKnown: (id: number) => boolean;
   private readonly q;
+  private readonly hot;
+  private readonly commitFast;
   private readonly applyOne;
   private readonly commitGroup;
   private queue: Pending[] = [];
 
   constructor(private readonly ctx: AppContext) {
     const db = ctx.store.db;
-    this.lotKnown = lotLookup(ctx.store.sqlite);
-    const byId = eq(tickets.ticketId, p("ticketId"));
-    const facts = {
-      zone: v("zone"),
-      parkingLotId: v("parkingLotId"),
-      lotUnknown: v("lotUnknown"),
-      startAt: v("startAt"),
-      endAt: v("endAt"),
-      plate: v("plate"),
-      plateNorm: v("plateNorm"),
-      amountInclVat: v("amountInclVat"),
-      vatRate: v("vatRate"),
-      currencyCode: v("currencyCode"),
-      status: v("status"),
-      updatedAt: v("now"),
-    };
+    const sqlite = ctx.store.sqlite;
+    this.lotKnown = lotLookup(sqlite);
     this.q = {
-      ticket: db.select().from(tickets).where(byId).prepare(),
-      insert: db
-        .insert(tickets)
-        .values({ ...facts, ticketId: v("ticketId"), createdAt: v("now") })
-        .prepare(),
-      replace: db.update(tickets).set(facts).where(byId).prepare(),
-      move: db
-        .update(tickets)
-        .set({ plate: v("plate"), plateNorm: v("plateNorm"), updatedAt: v("now") })
-        .where(byId)
-        .prepare(),
-      cancel: db
-        .update(tickets)
-        .set({ status: "canceled", canceledAt: v("now"), updatedAt: v("now") })
-        .where(byId)
-        .prepare(),
-      appendEvent: db
-        .insert(ticketEvents)
-        .values({
-          ticketId: p("ticketId"),
-          eventType: p("eventType"),
-          receivedAt: p("now"),
-          credential: p("credential"),
-          rawBody: p("rawBody"),
-          outcome: p("outcome"),
-        })
+      // The operator's view: drizzle, typed rows.
+      ticket: db
+        .select()
+        .from(tickets)
+        .where(eq(tickets.ticketId, p("ticketId")))
         .prepare(),
       events: db
         .select()
@@ -100,23 +89,56 @@ export class TicketService {
         .where(eq(ticketEvents.ticketId, p("ticketId")))
         .orderBy(asc(ticketEvents.seq))
         .prepare(),
-      firstApplied: db
-        .select({ rawBody: ticketEvents.rawBody })
-        .from(ticketEvents)
-        .where(and(eq(ticketEvents.ticketId, p("ticketId")), eq(ticketEvents.outcome, "applied")))
-        .orderBy(asc(ticketEvents.seq))
-        .limit(1)
-        .prepare(),
     };
-    const sqlite = ctx.store.sqlite;
-    // Called inside commitGroup, bun:sqlite runs this as a SAVEPOINT and rolls it back on throw.
+    // The intake runs these for every event: plain statements with positional parameters,
+    // without drizzle's per-call parameter building and row mapping.
+    this.hot = {
+      current: sqlite.prepare<TicketState, [string]>(
+        `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
+           end_at AS endAt, plate, plate_norm AS plateNorm, amount_incl_vat AS amountInclVat,
+           vat_rate AS vatRate, currency_code AS currencyCode, status
+         FROM tickets WHERE ticket_id = ?1`,
+      ),
+      insert: sqlite.prepare<void, FactRow>(
+        `INSERT INTO tickets (ticket_id, zone, parking_lot_id, lot_unknown, start_at, end_at, plate,
+           plate_norm, amount_incl_vat, vat_rate, currency_code, status, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)`,
+      ),
+      replace: sqlite.prepare<void, FactRow>(
+        `UPDATE tickets SET zone = ?2, parking_lot_id = ?3, lot_unknown = ?4, start_at = ?5, end_at = ?6,
+           plate = ?7, plate_norm = ?8, amount_incl_vat = ?9, vat_rate = ?10, currency_code = ?11,
+           status = ?12, updated_at = ?13
+         WHERE ticket_id = ?1`,
+      ),
+      move: sqlite.prepare<void, [string, string, string, number]>(
+        "UPDATE tickets SET plate = ?2, plate_norm = ?3, updated_at = ?4 WHERE ticket_id = ?1",
+      ),
+      cancel: sqlite.prepare<void, [string, number]>(
+        "UPDATE tickets SET status = 'canceled', canceled_at = ?2, updated_at = ?2 WHERE ticket_id = ?1",
+      ),
+      appendEvent: sqlite.prepare<void, [string, string, number, string, string, string]>(
+        `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, outcome)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+      ),
+      firstApplied: sqlite.prepare<{ rawBody: string }, [string]>(
+        `SELECT raw_body AS rawBody FROM ticket_events
+         WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
+      ),
+    };
+    // The usual way: the group's events one after another in one transaction. A refused event is
+    // refused before it writes anything, so no event needs a savepoint of its own here.
+    this.commitFast = sqlite.transaction((group: Pending[]) =>
+      group.map((p) => this.apply(p.event, p.source)),
+    );
+    // When a statement fails in the middle of an event (rare), that attempt is rolled back whole
+    // and the group is redone this way: each event in its own savepoint (bun:sqlite runs a nested
+    // transaction as one, rolled back on throw), so only the failing event is lost.
     this.applyOne = sqlite.transaction((p: Pending) => this.apply(p.event, p.source));
     this.commitGroup = sqlite.transaction((group: Pending[]) => {
       const outcomes: unknown[] = [];
       for (const p of group) {
         try {
-          this.applyOne(p);
-          outcomes.push(undefined);
+          outcomes.push(this.applyOne(p));
         } catch (e) {
           // A store that cannot write fails the whole group: none of it is acknowledged.
           if (isStoreUnavailable(e)) throw e;
@@ -145,10 +167,16 @@ export class TicketService {
     let outcomes: unknown[];
     try {
       // IMMEDIATE: take the write lock up front, so a CLI write cannot make us fail mid-way.
-      outcomes = this.commitGroup.immediate(group);
-    } catch (e) {
-      for (const p of group) p.done(e);
-      return;
+      outcomes = this.commitFast.immediate(group);
+    } catch (first) {
+      try {
+        // A store that cannot write fails the whole group: none of it is acknowledged.
+        if (isStoreUnavailable(first)) throw first;
+        outcomes = this.commitGroup.immediate(group);
+      } catch (e) {
+        for (const p of group) p.done(e);
+        return;
+      }
     }
     group.forEach((p, i) => {
       if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
@@ -156,50 +184,66 @@ export class TicketService {
     });
   }
 
-  private apply(event: TicketEvent, source: EventSource): void {
+  /** Stores the event and its change, or answers the Problem that refuses it, having written nothing. */
+  private apply(event: TicketEvent, source: EventSource): Problem | undefined {
     const now = this.ctx.now();
     const ticketId = event.ticketId;
-    const current = (this.q.ticket.get({ ticketId }) as TicketState | undefined) ?? null;
+    const current = this.hot.current.get(ticketId);
     const decision = decide(current, event, () => this.createdFacts(ticketId));
-    if (decision.kind === "reject") throw decision.problem;
+    if (decision.kind === "reject") return decision.problem;
     this.write(ticketId, decision, now);
-    this.q.appendEvent.run({
+    this.hot.appendEvent.run(
       ticketId,
-      eventType: event.type,
+      event.type,
       now,
-      credential: source.credential,
-      rawBody: source.raw,
-      outcome: decision.kind === "repeat" ? "repeat" : "applied",
-    });
+      source.credential,
+      source.raw,
+      decision.kind === "repeat" ? "repeat" : "applied",
+    );
+    return undefined;
   }
 
   private write(ticketId: string, d: Exclude<Decision, { kind: "reject" }>, now: number): void {
     switch (d.kind) {
       case "create":
-        this.q.insert.run({ ...this.factParams(d.facts), ticketId, status: "running", now });
+        this.hot.insert.run(...this.factRow(ticketId, d.facts, "running", now));
         return;
       case "replace":
-        this.q.replace.run({ ...this.factParams(d.facts), ticketId, status: d.status, now });
+        this.hot.replace.run(...this.factRow(ticketId, d.facts, d.status, now));
         return;
       case "move":
-        this.q.move.run({ ticketId, plate: d.plate, plateNorm: d.plateNorm, now });
+        this.hot.move.run(ticketId, d.plate, d.plateNorm, now);
         return;
       case "cancel":
-        this.q.cancel.run({ ticketId, now });
+        this.hot.cancel.run(ticketId, now);
         return;
       case "repeat":
         return;
     }
   }
 
-  private factParams(f: TicketFacts) {
-    const lotUnknown = f.parkingLotId !== null && !this.lotKnown(f.parkingLotId);
-    return { ...f, lotUnknown: lotUnknown ? 1 : 0 };
+  private factRow(ticketId: string, f: TicketFacts, status: TicketStatus, now: number): FactRow {
+    const lotUnknown = f.parkingLotId !== null && !this.lotKnown(f.parkingLotId) ? 1 : 0;
+    return [
+      ticketId,
+      f.zone,
+      f.parkingLotId,
+      lotUnknown,
+      f.startAt,
+      f.endAt,
+      f.plate,
+      f.plateNorm,
+      f.amountInclVat,
+      f.vatRate,
+      f.currencyCode,
+      status,
+      now,
+    ];
   }
 
   /** The facts of the event that created the ticket; read only when a TicketCreated differs. */
   private createdFacts(ticketId: string): TicketFacts | null {
-    const row = this.q.firstApplied.get({ ticketId });
+    const row = this.hot.firstApplied.get(ticketId);
     if (!row) return null;
     try {
       const event = readTicketEvent(JSON.parse(row.rawBody), this.ctx.config.timezone);

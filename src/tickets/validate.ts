@@ -74,8 +74,20 @@ function schemaErrors(type: EventType, body: unknown): Map<string, FieldError> {
 
 type Fields = Record<string, unknown>;
 
+/** What the meaning checks computed, kept so that building the event does not compute it again. */
+interface Read {
+  dates: Record<string, number | null>;
+  plates: Record<string, string>;
+}
+
 /** Checks that a schema cannot express: dates, their order, plates that normalize to nothing. */
-function meaningErrors(type: EventType, body: Fields, tz: string, errors: Map<string, FieldError>) {
+function meaningErrors(
+  type: EventType,
+  body: Fields,
+  tz: string,
+  errors: Map<string, FieldError>,
+  read: Read,
+) {
   const add = (pointer: string, message: string) => {
     if (!errors.has(pointer)) errors.set(pointer, { pointer, message });
   };
@@ -84,12 +96,15 @@ function meaningErrors(type: EventType, body: Fields, tz: string, errors: Map<st
     if (typeof text !== "string" || errors.has(`/${key}`)) return null;
     const at = parseInstant(text, tz);
     if (at === null) add(`/${key}`, "must be an ISO 8601 date-time such as 2026-06-15T10:00:00+02:00");
+    read.dates[key] = at;
     return at;
   };
   const plate = (key: string) => {
     const text = body[key];
-    if (typeof text === "string" && !errors.has(`/${key}`) && normalizePlate(text) === "")
-      add(`/${key}`, "must contain letters or digits");
+    if (typeof text !== "string" || errors.has(`/${key}`)) return;
+    const norm = normalizePlate(text);
+    read.plates[key] = norm;
+    if (norm === "") add(`/${key}`, "must contain letters or digits");
   };
   if (type === "TicketMoved") {
     plate("fromLicenseNumber");
@@ -107,19 +122,20 @@ function ticketIdOf(body: { ticketId: string | number }): string {
   return String(body.ticketId);
 }
 
+/** Only for a body that passed every check, so `read` holds its dates and plate. */
 function factsOf(
   body: TicketCreatedBody | TicketUpdatedBody | CreateOrUpdateBody,
-  tz: string,
+  read: Read,
   amount: number | null,
 ): TicketFacts {
   const cost = body.ticketCost;
   return {
     zone: readInt(body.zoneCode),
     parkingLotId: body.parkingLotId == null ? null : readInt(body.parkingLotId),
-    startAt: parseInstant(body.startDate, tz)!,
-    endAt: body.endDate == null ? null : parseInstant(body.endDate, tz)!,
+    startAt: read.dates.startDate!,
+    endAt: body.endDate == null ? null : read.dates.endDate!,
     plate: body.licenseNumber,
-    plateNorm: normalizePlate(body.licenseNumber),
+    plateNorm: read.plates.licenseNumber!,
     amountInclVat: amount,
     vatRate: cost.vatRate == null ? null : readInt(cost.vatRate),
     currencyCode: cost.currencyCode ?? null,
@@ -137,7 +153,8 @@ export function readTicketEvent(body: unknown, tz: string): TicketEvent {
     throw problems.validation(`/eventType: ${message}`, [{ pointer: "/eventType", message }]);
   }
   const errors = schemaErrors(type, body);
-  meaningErrors(type, body as Fields, tz, errors);
+  const read: Read = { dates: {}, plates: {} };
+  meaningErrors(type, body as Fields, tz, errors, read);
   if (errors.size > 0) {
     const list = [...errors.values()];
     const detail =
@@ -153,9 +170,9 @@ export function readTicketEvent(body: unknown, tz: string): TicketEvent {
         type,
         ticketId: ticketIdOf(b),
         from: b.fromLicenseNumber,
-        fromNorm: normalizePlate(b.fromLicenseNumber),
+        fromNorm: read.plates.fromLicenseNumber!,
         to: b.toLicenseNumber,
-        toNorm: normalizePlate(b.toLicenseNumber),
+        toNorm: read.plates.toLicenseNumber!,
       };
     }
     case "TicketCanceled":
@@ -163,12 +180,12 @@ export function readTicketEvent(body: unknown, tz: string): TicketEvent {
     case "CreateOrUpdate": {
       const b = body as CreateOrUpdateBody;
       const amount = b.ticketCost.amountInclVat == null ? null : parseAmount(b.ticketCost.amountInclVat);
-      return { type, ticketId: ticketIdOf(b), facts: factsOf(b, tz, amount) };
+      return { type, ticketId: ticketIdOf(b), facts: factsOf(b, read, amount) };
     }
     default: {
       const b = body as TicketCreatedBody | TicketUpdatedBody;
       const amount = b.ticketCost.amountInclVat == null ? null : readInt(b.ticketCost.amountInclVat);
-      return { type, ticketId: ticketIdOf(b), facts: factsOf(b, tz, amount) };
+      return { type, ticketId: ticketIdOf(b), facts: factsOf(b, read, amount) };
     }
   }
 }
