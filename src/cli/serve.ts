@@ -155,6 +155,11 @@ export const serveCommand: Command = {
     const ctx = createContext(store, config);
     const app = createApp(ctx);
     ctx.credentials.startLastUsedFlush();
+    // Big answers (the 500-lot list is ~600 KB) leave garbage faster than the engine collects
+    // by itself; a full collection every few seconds keeps peak memory well under 200 MB at no
+    // measurable cost in throughput (bench/results.md).
+    const collector = setInterval(() => Bun.gc(true), 5_000);
+    collector.unref();
 
     let front: FrontEnd;
     try {
@@ -222,6 +227,7 @@ export const serveCommand: Command = {
           front.close().catch((e) => logError("error while closing the listener", e)),
           retention.stop(),
         ]).finally(async () => {
+          clearInterval(collector);
           lookupRecorder(ctx).stop();
           ctx.credentials.stop();
           await checkpointer.stop();
