@@ -3,6 +3,7 @@ import { normalizePlate } from "../../src/plates/normalize.ts";
 import {
   formatMicros,
   fromWallTime,
+  intlWallTime,
   offsetAt,
   parseInstant,
   parseTimeOfDay,
@@ -74,5 +75,37 @@ describe("plate normalization", () => {
     for (const p of ["ab-123 ", "AB 123", "ab123", "a.b.1.2.3", "ＡＢ１２３"])
       expect(normalizePlate(p)).toBe("AB123");
     expect(normalizePlate("åäö 12")).toBe("ÅÄÖ12");
+  });
+});
+
+describe("wall time from cached offsets", () => {
+  test("agrees with Intl in zones with odd offsets and DST rules, across their changes", () => {
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const zones = [
+      "Europe/Stockholm",
+      "America/New_York",
+      "Australia/Lord_Howe",
+      "Asia/Kathmandu",
+      "Pacific/Chatham",
+      "UTC",
+    ];
+    const from = Date.parse("2025-01-01T00:00:00Z");
+    const span = Date.parse("2028-01-01T00:00:00Z") - from;
+    for (const tz of zones) {
+      for (let i = 0; i < 3000; i++) {
+        const t = from + Math.floor(rand() * span);
+        expect(toWallTime(t, tz)).toEqual(intlWallTime(t, tz));
+      }
+    }
+    // Every minute around Stockholm's two changes in 2026.
+    for (const edge of ["2026-03-29T01:00:00Z", "2026-10-25T01:00:00Z"])
+      for (let m = -90; m <= 90; m++) {
+        const t = Date.parse(edge) + m * 60_000 + 17_123;
+        expect(toWallTime(t, STHLM)).toEqual(intlWallTime(t, STHLM));
+      }
   });
 });
