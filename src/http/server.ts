@@ -6,7 +6,7 @@ import {
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { Socket } from "node:net";
-import { logRequest } from "./log.ts";
+import { logRequest, type RequestLine } from "./log.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
 
@@ -26,14 +26,8 @@ export interface FrontEndOptions {
   log?: boolean;
 }
 
-export interface RequestLogEntry {
-  method: string;
-  route: string;
-  status: number;
-  ms: number;
-  credential?: string;
-  requestId: string;
-}
+/** What the front end knows of a finished request: its log line, and what metrics count. */
+export type RequestLogEntry = RequestLine;
 
 export interface FrontEnd {
   url: string;

@@ -1,5 +1,6 @@
 import type { Statement } from "bun:sqlite";
 import type { AppContext } from "../context.ts";
+import type { tickets } from "../store/schema/index.ts";
 import type { PermitWindow } from "../store/schema/permits.ts";
 import { formatMicros } from "../time/zoned.ts";
 import {
@@ -25,17 +26,11 @@ interface Candidate extends Listed {
   windows: WindowSpan[] | null;
 }
 
-interface TicketRow {
-  ticketId: string;
-  zone: number;
-  parkingLotId: number | null;
-  startAt: number;
-  endAt: number | null;
-  plate: string;
-  plateNorm: string;
-  status: "running" | "stopped" | "canceled";
-  updatedAt: number;
-}
+/** The columns TICKET selects, typed from the schema. */
+type TicketRow = Pick<
+  typeof tickets.$inferSelect,
+  "ticketId" | "zone" | "parkingLotId" | "startAt" | "endAt" | "plate" | "plateNorm" | "status" | "updatedAt"
+>;
 
 interface PermitRow {
   id: number;
