@@ -2,26 +2,17 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { credentialLabel } from "../credentials/scopes.ts";
 import { authPlugin } from "../http/auth.ts";
+import { withEtag } from "../http/conditional.ts";
 import { holidayCalendar } from "../tariff/holidays.ts";
 import { ListQuery, LotId, ParkingLotInput, ParkingLotPatch, Quote, QuoteQuery } from "./model.ts";
 import { quoteStay } from "./quote.ts";
 import { LotCatalog, type Rendered } from "./service.ts";
 
-/** Whether If-None-Match names the current representation. */
-function notModified(request: Request, etag: string): boolean {
-  const header = request.headers.get("if-none-match");
-  if (!header) return false;
-  return header.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || t === etag || t === `W/${etag}`;
-  });
-}
+// Lots and quotes are public: kiosk and app pages served from other origins may read them.
+const PUBLIC = { "access-control-allow-origin": "*" };
 
 function send(request: Request, r: Rendered): Response {
-  if (notModified(request, r.etag)) return new Response(null, { status: 304, headers: { etag: r.etag } });
-  return new Response(r.body, {
-    headers: { "content-type": "application/json; charset=utf-8", etag: r.etag, "cache-control": "no-cache" },
-  });
+  return withEtag(request, r.etag, r.body, PUBLIC);
 }
 
 const TAGS = ["parking lots"];
@@ -45,9 +36,12 @@ export function lotRoutes(ctx: AppContext) {
     })
     .get(
       "/api/v1/parkings/:id/quote",
-      ({ params, query }) => ({
-        data: quoteStay(catalog.require(params.id), query.start, query.end, site, ctx.config.currency),
-      }),
+      ({ params, query, set }) => {
+        Object.assign(set.headers, PUBLIC);
+        return {
+          data: quoteStay(catalog.require(params.id), query.start, query.end, site, ctx.config.currency),
+        };
+      },
       {
         params: LotId,
         query: QuoteQuery,

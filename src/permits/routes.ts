@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { credentialLabel } from "../credentials/scopes.ts";
 import { authPlugin } from "../http/auth.ts";
+import { withEtag } from "../http/conditional.ts";
 import { readJsonBody } from "../http/json-body.ts";
 import { PermitLookups } from "./lookup.ts";
 import { lookupTarget, pathNumber } from "./lookup-params.ts";
@@ -23,15 +24,6 @@ import { PermitService } from "./service.ts";
 const JSON_HEADERS = { "content-type": "application/json" };
 
 const id = (value: string) => pathNumber(value, "id", 1);
-
-/** `If-None-Match` holds the tag (or `*`), weak or strong. */
-function matchesTag(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((h) => {
-    const tag = h.trim();
-    return tag === "*" || tag === etag || tag === `W/${etag}`;
-  });
-}
 
 /** What attendants' handhelds ask: check-tickets and the zone list (scope permits:read, Bearer only). */
 export function lookupRoutes(ctx: AppContext) {
@@ -77,7 +69,7 @@ export function lookupRoutes(ctx: AppContext) {
     )
     .get(
       "/api/v1/tickets/zone/:zone",
-      ({ params, request, credential, set }) => {
+      ({ params, request, credential }) => {
         const at = ctx.now();
         const zone = pathNumber(params.zone, "zone", 0);
         const { body, results, etag } = lookups.activePlatesJson(zone, at);
@@ -88,12 +80,7 @@ export function lookupRoutes(ctx: AppContext) {
           query: String(zone),
           results,
         });
-        const headers = { etag, "cache-control": "no-cache" };
-        if (matchesTag(request.headers.get("if-none-match"), etag))
-          return new Response(null, { status: 304, headers });
-        set.headers["content-type"] = "application/json";
-        Object.assign(set.headers, headers);
-        return body;
+        return withEtag(request, etag, body);
       },
       {
         auth: { scope: "permits:read" },

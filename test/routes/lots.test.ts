@@ -10,6 +10,23 @@ import { call, expectProblem } from "../support/app.ts";
 import { cityLot, createdLot, lotSetup } from "../support/lots.ts";
 
 describe("reading lots (public)", () => {
+  test("kiosk pages from any origin may read lots and quotes; admin writes carry no such header", async () => {
+    const s = lotSetup();
+    const lot = await createdLot(s);
+    const quote = `/api/v1/parkings/${lot.id}/quote?start=2026-06-15T10:00:00Z&end=2026-06-15T11:00:00Z`;
+    for (const path of ["/api/v1/parkings", `/api/v1/parkings/${lot.id}`, quote]) {
+      const res = await call(s.app, "GET", path, { headers: { origin: "http://kiosk.local" } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+    }
+    const write = await call(s.app, "PATCH", `/api/v1/parkings/${lot.id}`, {
+      token: s.admin,
+      body: { name: "X" },
+    });
+    expect(write.status).toBe(200);
+    expect(write.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   test("an empty list is {data: []} with an ETag, no credentials needed", async () => {
     const s = lotSetup();
     const res = await call(s.app, "GET", "/api/v1/parkings");

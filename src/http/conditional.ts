@@ -1,0 +1,24 @@
+/**
+ * Answers with an ETag: 304 with no body when `If-None-Match` names the tag (strong or weak)
+ * or `*`, else the body. Handhelds polling the zone list and kiosks polling the lot list pay
+ * for a body only when it changed.
+ */
+export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((h) => {
+    const tag = h.trim();
+    return tag === "*" || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+export function withEtag(
+  request: Request,
+  etag: string,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+): Response {
+  const common = { etag, "cache-control": "no-cache", ...headers };
+  if (matchesEtag(request.headers.get("if-none-match"), etag))
+    return new Response(null, { status: 304, headers: common });
+  return new Response(body, { headers: { "content-type": "application/json; charset=utf-8", ...common } });
+}
