@@ -3,6 +3,11 @@
  * or `*`, else the body. Handhelds polling the zone list and kiosks polling the lot list pay
  * for a body only when it changed.
  */
+/** A strong ETag for a body: the same bytes always give the same tag. */
+export function etagOf(body: string | Uint8Array): string {
+  return `"${Bun.hash(body).toString(36)}"`;
+}
+
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(",").some((h) => {

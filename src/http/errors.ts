@@ -1,8 +1,10 @@
+import type { ValueError } from "@sinclair/typebox/errors";
 import { Elysia, type ValidationError } from "elysia";
 import { asProblem, readJsonBody } from "./json-body.ts";
 import { logError } from "./log.ts";
 import { type FieldError, problems } from "./problem.ts";
 import { metaOf } from "./request-meta.ts";
+import { messageOf } from "./strict-fields.ts";
 
 const UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PERM|NOMEM)/;
 
@@ -22,7 +24,7 @@ export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
   for (const e of error.all) {
     const pointer = "path" in e && typeof e.path === "string" ? e.path : "";
     if (seen.has(pointer)) continue;
-    const message = "message" in e && typeof e.message === "string" ? e.message : "Invalid value";
+    const message = "schema" in e && "type" in e ? messageOf(e as ValueError) : "Invalid value";
     const fe: FieldError = { pointer, message };
     if (where && where !== "body") fe.in = where;
     seen.set(pointer, fe);

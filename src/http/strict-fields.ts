@@ -36,7 +36,7 @@ interface Bounds {
 }
 
 /** TypeBox says "Expected union value" for Elysia's integers; say what is expected instead. */
-function messageOf(e: ValueError): string {
+export function messageOf(e: ValueError): string {
   const s = e.schema as Bounds;
   if (e.type === ValueErrorType.ObjectAdditionalProperties) return "Unknown field";
   const integer = s.type === "integer" || s.anyOf?.some((b) => b.type === "integer");

@@ -1,5 +1,6 @@
 import type { Statement } from "bun:sqlite";
 import { eq, sql } from "drizzle-orm";
+import { etagOf } from "../http/conditional.ts";
 import { type FieldError, problems } from "../http/problem.ts";
 import type { Store } from "../store/db.ts";
 import { parkingLots } from "../store/schema/index.ts";
@@ -16,7 +17,7 @@ export interface Rendered {
 
 export function render(value: unknown): Rendered {
   const body = JSON.stringify(value);
-  return { body, etag: `"${Bun.hash(body).toString(36)}"` };
+  return { body, etag: etagOf(body) };
 }
 
 export function lotFromRow(r: Row): ParkingLot {

@@ -1,5 +1,6 @@
 import type { Statement } from "bun:sqlite";
 import type { AppContext } from "../context.ts";
+import { etagOf } from "../http/conditional.ts";
 import type { tickets } from "../store/schema/index.ts";
 import type { PermitWindow } from "../store/schema/permits.ts";
 import { formatMicros } from "../time/zoned.ts";
@@ -158,7 +159,7 @@ export class PermitLookups {
         until: nextChange(rows, at, 0),
       };
     });
-    found.etag ??= `"${Bun.hash(found.body).toString(36)}"`;
+    found.etag ??= etagOf(found.body);
     return found as { body: string; results: number; etag: string };
   }
 
