@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { SQL } from "bun";
+import { CENTRAL_SCHEMA_VERSION, migrateCentral } from "../../../src/modules/sync/central-schema.ts";
+import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
+import { eventually, officeSql, removeBox, type SiteBox, siteBox } from "../../support/sync.ts";
+
+/**
+ * Boxes syncing with a real PostgreSQL server (started here on a free loopback port, stopped
+ * after): pushes, idempotence, an outage mid-push, a restart mid-sync, permits from the office.
+ */
+
+const available = postgresAvailable();
+let pg: PgServer;
+let office: SQL;
+const boxes: SiteBox[] = [];
+const box = (site: string, dir?: string) => {
+  const b = siteBox(site, dir);
+  boxes.push(b);
+  return b;
+};
+
+beforeAll(async () => {
+  if (!available) return;
+  pg = await startPostgres();
+  office = officeSql(pg);
+  await migrateCentral(office);
+});
+
+afterAll(async () => {
+  for (const b of boxes) removeBox(b);
+  await office?.close({ timeout: 1 }).catch(() => {});
+  await pg?.destroy();
+});
+
+const count = async (q: string, ...params: unknown[]) => Number((await office.unsafe(q, params))[0].n);
+
+describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
+  test("central init is idempotent and records its version", async () => {
+    const again = await migrateCentral(office);
+    expect(again.applied).toEqual([]);
+    expect(again.to).toBe(CENTRAL_SCHEMA_VERSION);
+    expect(await count("SELECT count(*) AS n FROM parkd.schema_migrations")).toBe(CENTRAL_SCHEMA_VERSION);
+  }, 60_000);
+
+  test("two boxes push their events, tickets, lots and lookups to one office, each under its site", async () => {
+    const a = box("north");
+    const b = box("south");
+    for (let i = 0; i < 30; i++) await a.create(`n-${i}`);
+    for (let i = 0; i < 12; i++) await b.create(`s-${i}`);
+    await a.post({
+      eventType: "TicketStopped",
+      ticketId: "n-3",
+      zoneCode: "1234",
+      parkingLotId: null,
+      startDate: "2026-06-15T10:00:00+02:00",
+      endDate: "2026-06-15T11:00:00+02:00",
+      licenseNumber: "Pn-3",
+      ticketCost: { amountInclVat: 2000, vatRate: 25, currencyCode: "SEK" },
+    });
+    const lot = await import("../../support/lots.ts").then((m) => m.cityLot());
+    const { call } = await import("../../support/app.ts");
+    expect((await call(a.app, "POST", "/api/v1/parkings", { token: a.admin, body: lot })).status).toBe(201);
+    expect(
+      (
+        await call(b.app, "GET", "/api/v1/attendants/check-tickets?registration_number=ps-1", {
+          token: b.reader,
+        })
+      ).status,
+    ).toBe(200);
+
+    const sa = a.sync(pg, { batchSize: 7 });
+    const sb = b.sync(pg, { batchSize: 7 });
+    // Lookup records are written to the store about once a second.
+    await eventually(
+      () =>
+        (b.ctx.store.sqlite.query("SELECT count(*) AS n FROM permit_lookups").get() as { n: number }).n > 0,
+    );
+    expect(await Promise.all([sa.pushAll(), sb.pushAll()])).toEqual([31, 12]);
+
+    expect(await count("SELECT count(*) AS n FROM parkd.events WHERE site = 'north'")).toBe(31);
+    expect(await count("SELECT count(*) AS n FROM parkd.events WHERE site = 'south'")).toBe(12);
+    expect(await count("SELECT count(*) AS n FROM parkd.tickets WHERE site = 'north'")).toBe(30);
+    expect(await count("SELECT count(*) AS n FROM parkd.tickets WHERE site = 'south'")).toBe(12);
+    const [stopped] =
+      await office`SELECT status, end_at, last_seq::int AS last_seq, amount_incl_vat::int AS amount
+      FROM parkd.tickets WHERE site = 'north' AND ticket_id = 'n-3'`;
+    expect(stopped).toMatchObject({ status: "stopped", last_seq: 31, amount: 2000 });
+    expect((stopped.end_at as Date).toISOString()).toBe("2026-06-15T09:00:00.000Z");
+    const [lotRow] =
+      await office`SELECT name, zone_number, removed_at, fees FROM parkd.lots WHERE site = 'north'`;
+    expect(lotRow).toMatchObject({ name: "Centrum P-hus", zone_number: 1234, removed_at: null });
+    expect(lotRow.fees).toHaveLength(3);
+    expect(await count("SELECT count(*) AS n FROM parkd.lookups WHERE site = 'south'")).toBe(1);
+    const sites = await office`SELECT site, pushed_seq::int AS pushed_seq FROM parkd.sites ORDER BY site`;
+    expect(sites).toEqual([
+      { site: "north", pushed_seq: 31 },
+      { site: "south", pushed_seq: 12 },
+    ]);
+    // Caught up: nothing waits, and a further push sends nothing.
+    expect(sa.status().pendingEvents).toBe(0);
+    expect(await sa.pushAll()).toBe(0);
+  }, 60_000);
+
+  test("a batch sent twice, or an old state after a newer one, changes nothing", async () => {
+    const a = box("twice");
+    for (let i = 0; i < 5; i++) await a.create(`t-${i}`);
+    const s = a.sync(pg);
+    await s.pushAll();
+    const before = await office`SELECT * FROM parkd.tickets WHERE site = 'twice' ORDER BY ticket_id`;
+    const events =
+      await office`SELECT site, seq, ticket_id, raw_body FROM parkd.events WHERE site = 'twice' ORDER BY seq`;
+    // As after a crash between the office's commit and the box storing its cursor.
+    a.ctx.store.sqlite.run("UPDATE sync_cursors SET value = '0' WHERE stream = 'events'");
+    const again = a.sync(pg);
+    expect(await again.pushAll()).toBe(5);
+    expect(await office`SELECT * FROM parkd.tickets WHERE site = 'twice' ORDER BY ticket_id`).toEqual(before);
+    expect(
+      await office`SELECT site, seq, ticket_id, raw_body FROM parkd.events WHERE site = 'twice' ORDER BY seq`,
+    ).toEqual(events);
+  }, 60_000);
+
+  test("an outage mid-push: nothing is lost or doubled once the office is back", async () => {
+    const a = box("outage");
+    for (let i = 0; i < 200; i++) await a.create(`o-${i}`);
+    const s = a.sync(pg, { batchSize: 5, idleMs: 20 });
+    s.start();
+    let atKill = 0;
+    try {
+      await eventually(
+        async () => (await count("SELECT count(*) AS n FROM parkd.events WHERE site = 'outage'")) > 0,
+        15_000,
+      );
+      await pg.stop("immediate");
+      atKill = s.status().pushed.events;
+      // The box keeps taking events while the office is away.
+      for (let i = 200; i < 260; i++) await a.create(`o-${i}`);
+      await eventually(() => s.status().errors.push > 0);
+      expect(s.status().pendingEvents).toBeGreaterThan(0);
+      expect(s.status().reachable).toBe(false);
+      await pg.start();
+      await eventually(() => s.status().pendingEvents === 0, 30_000);
+    } finally {
+      await s.stop();
+    }
+    const rows = await office`SELECT seq::int AS seq FROM parkd.events WHERE site = 'outage' ORDER BY seq`;
+    const local = a.ctx.store.sqlite.query("SELECT seq FROM ticket_events ORDER BY seq").all() as {
+      seq: number;
+    }[];
+    expect(rows.map((r: { seq: number }) => r.seq)).toEqual(local.map((r) => r.seq));
+    expect(await count("SELECT count(*) AS n FROM parkd.tickets WHERE site = 'outage'")).toBe(260);
+    expect(s.status().lastError).not.toBeNull();
+    // The server went away with most of the backlog still to send.
+    expect(atKill).toBeLessThan(200);
+  }, 60_000);
+
+  test("a box restarted mid-sync resumes from its cursor", async () => {
+    const first = box("restart");
+    for (let i = 0; i < 50; i++) await first.create(`r-${i}`);
+    const s1 = first.sync(pg, { batchSize: 10 });
+    // Two rounds, then the process stops.
+    expect(await s1.pushOnce()).toBe(true);
+    expect(await s1.pushOnce()).toBe(true);
+    await s1.stop();
+    const sent = await count("SELECT count(*) AS n FROM parkd.events WHERE site = 'restart'");
+    expect(sent).toBe(20);
+    first.close();
+
+    const again = siteBox("restart", first.dir);
+    boxes.push(again);
+    for (let i = 50; i < 60; i++) await again.create(`r-${i}`);
+    const s2 = again.sync(pg, { batchSize: 10 });
+    // Only what the office did not have yet goes.
+    expect(await s2.pushAll()).toBe(60 - sent);
+    expect(await count("SELECT count(*) AS n FROM parkd.events WHERE site = 'restart'")).toBe(60);
+  }, 60_000);
+
+  test("permits issued at the office reach the boxes they are valid for, and leave when deleted", async () => {
+    const a = box("east");
+    const b = box("west");
+    const [all] = await office`INSERT INTO parkd.permits (plate, zone, start_at, end_at, note)
+      VALUES ('MON 001', 1234, '2026-06-01T00:00:00Z', '2026-07-01T00:00:00Z', 'monthly') RETURNING id::int AS id`;
+    const [eastOnly] = await office`INSERT INTO parkd.permits (plate, zone, start_at, sites, days)
+      VALUES ('STAFF 9', 1234, '2026-06-01T00:00:00Z', ARRAY['east'],
+        '[{"weekday": 1, "start_time": "07:00:00", "end_time": "18:00:00"}]') RETURNING id::int AS id`;
+    const sa = a.sync(pg);
+    const sb = b.sync(pg);
+    await Promise.all([sa.pullOnce(), sb.pullOnce()]);
+    const held = (x: SiteBox) =>
+      x.ctx.store.sqlite.query("SELECT id, plate_norm AS p, days FROM central_permits ORDER BY id").all();
+    expect(held(a)).toEqual([
+      { id: all.id, p: "MON001", days: null },
+      { id: eastOnly.id, p: "STAFF9", days: '[{"weekday":1,"start_time":"07:00:00","end_time":"18:00:00"}]' },
+    ]);
+    expect(held(b)).toEqual([{ id: all.id, p: "MON001", days: null }]);
+
+    // Moved to the west only, and the monthly one deleted.
+    await office`UPDATE parkd.permits SET sites = ARRAY['west'] WHERE id = ${eastOnly.id}`;
+    await office`DELETE FROM parkd.permits WHERE id = ${all.id}`;
+    await Promise.all([sa.pullOnce(), sb.pullOnce()]);
+    expect(held(a)).toEqual([]);
+    expect(held(b)).toEqual([
+      { id: eastOnly.id, p: "STAFF9", days: '[{"weekday":1,"start_time":"07:00:00","end_time":"18:00:00"}]' },
+    ]);
+    // The office loses the link: the box keeps what it pulled.
+    const before = held(b);
+    const lost = b.sync(
+      { ...pg, url: `postgres://nobody@127.0.0.1:1/none`, password: "x" },
+      { timeoutMs: 3000 },
+    );
+    await expect(lost.pullOnce()).rejects.toThrow();
+    expect(held(b)).toEqual(before);
+  }, 60_000);
+});
