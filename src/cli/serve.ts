@@ -14,6 +14,7 @@ import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
+import { centralServeOptions, startCentralSync, syncSettingsOf } from "./sync.ts";
 
 function appConfig(v: OptionValues): AppConfig {
   const timezone = stringOpt(v, "timezone") ?? systemTimezone();
@@ -128,6 +129,7 @@ export const serveOptions = [
     default: "64",
     help: "largest request body accepted",
   },
+  ...centralServeOptions,
 ];
 
 export const serveCommand: Command = {
@@ -141,6 +143,7 @@ export const serveCommand: Command = {
     const host = stringOpt(v, "host") ?? "0.0.0.0";
     const config = appConfig(v);
     const own = plain ? undefined : ownCertificate(v);
+    const central = syncSettingsOf(v);
 
     let lock: ReturnType<typeof acquireServeLock>;
     try {
@@ -203,6 +206,8 @@ export const serveCommand: Command = {
     ];
     process.stderr.write(`${summary.join("\n")}\n`);
 
+    const sync = central ? startCentralSync(ctx, central) : undefined;
+
     const retention = scheduleRetention({
       sqlite: store.sqlite,
       now: ctx.now,
@@ -226,6 +231,7 @@ export const serveCommand: Command = {
         Promise.all([
           front.close().catch((e) => logError("error while closing the listener", e)),
           retention.stop(),
+          sync?.stop(),
         ]).finally(async () => {
           clearInterval(collector);
           lookupRecorder(ctx).stop();

@@ -172,6 +172,7 @@ export class CentralSync {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
+      if (!this.running) return resolve();
       const done = () => {
         clearTimeout(timer);
         this.wakers.delete(done);
