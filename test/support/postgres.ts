@@ -1,5 +1,5 @@
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn, spawnSync } from "bun";
 import { freePort } from "./binary.ts";
@@ -68,7 +68,13 @@ export interface PgServer {
   running(): boolean;
 }
 
-export async function startPostgres(): Promise<PgServer> {
+export interface PgOptions {
+  /** Keep fsync on (benchmarks: the office's real cost of a commit); tests turn it off. */
+  durable?: boolean;
+  maxConnections?: number;
+}
+
+export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL binaries not found");
   const owner = runAsUser();
@@ -139,11 +145,11 @@ export async function startPostgres(): Promise<PgServer> {
           dir,
           "-c",
           "listen_addresses=127.0.0.1",
-          // Tests throw the folder away: durability on disk buys nothing here.
+          // Tests throw the folder away: durability on disk buys nothing there.
           "-c",
-          "fsync=off",
+          `fsync=${opts.durable ? "on" : "off"}`,
           "-c",
-          "max_connections=200",
+          `max_connections=${opts.maxConnections ?? 200}`,
         ],
         { ...as, cwd: dir, stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin", LANG: "C" } },
       );
@@ -175,6 +181,3 @@ export async function startPostgres(): Promise<PgServer> {
   }
   return server;
 }
-
-/** Who runs the tests, for messages. */
-export const testUser = () => userInfo().username;
