@@ -18,8 +18,8 @@ import { join, resolve } from "node:path";
 import { spawn } from "bun";
 import { createApp } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { startFrontEnd } from "../src/http/server.ts";
-import { openStore } from "../src/store/db.ts";
+import { startFrontEnd } from "../src/platform/http/server.ts";
+import { openStore } from "../src/platform/store/db.ts";
 import { generate } from "./generate.ts";
 import { PLATES, plateOf, ZONES } from "./plates.ts";
 

@@ -17,9 +17,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join, resolve } from "node:path";
 import { createApp } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { PermitLookups } from "../src/permits/lookup.ts";
-import { lookupRecorder } from "../src/permits/lookup-records.ts";
-import { openStore } from "../src/store/db.ts";
+import { lookupRecorder } from "../src/modules/enforcement/lookup-recorder.ts";
+import { PermitLookups } from "../src/modules/enforcement/lookups.ts";
+import { openStore } from "../src/platform/store/db.ts";
 import { generate } from "./generate.ts";
 import { PLATES, plateIndexOfTicket, plateOf, ZONES } from "./plates.ts";
 

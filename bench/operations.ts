@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { backupStore } from "../src/operations/backup.ts";
-import { DAY_MS, purgeExpired } from "../src/operations/retention.ts";
-import { openStore } from "../src/store/db.ts";
+import { backupStore } from "../src/modules/operations/backup.ts";
+import { DAY_MS, purgeExpired } from "../src/modules/operations/retention.ts";
+import { openStore } from "../src/platform/store/db.ts";
 
 const n = Number(process.argv[2] ?? 200_000);
 const dir = mkdtempSync(join(tmpdir(), "parkd-bench-"));

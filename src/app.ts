@@ -1,15 +1,15 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
-import { credentialRoutes } from "./credentials/routes.ts";
-import { healthRoutes } from "./health/routes.ts";
-import { errorHandling } from "./http/errors.ts";
-import { routeTemplates } from "./http/route-template.ts";
-import { lotRoutes } from "./lots/routes.ts";
-import type { RouteInfo } from "./operations/openapi.ts";
-import { countRequests } from "./operations/request-count.ts";
-import { operationsRoutes } from "./operations/routes.ts";
-import { permitRoutes } from "./permits/routes.ts";
-import { ticketRoutes } from "./tickets/routes.ts";
+import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
+import { lotRoutes } from "./modules/admin/lots/routes.ts";
+import { permitRoutes } from "./modules/enforcement/routes.ts";
+import { ticketRoutes } from "./modules/intake/routes.ts";
+import { healthRoutes } from "./modules/operations/health.ts";
+import type { RouteInfo } from "./modules/operations/openapi.ts";
+import { operationsRoutes } from "./modules/operations/routes.ts";
+import { countRequests } from "./platform/http/accounting.ts";
+import { errorHandling } from "./platform/http/errors.ts";
+import { routeTemplates } from "./platform/http/route-template.ts";
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {

@@ -1,8 +1,8 @@
-import { CredentialService } from "./credentials/service.ts";
-import { FailureLimiter } from "./http/rate-limit.ts";
-import { processMetrics } from "./operations/gauges.ts";
-import type { Metrics } from "./operations/metrics.ts";
-import type { Store } from "./store/db.ts";
+import { CredentialService } from "./modules/admin/credentials/service.ts";
+import { FailureLimiter } from "./platform/http/rate-limit.ts";
+import type { Metrics } from "./platform/metrics.ts";
+import { processMetrics } from "./platform/process-metrics.ts";
+import type { Store } from "./platform/store/db.ts";
 
 /** Settings the request handlers read; `serve` fills them from flags and environment. */
 export interface AppConfig {
@@ -18,7 +18,7 @@ export interface AppConfig {
   metricsToken?: string;
   /**
    * Public holidays, priced like Sundays: dates "YYYY-MM-DD", and "SE" for the Swedish public
-   * holidays of every year (src/tariff/holidays.ts). Default ["SE"].
+   * holidays of every year (src/domain/tariff/holidays.ts). Default ["SE"].
    */
   holidays: readonly string[];
 }

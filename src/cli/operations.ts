@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import { BackupError, backupStore, restoreStore } from "../operations/backup.ts";
-import { purgeExpired } from "../operations/retention.ts";
-import { appliedSchemaVersion, openStore, storePath } from "../store/db.ts";
-import { acquireServeLock, LockHeldError } from "../store/lock.ts";
+import { BackupError, backupStore, restoreStore } from "../modules/operations/backup.ts";
+import { purgeExpired } from "../modules/operations/retention.ts";
+import { appliedSchemaVersion, openStore, storePath } from "../platform/store/db.ts";
+import { acquireServeLock, LockHeldError } from "../platform/store/lock.ts";
 import { intOpt, stringOpt } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 

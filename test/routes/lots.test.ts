@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { createContext } from "../../src/context.ts";
-import { LotCatalog } from "../../src/lots/service.ts";
-import { openStore } from "../../src/store/db.ts";
+import { LotCatalog } from "../../src/modules/admin/lots/service.ts";
+import { openStore } from "../../src/platform/store/db.ts";
 import { call, expectProblem } from "../support/app.ts";
 import { cityLot, createdLot, lotSetup } from "../support/lots.ts";
 

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Elysia, t } from "elysia";
 import { createApp } from "../../src/app.ts";
-import { authPlugin } from "../../src/http/auth.ts";
-import { openApiPath } from "../../src/operations/openapi.ts";
+import { openApiPath } from "../../src/modules/operations/openapi.ts";
+import { authPlugin } from "../../src/platform/http/auth.ts";
 import { VERSION } from "../../src/version.ts";
 import { call, expectProblem, testApp } from "../support/app.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { lookupRecorder } from "../../src/permits/lookup-records.ts";
-import { permitLookups } from "../../src/store/schema/index.ts";
+import { lookupRecorder } from "../../src/modules/enforcement/lookup-recorder.ts";
+import { permitLookups } from "../../src/platform/store/schema/index.ts";
 import { call, expectProblem, testApp, testClock } from "../support/app.ts";
 import { cityLot } from "../support/lots.ts";
 import { cancelTicket, moveTicket, seedTicket } from "../support/seed.ts";

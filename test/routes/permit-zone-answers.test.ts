@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { createContext } from "../../src/context.ts";
-import { openStore } from "../../src/store/db.ts";
+import { openStore } from "../../src/platform/store/db.ts";
 import { call, testApp, testClock } from "../support/app.ts";
 import { cityLot } from "../support/lots.ts";
 import { cancelTicket, moveTicket, seedTicket } from "../support/seed.ts";
 
 /**
- * Zone answers are reused between requests (src/permits/zone-answers.ts): every write and every
+ * Zone answers are reused between requests (src/modules/enforcement/zone-answers.ts): every write and every
  * instant at which an answer changes must show in the very next answer, with a fresh ETag.
  */
 const CHECK = "/api/v1/attendants/check-tickets";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { createApp } from "../../src/app.ts";
-import { authPlugin } from "../../src/http/auth.ts";
-import { attachMeta } from "../../src/http/request-meta.ts";
+import { authPlugin } from "../../src/platform/http/auth.ts";
+import { attachMeta } from "../../src/platform/http/request-meta.ts";
 import { call, expectProblem, request, testApp, testClock } from "../support/app.ts";
 
 /** A route that exercises the shared plumbing the way feature routes do. */

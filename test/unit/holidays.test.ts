@@ -4,7 +4,7 @@ import {
   holidayCalendar,
   holidayEntryProblem,
   swedishPublicHolidays,
-} from "../../src/tariff/holidays.ts";
+} from "../../src/domain/tariff/holidays.ts";
 
 describe("Easter", () => {
   // Known Easter Sundays (Gregorian), including the earliest (22 March) and latest (25 April) cases.

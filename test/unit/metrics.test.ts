@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { escapeLabel, LATENCY_BUCKETS, Metrics } from "../../src/operations/metrics.ts";
+import { escapeLabel, LATENCY_BUCKETS, Metrics } from "../../src/platform/metrics.ts";
 
 describe("Prometheus text", () => {
   test("label values are escaped", () => {

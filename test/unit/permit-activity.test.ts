@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { Problem } from "../../src/http/problem.ts";
 import {
   insideWindows,
   isActive,
@@ -8,9 +7,10 @@ import {
   ticketNote,
   uniqueSortedPlates,
   windowSpans,
-} from "../../src/permits/activity.ts";
-import { lookupTarget } from "../../src/permits/lookup-params.ts";
-import { toWallTime } from "../../src/time/zoned.ts";
+} from "../../src/domain/permits/activity.ts";
+import { toWallTime } from "../../src/domain/time/zoned.ts";
+import { lookupTarget } from "../../src/modules/enforcement/lookup-params.ts";
+import { Problem } from "../../src/platform/http/problem.ts";
 
 const TZ = "Europe/Stockholm";
 const at = (iso: string) => Date.parse(iso);

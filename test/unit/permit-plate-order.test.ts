@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { uniqueSortedPlates } from "../../src/permits/activity.ts";
-import { formatMicros } from "../../src/time/zoned.ts";
+import { uniqueSortedPlates } from "../../src/domain/permits/activity.ts";
+import { formatMicros } from "../../src/domain/time/zoned.ts";
 
 /** The fast paths must give exactly what the general code gives. */
 describe("fast paths of the zone answers", () => {

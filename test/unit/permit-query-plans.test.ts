@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { LOOKUP_SQL } from "../../src/permits/lookup.ts";
-import { openMemoryStore } from "../../src/store/db.ts";
+import { LOOKUP_SQL } from "../../src/modules/enforcement/lookups.ts";
+import { openMemoryStore } from "../../src/platform/store/db.ts";
 
 /** The attendant's hot path must be index searches, never a scan of the ticket history. */
 describe("lookup queries are served from indexes", () => {

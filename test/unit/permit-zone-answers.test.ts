@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { PermitLookups } from "../../src/permits/lookup.ts";
-import { ZoneAnswers } from "../../src/permits/zone-answers.ts";
-import { openMemoryStore } from "../../src/store/db.ts";
-import { permits } from "../../src/store/schema/index.ts";
+import { PermitLookups } from "../../src/modules/enforcement/lookups.ts";
+import { ZoneAnswers } from "../../src/modules/enforcement/zone-answers.ts";
+import { openMemoryStore } from "../../src/platform/store/db.ts";
+import { permits } from "../../src/platform/store/schema/index.ts";
 import { testClock, testContext } from "../support/app.ts";
 import { cancelTicket, moveTicket, seedTicket } from "../support/seed.ts";
 

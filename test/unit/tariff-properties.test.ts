@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { priceStay, type StepFee, type Tariff, type WindowFee } from "../../src/tariff/engine.ts";
-import { holidayCalendar } from "../../src/tariff/holidays.ts";
+import { priceStay, type StepFee, type Tariff, type WindowFee } from "../../src/domain/tariff/engine.ts";
+import { holidayCalendar } from "../../src/domain/tariff/holidays.ts";
 
 /** mulberry32: a small seeded PRNG, so every run checks the same cases and a failure repeats. */
 function prng(seed: number) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { priceStay, type StepFee, type Tariff, type WindowFee } from "../../src/tariff/engine.ts";
-import { holidayCalendar } from "../../src/tariff/holidays.ts";
-import { parseInstant } from "../../src/time/zoned.ts";
+import { priceStay, type StepFee, type Tariff, type WindowFee } from "../../src/domain/tariff/engine.ts";
+import { holidayCalendar } from "../../src/domain/tariff/holidays.ts";
+import { parseInstant } from "../../src/domain/time/zoned.ts";
 
 const TZ = "Europe/Stockholm";
 const site = { timezone: TZ, isHoliday: holidayCalendar(["SE"]) };

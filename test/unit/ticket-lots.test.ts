@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { openMemoryStore } from "../../src/store/db.ts";
-import { lotLookup } from "../../src/tickets/service.ts";
+import { lotLookup } from "../../src/modules/intake/service.ts";
+import { openMemoryStore } from "../../src/platform/store/db.ts";
 
 describe("lotLookup", () => {
   test("ids of stored lots are known, others not, and lots added later are seen", () => {

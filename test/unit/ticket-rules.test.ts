@@ -1,6 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { normalizePlate } from "../../src/plates/normalize.ts";
-import { decide, type TicketEvent, type TicketFacts, type TicketState } from "../../src/tickets/rules.ts";
+import { normalizePlate } from "../../src/domain/plates.ts";
+import {
+  decide,
+  type TicketEvent,
+  type TicketFacts,
+  type TicketState,
+} from "../../src/domain/tickets/rules.ts";
 
 const facts = (over: Partial<TicketFacts> = {}): TicketFacts => ({
   zone: 12,

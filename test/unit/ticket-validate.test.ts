@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { Problem } from "../../src/http/problem.ts";
-import { normalizePlate } from "../../src/plates/normalize.ts";
-import { parseAmount, readTicketEvent } from "../../src/tickets/validate.ts";
+import { normalizePlate } from "../../src/domain/plates.ts";
+import { parseAmount, readTicketEvent } from "../../src/modules/intake/read-event.ts";
+import { Problem } from "../../src/platform/http/problem.ts";
 
 const TZ = "Europe/Stockholm";
 
@@ -202,7 +202,9 @@ describe("readTicketEvent", () => {
 
 describe("the intake body for OpenAPI", () => {
   test("is a oneOf of the six schemas, discriminated by eventType", async () => {
-    const { TicketEventBody, TicketEventBodies, EVENT_TYPES } = await import("../../src/tickets/model.ts");
+    const { TicketEventBody, TicketEventBodies, EVENT_TYPES } = await import(
+      "../../src/modules/intake/model.ts"
+    );
     const doc = JSON.parse(JSON.stringify(TicketEventBody));
     expect(doc.oneOf).toHaveLength(6);
     expect(doc.discriminator).toEqual({ propertyName: "eventType" });

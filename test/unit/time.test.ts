@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { normalizePlate } from "../../src/plates/normalize.ts";
+import { normalizePlate } from "../../src/domain/plates.ts";
 import {
   formatMicros,
   fromWallTime,
@@ -10,7 +10,7 @@ import {
   startOfDay,
   startOfNextDay,
   toWallTime,
-} from "../../src/time/zoned.ts";
+} from "../../src/domain/time/zoned.ts";
 
 const STHLM = "Europe/Stockholm";
 

@@ -1,0 +1,278 @@
+import { timingSafeEqual } from "node:crypto";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { type Credential, isScope, type Scope } from "../../../domain/credentials.ts";
+import { commitRelaxed, type Store } from "../../../platform/store/db.ts";
+import { apiTokens, apiUsers } from "../../../platform/store/schema/index.ts";
+
+export class CredentialError extends Error {}
+
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface UserInfo {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+const TOKEN_PREFIX = "pk_";
+/** A verified Basic password is trusted this long before argon2id runs again. */
+const BASIC_CACHE_MS = 60_000;
+const LAST_USED_FLUSH_MS = 5_000;
+
+export function sha256Hex(text: string): string {
+  return Bun.CryptoHasher.hash("sha256", text, "hex") as string;
+}
+
+function parseScopes(text: string): Scope[] {
+  return text.split(" ").filter(isScope);
+}
+
+// Every authenticated request needs its credential's scopes; there are only a few distinct texts.
+const sharedScopes = new Map<string, readonly Scope[]>();
+function credentialScopes(text: string): readonly Scope[] {
+  let scopes = sharedScopes.get(text);
+  if (!scopes) {
+    scopes = Object.freeze(parseScopes(text));
+    if (sharedScopes.size < 1_000) sharedScopes.set(text, scopes);
+  }
+  return scopes;
+}
+
+function checkScopes(scopes: readonly string[]): Scope[] {
+  if (scopes.length === 0) throw new CredentialError("at least one --scope is needed");
+  for (const s of scopes)
+    if (!isScope(s))
+      throw new CredentialError(`unknown scope "${s}" (use tickets:write, permits:read or admin)`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+function checkName(name: string | undefined): string {
+  if (!name || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name))
+    throw new CredentialError(
+      "a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
+    );
+  return name;
+}
+
+function newId(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return prefix + Buffer.from(bytes).toString("hex");
+}
+
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Tokens and Basic users. Every verification reads the store, so a token created or revoked
+ * by the CLI in another process counts on the very next request.
+ */
+export class CredentialService {
+  private readonly store: Store;
+  private readonly now: () => number;
+  private readonly tokenByHash;
+  private readonly userByName;
+  private readonly basicCache = new Map<string, { passwordHash: string; at: number }>();
+  private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
+  private flushTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(store: Store, now: () => number = Date.now) {
+    this.store = store;
+    this.now = now;
+    // Every authenticated request runs this: a plain statement, no drizzle row mapping.
+    this.tokenByHash = store.sqlite.prepare<
+      {
+        id: string;
+        name: string;
+        tokenHash: string;
+        scopes: string;
+        expiresAt: number | null;
+        revokedAt: number | null;
+      },
+      [string]
+    >(
+      `SELECT id, name, token_hash AS tokenHash, scopes, expires_at AS expiresAt, revoked_at AS revokedAt
+       FROM api_tokens WHERE token_hash = ?1`,
+    );
+    this.userByName = store.db
+      .select()
+      .from(apiUsers)
+      .where(eq(apiUsers.name, sql.placeholder("name")))
+      .prepare();
+  }
+
+  createToken(input: { name: string; scopes: readonly string[]; expiresInMs?: number }): {
+    id: string;
+    token: string;
+  } {
+    const name = checkName(input.name);
+    const scopes = checkScopes(input.scopes);
+    const live = this.store.db
+      .select({ id: apiTokens.id })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.name, name), isNull(apiTokens.revokedAt)))
+      .get();
+    if (live) throw new CredentialError(`a token named "${name}" already exists; revoke it first`);
+    const token =
+      TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    const id = newId("tok_");
+    const now = this.now();
+    this.store.db
+      .insert(apiTokens)
+      .values({
+        id,
+        name,
+        tokenHash: sha256Hex(token),
+        scopes: scopes.join(" "),
+        createdAt: now,
+        expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
+      })
+      .run();
+    return { id, token };
+  }
+
+  listTokens(): TokenInfo[] {
+    return this.store.db
+      .select()
+      .from(apiTokens)
+      .orderBy(apiTokens.createdAt)
+      .all()
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        scopes: parseScopes(r.scopes),
+        createdAt: r.createdAt,
+        lastUsedAt: r.lastUsedAt,
+        expiresAt: r.expiresAt,
+        revokedAt: r.revokedAt,
+      }));
+  }
+
+  /** Revokes the live token with this id or name; returns its id. */
+  revokeToken(idOrName: string): string {
+    const row = this.store.db
+      .select({ id: apiTokens.id })
+      .from(apiTokens)
+      .where(and(or(eq(apiTokens.id, idOrName), eq(apiTokens.name, idOrName)), isNull(apiTokens.revokedAt)))
+      .get();
+    if (!row) throw new CredentialError(`no live token with id or name "${idOrName}"`);
+    this.store.db.update(apiTokens).set({ revokedAt: this.now() }).where(eq(apiTokens.id, row.id)).run();
+    return row.id;
+  }
+
+  async createUser(input: {
+    name: string;
+    scopes: readonly string[];
+    password: string;
+  }): Promise<{ id: string }> {
+    const name = checkName(input.name);
+    const scopes = checkScopes(input.scopes);
+    if (input.password.length < 12) throw new CredentialError("the password must be at least 12 characters");
+    if (this.userByName.get({ name })) throw new CredentialError(`a user named "${name}" already exists`);
+    const id = newId("usr_");
+    const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+    this.store.db
+      .insert(apiUsers)
+      .values({ id, name, passwordHash, scopes: scopes.join(" "), createdAt: this.now() })
+      .run();
+    return { id };
+  }
+
+  listUsers(): UserInfo[] {
+    return this.store.db
+      .select()
+      .from(apiUsers)
+      .orderBy(apiUsers.createdAt)
+      .all()
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        scopes: parseScopes(r.scopes),
+        createdAt: r.createdAt,
+        lastUsedAt: r.lastUsedAt,
+      }));
+  }
+
+  deleteUser(idOrName: string): string {
+    const row = this.store.db
+      .select({ id: apiUsers.id })
+      .from(apiUsers)
+      .where(or(eq(apiUsers.id, idOrName), eq(apiUsers.name, idOrName)))
+      .get();
+    if (!row) throw new CredentialError(`no user with id or name "${idOrName}"`);
+    this.store.db.delete(apiUsers).where(eq(apiUsers.id, row.id)).run();
+    return row.id;
+  }
+
+  verifyBearer(token: string): Credential | null {
+    const hash = sha256Hex(token);
+    const row = this.tokenByHash.get(hash);
+    if (!row || !sameHex(row.tokenHash, hash)) return null;
+    const now = this.now();
+    if (row.revokedAt !== null) return null;
+    if (row.expiresAt !== null && row.expiresAt <= now) return null;
+    this.lastUsed.set(row.id, { kind: "token", at: now });
+    return { kind: "token", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
+  async verifyBasic(name: string, password: string): Promise<Credential | null> {
+    const row = this.userByName.get({ name });
+    const key = sha256Hex(`${name}\u0000${password}`);
+    if (!row) {
+      this.basicCache.delete(key);
+      return null;
+    }
+    const now = this.now();
+    const cached = this.basicCache.get(key);
+    let ok =
+      cached !== undefined && cached.passwordHash === row.passwordHash && now - cached.at < BASIC_CACHE_MS;
+    if (!ok) {
+      ok = await Bun.password.verify(password, row.passwordHash);
+      if (ok) this.basicCache.set(key, { passwordHash: row.passwordHash, at: now });
+    }
+    if (!ok) return null;
+    this.lastUsed.set(row.id, { kind: "user", at: now });
+    return { kind: "user", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
+  /** last_used_at is written in batches so that reads never wait on a disk sync. */
+  startLastUsedFlush(): void {
+    this.flushTimer ??= setInterval(() => this.flushLastUsed(), LAST_USED_FLUSH_MS);
+    this.flushTimer.unref?.();
+  }
+
+  flushLastUsed(): void {
+    if (this.lastUsed.size === 0) return;
+    const pending = [...this.lastUsed];
+    this.lastUsed.clear();
+    commitRelaxed(this.store.sqlite, () => {
+      for (const [id, { kind, at }] of pending) {
+        if (kind === "token")
+          this.store.db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id)).run();
+        else this.store.db.update(apiUsers).set({ lastUsedAt: at }).where(eq(apiUsers.id, id)).run();
+      }
+    });
+  }
+
+  stop(): void {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer = undefined;
+    try {
+      this.flushLastUsed();
+    } catch {
+      // A store that cannot be written at shutdown only loses last-used times.
+    }
+  }
+}

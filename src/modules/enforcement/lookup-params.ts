@@ -1,0 +1,96 @@
+import { normalizePlate } from "../../domain/plates.ts";
+import { type FieldError, Problem, problems } from "../../platform/http/problem.ts";
+import { ZONE_MAX } from "./model.ts";
+
+export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
+
+/** Longer than any real plate, short enough to keep junk out of the lookup records. */
+const MAX_PLATE = 32;
+
+function given(v: unknown): boolean {
+  return v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
+}
+
+function invalid(errors: FieldError[]): Problem {
+  return problems.validation(
+    errors.length === 1
+      ? `${errors[0]!.pointer}: ${errors[0]!.message}`
+      : `${errors.length} fields failed validation`,
+    errors,
+  );
+}
+
+/**
+ * What check-tickets is asked: exactly one of registration_number or zone, from the query string
+ * or from a JSON body on the GET (the interface's own example). The same parameter in both
+ * places must agree; empty strings and nulls count as not given.
+ */
+export function lookupTarget(query: Record<string, unknown>, body: unknown): LookupTarget {
+  const fromBody: Record<string, unknown> = {};
+  if (body !== undefined) {
+    if (body === null || typeof body !== "object" || Array.isArray(body))
+      throw invalid([{ pointer: "", message: "The body must be a JSON object" }]);
+    Object.assign(fromBody, body);
+  }
+  const pick = (key: "registration_number" | "zone"): { value: unknown; in: "query" | "body" } | null => {
+    const q = query[key];
+    const b = fromBody[key];
+    if (given(q) && given(b) && String(q).trim() !== String(b).trim())
+      throw problems.badRequest(
+        `${key} is given in both the query string and the body, with different values`,
+        [{ pointer: `/${key}`, message: "Given twice with different values" }],
+      );
+    if (given(q)) return { value: q, in: "query" };
+    if (given(b)) return { value: b, in: "body" };
+    return null;
+  };
+  const plate = pick("registration_number");
+  const zone = pick("zone");
+  if ((plate === null) === (zone === null))
+    throw new Problem(
+      400,
+      "lookup-parameters",
+      "Exactly one of registration_number or zone",
+      plate
+        ? "Give either registration_number or zone, not both"
+        : "Give registration_number or zone, in the query string or in a JSON body",
+    );
+  if (plate) {
+    const plateNorm = typeof plate.value === "string" ? normalizePlate(plate.value) : "";
+    if (plateNorm === "" || plateNorm.length > MAX_PLATE)
+      throw invalid([
+        {
+          pointer: "/registration_number",
+          message: "Expected a registration number (letters and digits)",
+          ...(plate.in === "query" ? { in: "query" as const } : {}),
+        },
+      ]);
+    return { by: "registration_number", plateNorm };
+  }
+  const raw = zone!.value;
+  const n =
+    typeof raw === "number" ? raw : /^\s*\d{1,10}\s*$/.test(String(raw)) ? Number(String(raw)) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0 || n > ZONE_MAX)
+    throw invalid([
+      {
+        pointer: "/zone",
+        message: "Expected a zone number (an integer or a string of digits)",
+        ...(zone!.in === "query" ? { in: "query" as const } : {}),
+      },
+    ]);
+  return { by: "zone", zone: n };
+}
+
+/** A whole number from a path segment, or a validation problem that names the parameter. */
+export function pathNumber(value: string, name: string, min: number): number {
+  const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > ZONE_MAX)
+    throw problems.validation(`/${name}: expected a whole number`, [
+      {
+        pointer: `/${name}`,
+        message: `Expected a whole number${min > 0 ? ` from ${min}` : ""}`,
+        in: "params",
+      },
+    ]);
+  return n;
+}

@@ -1,0 +1,259 @@
+import type { Statement } from "bun:sqlite";
+import type { AppContext } from "../../context.ts";
+import {
+  isActive,
+  isListed,
+  type Listed,
+  newestFirst,
+  ticketNote,
+  uniqueSortedPlates,
+  WallClock,
+  type WindowSpan,
+  windowSpans,
+} from "../../domain/permits/activity.ts";
+import { formatMicros } from "../../domain/time/zoned.ts";
+import { etagOf } from "../../platform/http/conditional.ts";
+import type { tickets } from "../../platform/store/schema/index.ts";
+import type { PermitWindow } from "../../platform/store/schema/permits.ts";
+import { LotNames } from "./lot-names.ts";
+import type { ExtendedInformation } from "./model.ts";
+import { ZoneAnswers } from "./zone-answers.ts";
+
+/** A ticket or an operator permit, in the one shape both lookups work on. */
+interface Candidate extends Listed {
+  plate: string;
+  zone: number;
+  note: string;
+  windows: WindowSpan[] | null;
+}
+
+/** The columns TICKET selects, typed from the schema. */
+type TicketRow = Pick<
+  typeof tickets.$inferSelect,
+  "ticketId" | "zone" | "parkingLotId" | "startAt" | "endAt" | "plate" | "plateNorm" | "status" | "updatedAt"
+>;
+
+interface PermitRow {
+  id: number;
+  zone: number;
+  startAt: number;
+  endAt: number | null;
+  plate: string;
+  plateNorm: string;
+  note: string;
+  /** JSON text of the weekly windows, or null. */
+  days: string | null;
+}
+
+const TICKET = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
+  end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt FROM tickets`;
+const PERMIT = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
+  note, days FROM permits`;
+
+/**
+ * The attendant's queries, each served from an index: by plate on (plate_norm, ...), by zone on
+ * (zone, end_at) as two range scans (ended after the cutoff, and open-ended), because an OR of
+ * the two would scan the zone's whole history. Plain statements with positional parameters: the
+ * rows are read as plain objects, without a mapping layer. By plate: ?1 plate, ?2 now, ?3 cutoff.
+ * By zone: ?1 zone, ?2 cutoff (the open-ended ones take the zone alone); those also return permits that start later (their end lies after
+ * the cutoff too), so the zone answers know when they will next change. Exported so a test can
+ * check the query plans.
+ */
+export const LOOKUP_SQL = {
+  ticketsByPlate: `${TICKET} WHERE plate_norm = ?1 AND start_at <= ?2 AND status <> 'canceled'
+    AND (end_at IS NULL OR end_at > ?3)`,
+  ticketsInZoneEnding: `${TICKET} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
+  ticketsInZoneOpen: `${TICKET} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
+  permitsByPlate: `${PERMIT} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
+  permitsInZoneEnding: `${PERMIT} WHERE zone = ?1 AND end_at > ?2`,
+  permitsInZoneOpen: `${PERMIT} WHERE zone = ?1 AND end_at IS NULL`,
+} as const;
+
+type ByPlate<R> = Statement<R, [string, number, number]>;
+type ByZone<R> = Statement<R, [number, number]>;
+type ByZoneOpen<R> = Statement<R, [number]>;
+
+/** What a zone answer is and until when it holds; see ZoneAnswers. */
+interface Computed {
+  body: string;
+  results: number;
+  until: number;
+}
+
+/** check-tickets and the zone list; the queries are prepared once. */
+export class PermitLookups {
+  private readonly ctx: AppContext;
+  private readonly lots: LotNames;
+  private readonly answers: ZoneAnswers;
+  private readonly q: {
+    ticketsByPlate: ByPlate<TicketRow>;
+    permitsByPlate: ByPlate<PermitRow>;
+    ticketsInZoneEnding: ByZone<TicketRow>;
+    ticketsInZoneOpen: ByZoneOpen<TicketRow>;
+    permitsInZoneEnding: ByZone<PermitRow>;
+    permitsInZoneOpen: ByZoneOpen<PermitRow>;
+  };
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+    this.lots = new LotNames(ctx.store);
+    this.answers = new ZoneAnswers(ctx.store);
+    const s = ctx.store.sqlite;
+    this.q = {
+      ticketsByPlate: s.prepare(LOOKUP_SQL.ticketsByPlate),
+      permitsByPlate: s.prepare(LOOKUP_SQL.permitsByPlate),
+      ticketsInZoneEnding: s.prepare(LOOKUP_SQL.ticketsInZoneEnding),
+      ticketsInZoneOpen: s.prepare(LOOKUP_SQL.ticketsInZoneOpen),
+      permitsInZoneEnding: s.prepare(LOOKUP_SQL.permitsInZoneEnding),
+      permitsInZoneOpen: s.prepare(LOOKUP_SQL.permitsInZoneOpen),
+    };
+  }
+
+  private recentMs(): number {
+    return this.ctx.config.recentHours * 3_600_000;
+  }
+
+  /** check-tickets by registration number (already normalized). */
+  byPlate(plateNorm: string, at: number): ExtendedInformation[] {
+    const recent = this.recentMs();
+    const rows = this.candidates(
+      this.q.ticketsByPlate.all(plateNorm, at, at - recent),
+      this.q.permitsByPlate.all(plateNorm, at, at - recent),
+      true,
+    );
+    return this.answer(rows, at, recent);
+  }
+
+  /** check-tickets by zone. */
+  byZone(zone: number, at: number): ExtendedInformation[] {
+    const recent = this.recentMs();
+    return this.answer(this.inZone(zone, at - recent, true), at, recent);
+  }
+
+  /** check-tickets by zone as its JSON body, reused while nothing it depends on changes. */
+  byZoneJson(zone: number, at: number): { body: string; results: number } {
+    return this.answers.get("check", zone, at, () => {
+      const recent = this.recentMs();
+      const rows = this.inZone(zone, at - recent, true);
+      const found = this.answer(rows, at, recent);
+      return { body: JSON.stringify(found), results: found.length, until: nextChange(rows, at, recent) };
+    });
+  }
+
+  /** The zone list: plates with a permit active now, each once, sorted. */
+  activePlates(zone: number, at: number): string[] {
+    const rows = this.inZone(zone, at, false);
+    const clock = new WallClock(at, this.ctx.config.timezone);
+    return uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
+  }
+
+  /** The zone list as its `{"data": [...]}` body, with its ETag, reused like byZoneJson. */
+  activePlatesJson(zone: number, at: number): { body: string; results: number; etag: string } {
+    const found = this.answers.get("list", zone, at, (): Computed => {
+      const rows = this.inZone(zone, at, false);
+      const clock = new WallClock(at, this.ctx.config.timezone);
+      const plates = uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
+      return {
+        body: JSON.stringify({ data: plates }),
+        results: plates.length,
+        until: nextChange(rows, at, 0),
+      };
+    });
+    found.etag ??= etagOf(found.body);
+    return found as { body: string; results: number; etag: string };
+  }
+
+  /** Tickets and permits of a zone that end after the cutoff or not at all, started or not. */
+  private inZone(zone: number, cutoff: number, withNotes: boolean): Candidate[] {
+    const tickets = this.q.ticketsInZoneEnding.all(zone, cutoff);
+    for (const t of this.q.ticketsInZoneOpen.all(zone)) tickets.push(t);
+    const permits = this.q.permitsInZoneEnding.all(zone, cutoff);
+    for (const p of this.q.permitsInZoneOpen.all(zone)) permits.push(p);
+    return this.candidates(tickets, permits, withNotes);
+  }
+
+  private candidates(ticketRows: TicketRow[], permitRows: PermitRow[], withNotes: boolean): Candidate[] {
+    const lotName = this.lots.lookup();
+    const out: Candidate[] = [];
+    for (const t of ticketRows) {
+      out.push({
+        source: 0,
+        id: t.ticketId,
+        plate: t.plate,
+        plateNorm: t.plateNorm,
+        zone: t.zone,
+        startAt: t.startAt,
+        // A stop always carries an end; should one lack it, the ticket ended when it was stopped.
+        endAt: t.endAt ?? (t.status === "stopped" ? t.updatedAt : null),
+        note: withNotes
+          ? ticketNote({
+              ticketId: t.ticketId,
+              parkingLotId: t.parkingLotId,
+              lotName: lotName(t.parkingLotId),
+              status: t.status,
+            })
+          : "",
+        windows: null,
+      });
+    }
+    for (const p of permitRows) {
+      out.push({
+        source: 1,
+        id: String(p.id).padStart(12, "0"),
+        plate: p.plate,
+        plateNorm: p.plateNorm,
+        zone: p.zone,
+        startAt: p.startAt,
+        endAt: p.endAt,
+        note: p.note,
+        windows: p.days === null ? null : windowSpans(JSON.parse(p.days) as PermitWindow[] | null),
+      });
+    }
+    return out;
+  }
+
+  private answer(rows: Candidate[], at: number, recent: number): ExtendedInformation[] {
+    const clock = new WallClock(at, this.ctx.config.timezone);
+    const listed = rows.filter((c) => isListed(c, at, recent)).sort(newestFirst);
+    const out: ExtendedInformation[] = new Array(listed.length);
+    for (let i = 0; i < listed.length; i++) {
+      const c = listed[i]!;
+      out[i] = {
+        registration_number: c.plate,
+        zone: c.zone,
+        active: isActive(c, at, clock),
+        start_at: formatMicros(c.startAt),
+        end_at: c.endAt === null ? null : formatMicros(c.endAt),
+        note: c.note,
+      };
+    }
+    return out;
+  }
+}
+
+/**
+ * The first instant after `at` at which an answer built from these rows could read differently:
+ * a start (listed and active from then on), an end (no longer active), an end plus the recent
+ * window (no longer listed), or, for permits with weekly windows, the next whole second: window
+ * bounds are whole wall-clock seconds and zone offsets whole seconds, so nothing changes within
+ * one. Rows the queries leave out (ended before the cutoff) are never listed or active again.
+ */
+export function nextChange(
+  rows: readonly { startAt: number; endAt: number | null; windows: readonly WindowSpan[] | null }[],
+  at: number,
+  recent: number,
+): number {
+  let until = Number.POSITIVE_INFINITY;
+  const nextSecond = Math.floor(at / 1000) * 1000 + 1000;
+  for (const r of rows) {
+    if (r.startAt > at && r.startAt < until) until = r.startAt;
+    if (r.endAt !== null) {
+      if (r.endAt > at && r.endAt < until) until = r.endAt;
+      const unlisted = r.endAt + recent;
+      if (unlisted > at && unlisted < until) until = unlisted;
+    }
+    if (r.windows && r.windows.length > 0 && (r.endAt === null || r.endAt > at) && nextSecond < until)
+      until = nextSecond;
+  }
+  return until;
+}
