@@ -193,11 +193,8 @@ async function main() {
       host: "127.0.0.1",
       port: 0,
       bodyLimit: ctx.config.bodyLimit,
-      handle: (request) => {
-        ctx.metrics.markFrontEnd(request);
-        return app.handle(request);
-      },
-      observe: (entry) => ctx.metrics.request(entry),
+      handle: app.handle,
+      account: (entry) => ctx.accounting.finish(entry),
     });
     return {
       port: front.port,

@@ -17,7 +17,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join, resolve } from "node:path";
 import { createApp } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { lookupRecorder } from "../src/modules/enforcement/lookup-recorder.ts";
 import { PermitLookups } from "../src/modules/enforcement/lookups.ts";
 import { openStore } from "../src/platform/store/db.ts";
 import { generate } from "./generate.ts";
@@ -187,5 +186,5 @@ for (const [name, build] of built) {
     `${name.padEnd(38)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)})`,
   );
 }
-lookupRecorder(ctx).stop();
+ctx.lookupRecorder.stop();
 store.close();

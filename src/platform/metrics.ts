@@ -1,5 +1,3 @@
-import { metaOf } from "./http/request-meta.ts";
-
 /**
  * In-process counters for `GET /metrics` (Prometheus text format 0.0.4). Features call the small
  * API on `ctx.metrics` (ticketEvent, permitLookup); requests are counted by route template, never
@@ -157,15 +155,6 @@ export class Metrics {
     for (let i = 0; i < LATENCY_BUCKETS.length; i++) if (seconds <= LATENCY_BUCKETS[i]!) h.counts[i]!++;
     h.sum += seconds;
     h.count++;
-  }
-
-  /** Marks a request as one the front end will report through `observe`. */
-  markFrontEnd(request: Request): void {
-    metaOf(request).frontEnd = true;
-  }
-
-  countedByFrontEnd(request: Request): boolean {
-    return metaOf(request).frontEnd === true;
   }
 
   addGauges(source: GaugeSource): void {

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { lookupRecorder } from "../../src/modules/enforcement/lookup-recorder.ts";
 import { permitLookups } from "../../src/platform/store/schema/index.ts";
 import { call, expectProblem, testApp, testClock } from "../support/app.ts";
 import { cityLot } from "../support/lots.ts";
@@ -453,7 +452,7 @@ describe("lookup records", () => {
     await call(s.app, "GET", CHECK, { token: handheld, body: { zone: "20" } });
     await call(s.app, "GET", "/api/v1/tickets/zone/20", { token: handheld });
     await call(s.app, "GET", `${CHECK}?zone=20&registration_number=X`, { token: handheld });
-    const recorder = lookupRecorder(s.ctx);
+    const recorder = s.ctx.lookupRecorder;
     expect(recorder.pending).toBe(3);
     expect(s.ctx.store.db.select().from(permitLookups).all()).toHaveLength(0);
     expect(recorder.flush()).toBe(3);
@@ -472,7 +471,7 @@ describe("lookup records", () => {
     expect(count()).toBe(0);
     await Bun.sleep(1300);
     expect(count()).toBe(1);
-    const recorder = lookupRecorder(s.ctx);
+    const recorder = s.ctx.lookupRecorder;
     await call(s.app, "GET", `${CHECK}?zone=1`, { token: s.reader });
     recorder.stop();
     expect(count()).toBe(2);
@@ -483,7 +482,7 @@ describe("lookup records", () => {
   test("a store that refuses the write keeps the records for the next flush", async () => {
     const s = setup();
     await call(s.app, "GET", `${CHECK}?zone=1`, { token: s.reader });
-    const recorder = lookupRecorder(s.ctx);
+    const recorder = s.ctx.lookupRecorder;
     s.ctx.store.sqlite.run("PRAGMA query_only = ON");
     expect(recorder.flush()).toBe(0);
     expect(recorder.pending).toBe(1);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { DomainError } from "../../src/domain/errors.ts";
 import {
   insideWindows,
   isActive,
@@ -10,7 +11,7 @@ import {
 } from "../../src/domain/permits/activity.ts";
 import { toWallTime } from "../../src/domain/time/zoned.ts";
 import { lookupTarget } from "../../src/modules/enforcement/lookup-params.ts";
-import { Problem } from "../../src/platform/http/problem.ts";
+import { problemOf } from "../../src/platform/http/problem.ts";
 
 const TZ = "Europe/Stockholm";
 const at = (iso: string) => Date.parse(iso);
@@ -167,7 +168,9 @@ describe("check-tickets parameters", () => {
     try {
       f();
     } catch (e) {
-      return e instanceof Problem ? `${e.status} ${e.kind}` : String(e);
+      if (!(e instanceof DomainError)) return String(e);
+      const problem = problemOf(e);
+      return `${problem.status} ${problem.kind}`;
     }
     return "ok";
   };

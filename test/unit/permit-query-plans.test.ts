@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { LOOKUP_SQL } from "../../src/modules/enforcement/lookups.ts";
 import { openMemoryStore } from "../../src/platform/store/db.ts";
+import { PERMIT_LOOKUP_SQL } from "../../src/platform/store/permits.ts";
+import { TICKET_LOOKUP_SQL } from "../../src/platform/store/tickets.ts";
+
+const LOOKUP_SQL = { ...TICKET_LOOKUP_SQL, ...PERMIT_LOOKUP_SQL };
 
 /** The attendant's hot path must be index searches, never a scan of the ticket history. */
 describe("lookup queries are served from indexes", () => {

@@ -102,7 +102,7 @@ const kept = [
 describe("retention", () => {
   test("deletes tickets, their events and lookups that ended before the cutoff, keeps the rest", async () => {
     const store = fixture();
-    const report = await purgeExpired(store.sqlite, { now: NOW, retentionDays: 90, batch: 3 });
+    const report = await purgeExpired(store, { now: NOW, retentionDays: 90, batch: 3 });
     expect(report).toEqual({ tickets: 9, ticketEvents: 2 + 2 + 7, permitLookups: 2 });
     expect(ids(store)).toEqual(kept);
     expect(eventIds(store)).toEqual(kept);
@@ -115,7 +115,7 @@ describe("retention", () => {
         .sort(),
     ).toEqual([daysAgo(89), NOW]);
     // A second run finds nothing more.
-    expect(await purgeExpired(store.sqlite, { now: NOW, retentionDays: 90 })).toEqual({
+    expect(await purgeExpired(store, { now: NOW, retentionDays: 90 })).toEqual({
       tickets: 0,
       ticketEvents: 0,
       permitLookups: 0,
@@ -124,26 +124,26 @@ describe("retention", () => {
 
   test("dry run counts exactly what a real run deletes, and deletes nothing", async () => {
     const store = fixture();
-    const counted = await purgeExpired(store.sqlite, { now: NOW, retentionDays: 90, dryRun: true });
+    const counted = await purgeExpired(store, { now: NOW, retentionDays: 90, dryRun: true });
     expect(ids(store).length).toBe(15);
-    const deleted = await purgeExpired(store.sqlite, { now: NOW, retentionDays: 90 });
+    const deleted = await purgeExpired(store, { now: NOW, retentionDays: 90 });
     expect(counted).toEqual(deleted);
   });
 
   test("a longer retention keeps more; a running ticket is never deleted however old", async () => {
     const store = fixture();
-    const r = await purgeExpired(store.sqlite, { now: NOW + 10_000 * DAY_MS, retentionDays: 1 });
+    const r = await purgeExpired(store, { now: NOW + 10_000 * DAY_MS, retentionDays: 1 });
     expect(ids(store)).toEqual(["running-no-end", "running-old-start"]);
     expect(r.tickets).toBe(13);
     const store2 = fixture();
-    await purgeExpired(store2.sqlite, { now: NOW, retentionDays: 365 });
+    await purgeExpired(store2, { now: NOW, retentionDays: 365 });
     expect(ids(store2).length).toBe(15);
   });
 
   test("works in bounded steps and yields between them", async () => {
     const store = fixture();
     let pauses = 0;
-    await purgeExpired(store.sqlite, {
+    await purgeExpired(store, {
       now: NOW,
       retentionDays: 90,
       batch: 2,
@@ -158,7 +158,7 @@ describe("retention", () => {
   test("an aborted run stops early and keeps what it did", async () => {
     const store = fixture();
     const abort = new AbortController();
-    const r = await purgeExpired(store.sqlite, {
+    const r = await purgeExpired(store, {
       now: NOW,
       retentionDays: 90,
       batch: 1,
@@ -173,7 +173,7 @@ describe("retention", () => {
     const store = fixture();
     const reports: unknown[] = [];
     const schedule = scheduleRetention({
-      sqlite: store.sqlite,
+      store,
       now: () => NOW,
       retentionDays: 90,
       everyMs: 60_000,

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { lotLookup } from "../../src/modules/intake/service.ts";
 import { openMemoryStore } from "../../src/platform/store/db.ts";
 
-describe("lotLookup", () => {
+describe("lot ids on tickets", () => {
   test("ids of stored lots are known, others not, and lots added later are seen", () => {
-    const { sqlite } = openMemoryStore();
+    const store = openMemoryStore();
+    const { sqlite } = store;
     const add = (id: number) =>
       sqlite.run(
         `INSERT INTO parking_lots (id, name, zone_number, parking_lot_fee, variable_fees, parking_lot_open,
@@ -13,7 +13,7 @@ describe("lotLookup", () => {
         [id],
       );
     add(12);
-    const known = lotLookup(sqlite);
+    const known = (id: number) => store.lots.exists(id);
     expect(known(12)).toBe(true);
     expect(known(13)).toBe(false);
     // The lookup is a query, not a snapshot.

@@ -6,6 +6,7 @@ import {
   type TicketFacts,
   type TicketState,
 } from "../../src/domain/tickets/rules.ts";
+import { problemOf } from "../../src/platform/http/problem.ts";
 
 const facts = (over: Partial<TicketFacts> = {}): TicketFacts => ({
   zone: 12,
@@ -43,9 +44,10 @@ const move = (from: string, to: string): TicketEvent => ({
 
 const cancel: TicketEvent = { type: "TicketCanceled", ticketId: "T1" };
 
-const problemOf = (d: ReturnType<typeof decide>) => {
+const refusal = (d: ReturnType<typeof decide>) => {
   if (d.kind !== "reject") throw new Error(`expected a rejection, got ${d.kind}`);
-  return { status: d.problem.status, kind: d.problem.kind };
+  const problem = problemOf(d.error);
+  return { status: problem.status, kind: problem.kind };
 };
 
 describe("TicketCreated", () => {
@@ -57,13 +59,13 @@ describe("TicketCreated", () => {
   });
   test("different content is 409 ticket-exists", () => {
     const d = decide(state(), withFacts("TicketCreated", facts({ zone: 13 })));
-    expect(problemOf(d)).toEqual({ status: 409, kind: "ticket-exists" });
+    expect(refusal(d)).toEqual({ status: 409, kind: "ticket-exists" });
   });
   test("a late retry of the original create after an update is still a repeat", () => {
     const current = state({ endAt: Date.parse("2026-06-15T10:00:00Z") });
     expect(decide(current, withFacts("TicketCreated"), () => facts()).kind).toBe("repeat");
     const other = decide(current, withFacts("TicketCreated", facts({ plate: "X" })), () => facts());
-    expect(problemOf(other).kind).toBe("ticket-exists");
+    expect(refusal(other).kind).toBe("ticket-exists");
   });
   test("the original create is read only when the current state differs", () => {
     let asked = 0;
@@ -80,11 +82,11 @@ describe("TicketCreated", () => {
 
 describe("TicketUpdated, TicketStopped, CreateOrUpdate", () => {
   test("update and stop of an unknown ticket are 404; CreateOrUpdate creates", () => {
-    expect(problemOf(decide(null, withFacts("TicketUpdated")))).toEqual({
+    expect(refusal(decide(null, withFacts("TicketUpdated")))).toEqual({
       status: 404,
       kind: "ticket-not-found",
     });
-    expect(problemOf(decide(null, withFacts("TicketStopped")))).toEqual({
+    expect(refusal(decide(null, withFacts("TicketStopped")))).toEqual({
       status: 404,
       kind: "ticket-not-found",
     });
@@ -122,7 +124,7 @@ describe("TicketUpdated, TicketStopped, CreateOrUpdate", () => {
   });
   test("any of them on a canceled ticket is 409 ticket-canceled", () => {
     for (const type of ["TicketUpdated", "TicketStopped", "CreateOrUpdate"] as const)
-      expect(problemOf(decide(state({ status: "canceled" }), withFacts(type)))).toEqual({
+      expect(refusal(decide(state({ status: "canceled" }), withFacts(type)))).toEqual({
         status: 409,
         kind: "ticket-canceled",
       });
@@ -131,7 +133,7 @@ describe("TicketUpdated, TicketStopped, CreateOrUpdate", () => {
 
 describe("TicketMoved", () => {
   test("unknown ticket is 404", () => {
-    expect(problemOf(decide(null, move("ABC123", "XYZ789"))).kind).toBe("ticket-not-found");
+    expect(refusal(decide(null, move("ABC123", "XYZ789"))).kind).toBe("ticket-not-found");
   });
   test("from matching after normalization moves to the new plate as sent", () => {
     expect(decide(state(), move("abc-123", "xyz 789"))).toEqual({
@@ -146,13 +148,13 @@ describe("TicketMoved", () => {
     );
   });
   test("neither matching is 409 plate-mismatch", () => {
-    expect(problemOf(decide(state(), move("QQQ111", "XYZ789")))).toEqual({
+    expect(refusal(decide(state(), move("QQQ111", "XYZ789")))).toEqual({
       status: 409,
       kind: "plate-mismatch",
     });
   });
   test("on a canceled ticket: a change is 409, a retry is 200", () => {
-    expect(problemOf(decide(state({ status: "canceled" }), move("ABC123", "XYZ789"))).kind).toBe(
+    expect(refusal(decide(state({ status: "canceled" }), move("ABC123", "XYZ789"))).kind).toBe(
       "ticket-canceled",
     );
     const moved = state({ status: "canceled", plate: "XYZ789", plateNorm: "XYZ789" });
@@ -165,7 +167,7 @@ describe("TicketMoved", () => {
 
 describe("TicketCanceled", () => {
   test("unknown is 404, first cancel cancels, again is a repeat", () => {
-    expect(problemOf(decide(null, cancel))).toEqual({ status: 404, kind: "ticket-not-found" });
+    expect(refusal(decide(null, cancel))).toEqual({ status: 404, kind: "ticket-not-found" });
     expect(decide(state(), cancel).kind).toBe("cancel");
     expect(decide(state({ status: "stopped" }), cancel).kind).toBe("cancel");
     expect(decide(state({ status: "canceled" }), cancel).kind).toBe("repeat");

@@ -3,9 +3,9 @@
  * fee windows or steps that do not overlap on the same day type.
  */
 
-import type { ParkingLot, ParkingLotInput } from "../../modules/admin/lots/model.ts";
-import type { FieldError } from "../../platform/http/problem.ts";
+import type { FieldError } from "../errors.ts";
 import { secondsOfDay } from "../tariff/engine.ts";
+import type { LotInput, ParkingLot } from "./lot.ts";
 
 /** Fills missing sub-record ids after the highest one given, in order. */
 function withIds<T extends { id?: number }>(items: readonly T[] | undefined): (T & { id: number })[] {
@@ -15,7 +15,7 @@ function withIds<T extends { id?: number }>(items: readonly T[] | undefined): (T
 }
 
 /** The full record from validated input, in the interface's field order. */
-export function completeLot(input: ParkingLotInput, id: number): ParkingLot {
+export function completeLot(input: LotInput, id: number): ParkingLot {
   return {
     id,
     name: input.name,

@@ -2,10 +2,17 @@
  * When a permit counts, without I/O: the rules check-tickets and the zone list share, and the
  * operator's weekly windows. Everything is decided at request time from the clock.
  */
-import type { PermitWindow } from "../../platform/store/schema/permits.ts";
 import { parseTimeOfDay, toWallTime, type WallTime } from "../time/zoned.ts";
 
 const DAY_SECONDS = 86_400;
+
+/** A weekly window in the site time zone; end before start runs past midnight. */
+export interface PermitWindow {
+  /** ISO weekday: 1 = Monday ... 7 = Sunday (the day the window starts). */
+  weekday: number;
+  start_time: string;
+  end_time: string;
+}
 
 /** A weekly window with its times as seconds since midnight, ready for comparison. */
 export interface WindowSpan {

@@ -1,4 +1,4 @@
-import { type Problem, problems } from "../../platform/http/problem.ts";
+import { conflict, type DomainError, notFound as missing } from "../errors.ts";
 
 /**
  * What each ticket event does to a stored ticket, without I/O: the service reads the ticket,
@@ -44,7 +44,7 @@ export type Decision =
   | { kind: "cancel" }
   /** A retry: record the event, change nothing. */
   | { kind: "repeat" }
-  | { kind: "reject"; problem: Problem };
+  | { kind: "reject"; error: DomainError };
 
 export function sameFacts(a: TicketFacts, b: TicketFacts): boolean {
   return (
@@ -60,14 +60,14 @@ export function sameFacts(a: TicketFacts, b: TicketFacts): boolean {
 }
 
 const notFound = (ticketId: string, type: string) =>
-  problems.notFound(
+  missing(
     "ticket-not-found",
     "Ticket not found",
     `${type} needs an existing ticket; no ticket has ticketId "${ticketId}"`,
   );
 
 const canceled = (ticketId: string, type: string) =>
-  problems.conflict(
+  conflict(
     "ticket-canceled",
     "Ticket is canceled",
     `Ticket "${ticketId}" is canceled; ${type} cannot change it`,
@@ -91,7 +91,7 @@ export function decide(
       if (original && sameFacts(original, event.facts)) return { kind: "repeat" };
       return {
         kind: "reject",
-        problem: problems.conflict(
+        error: conflict(
           "ticket-exists",
           "Ticket already exists",
           `Ticket "${event.ticketId}" already exists with different content; send TicketUpdated to change it`,
@@ -103,23 +103,23 @@ export function decide(
     case "TicketStopped": {
       if (!current) {
         if (event.type === "CreateOrUpdate") return { kind: "create", facts: event.facts };
-        return { kind: "reject", problem: notFound(event.ticketId, event.type) };
+        return { kind: "reject", error: notFound(event.ticketId, event.type) };
       }
       if (current.status === "canceled")
-        return { kind: "reject", problem: canceled(event.ticketId, event.type) };
+        return { kind: "reject", error: canceled(event.ticketId, event.type) };
       const status = event.type === "TicketStopped" ? "stopped" : current.status;
       if (status === current.status && sameFacts(current, event.facts)) return { kind: "repeat" };
       return { kind: "replace", facts: event.facts, status };
     }
     case "TicketMoved": {
-      if (!current) return { kind: "reject", problem: notFound(event.ticketId, event.type) };
+      if (!current) return { kind: "reject", error: notFound(event.ticketId, event.type) };
       // The plate already is the new one: this move was applied before (a retry).
       if (event.toNorm === current.plateNorm && event.fromNorm !== current.plateNorm)
         return { kind: "repeat" };
       if (event.fromNorm !== current.plateNorm)
         return {
           kind: "reject",
-          problem: problems.conflict(
+          error: conflict(
             "plate-mismatch",
             "License number does not match",
             `fromLicenseNumber does not match the license number of ticket "${event.ticketId}"`,
@@ -127,11 +127,11 @@ export function decide(
         };
       if (event.to === current.plate) return { kind: "repeat" };
       if (current.status === "canceled")
-        return { kind: "reject", problem: canceled(event.ticketId, event.type) };
+        return { kind: "reject", error: canceled(event.ticketId, event.type) };
       return { kind: "move", plate: event.to, plateNorm: event.toNorm };
     }
     case "TicketCanceled": {
-      if (!current) return { kind: "reject", problem: notFound(event.ticketId, event.type) };
+      if (!current) return { kind: "reject", error: notFound(event.ticketId, event.type) };
       if (current.status === "canceled") return { kind: "repeat" };
       return { kind: "cancel" };
     }

@@ -1,6 +1,6 @@
+import { DomainError, invalid } from "../../domain/errors.ts";
 import { normalizePlate } from "../../domain/plates.ts";
-import { type FieldError, Problem, problems } from "../../platform/http/problem.ts";
-import { ZONE_MAX } from "./model.ts";
+import { ZONE_MAX } from "../../domain/zones.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
@@ -9,15 +9,6 @@ const MAX_PLATE = 32;
 
 function given(v: unknown): boolean {
   return v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
-}
-
-function invalid(errors: FieldError[]): Problem {
-  return problems.validation(
-    errors.length === 1
-      ? `${errors[0]!.pointer}: ${errors[0]!.message}`
-      : `${errors.length} fields failed validation`,
-    errors,
-  );
 }
 
 /**
@@ -36,7 +27,10 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
     const q = query[key];
     const b = fromBody[key];
     if (given(q) && given(b) && String(q).trim() !== String(b).trim())
-      throw problems.badRequest(
+      throw new DomainError(
+        "invalid",
+        "bad-request",
+        "Bad request",
         `${key} is given in both the query string and the body, with different values`,
         [{ pointer: `/${key}`, message: "Given twice with different values" }],
       );
@@ -47,8 +41,8 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
   const plate = pick("registration_number");
   const zone = pick("zone");
   if ((plate === null) === (zone === null))
-    throw new Problem(
-      400,
+    throw new DomainError(
+      "invalid",
       "lookup-parameters",
       "Exactly one of registration_number or zone",
       plate
@@ -79,18 +73,4 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
       },
     ]);
   return { by: "zone", zone: n };
-}
-
-/** A whole number from a path segment, or a validation problem that names the parameter. */
-export function pathNumber(value: string, name: string, min: number): number {
-  const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < min || n > ZONE_MAX)
-    throw problems.validation(`/${name}: expected a whole number`, [
-      {
-        pointer: `/${name}`,
-        message: `Expected a whole number${min > 0 ? ` from ${min}` : ""}`,
-        in: "params",
-      },
-    ]);
-  return n;
 }

@@ -1,19 +1,9 @@
-import type { Statement } from "bun:sqlite";
-import type { AppContext } from "../../context.ts";
 import { logError } from "../../platform/log.ts";
 import type { Metrics } from "../../platform/metrics.ts";
-import { commitRelaxed, type Store } from "../../platform/store/db.ts";
+import type { Store } from "../../platform/store/db.ts";
+import type { LookupRecord } from "../../platform/store/lookups.ts";
 
-export type LookupKind = "registration_number" | "zone" | "zone_list";
-
-export interface LookupRecord {
-  at: number;
-  credential: string;
-  by: LookupKind;
-  /** The normalized plate or the zone number. */
-  query: string;
-  results: number;
-}
+export type { LookupKind, LookupRecord } from "../../platform/store/lookups.ts";
 
 const FLUSH_MS = 1_000;
 /** Flush at once when this many wait, so a burst does not grow the buffer without bound. */
@@ -24,27 +14,20 @@ const KEEP_ON_FAILURE = 50_000;
 /**
  * Accountability records of lookups. A commit costs an fsync (synchronous=FULL), too much for
  * every attendant request, so records wait in memory and are written in one transaction about
- * once a second and at shutdown, committed without waiting for the disk (commitRelaxed). A
- * crash can lose up to a second or so of records; they are not acknowledged events, so nothing
- * a client was promised is lost.
+ * once a second and at shutdown, committed without waiting for the disk. A crash can lose up to
+ * a second or so of records; they are not acknowledged events, so nothing a client was promised
+ * is lost.
  */
 export class LookupRecorder {
   private buffer: LookupRecord[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
-  private readonly insert: Statement<unknown, [number, string, string, string, number]>;
-  private readonly store: Store;
-  private readonly metrics?: Metrics;
   private dropped = 0;
 
-  constructor(store: Store, metrics?: Metrics) {
-    this.store = store;
-    this.metrics = metrics;
-    // Plain positional statement: thousands of rows a second, no per-row object mapping.
-    this.insert = store.sqlite.prepare(
-      "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (?1, ?2, ?3, ?4, ?5)",
-    );
-  }
+  constructor(
+    private readonly store: Store,
+    private readonly metrics?: Metrics,
+  ) {}
 
   record(r: LookupRecord): void {
     this.metrics?.permitLookup(r.by);
@@ -80,9 +63,7 @@ export class LookupRecorder {
     const batch = this.buffer;
     this.buffer = [];
     try {
-      commitRelaxed(this.store.sqlite, () => {
-        for (const r of batch) this.insert.run(r.at, r.credential, r.by, r.query, r.results);
-      });
+      this.store.lookups.append(batch);
       return batch.length;
     } catch (e) {
       const kept = batch.concat(this.buffer).slice(-KEEP_ON_FAILURE);
@@ -102,16 +83,4 @@ export class LookupRecorder {
     this.stopped = true;
     this.flush();
   }
-}
-
-const recorders = new WeakMap<AppContext, LookupRecorder>();
-
-/** One recorder per context, shared by the routes and by `serve`, which flushes it at shutdown. */
-export function lookupRecorder(ctx: AppContext): LookupRecorder {
-  let r = recorders.get(ctx);
-  if (!r) {
-    r = new LookupRecorder(ctx.store, ctx.metrics);
-    recorders.set(ctx, r);
-  }
-  return r;
 }

@@ -1,10 +1,10 @@
-import type { Statement } from "bun:sqlite";
 import type { AppContext } from "../../context.ts";
 import {
   isActive,
   isListed,
   type Listed,
   newestFirst,
+  type PermitWindow,
   ticketNote,
   uniqueSortedPlates,
   WallClock,
@@ -13,9 +13,8 @@ import {
 } from "../../domain/permits/activity.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
-import type { tickets } from "../../platform/store/schema/index.ts";
-import type { PermitWindow } from "../../platform/store/schema/permits.ts";
-import { LotNames } from "./lot-names.ts";
+import type { ListedPermit } from "../../platform/store/permits.ts";
+import type { ListedTicket } from "../../platform/store/tickets.ts";
 import type { ExtendedInformation } from "./model.ts";
 import { ZoneAnswers } from "./zone-answers.ts";
 
@@ -27,51 +26,19 @@ interface Candidate extends Listed {
   windows: WindowSpan[] | null;
 }
 
-/** The columns TICKET selects, typed from the schema. */
-type TicketRow = Pick<
-  typeof tickets.$inferSelect,
-  "ticketId" | "zone" | "parkingLotId" | "startAt" | "endAt" | "plate" | "plateNorm" | "status" | "updatedAt"
->;
-
-interface PermitRow {
-  id: number;
-  zone: number;
-  startAt: number;
-  endAt: number | null;
-  plate: string;
-  plateNorm: string;
-  note: string;
-  /** JSON text of the weekly windows, or null. */
-  days: string | null;
+/** Lot names for ticket notes, asked once per lot per answer (a busy zone has many tickets on one lot). */
+function lotNames(ctx: AppContext): (id: number | null) => string | null {
+  const memo = new Map<number, string | null>();
+  return (id) => {
+    if (id === null) return null;
+    let name = memo.get(id);
+    if (name === undefined) {
+      name = ctx.store.lots.nameOf(id);
+      memo.set(id, name);
+    }
+    return name;
+  };
 }
-
-const TICKET = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
-  end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt FROM tickets`;
-const PERMIT = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
-  note, days FROM permits`;
-
-/**
- * The attendant's queries, each served from an index: by plate on (plate_norm, ...), by zone on
- * (zone, end_at) as two range scans (ended after the cutoff, and open-ended), because an OR of
- * the two would scan the zone's whole history. Plain statements with positional parameters: the
- * rows are read as plain objects, without a mapping layer. By plate: ?1 plate, ?2 now, ?3 cutoff.
- * By zone: ?1 zone, ?2 cutoff (the open-ended ones take the zone alone); those also return permits that start later (their end lies after
- * the cutoff too), so the zone answers know when they will next change. Exported so a test can
- * check the query plans.
- */
-export const LOOKUP_SQL = {
-  ticketsByPlate: `${TICKET} WHERE plate_norm = ?1 AND start_at <= ?2 AND status <> 'canceled'
-    AND (end_at IS NULL OR end_at > ?3)`,
-  ticketsInZoneEnding: `${TICKET} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
-  ticketsInZoneOpen: `${TICKET} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
-  permitsByPlate: `${PERMIT} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
-  permitsInZoneEnding: `${PERMIT} WHERE zone = ?1 AND end_at > ?2`,
-  permitsInZoneOpen: `${PERMIT} WHERE zone = ?1 AND end_at IS NULL`,
-} as const;
-
-type ByPlate<R> = Statement<R, [string, number, number]>;
-type ByZone<R> = Statement<R, [number, number]>;
-type ByZoneOpen<R> = Statement<R, [number]>;
 
 /** What a zone answer is and until when it holds; see ZoneAnswers. */
 interface Computed {
@@ -82,31 +49,10 @@ interface Computed {
 
 /** check-tickets and the zone list; the queries are prepared once. */
 export class PermitLookups {
-  private readonly ctx: AppContext;
-  private readonly lots: LotNames;
   private readonly answers: ZoneAnswers;
-  private readonly q: {
-    ticketsByPlate: ByPlate<TicketRow>;
-    permitsByPlate: ByPlate<PermitRow>;
-    ticketsInZoneEnding: ByZone<TicketRow>;
-    ticketsInZoneOpen: ByZoneOpen<TicketRow>;
-    permitsInZoneEnding: ByZone<PermitRow>;
-    permitsInZoneOpen: ByZoneOpen<PermitRow>;
-  };
 
-  constructor(ctx: AppContext) {
-    this.ctx = ctx;
-    this.lots = new LotNames(ctx.store);
+  constructor(private readonly ctx: AppContext) {
     this.answers = new ZoneAnswers(ctx.store);
-    const s = ctx.store.sqlite;
-    this.q = {
-      ticketsByPlate: s.prepare(LOOKUP_SQL.ticketsByPlate),
-      permitsByPlate: s.prepare(LOOKUP_SQL.permitsByPlate),
-      ticketsInZoneEnding: s.prepare(LOOKUP_SQL.ticketsInZoneEnding),
-      ticketsInZoneOpen: s.prepare(LOOKUP_SQL.ticketsInZoneOpen),
-      permitsInZoneEnding: s.prepare(LOOKUP_SQL.permitsInZoneEnding),
-      permitsInZoneOpen: s.prepare(LOOKUP_SQL.permitsInZoneOpen),
-    };
   }
 
   private recentMs(): number {
@@ -116,9 +62,10 @@ export class PermitLookups {
   /** check-tickets by registration number (already normalized). */
   byPlate(plateNorm: string, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
+    const store = this.ctx.store;
     const rows = this.candidates(
-      this.q.ticketsByPlate.all(plateNorm, at, at - recent),
-      this.q.permitsByPlate.all(plateNorm, at, at - recent),
+      store.tickets.listedForPlate(plateNorm, at, at - recent),
+      store.permits.listedForPlate(plateNorm, at, at - recent),
       true,
     );
     return this.answer(rows, at, recent);
@@ -165,15 +112,20 @@ export class PermitLookups {
 
   /** Tickets and permits of a zone that end after the cutoff or not at all, started or not. */
   private inZone(zone: number, cutoff: number, withNotes: boolean): Candidate[] {
-    const tickets = this.q.ticketsInZoneEnding.all(zone, cutoff);
-    for (const t of this.q.ticketsInZoneOpen.all(zone)) tickets.push(t);
-    const permits = this.q.permitsInZoneEnding.all(zone, cutoff);
-    for (const p of this.q.permitsInZoneOpen.all(zone)) permits.push(p);
-    return this.candidates(tickets, permits, withNotes);
+    const store = this.ctx.store;
+    return this.candidates(
+      store.tickets.listedInZone(zone, cutoff),
+      store.permits.listedInZone(zone, cutoff),
+      withNotes,
+    );
   }
 
-  private candidates(ticketRows: TicketRow[], permitRows: PermitRow[], withNotes: boolean): Candidate[] {
-    const lotName = this.lots.lookup();
+  private candidates(
+    ticketRows: ListedTicket[],
+    permitRows: ListedPermit[],
+    withNotes: boolean,
+  ): Candidate[] {
+    const lotName = lotNames(this.ctx);
     const out: Candidate[] = [];
     for (const t of ticketRows) {
       out.push({

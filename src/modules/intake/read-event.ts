@@ -1,9 +1,9 @@
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { describeFieldErrors, type FieldError, invalid } from "../../domain/errors.ts";
 import { normalizePlate } from "../../domain/plates.ts";
 import type { TicketEvent, TicketFacts } from "../../domain/tickets/rules.ts";
 import { parseInstant } from "../../domain/time/zoned.ts";
-import { type FieldError, problems } from "../../platform/http/problem.ts";
 import {
   type CreateOrUpdateBody,
   DECIMAL_COMMA_AMOUNT,
@@ -144,24 +144,21 @@ function factsOf(
 
 export function readTicketEvent(body: unknown, tz: string): TicketEvent {
   if (body === null || typeof body !== "object" || Array.isArray(body))
-    throw problems.validation("The body must be one ticket event as a JSON object", [
-      { pointer: "", message: "must be a JSON object" },
-    ]);
+    throw invalid(
+      [{ pointer: "", message: "must be a JSON object" }],
+      "The body must be one ticket event as a JSON object",
+    );
   const type = (body as Fields).eventType;
   if (!isEventType(type)) {
     const message = `must be one of ${EVENT_TYPES.join(", ")}`;
-    throw problems.validation(`/eventType: ${message}`, [{ pointer: "/eventType", message }]);
+    throw invalid([{ pointer: "/eventType", message }]);
   }
   const errors = schemaErrors(type, body);
   const read: Read = { dates: {}, plates: {} };
   meaningErrors(type, body as Fields, tz, errors, read);
   if (errors.size > 0) {
     const list = [...errors.values()];
-    const detail =
-      list.length === 1
-        ? `${list[0]!.pointer}: ${list[0]!.message}`
-        : `${list.length} fields of the ${type} event failed validation`;
-    throw problems.validation(detail, list);
+    throw invalid(list, describeFieldErrors(list, `fields of the ${type} event`));
   }
   switch (type) {
     case "TicketMoved": {

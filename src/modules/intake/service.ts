@@ -1,45 +1,15 @@
-import type { Database } from "bun:sqlite";
-import { asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { DomainError } from "../../domain/errors.ts";
 import {
   type Decision,
   decide,
   type TicketEvent,
   type TicketFacts,
-  type TicketState,
   type TicketStatus,
 } from "../../domain/tickets/rules.ts";
-import { formatMicros } from "../../domain/time/zoned.ts";
-import { isStoreUnavailable } from "../../platform/http/errors.ts";
-import { type Problem, problems } from "../../platform/http/problem.ts";
-import { ticketEvents, tickets } from "../../platform/store/schema/index.ts";
-import type { TicketView } from "./model.ts";
+import { isStoreUnavailable } from "../../platform/store/connection.ts";
+import type { TicketRow } from "../../platform/store/tickets.ts";
 import { readTicketEvent } from "./read-event.ts";
-
-const p = sql.placeholder;
-
-/** ticket_id, the facts in column order, lot_unknown after the lot, status, now. */
-type FactRow = [
-  string,
-  number,
-  number | null,
-  number,
-  number,
-  number | null,
-  string,
-  string,
-  number | null,
-  number | null,
-  string | null,
-  TicketStatus,
-  number,
-];
-
-/** Whether a parking lot id names a lot: an unknown lot is accepted on a ticket, but flagged. */
-export function lotLookup(sqlite: Database): (id: number) => boolean {
-  const q = sqlite.query<{ one: number }, [number]>("SELECT 1 AS one FROM parking_lots WHERE id = ?1");
-  return (id) => q.get(id) !== null;
-}
 
 export interface EventSource {
   /** The body exactly as it arrived. */
@@ -63,78 +33,24 @@ const MAX_GROUP = 256;
  * commit (group commit), because with synchronous=FULL the disk sync, not SQLite, is what
  * limits intake. Nobody is answered before the commit that holds their event.
  */
-export class TicketService {
-  private readonly lotKnown: (id: number) => boolean;
-  private readonly q;
-  private readonly hot;
+export class TicketIntake {
   private readonly commitFast;
   private readonly applyOne;
   private readonly commitGroup;
   private queue: Pending[] = [];
 
   constructor(private readonly ctx: AppContext) {
-    const db = ctx.store.db;
-    const sqlite = ctx.store.sqlite;
-    this.lotKnown = lotLookup(sqlite);
-    this.q = {
-      // The operator's view: drizzle, typed rows.
-      ticket: db
-        .select()
-        .from(tickets)
-        .where(eq(tickets.ticketId, p("ticketId")))
-        .prepare(),
-      events: db
-        .select()
-        .from(ticketEvents)
-        .where(eq(ticketEvents.ticketId, p("ticketId")))
-        .orderBy(asc(ticketEvents.seq))
-        .prepare(),
-    };
-    // The intake runs these for every event: plain statements with positional parameters,
-    // without drizzle's per-call parameter building and row mapping.
-    this.hot = {
-      current: sqlite.prepare<TicketState, [string]>(
-        `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
-           end_at AS endAt, plate, plate_norm AS plateNorm, amount_incl_vat AS amountInclVat,
-           vat_rate AS vatRate, currency_code AS currencyCode, status
-         FROM tickets WHERE ticket_id = ?1`,
-      ),
-      insert: sqlite.prepare<void, FactRow>(
-        `INSERT INTO tickets (ticket_id, zone, parking_lot_id, lot_unknown, start_at, end_at, plate,
-           plate_norm, amount_incl_vat, vat_rate, currency_code, status, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)`,
-      ),
-      replace: sqlite.prepare<void, FactRow>(
-        `UPDATE tickets SET zone = ?2, parking_lot_id = ?3, lot_unknown = ?4, start_at = ?5, end_at = ?6,
-           plate = ?7, plate_norm = ?8, amount_incl_vat = ?9, vat_rate = ?10, currency_code = ?11,
-           status = ?12, updated_at = ?13
-         WHERE ticket_id = ?1`,
-      ),
-      move: sqlite.prepare<void, [string, string, string, number]>(
-        "UPDATE tickets SET plate = ?2, plate_norm = ?3, updated_at = ?4 WHERE ticket_id = ?1",
-      ),
-      cancel: sqlite.prepare<void, [string, number]>(
-        "UPDATE tickets SET status = 'canceled', canceled_at = ?2, updated_at = ?2 WHERE ticket_id = ?1",
-      ),
-      appendEvent: sqlite.prepare<void, [string, string, number, string, string, string]>(
-        `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, outcome)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-      ),
-      firstApplied: sqlite.prepare<{ rawBody: string }, [string]>(
-        `SELECT raw_body AS rawBody FROM ticket_events
-         WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
-      ),
-    };
+    const store = ctx.store;
     // The usual way: the group's events one after another in one transaction. A refused event is
     // refused before it writes anything, so no event needs a savepoint of its own here.
-    this.commitFast = sqlite.transaction((group: Pending[]) =>
+    this.commitFast = store.transaction((group: Pending[]) =>
       group.map((p) => this.apply(p.event, p.source)),
     );
     // When a statement fails in the middle of an event (rare), that attempt is rolled back whole
     // and the group is redone this way: each event in its own savepoint (bun:sqlite runs a nested
     // transaction as one, rolled back on throw), so only the failing event is lost.
-    this.applyOne = sqlite.transaction((p: Pending) => this.apply(p.event, p.source));
-    this.commitGroup = sqlite.transaction((group: Pending[]) => {
+    this.applyOne = store.transaction((p: Pending) => this.apply(p.event, p.source));
+    this.commitGroup = store.transaction((group: Pending[]) => {
       const outcomes: unknown[] = [];
       for (const p of group) {
         try {
@@ -150,7 +66,7 @@ export class TicketService {
   }
 
   /**
-   * Validates an intake event and resolves once it is committed, or rejects with the Problem
+   * Validates an intake event and resolves once it is committed, or rejects with the refusal
    * that refused it. Events are applied in arrival order.
    */
   receive(body: unknown, source: EventSource): Promise<void> {
@@ -184,15 +100,15 @@ export class TicketService {
     });
   }
 
-  /** Stores the event and its change, or answers the Problem that refuses it, having written nothing. */
-  private apply(event: TicketEvent, source: EventSource): Problem | undefined {
+  /** Stores the event and its change, or answers the refusal, having written nothing. */
+  private apply(event: TicketEvent, source: EventSource): DomainError | undefined {
+    const tickets = this.ctx.store.tickets;
     const now = this.ctx.now();
     const ticketId = event.ticketId;
-    const current = this.hot.current.get(ticketId);
-    const decision = decide(current, event, () => this.createdFacts(ticketId));
-    if (decision.kind === "reject") return decision.problem;
+    const decision = decide(tickets.state(ticketId), event, () => this.createdFacts(ticketId));
+    if (decision.kind === "reject") return decision.error;
     this.write(ticketId, decision, now);
-    this.hot.appendEvent.run(
+    tickets.appendEvent(
       ticketId,
       event.type,
       now,
@@ -204,26 +120,28 @@ export class TicketService {
   }
 
   private write(ticketId: string, d: Exclude<Decision, { kind: "reject" }>, now: number): void {
+    const tickets = this.ctx.store.tickets;
     switch (d.kind) {
       case "create":
-        this.hot.insert.run(...this.factRow(ticketId, d.facts, "running", now));
+        tickets.insert(this.row(ticketId, d.facts, "running", now));
         return;
       case "replace":
-        this.hot.replace.run(...this.factRow(ticketId, d.facts, d.status, now));
+        tickets.replace(this.row(ticketId, d.facts, d.status, now));
         return;
       case "move":
-        this.hot.move.run(ticketId, d.plate, d.plateNorm, now);
+        tickets.move(ticketId, d.plate, d.plateNorm, now);
         return;
       case "cancel":
-        this.hot.cancel.run(ticketId, now);
+        tickets.cancel(ticketId, now);
         return;
       case "repeat":
         return;
     }
   }
 
-  private factRow(ticketId: string, f: TicketFacts, status: TicketStatus, now: number): FactRow {
-    const lotUnknown = f.parkingLotId !== null && !this.lotKnown(f.parkingLotId) ? 1 : 0;
+  /** An unknown lot is accepted on a ticket, but flagged. */
+  private row(ticketId: string, f: TicketFacts, status: TicketStatus, now: number): TicketRow {
+    const lotUnknown = f.parkingLotId !== null && !this.ctx.store.lots.exists(f.parkingLotId) ? 1 : 0;
     return [
       ticketId,
       f.zone,
@@ -243,53 +161,13 @@ export class TicketService {
 
   /** The facts of the event that created the ticket; read only when a TicketCreated differs. */
   private createdFacts(ticketId: string): TicketFacts | null {
-    const row = this.hot.firstApplied.get(ticketId);
-    if (!row) return null;
+    const raw = this.ctx.store.tickets.createdBody(ticketId);
+    if (raw === null) return null;
     try {
-      const event = readTicketEvent(JSON.parse(row.rawBody), this.ctx.config.timezone);
+      const event = readTicketEvent(JSON.parse(raw), this.ctx.config.timezone);
       return "facts" in event ? event.facts : null;
     } catch {
       return null;
     }
-  }
-
-  /** The ticket as stored now, with every event received for it (oldest first). */
-  view(ticketId: string): TicketView["data"] {
-    const t = this.q.ticket.get({ ticketId });
-    if (!t)
-      throw problems.notFound("ticket-not-found", "Ticket not found", `No ticket has ticketId "${ticketId}"`);
-    const events = this.q.events.all({ ticketId }).map((e) => ({
-      seq: e.seq,
-      eventType: e.eventType,
-      receivedAt: formatMicros(e.receivedAt),
-      credential: e.credential,
-      outcome: e.outcome,
-      body: parseStored(e.rawBody),
-    }));
-    return {
-      ticketId: t.ticketId,
-      status: t.status,
-      zone: t.zone,
-      parkingLotId: t.parkingLotId,
-      lotUnknown: t.lotUnknown,
-      startAt: formatMicros(t.startAt),
-      endAt: t.endAt === null ? null : formatMicros(t.endAt),
-      licenseNumber: t.plate,
-      plateNormalized: t.plateNorm,
-      ticketCost: { amountInclVat: t.amountInclVat, vatRate: t.vatRate, currencyCode: t.currencyCode },
-      createdAt: formatMicros(t.createdAt),
-      updatedAt: formatMicros(t.updatedAt),
-      canceledAt: t.canceledAt === null ? null : formatMicros(t.canceledAt),
-      events,
-    };
-  }
-}
-
-/** Stored bodies were valid JSON when they arrived; show them as JSON, or as text if not. */
-function parseStored(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
   }
 }

@@ -1,7 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { problems } from "../../platform/http/problem.ts";
-import { storeProbe } from "../../platform/store/schema/index.ts";
 
 export const HealthStatus = t.Object({ status: t.Literal("ok") });
 
@@ -16,12 +15,7 @@ export function healthRoutes(ctx: AppContext) {
       () => {
         // A real commit, so a full or read-only disk shows here before a terminal finds it.
         try {
-          const now = ctx.now();
-          ctx.store.db
-            .insert(storeProbe)
-            .values({ id: 1, checkedAt: now })
-            .onConflictDoUpdate({ target: storeProbe.id, set: { checkedAt: now } })
-            .run();
+          ctx.store.probe.commit(ctx.now());
         } catch {
           throw problems.storeUnavailable("The store cannot commit a write");
         }

@@ -1,15 +1,15 @@
-import type { Database } from "bun:sqlite";
 import { networkInterfaces } from "node:os";
+import type { Store } from "../../platform/store/db.ts";
 
 /** Row counts for the start-up summary: one cheap count per table. */
-export function storeCounts(sqlite: Database): Record<string, number> {
-  const count = (sql: string) => (sqlite.query(sql).get() as { n: number }).n;
+export function storeCounts(store: Store): Record<string, number> {
+  const { tokens, users } = store.credentials.counts();
   return {
-    tickets: count("SELECT count(*) AS n FROM tickets"),
-    permits: count("SELECT count(*) AS n FROM permits"),
-    lots: count("SELECT count(*) AS n FROM parking_lots"),
-    tokens: count("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NULL"),
-    users: count("SELECT count(*) AS n FROM api_users"),
+    tickets: store.tickets.count(),
+    permits: store.permits.count(),
+    lots: store.lots.count(),
+    tokens,
+    users,
   };
 }
 

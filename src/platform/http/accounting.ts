@@ -1,34 +1,49 @@
+import { logRequest, type RequestLine } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import { metaOf } from "./request-meta.ts";
+
+export type { RequestLine };
+
+/**
+ * The one way a finished request is accounted: its log line and its metrics. Requests that reach
+ * the app are accounted by the wrapped `app.handle` (so tests through app.handle count exactly as
+ * served ones do); the front end accounts only what it answers itself (a body over the limit,
+ * a request too broken to parse).
+ */
+export class RequestAccounting {
+  constructor(private readonly metrics: Metrics) {}
+
+  finish(entry: RequestLine): void {
+    logRequest(entry);
+    this.metrics.request(entry);
+  }
+}
 
 interface Handles {
   handle: (request: Request) => Promise<Response>;
 }
 
-/**
- * Counts every request that reaches app.handle (tests, and anything not behind the front end).
- * When `serve` runs, the front end's `observe` reports requests instead (it also sees the ones
- * the app never gets, such as a 413 on the body limit) and marks them, so none counts twice.
- */
-export function countRequests<A extends Handles>(app: A, metrics: Metrics): A {
+/** Makes `app.handle` account every request it answers, whoever called it. */
+export function accountRequests<A extends Handles>(app: A, accounting: RequestAccounting): A {
   const inner = app.handle;
-  const counted = async (request: Request) => {
-    const started = performance.now();
+  app.handle = async (request: Request) => {
+    const meta = metaOf(request);
+    const started = meta.startedAt ?? performance.now();
     let status = 500;
     try {
       const response = await inner(request);
       status = response.status;
       return response;
     } finally {
-      metrics.request({
+      accounting.finish({
         method: request.method,
-        route: metaOf(request).route ?? "(unmatched)",
+        route: meta.route ?? "(unmatched)",
         status,
-        ms: performance.now() - started,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        credential: meta.credential,
+        requestId: meta.id,
       });
     }
   };
-  // Not async itself: a request the front end counts costs no extra promise.
-  app.handle = (request: Request) => (metrics.countedByFrontEnd(request) ? inner(request) : counted(request));
   return app;
 }

@@ -1,7 +1,6 @@
 import { bearer } from "@elysiajs/bearer";
 import { Elysia, type TSchema } from "elysia";
 import { type Credential, credentialLabel, grants, type Scope } from "../../domain/credentials.ts";
-import type { CredentialService } from "../../modules/admin/credentials/service.ts";
 import { problems } from "./problem.ts";
 import type { FailureLimiter } from "./rate-limit.ts";
 import { metaOf } from "./request-meta.ts";
@@ -20,8 +19,14 @@ export interface AuthRequirement {
   strictBody?: TSchema;
 }
 
+/** Whoever keeps the credentials (the admin module's CredentialService) answers these. */
+export interface CredentialVerifier {
+  verifyBearer(token: string): Credential | null;
+  verifyBasic(name: string, password: string): Promise<Credential | null>;
+}
+
 export interface AuthDeps {
-  credentials: CredentialService;
+  credentials: CredentialVerifier;
   limiter: FailureLimiter;
 }
 

@@ -1,35 +1,25 @@
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Elysia, type ValidationError } from "elysia";
+import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.ts";
 import { logError } from "../log.ts";
+import { isStoreUnavailable } from "../store/db.ts";
 import { asProblem, readJsonBody } from "./json-body.ts";
-import { type FieldError, problems } from "./problem.ts";
+import { problemOf, problems } from "./problem.ts";
 import { metaOf } from "./request-meta.ts";
 import { messageOf } from "./validation.ts";
-
-const UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PERM|NOMEM)/;
-
-/**
- * A store that cannot take a write (disk full, read-only, I/O error, locked) is the box's
- * trouble, not the client's: 503, and the failed transaction has changed nothing.
- */
-export function isStoreUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && UNAVAILABLE.test(code);
-}
 
 /** TypeBox reports one error per failed branch; keep the first message for each pointer. */
 export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
   const where = error.type as FieldError["in"];
-  const seen = new Map<string, FieldError>();
-  for (const e of error.all) {
-    const pointer = "path" in e && typeof e.path === "string" ? e.path : "";
-    if (seen.has(pointer)) continue;
-    const message = "schema" in e && "type" in e ? messageOf(e as ValueError) : "Invalid value";
-    const fe: FieldError = { pointer, message };
-    if (where && where !== "body") fe.in = where;
-    seen.set(pointer, fe);
-  }
-  return [...seen.values()];
+  return firstPerPointer(
+    error.all.map((e) => {
+      const pointer = "path" in e && typeof e.path === "string" ? e.path : "";
+      const message = "schema" in e && "type" in e ? messageOf(e as ValueError) : "Invalid value";
+      const fe: FieldError = { pointer, message };
+      if (where && where !== "body") fe.in = where;
+      return fe;
+    }),
+  );
 }
 
 /**
@@ -43,14 +33,8 @@ export const errorHandling = (opts: { bodyLimit: number }) =>
       const problem = asProblem(error);
       if (problem) return problem.toResponse(path);
       switch (code) {
-        case "VALIDATION": {
-          const errors = fieldErrors(error);
-          const detail =
-            errors.length === 1
-              ? `${errors[0]!.pointer || "the request"}: ${errors[0]!.message}`
-              : `${errors.length} fields failed validation`;
-          return problems.validation(detail, errors).toResponse(path);
-        }
+        case "VALIDATION":
+          return problemOf(invalid(fieldErrors(error))).toResponse(path);
         case "PARSE":
           return problems.malformedJson("The body could not be read as JSON").toResponse(path);
         case "NOT_FOUND":

@@ -1,4 +1,5 @@
-import { Problem, problems } from "./problem.ts";
+import { DomainError } from "../../domain/errors.ts";
+import { Problem, problemOf, problems } from "./problem.ts";
 
 /** application/json, or any application/*+json. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
@@ -46,7 +47,8 @@ export async function readJsonBody(request: Request, limit = Number.POSITIVE_INF
 }
 
 export function asProblem(e: unknown): Problem | undefined {
-  if (e instanceof Problem) return e;
-  if (e instanceof Error && e.cause instanceof Problem) return e.cause;
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
+  if (cause instanceof Problem) return cause;
+  if (cause instanceof DomainError) return problemOf(cause);
   return undefined;
 }

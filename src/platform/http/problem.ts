@@ -3,12 +3,9 @@
  * `type` per kind so clients can branch on it without parsing prose.
  */
 
-export interface FieldError {
-  /** JSON pointer into the request body (or to the query/path parameter, see `in`). */
-  pointer: string;
-  message: string;
-  in?: "body" | "query" | "params" | "headers";
-}
+import type { DomainError, FieldError, RefusalKind } from "../../domain/errors.ts";
+
+export type { FieldError };
 
 export interface ProblemBody {
   type: string;
@@ -67,12 +64,15 @@ export class Problem extends Error {
   }
 }
 
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, "not-found": 404, conflict: 409 };
+
+/** The one place a domain refusal becomes an HTTP status. */
+export function problemOf(e: DomainError): Problem {
+  return new Problem(REFUSAL_STATUS[e.kind], e.code, e.title, e.message, { errors: e.errors });
+}
+
 export const problems = {
-  validation: (detail: string, errors: FieldError[]) =>
-    new Problem(400, "validation", "Request failed validation", detail, { errors }),
   malformedJson: (detail: string) => new Problem(400, "malformed-json", "Malformed JSON", detail),
-  badRequest: (detail: string, errors?: FieldError[]) =>
-    new Problem(400, "bad-request", "Bad request", detail, { errors }),
   unauthorized: (detail: string, challenge: string) =>
     new Problem(401, "unauthorized", "Authentication required", detail, {
       headers: { "www-authenticate": challenge },
@@ -83,8 +83,6 @@ export const problems = {
     }),
   routeNotFound: (method: string, path: string) =>
     new Problem(404, "not-found", "Not found", `No route for ${method} ${path}`),
-  notFound: (kind: string, title: string, detail: string) => new Problem(404, kind, title, detail),
-  conflict: (kind: string, title: string, detail: string) => new Problem(409, kind, title, detail),
   payloadTooLarge: (limit: number) =>
     new Problem(
       413,

@@ -7,8 +7,8 @@ export interface RequestMeta {
   ip: string;
   route?: string;
   credential?: string;
-  /** The front end reports this request itself (log line, metrics); the app must not count it. */
-  frontEnd?: boolean;
+  /** performance.now() when the front end received it; the app's own start otherwise. */
+  startedAt?: number;
 }
 
 // A symbol-keyed property on the Request, not a WeakMap: it is read several times per request.

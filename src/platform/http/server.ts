@@ -6,7 +6,7 @@ import {
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { Socket } from "node:net";
-import { logRequest, type RequestLine } from "../log.ts";
+import type { RequestLine } from "./accounting.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
 
@@ -20,14 +20,11 @@ export interface FrontEndOptions {
   port: number;
   tls?: { cert: string; key: string };
   bodyLimit: number;
+  /** The app; it accounts (logs and counts) every request it answers. */
   handle: (request: Request) => Response | Promise<Response>;
-  /** Called once per finished request, after the log line. */
-  observe?: (entry: RequestLogEntry) => void;
-  log?: boolean;
+  /** Accounts a request the front end answers itself, without the app (see RequestAccounting). */
+  account: (entry: RequestLine) => void;
 }
-
-/** What the front end knows of a finished request: its log line, and what metrics count. */
-export type RequestLogEntry = RequestLine;
 
 export interface FrontEnd {
   url: string;
@@ -50,11 +47,11 @@ function nextRequestId(): string {
 class FrontEndMeta implements RequestMeta {
   route?: string;
   credential?: string;
-  frontEnd?: boolean;
   #ip: string | undefined;
   constructor(
     public id: string,
     private readonly socket: Socket,
+    public startedAt: number,
   ) {}
   get ip(): string {
     if (this.#ip === undefined) this.#ip = this.socket.remoteAddress ?? "unknown";
@@ -116,8 +113,12 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     const meta = new FrontEndMeta(
       typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
       req.socket,
+      started,
     );
     let status = 500;
+    // Once the app has the request it accounts for it (accountRequests); what is answered here
+    // without the app is accounted here.
+    let toApp = false;
     try {
       // A fixed origin: nothing answers with the Host header, and Elysia finds the path by
       // position in the URL, which a very short Host header (`Host: x`) would throw off.
@@ -146,8 +147,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         body: body.length > 0 ? new Uint8Array(body) : undefined,
       });
       attachMeta(request, meta);
+      toApp = true;
       const response = await opts.handle(request);
-      status = response.status;
       await writeResponse(res, response, meta.id);
     } catch {
       status = 500;
@@ -156,16 +157,15 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         res.end(JSON.stringify(problems.internal().body()));
       } else res.destroy();
     } finally {
-      const entry: RequestLogEntry = {
-        method,
-        route: meta.route ?? "(unmatched)",
-        status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        credential: meta.credential,
-        requestId: meta.id,
-      };
-      if (opts.log !== false) logRequest(entry);
-      opts.observe?.(entry);
+      if (!toApp)
+        opts.account({
+          method,
+          route: meta.route ?? "(unmatched)",
+          status,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+          credential: meta.credential,
+          requestId: meta.id,
+        });
     }
   };
 
@@ -200,8 +200,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       ms: 0,
       requestId: nextRequestId(),
     };
-    if (opts.log !== false) logRequest(entry);
-    opts.observe?.(entry);
+    opts.account(entry);
   });
 
   return new Promise((resolve, reject) => {

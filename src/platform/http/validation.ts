@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
-import { type FieldError, problems } from "./problem.ts";
+import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.ts";
 
 /**
  * Admin writes reject unknown fields (a typo must not silently drop a setting). Elysia's
@@ -23,7 +23,7 @@ export function rejectUnknownFields(schema: TSchema, value: unknown): void {
     errors.length === 1
       ? `${errors[0]!.pointer}: unknown field`
       : `${errors.length} unknown fields: ${errors.map((e) => e.pointer).join(", ")}`;
-  throw problems.validation(detail, errors);
+  throw invalid(errors, detail);
 }
 
 interface Bounds {
@@ -48,8 +48,24 @@ export function messageOf(e: ValueError): string {
 
 /** Every schema error of `value` (strict schemas include unknown fields), first per pointer. */
 export function schemaErrors(schema: TSchema, value: unknown): FieldError[] {
-  const seen = new Map<string, FieldError>();
-  for (const e of Value.Errors(schema, value))
-    if (!seen.has(e.path)) seen.set(e.path, { pointer: e.path, message: messageOf(e) });
-  return [...seen.values()];
+  return firstPerPointer(
+    [...Value.Errors(schema, value)].map((e) => ({ pointer: e.path, message: messageOf(e) })),
+  );
+}
+
+/** A whole number from a path segment, or a validation problem that names the parameter. */
+export function pathNumber(value: string, name: string, min: number, max = 2_147_483_647): number {
+  const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw invalid(
+      [
+        {
+          pointer: `/${name}`,
+          message: `Expected a whole number${min > 0 ? ` from ${min}` : ""}`,
+          in: "params",
+        },
+      ],
+      `/${name}: expected a whole number`,
+    );
+  return n;
 }

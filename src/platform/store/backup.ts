@@ -17,7 +17,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { SCHEMA_VERSION, STORE_FILE, storePath } from "../../platform/store/db.ts";
+import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
 
 export class BackupError extends Error {}
 

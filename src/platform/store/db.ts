@@ -1,35 +1,91 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
+import { configureConnection } from "./connection.ts";
+import { CredentialRecords } from "./credentials.ts";
+import { LookupRecords } from "./lookups.ts";
+import { LotRecords } from "./lots.ts";
 import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
+import { PermitRecords } from "./permits.ts";
+import { StoreProbe } from "./probe.ts";
 import * as schema from "./schema/index.ts";
+import { TicketRecords } from "./tickets.ts";
+import { ZoneVersions } from "./zone-versions.ts";
+
+export { commitRelaxed, isStoreUnavailable } from "./connection.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema>;
 
-export interface Store {
-  /** Absolute path of the SQLite file. */
-  path: string;
-  dataDir: string;
-  sqlite: Database;
-  db: Db;
-  close(): void;
-}
-
 /**
- * Runs `fn` in one transaction committed without waiting for the disk. For records whose loss
- * on a power cut is acceptable (lookup records, last-used times): in WAL mode the commit is
- * safe against corruption and is made durable by the next synchronous commit or checkpoint,
- * and it spares the event loop an fsync. Earlier commits stay durable; the connection returns
- * to synchronous=FULL before anything else runs on it.
+ * The open store: the connection, and one repository per table group, each the only place that
+ * holds SQL for its tables. Repositories are made on first use, so a CLI command prepares only
+ * the statements it needs.
  */
-export function commitRelaxed<T>(sqlite: Database, fn: () => T): T {
-  sqlite.run("PRAGMA synchronous = NORMAL");
-  try {
-    return sqlite.transaction(fn)();
-  } finally {
-    sqlite.run("PRAGMA synchronous = FULL");
+export class Store {
+  private repos: {
+    tickets?: TicketRecords;
+    permits?: PermitRecords;
+    lots?: LotRecords;
+    credentials?: CredentialRecords;
+    lookups?: LookupRecords;
+    probe?: StoreProbe;
+    zoneVersions?: ZoneVersions;
+  } = {};
+  private readonly dataVersionQuery: Statement<{ data_version: number }, []>;
+
+  constructor(
+    /** Absolute path of the SQLite file. */
+    readonly path: string,
+    readonly dataDir: string,
+    readonly sqlite: Database,
+    readonly db: Db,
+  ) {
+    this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
+  }
+
+  get tickets(): TicketRecords {
+    this.repos.tickets ??= new TicketRecords(this.sqlite);
+    return this.repos.tickets;
+  }
+  get permits(): PermitRecords {
+    this.repos.permits ??= new PermitRecords(this.sqlite, this.db);
+    return this.repos.permits;
+  }
+  get lots(): LotRecords {
+    this.repos.lots ??= new LotRecords(this.sqlite, this.db);
+    return this.repos.lots;
+  }
+  get credentials(): CredentialRecords {
+    this.repos.credentials ??= new CredentialRecords(this.sqlite, this.db);
+    return this.repos.credentials;
+  }
+  get lookups(): LookupRecords {
+    this.repos.lookups ??= new LookupRecords(this.sqlite);
+    return this.repos.lookups;
+  }
+  get probe(): StoreProbe {
+    this.repos.probe ??= new StoreProbe(this.sqlite);
+    return this.repos.probe;
+  }
+  get zoneVersions(): ZoneVersions {
+    this.repos.zoneVersions ??= new ZoneVersions(this.sqlite);
+    return this.repos.zoneVersions;
+  }
+
+  /** Moves when another connection (a CLI command while serve runs) commits. */
+  dataVersion(): number {
+    return this.dataVersionQuery.get()!.data_version;
+  }
+
+  /** `fn` as one transaction (a nested call is a savepoint); `.immediate` takes the write lock first. */
+  transaction<A extends unknown[], T>(fn: (...args: A) => T) {
+    return this.sqlite.transaction(fn);
+  }
+
+  close(): void {
+    this.sqlite.close(false);
   }
 }
 
@@ -53,15 +109,7 @@ export function openStore(dataDir: string, opts: { migrate?: boolean } = {}): St
   configureConnection(sqlite);
   const db = drizzle({ client: sqlite, schema });
   if (opts.migrate !== false) applyMigrations(db);
-  return {
-    path,
-    dataDir: dir,
-    sqlite,
-    db,
-    close() {
-      sqlite.close(false);
-    },
-  };
+  return new Store(path, dir, sqlite, db);
 }
 
 /** An in-memory store for tests: same schema, same pragmas where they apply. */
@@ -70,14 +118,7 @@ export function openMemoryStore(): Store {
   configureConnection(sqlite);
   const db = drizzle({ client: sqlite, schema });
   applyMigrations(db);
-  return { path: ":memory:", dataDir: ":memory:", sqlite, db, close: () => sqlite.close(false) };
-}
-
-function configureConnection(sqlite: Database): void {
-  sqlite.run("PRAGMA busy_timeout = 5000");
-  sqlite.run("PRAGMA journal_mode = WAL");
-  sqlite.run("PRAGMA synchronous = FULL");
-  sqlite.run("PRAGMA foreign_keys = ON");
+  return new Store(":memory:", ":memory:", sqlite, db);
 }
 
 interface Migrator {

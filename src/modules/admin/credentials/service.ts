@@ -1,8 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { type Credential, isScope, type Scope } from "../../../domain/credentials.ts";
-import { commitRelaxed, type Store } from "../../../platform/store/db.ts";
-import { apiTokens, apiUsers } from "../../../platform/store/schema/index.ts";
+import type { Store } from "../../../platform/store/db.ts";
 
 export class CredentialError extends Error {}
 
@@ -80,38 +78,14 @@ function sameHex(a: string, b: string): boolean {
  * by the CLI in another process counts on the very next request.
  */
 export class CredentialService {
-  private readonly store: Store;
-  private readonly now: () => number;
-  private readonly tokenByHash;
-  private readonly userByName;
   private readonly basicCache = new Map<string, { passwordHash: string; at: number }>();
   private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(store: Store, now: () => number = Date.now) {
-    this.store = store;
-    this.now = now;
-    // Every authenticated request runs this: a plain statement, no drizzle row mapping.
-    this.tokenByHash = store.sqlite.prepare<
-      {
-        id: string;
-        name: string;
-        tokenHash: string;
-        scopes: string;
-        expiresAt: number | null;
-        revokedAt: number | null;
-      },
-      [string]
-    >(
-      `SELECT id, name, token_hash AS tokenHash, scopes, expires_at AS expiresAt, revoked_at AS revokedAt
-       FROM api_tokens WHERE token_hash = ?1`,
-    );
-    this.userByName = store.db
-      .select()
-      .from(apiUsers)
-      .where(eq(apiUsers.name, sql.placeholder("name")))
-      .prepare();
-  }
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   createToken(input: { name: string; scopes: readonly string[]; expiresInMs?: number }): {
     id: string;
@@ -119,57 +93,41 @@ export class CredentialService {
   } {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
-    const live = this.store.db
-      .select({ id: apiTokens.id })
-      .from(apiTokens)
-      .where(and(eq(apiTokens.name, name), isNull(apiTokens.revokedAt)))
-      .get();
-    if (live) throw new CredentialError(`a token named "${name}" already exists; revoke it first`);
+    if (this.store.credentials.liveTokenNamed(name) !== null)
+      throw new CredentialError(`a token named "${name}" already exists; revoke it first`);
     const token =
       TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const id = newId("tok_");
     const now = this.now();
-    this.store.db
-      .insert(apiTokens)
-      .values({
-        id,
-        name,
-        tokenHash: sha256Hex(token),
-        scopes: scopes.join(" "),
-        createdAt: now,
-        expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
-      })
-      .run();
+    this.store.credentials.insertToken({
+      id,
+      name,
+      tokenHash: sha256Hex(token),
+      scopes: scopes.join(" "),
+      createdAt: now,
+      expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
+    });
     return { id, token };
   }
 
   listTokens(): TokenInfo[] {
-    return this.store.db
-      .select()
-      .from(apiTokens)
-      .orderBy(apiTokens.createdAt)
-      .all()
-      .map((r) => ({
-        id: r.id,
-        name: r.name,
-        scopes: parseScopes(r.scopes),
-        createdAt: r.createdAt,
-        lastUsedAt: r.lastUsedAt,
-        expiresAt: r.expiresAt,
-        revokedAt: r.revokedAt,
-      }));
+    return this.store.credentials.tokens().map((r) => ({
+      id: r.id,
+      name: r.name,
+      scopes: parseScopes(r.scopes),
+      createdAt: r.createdAt,
+      lastUsedAt: r.lastUsedAt,
+      expiresAt: r.expiresAt,
+      revokedAt: r.revokedAt,
+    }));
   }
 
   /** Revokes the live token with this id or name; returns its id. */
   revokeToken(idOrName: string): string {
-    const row = this.store.db
-      .select({ id: apiTokens.id })
-      .from(apiTokens)
-      .where(and(or(eq(apiTokens.id, idOrName), eq(apiTokens.name, idOrName)), isNull(apiTokens.revokedAt)))
-      .get();
-    if (!row) throw new CredentialError(`no live token with id or name "${idOrName}"`);
-    this.store.db.update(apiTokens).set({ revokedAt: this.now() }).where(eq(apiTokens.id, row.id)).run();
-    return row.id;
+    const id = this.store.credentials.liveTokenByIdOrName(idOrName);
+    if (id === null) throw new CredentialError(`no live token with id or name "${idOrName}"`);
+    this.store.credentials.revokeToken(id, this.now());
+    return id;
   }
 
   async createUser(input: {
@@ -180,45 +138,40 @@ export class CredentialService {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
     if (input.password.length < 12) throw new CredentialError("the password must be at least 12 characters");
-    if (this.userByName.get({ name })) throw new CredentialError(`a user named "${name}" already exists`);
+    if (this.store.credentials.userNamed(name))
+      throw new CredentialError(`a user named "${name}" already exists`);
     const id = newId("usr_");
     const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-    this.store.db
-      .insert(apiUsers)
-      .values({ id, name, passwordHash, scopes: scopes.join(" "), createdAt: this.now() })
-      .run();
+    this.store.credentials.insertUser({
+      id,
+      name,
+      passwordHash,
+      scopes: scopes.join(" "),
+      createdAt: this.now(),
+    });
     return { id };
   }
 
   listUsers(): UserInfo[] {
-    return this.store.db
-      .select()
-      .from(apiUsers)
-      .orderBy(apiUsers.createdAt)
-      .all()
-      .map((r) => ({
-        id: r.id,
-        name: r.name,
-        scopes: parseScopes(r.scopes),
-        createdAt: r.createdAt,
-        lastUsedAt: r.lastUsedAt,
-      }));
+    return this.store.credentials.users().map((r) => ({
+      id: r.id,
+      name: r.name,
+      scopes: parseScopes(r.scopes),
+      createdAt: r.createdAt,
+      lastUsedAt: r.lastUsedAt,
+    }));
   }
 
   deleteUser(idOrName: string): string {
-    const row = this.store.db
-      .select({ id: apiUsers.id })
-      .from(apiUsers)
-      .where(or(eq(apiUsers.id, idOrName), eq(apiUsers.name, idOrName)))
-      .get();
-    if (!row) throw new CredentialError(`no user with id or name "${idOrName}"`);
-    this.store.db.delete(apiUsers).where(eq(apiUsers.id, row.id)).run();
-    return row.id;
+    const id = this.store.credentials.userByIdOrName(idOrName);
+    if (id === null) throw new CredentialError(`no user with id or name "${idOrName}"`);
+    this.store.credentials.deleteUser(id);
+    return id;
   }
 
   verifyBearer(token: string): Credential | null {
     const hash = sha256Hex(token);
-    const row = this.tokenByHash.get(hash);
+    const row = this.store.credentials.tokenForHash(hash);
     if (!row || !sameHex(row.tokenHash, hash)) return null;
     const now = this.now();
     if (row.revokedAt !== null) return null;
@@ -228,7 +181,7 @@ export class CredentialService {
   }
 
   async verifyBasic(name: string, password: string): Promise<Credential | null> {
-    const row = this.userByName.get({ name });
+    const row = this.store.credentials.userNamed(name);
     const key = sha256Hex(`${name}\u0000${password}`);
     if (!row) {
       this.basicCache.delete(key);
@@ -257,13 +210,7 @@ export class CredentialService {
     if (this.lastUsed.size === 0) return;
     const pending = [...this.lastUsed];
     this.lastUsed.clear();
-    commitRelaxed(this.store.sqlite, () => {
-      for (const [id, { kind, at }] of pending) {
-        if (kind === "token")
-          this.store.db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id)).run();
-        else this.store.db.update(apiUsers).set({ lastUsedAt: at }).where(eq(apiUsers.id, id)).run();
-      }
-    });
+    this.store.credentials.recordLastUsed(pending);
   }
 
   stop(): void {

@@ -1,6 +1,6 @@
+import { type FieldError, invalid } from "../../../domain/errors.ts";
 import { priceStay, type Site } from "../../../domain/tariff/engine.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
-import { type FieldError, problems } from "../../../platform/http/problem.ts";
 import type { ParkingLot } from "./model.ts";
 
 /** Longer stays than this are not quoted: a price for years of parking helps nobody. */
@@ -8,7 +8,7 @@ export const MAX_QUOTE_DAYS = 400;
 
 function badQuery(errors: FieldError[]): never {
   const detail = errors.map((e) => `${e.pointer.slice(1)}: ${e.message}`).join("; ");
-  throw problems.validation(detail, errors);
+  throw invalid(errors, detail);
 }
 
 /** The quote answer's `data` for parking on `lot` from `startText` to `endText`. */

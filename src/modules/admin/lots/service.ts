@@ -1,13 +1,9 @@
-import type { Statement } from "bun:sqlite";
-import { eq, sql } from "drizzle-orm";
+import { conflict, type FieldError, invalid, notFound } from "../../../domain/errors.ts";
+import type { LotInput, ParkingLot } from "../../../domain/lots/lot.ts";
 import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
 import { etagOf } from "../../../platform/http/conditional.ts";
-import { type FieldError, problems } from "../../../platform/http/problem.ts";
 import type { Store } from "../../../platform/store/db.ts";
-import { parkingLots } from "../../../platform/store/schema/index.ts";
-import type { ParkingLot, ParkingLotInput, ParkingLotPatch } from "./model.ts";
-
-type Row = typeof parkingLots.$inferSelect;
+import type { ParkingLotPatch } from "./model.ts";
 
 /** A body ready to send, with its strong ETag. */
 export interface Rendered {
@@ -20,50 +16,19 @@ export function render(value: unknown): Rendered {
   return { body, etag: etagOf(body) };
 }
 
-export function lotFromRow(r: Row): ParkingLot {
-  return {
-    id: r.id,
-    name: r.name,
-    number_of_spaces: r.numberOfSpaces,
-    zone_number: r.zoneNumber,
-    max_time: r.maxTime,
-    parking_lot_fee: r.parkingLotFee,
-    variable_fees: r.variableFees,
-    parking_lot_open: r.parkingLotOpen,
-    parking_lot_location: r.parkingLotLocation,
-    active: r.active,
-    max_fee: r.maxFee,
-  };
-}
-
-function rowValues(lot: ParkingLot) {
-  return {
-    name: lot.name,
-    numberOfSpaces: lot.number_of_spaces,
-    zoneNumber: lot.zone_number,
-    maxTime: lot.max_time,
-    parkingLotFee: lot.parking_lot_fee,
-    variableFees: lot.variable_fees,
-    parkingLotOpen: lot.parking_lot_open,
-    parkingLotLocation: lot.parking_lot_location,
-    active: lot.active,
-    maxFee: lot.max_fee,
-  };
-}
-
 export const lotNotFound = (id: number | string) =>
-  problems.notFound("lot-not-found", "Parking lot not found", `There is no parking lot ${id}`);
+  notFound("lot-not-found", "Parking lot not found", `There is no parking lot ${id}`);
+
+const notThisLot = (given: number, id: number) =>
+  invalid(
+    [{ pointer: "/id", message: `Must be ${id}, the lot in the path, or left out` }],
+    `/id: ${given} is not the lot in the path (${id})`,
+  );
 
 /** Validates a complete lot's consistency; throws 400 with pointers under `prefix`. */
 function ensureConsistent(lot: ParkingLot, prefix = ""): void {
   const errors = lotRuleErrors(lot).map((e): FieldError => ({ ...e, pointer: prefix + e.pointer }));
-  if (errors.length)
-    throw problems.validation(
-      errors.length === 1
-        ? `${errors[0]!.pointer}: ${errors[0]!.message}`
-        : `${errors.length} fields failed validation`,
-      errors,
-    );
+  if (errors.length) throw invalid(errors);
 }
 
 interface Snapshot {
@@ -81,34 +46,22 @@ interface Snapshot {
  * change SQLite's data_version, which is checked on every read (one cheap pragma).
  */
 export class LotCatalog {
-  private readonly store: Store;
-  private readonly now: () => number;
-  private readonly dataVersion: Statement<{ data_version: number }>;
   private localWrites = 0;
   private snapshot: Snapshot | null = null;
-  private readonly selectAll;
-  private readonly selectOne;
 
-  constructor(store: Store, now: () => number = Date.now) {
-    this.store = store;
-    this.now = now;
-    this.dataVersion = store.sqlite.prepare("PRAGMA data_version");
-    this.selectAll = store.db.select().from(parkingLots).orderBy(parkingLots.id).prepare();
-    this.selectOne = store.db
-      .select()
-      .from(parkingLots)
-      .where(eq(parkingLots.id, sql.placeholder("id")))
-      .prepare();
-  }
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private version(): string {
-    return `${this.dataVersion.get()!.data_version}:${this.localWrites}`;
+    return `${this.store.dataVersion()}:${this.localWrites}`;
   }
 
   private current(): Snapshot {
     const version = this.version();
     if (this.snapshot?.version !== version)
-      this.snapshot = { version, lots: this.selectAll.all().map(lotFromRow), one: new Map() };
+      this.snapshot = { version, lots: this.store.lots.all(), one: new Map() };
     return this.snapshot;
   }
 
@@ -137,8 +90,7 @@ export class LotCatalog {
   }
 
   get(id: number): ParkingLot | null {
-    const row = this.selectOne.get({ id });
-    return row ? lotFromRow(row) : null;
+    return this.store.lots.get(id);
   }
 
   require(id: number): ParkingLot {
@@ -151,74 +103,40 @@ export class LotCatalog {
     this.localWrites++;
   }
 
-  create(input: ParkingLotInput, by: string): ParkingLot {
-    const at = this.now();
-    const lot = this.store.sqlite.transaction(() => {
-      if (input.id !== undefined && this.get(input.id))
-        throw problems.conflict(
-          "lot-exists",
-          "Parking lot exists",
-          `There is already a parking lot ${input.id}`,
-        );
+  create(input: LotInput, by: string): ParkingLot {
+    const lot = this.store.transaction(() => {
+      if (input.id !== undefined && this.store.lots.exists(input.id))
+        throw conflict("lot-exists", "Parking lot exists", `There is already a parking lot ${input.id}`);
       const draft = completeLot(input, input.id ?? 0);
       ensureConsistent(draft);
-      const row = this.store.db
-        .insert(parkingLots)
-        .values({
-          ...(input.id !== undefined ? { id: input.id } : {}),
-          ...rowValues(draft),
-          createdAt: at,
-          updatedAt: at,
-          updatedBy: by,
-        })
-        .returning()
-        .get();
-      return lotFromRow(row);
+      return this.store.lots.insert(draft, input.id !== undefined, this.now(), by);
     })();
     this.changed();
     return lot;
   }
 
-  replace(id: number, input: ParkingLotInput, by: string): ParkingLot {
-    if (input.id !== undefined && input.id !== id)
-      throw problems.validation(`/id: ${input.id} is not the lot in the path (${id})`, [
-        { pointer: "/id", message: `Must be ${id}, the lot in the path, or left out` },
-      ]);
+  replace(id: number, input: LotInput, by: string): ParkingLot {
+    if (input.id !== undefined && input.id !== id) throw notThisLot(input.id, id);
     this.require(id);
     const lot = completeLot(input, id);
     ensureConsistent(lot);
-    this.write(lot, by);
+    this.store.lots.update(lot, this.now(), by);
+    this.changed();
     return lot;
   }
 
   patch(id: number, patch: ParkingLotPatch, by: string): ParkingLot {
-    if (patch.id !== undefined && patch.id !== id)
-      throw problems.validation(`/id: ${patch.id} is not the lot in the path (${id})`, [
-        { pointer: "/id", message: `Must be ${id}, the lot in the path, or left out` },
-      ]);
+    if (patch.id !== undefined && patch.id !== id) throw notThisLot(patch.id, id);
     const current = this.require(id);
     const lot = completeLot({ ...current, ...patch }, id);
     ensureConsistent(lot);
-    this.write(lot, by);
+    this.store.lots.update(lot, this.now(), by);
+    this.changed();
     return lot;
   }
 
-  private write(lot: ParkingLot, by: string): void {
-    this.store.db
-      .update(parkingLots)
-      .set({ ...rowValues(lot), updatedAt: this.now(), updatedBy: by })
-      .where(eq(parkingLots.id, lot.id))
-      .run();
-    this.changed();
-  }
-
   remove(id: number): void {
-    const gone = this.store.db
-      .delete(parkingLots)
-      .where(eq(parkingLots.id, id))
-      .returning({ id: parkingLots.id })
-      .all();
-    if (gone.length === 0) throw lotNotFound(id);
+    if (!this.store.lots.delete(id)) throw lotNotFound(id);
     this.changed();
   }
 
@@ -227,35 +145,13 @@ export class LotCatalog {
    * complete and consistent already (see checkLotFile).
    */
   importLots(lots: readonly ParkingLot[], by: string): { created: number; replaced: number } {
-    const at = this.now();
-    let created = 0;
-    let replaced = 0;
-    this.store.sqlite.transaction(() => {
-      for (const lot of lots) {
-        const values = { ...rowValues(lot), updatedAt: at, updatedBy: by };
-        if (this.get(lot.id)) {
-          this.store.db.update(parkingLots).set(values).where(eq(parkingLots.id, lot.id)).run();
-          replaced++;
-        } else {
-          this.store.db
-            .insert(parkingLots)
-            .values({ id: lot.id, ...values, createdAt: at })
-            .run();
-          created++;
-        }
-      }
-    })();
+    const counts = this.store.lots.importAll(lots, this.now(), by);
     this.changed();
-    return { created, replaced };
+    return counts;
   }
 
   /** The next id AUTOINCREMENT would give, for import entries that carry none. */
   nextId(): number {
-    const row = this.store.sqlite
-      .query(
-        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'parking_lots'), 0), coalesce((SELECT max(id) FROM parking_lots), 0)) AS n",
-      )
-      .get() as { n: number };
-    return row.n + 1;
+    return this.store.lots.nextId();
   }
 }

@@ -1,17 +1,13 @@
-import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { AppContext } from "../../../context.ts";
+import { type FieldError, invalid, notFound as missing } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
-import type { FieldError } from "../../../platform/http/problem.ts";
-import { problems } from "../../../platform/http/problem.ts";
-import { permits } from "../../../platform/store/schema/index.ts";
-import type { Permit, PermitInput, PermitPatch } from "../../enforcement/model.ts";
-
-type PermitRecord = typeof permits.$inferSelect;
+import type { StoredPermit } from "../../../platform/store/permits.ts";
+import type { Permit, PermitInput, PermitPatch } from "./model.ts";
 
 const notFound = (id: number) =>
-  problems.notFound("permit-not-found", "Permit not found", `There is no permit with id ${id}`);
+  missing("permit-not-found", "Permit not found", `There is no permit with id ${id}`);
 
 /** The stored form of a permit, checked beyond what the schema can say (dates, order, plate). */
 function checked(input: PermitInput, timezone: string) {
@@ -46,13 +42,7 @@ function checked(input: PermitInput, timezone: string) {
     if (d.start_time === "24:00:00")
       errors.push({ pointer: `/days/${i}/start_time`, message: "A window starts before 24:00:00" });
   });
-  if (errors.length > 0)
-    throw problems.validation(
-      errors.length === 1
-        ? `${errors[0]!.pointer}: ${errors[0]!.message}`
-        : `${errors.length} fields failed validation`,
-      errors,
-    );
+  if (errors.length > 0) throw invalid(errors);
   return {
     plate: input.registration_number.trim(),
     plateNorm,
@@ -72,7 +62,7 @@ export class PermitService {
     this.ctx = ctx;
   }
 
-  private view(p: PermitRecord, now: number): Permit {
+  private view(p: StoredPermit, now: number): Permit {
     return {
       id: p.id,
       registration_number: p.plate,
@@ -88,8 +78,8 @@ export class PermitService {
     };
   }
 
-  private load(id: number): PermitRecord {
-    const row = this.ctx.store.db.select().from(permits).where(eq(permits.id, id)).get();
+  private load(id: number): StoredPermit {
+    const row = this.ctx.store.permits.get(id);
     if (!row) throw notFound(id);
     return row;
   }
@@ -97,12 +87,7 @@ export class PermitService {
   create(input: PermitInput, credential: string): Permit {
     const now = this.ctx.now();
     const values = checked(input, this.ctx.config.timezone);
-    const row = this.ctx.store.db
-      .insert(permits)
-      .values({ ...values, createdAt: now, updatedAt: now, createdBy: credential })
-      .returning()
-      .get();
-    return this.view(row, now);
+    return this.view(this.ctx.store.permits.insert(values, now, credential), now);
   }
 
   get(id: number): Permit {
@@ -110,17 +95,13 @@ export class PermitService {
   }
 
   list(filter: { registration_number?: string; zone?: number }): Permit[] {
-    const where: SQL[] = [];
-    if (filter.registration_number !== undefined)
-      where.push(eq(permits.plateNorm, normalizePlate(filter.registration_number)));
-    if (filter.zone !== undefined) where.push(eq(permits.zone, filter.zone));
     const now = this.ctx.now();
-    return this.ctx.store.db
-      .select()
-      .from(permits)
-      .where(and(...where))
-      .orderBy(asc(permits.id))
-      .all()
+    return this.ctx.store.permits
+      .list({
+        plateNorm:
+          filter.registration_number === undefined ? undefined : normalizePlate(filter.registration_number),
+        zone: filter.zone,
+      })
       .map((p) => this.view(p, now));
   }
 
@@ -151,23 +132,13 @@ export class PermitService {
 
   private write(id: number, values: ReturnType<typeof checked>): Permit {
     const now = this.ctx.now();
-    const row = this.ctx.store.db
-      .update(permits)
-      .set({ ...values, updatedAt: now })
-      .where(eq(permits.id, id))
-      .returning()
-      .get();
+    const row = this.ctx.store.permits.update(id, values, now);
     if (!row) throw notFound(id);
     return this.view(row, now);
   }
 
   /** Removes the permit for good; to end one early, set its end_at instead. */
   remove(id: number): void {
-    const gone = this.ctx.store.db
-      .delete(permits)
-      .where(eq(permits.id, id))
-      .returning({ id: permits.id })
-      .get();
-    if (!gone) throw notFound(id);
+    if (!this.ctx.store.permits.delete(id)) throw notFound(id);
   }
 }

@@ -1,21 +1,6 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-import type { StepFee, WindowFee } from "../../../domain/tariff/engine.ts";
-
-/** Sub-record shapes as stored; they match the API's ParkingLotFee etc. (src/modules/admin/lots/model.ts). */
-export type StoredLotFee = WindowFee;
-export type StoredVariableFee = StepFee;
-export interface StoredLotOpen {
-  id: number;
-  type_of_day: number;
-  open_time: string;
-  close_time: string;
-}
-export interface StoredLotLocation {
-  id: number;
-  latitude: number;
-  longitude: number;
-}
+import type { LotFee, LotLocation, LotOpening, LotVariableFee } from "../../../domain/lots/lot.ts";
 
 /**
  * Parking lots. Fees, variable fees, opening hours and locations are JSON columns: they are
@@ -30,10 +15,10 @@ export const parkingLots = sqliteTable("parking_lots", {
   zoneNumber: integer("zone_number").notNull(),
   /** Seconds; 0 = unlimited. */
   maxTime: integer("max_time").notNull().default(0),
-  parkingLotFee: text("parking_lot_fee", { mode: "json" }).$type<StoredLotFee[]>().notNull(),
-  variableFees: text("variable_fees", { mode: "json" }).$type<StoredVariableFee[]>().notNull(),
-  parkingLotOpen: text("parking_lot_open", { mode: "json" }).$type<StoredLotOpen[]>().notNull(),
-  parkingLotLocation: text("parking_lot_location", { mode: "json" }).$type<StoredLotLocation[]>().notNull(),
+  parkingLotFee: text("parking_lot_fee", { mode: "json" }).$type<LotFee[]>().notNull(),
+  variableFees: text("variable_fees", { mode: "json" }).$type<LotVariableFee[]>().notNull(),
+  parkingLotOpen: text("parking_lot_open", { mode: "json" }).$type<LotOpening[]>().notNull(),
+  parkingLotLocation: text("parking_lot_location", { mode: "json" }).$type<LotLocation[]>().notNull(),
   active: integer({ mode: "boolean" }).notNull().default(true),
   /** Cents incl. VAT; 0 = no cap. */
   maxFee: integer("max_fee").notNull().default(0),

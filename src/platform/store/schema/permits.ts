@@ -1,12 +1,8 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-/** A weekly window in the site time zone; end before start runs past midnight. */
-export interface PermitWindow {
-  /** ISO weekday: 1 = Monday ... 7 = Sunday (the day the window starts). */
-  weekday: number;
-  start_time: string;
-  end_time: string;
-}
+import type { PermitWindow } from "../../../domain/permits/activity.ts";
+
+export type { PermitWindow };
 
 /** Permits issued by the operator (residents, staff, contractors), beside ticket-derived ones. */
 export const permits = sqliteTable(
