@@ -57,7 +57,10 @@ export function parseArgs(
 ): { values: OptionValues; positionals: string[] } {
   const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
   for (const spec of specs)
-    options[spec.name] = { type: spec.type === "boolean" ? "boolean" : "string", multiple: spec.type === "list" };
+    options[spec.name] = {
+      type: spec.type === "boolean" ? "boolean" : "string",
+      multiple: spec.type === "list",
+    };
   let parsed: ReturnType<typeof nodeParseArgs>;
   try {
     parsed = nodeParseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
@@ -79,7 +82,9 @@ export function parseArgs(
       if (spec.type === "boolean") {
         const word = fromEnv.trim().toLowerCase();
         if (!TRUE.has(word) && !FALSE.has(word))
-          throw new UsageError(`${envName(spec.name)} must be true or false (1/0, yes/no, on/off), not "${fromEnv}"`);
+          throw new UsageError(
+            `${envName(spec.name)} must be true or false (1/0, yes/no, on/off), not "${fromEnv}"`,
+          );
         values[spec.name] = TRUE.has(word);
       } else if (spec.type === "list")
         values[spec.name] = fromEnv

@@ -1,4 +1,5 @@
 import { type Static, t } from "elysia";
+import type { ParkingLot as Lot, LotInput } from "../../../domain/lots/lot.ts";
 
 /**
  * Shapes of a parking lot. The record (`ParkingLot`) is what reads answer and what export writes;
@@ -141,3 +142,8 @@ export const Quote = t.Object({
 export type ParkingLot = Static<typeof ParkingLot>;
 export type ParkingLotInput = Static<typeof ParkingLotInput>;
 export type ParkingLotPatch = Static<typeof ParkingLotPatch>;
+
+// The schemas and the domain's types must describe one shape (a compile-time check).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+export const lotShapeMatches: Same<ParkingLot, Lot> = true;
+export const lotInputShapeMatches: Same<ParkingLotInput, LotInput> = true;

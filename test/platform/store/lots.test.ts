@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { openMemoryStore } from "../../src/platform/store/db.ts";
+import { openMemoryStore } from "../../../src/platform/store/db.ts";
 
 describe("lot ids on tickets", () => {
   test("ids of stored lots are known, others not, and lots added later are seen", () => {

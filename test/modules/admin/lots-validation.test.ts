@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { call, expectProblem } from "../support/app.ts";
-import { cityLot, createdLot, lotSetup } from "../support/lots.ts";
+import { call, expectProblem } from "../../support/app.ts";
+import { cityLot, createdLot, lotSetup } from "../../support/lots.ts";
 
 describe("validation of lot bodies", () => {
   const fee = cityLot().parking_lot_fee[0]!;

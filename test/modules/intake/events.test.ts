@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { call, expectProblem, testApp, testClock } from "../support/app.ts";
-import { examples } from "./ticket-examples.ts";
+import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { examples } from "./examples.ts";
 
 /** The contract's event rules through the route: what is stored, what is refused, retries. */
 

@@ -2,8 +2,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startCheckpointer } from "../../src/platform/store/checkpointer.ts";
-import { openStore } from "../../src/platform/store/db.ts";
+import { startCheckpointer } from "../../../src/platform/store/checkpointer.ts";
+import { openStore } from "../../../src/platform/store/db.ts";
 
 test("the checkpoint thread moves committed WAL frames into the database file", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parkd-ckpt-"));

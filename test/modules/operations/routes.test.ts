@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Elysia, t } from "elysia";
-import { createApp } from "../../src/app.ts";
-import { openApiPath } from "../../src/modules/operations/openapi.ts";
-import { authPlugin } from "../../src/platform/http/auth.ts";
-import { VERSION } from "../../src/version.ts";
-import { call, expectProblem, testApp } from "../support/app.ts";
+import { createApp } from "../../../src/app.ts";
+import { openApiPath } from "../../../src/modules/operations/openapi.ts";
+import { authPlugin } from "../../../src/platform/http/auth.ts";
+import { VERSION } from "../../../src/version.ts";
+import { call, expectProblem, testApp } from "../../support/app.ts";
 
 /** Routes shaped like the features that are merged later, added after createApp as a feature would. */
 function withFeatureRoutes(setup: ReturnType<typeof testApp>) {

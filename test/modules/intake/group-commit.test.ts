@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { call, testApp, testClock } from "../support/app.ts";
-import { examples } from "./ticket-examples.ts";
+import { call, testApp, testClock } from "../../support/app.ts";
+import { examples } from "./examples.ts";
 
 /**
  * A group is first applied without a savepoint per event; an event whose statement fails after

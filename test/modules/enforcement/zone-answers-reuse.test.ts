@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { PermitLookups } from "../../src/modules/enforcement/lookups.ts";
-import { ZoneAnswers } from "../../src/modules/enforcement/zone-answers.ts";
-import { openMemoryStore } from "../../src/platform/store/db.ts";
-import { permits } from "../../src/platform/store/schema/index.ts";
-import { testClock, testContext } from "../support/app.ts";
-import { cancelTicket, moveTicket, seedTicket } from "../support/seed.ts";
+import { PermitLookups } from "../../../src/modules/enforcement/lookups.ts";
+import { ZoneAnswers } from "../../../src/modules/enforcement/zone-answers.ts";
+import { openMemoryStore } from "../../../src/platform/store/db.ts";
+import { permits } from "../../../src/platform/store/schema/index.ts";
+import { testClock, testContext } from "../../support/app.ts";
+import { cancelTicket, moveTicket, seedTicket } from "../../support/seed.ts";
 
 const answer =
   (body: string, until = Number.POSITIVE_INFINITY) =>

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { permitLookups } from "../../src/platform/store/schema/index.ts";
-import { call, expectProblem, testApp, testClock } from "../support/app.ts";
-import { cityLot } from "../support/lots.ts";
-import { cancelTicket, moveTicket, seedTicket } from "../support/seed.ts";
+import { permitLookups } from "../../../src/platform/store/schema/index.ts";
+import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { cityLot } from "../../support/lots.ts";
+import { cancelTicket, moveTicket, seedTicket } from "../../support/seed.ts";
 
 const CHECK = "/api/v1/attendants/check-tickets";
 const NOW = "2026-06-15T12:00:00Z";

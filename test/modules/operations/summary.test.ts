@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { listenUrls, storeCounts } from "../../src/modules/operations/summary.ts";
-import { openMemoryStore } from "../../src/platform/store/db.ts";
+import { listenUrls, storeCounts } from "../../../src/modules/operations/summary.ts";
+import { openMemoryStore } from "../../../src/platform/store/db.ts";
 
 describe("start-up summary", () => {
   test("counts tickets, permits, lots, live tokens and users", () => {

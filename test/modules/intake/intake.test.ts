@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { call, expectProblem, testApp } from "../support/app.ts";
-import { examples } from "./ticket-examples.ts";
+import { call, expectProblem, testApp } from "../../support/app.ts";
+import { examples } from "./examples.ts";
 
 /**
  * Validation, content rules and authentication of POST /api/v1/actions/tickets, with bodies

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { call, expectProblem, testApp } from "../support/app.ts";
-import { cityLot, createdLot, lotSetup } from "../support/lots.ts";
+import { call, expectProblem, testApp } from "../../support/app.ts";
+import { cityLot, createdLot, lotSetup } from "../../support/lots.ts";
 
 describe("price quotes (public)", () => {
   const q = (id: number, start: string, end: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { DomainError } from "../../src/domain/errors.ts";
-import { normalizePlate } from "../../src/domain/plates.ts";
-import { parseAmount, readTicketEvent } from "../../src/modules/intake/read-event.ts";
+import { DomainError } from "../../../src/domain/errors.ts";
+import { normalizePlate } from "../../../src/domain/plates.ts";
+import { parseAmount, readTicketEvent } from "../../../src/modules/intake/read-event.ts";
 
 const TZ = "Europe/Stockholm";
 
@@ -203,7 +203,7 @@ describe("readTicketEvent", () => {
 describe("the intake body for OpenAPI", () => {
   test("is a oneOf of the six schemas, discriminated by eventType", async () => {
     const { TicketEventBody, TicketEventBodies, EVENT_TYPES } = await import(
-      "../../src/modules/intake/model.ts"
+      "../../../src/modules/intake/model.ts"
     );
     const doc = JSON.parse(JSON.stringify(TicketEventBody));
     expect(doc.oneOf).toHaveLength(6);

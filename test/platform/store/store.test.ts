@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commitRelaxed, openStore } from "../../src/platform/store/db.ts";
+import { commitRelaxed, openStore } from "../../../src/platform/store/db.ts";
 
 describe("the store's connection", () => {
   const dir = mkdtempSync(join(tmpdir(), "parkd-store-"));

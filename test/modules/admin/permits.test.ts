@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { call, expectProblem, testApp, testClock } from "../support/app.ts";
+import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 
 const BASE = "/api/v1/permits";
 

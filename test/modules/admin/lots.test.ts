@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/app.ts";
-import { createContext } from "../../src/context.ts";
-import { LotCatalog } from "../../src/modules/admin/lots/service.ts";
-import { openStore } from "../../src/platform/store/db.ts";
-import { call, expectProblem } from "../support/app.ts";
-import { cityLot, createdLot, lotSetup } from "../support/lots.ts";
+import { createApp } from "../../../src/app.ts";
+import { createContext } from "../../../src/context.ts";
+import { LotCatalog } from "../../../src/modules/admin/lots/service.ts";
+import { openStore } from "../../../src/platform/store/db.ts";
+import { call, expectProblem } from "../../support/app.ts";
+import { cityLot, createdLot, lotSetup } from "../../support/lots.ts";
 
 describe("reading lots (public)", () => {
   test("kiosk pages from any origin may read lots and quotes; admin writes carry no such header", async () => {

@@ -3,12 +3,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/app.ts";
-import { createContext } from "../../src/context.ts";
-import { openStore } from "../../src/platform/store/db.ts";
-import { call, testApp, testClock } from "../support/app.ts";
-import { cityLot } from "../support/lots.ts";
-import { cancelTicket, moveTicket, seedTicket } from "../support/seed.ts";
+import { createApp } from "../../../src/app.ts";
+import { createContext } from "../../../src/context.ts";
+import { openStore } from "../../../src/platform/store/db.ts";
+import { call, testApp, testClock } from "../../support/app.ts";
+import { cityLot } from "../../support/lots.ts";
+import { cancelTicket, moveTicket, seedTicket } from "../../support/seed.ts";
 
 /**
  * Zone answers are reused between requests (src/modules/enforcement/zone-answers.ts): every write and every

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { DAY_MS, purgeExpired, scheduleRetention } from "../../src/modules/operations/retention.ts";
-import { openMemoryStore, type Store } from "../../src/platform/store/db.ts";
-import { permitLookups, ticketEvents, tickets } from "../../src/platform/store/schema/index.ts";
+import { DAY_MS, purgeExpired, scheduleRetention } from "../../../src/modules/operations/retention.ts";
+import { openMemoryStore, type Store } from "../../../src/platform/store/db.ts";
+import { permitLookups, ticketEvents, tickets } from "../../../src/platform/store/schema/index.ts";
 
 const NOW = Date.parse("2026-06-15T10:00:00Z");
 const daysAgo = (d: number) => NOW - d * DAY_MS;

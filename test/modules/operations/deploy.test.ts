@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serveOptions } from "../../src/cli/serve.ts";
+import { serveOptions } from "../../../src/cli/serve.ts";
 
-const unit = readFileSync(join(import.meta.dir, "../../deploy/parkd.service"), "utf8");
+const unit = readFileSync(join(import.meta.dir, "../../../deploy/parkd.service"), "utf8");
 const settings = new Map<string, string>();
 for (const line of unit.split("\n")) {
   const m = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
