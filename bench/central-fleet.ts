@@ -18,9 +18,11 @@
  */
 import { SQL } from "bun";
 import { migrateCentral } from "../src/modules/sync/central-schema.ts";
-import type { EventRow, LocalBatch, LookupRow, TicketRow } from "../src/modules/sync/local.ts";
+import type { LocalBatch } from "../src/modules/sync/local.ts";
 import { pullPermits } from "../src/modules/sync/puller.ts";
 import { pushBatch } from "../src/modules/sync/pusher.ts";
+import type { StoredLookup } from "../src/platform/store/lookups.ts";
+import type { SyncedEvent, SyncedTicket } from "../src/platform/store/tickets.ts";
 import { startPostgres } from "../test/support/postgres.ts";
 
 function arg(name: string, fallback: string): string {
@@ -53,9 +55,9 @@ class SimSite {
 
   batch(n: number): LocalBatch {
     const now = Date.now();
-    const events: EventRow[] = [];
-    const tickets: TicketRow[] = [];
-    const lookups: LookupRow[] = [];
+    const events: SyncedEvent[] = [];
+    const tickets: SyncedTicket[] = [];
+    const lookups: StoredLookup[] = [];
     for (let i = 0; i < n; i++) {
       const seq = ++this.seq;
       const ticketId = `${this.site}-${seq}`;
@@ -72,7 +74,7 @@ class SimSite {
         ticketId,
         zone: 1000 + (seq % 50),
         parkingLotId: 12,
-        lotUnknown: 0,
+        lotUnknown: false,
         startAt: now,
         endAt: now + 7_200_000,
         plate: `ABC${seq % 1000}`,

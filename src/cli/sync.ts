@@ -1,9 +1,5 @@
-import type { AppContext } from "../context.ts";
 import { CentralConfigError } from "../modules/sync/connection.ts";
-import { CentralSync } from "../modules/sync/job.ts";
-import { syncGauges } from "../modules/sync/metrics.ts";
 import { type SyncSettings, syncSettings } from "../modules/sync/settings.ts";
-import { VERSION } from "../version.ts";
 import { type OptionSpec, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { centralPasswordOption } from "./central.ts";
 
@@ -35,12 +31,4 @@ export function syncSettingsOf(v: OptionValues): SyncSettings | undefined {
     if (e instanceof CentralConfigError) throw new UsageError(e.message);
     throw e;
   }
-}
-
-/** Starts the background sync and its gauges on /metrics. */
-export function startCentralSync(ctx: AppContext, settings: SyncSettings): CentralSync {
-  const sync = new CentralSync({ store: ctx.store, ...settings, version: VERSION, now: ctx.now });
-  for (const g of syncGauges(() => sync.status())) ctx.metrics.addGauges(g);
-  sync.start();
-  return sync;
 }

@@ -5,7 +5,7 @@ import { SQL } from "bun";
 import { createApp } from "../../src/app.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { CentralSync, type SyncOptions } from "../../src/modules/sync/job.ts";
-import { openStore } from "../../src/store/db.ts";
+import { openStore } from "../../src/platform/store/db.ts";
 import { call } from "./app.ts";
 import type { PgServer } from "./postgres.ts";
 

@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { logError, logLine } from "../../http/log.ts";
-import type { Store } from "../../store/db.ts";
+import { logError, logLine } from "../../platform/log.ts";
+import type { Store } from "../../platform/store/db.ts";
 import { checkCentralSchema } from "./central-schema.ts";
 import { type CentralTarget, connectCentral, redactedUrl } from "./connection.ts";
 import { SyncLocal } from "./local.ts";

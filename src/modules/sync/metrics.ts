@@ -1,4 +1,4 @@
-import type { GaugeSource } from "../../operations/metrics.ts";
+import type { GaugeSource } from "../../platform/metrics.ts";
 import type { SyncStatus } from "./job.ts";
 
 const seconds = (ms: number | null) => (ms === null ? 0 : ms / 1000);

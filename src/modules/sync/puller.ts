@@ -1,7 +1,8 @@
 import type { SQL } from "bun";
-import { normalizePlate } from "../../plates/normalize.ts";
-import type { PermitWindow } from "../../store/schema/permits.ts";
-import type { CentralPermitRow } from "./local.ts";
+import type { PermitWindow } from "../../domain/permits/activity.ts";
+import { normalizePlate } from "../../domain/plates.ts";
+import { ZONE_MAX } from "../../domain/zones.ts";
+import type { OfficePermit as LocalPermit } from "../../platform/store/permits.ts";
 
 /**
  * The office side of a pull: the permits written since the last pull and the ones deleted since.
@@ -12,7 +13,6 @@ import type { CentralPermitRow } from "./local.ts";
  * time; a clock or a sequence would skip it. Rows read twice are applied twice, harmlessly.
  */
 
-const ZONE_MAX = 2_147_483_647;
 const TIME = /^(([01]\d|2[0-3]):[0-5]\d:[0-5]\d|24:00:00)$/;
 
 interface OfficePermit {
@@ -28,7 +28,7 @@ interface OfficePermit {
 
 export interface PullResult {
   /** Permits valid at this site, to store. */
-  keep: CentralPermitRow[];
+  keep: LocalPermit[];
   /** Office permit ids to drop here: deleted, moved to other sites, or not usable. */
   drop: number[];
   /** Rows that could not be used (a weekly window the box cannot read, say). */
@@ -59,7 +59,7 @@ function windows(days: unknown): PermitWindow[] | null | undefined {
 }
 
 /** The box's form of an office permit, or null when it cannot be served as the box's own are. */
-export function localPermit(p: OfficePermit): CentralPermitRow | null {
+export function localPermit(p: OfficePermit): LocalPermit | null {
   const plateNorm = normalizePlate(p.plate);
   const days = windows(p.days);
   if (plateNorm === "" || days === undefined || !Number.isInteger(p.zone) || p.zone < 0 || p.zone > ZONE_MAX)
@@ -90,7 +90,7 @@ export async function pullPermits(sql: SQL, site: string, horizon: string): Prom
       "SELECT permit_id::text AS id FROM parkd.permit_removals WHERE change_xid >= $1::xid8",
       [horizon],
     );
-    const keep: CentralPermitRow[] = [];
+    const keep: LocalPermit[] = [];
     const drop: number[] = removed.map((r) => Number(r.id));
     let rejected = 0;
     for (const p of changed) {

@@ -1,5 +1,8 @@
 import type { SQL } from "bun";
-import type { EventRow, LocalBatch, LookupRow, LotRow, TicketRow } from "./local.ts";
+import type { StoredLookup } from "../../platform/store/lookups.ts";
+import type { StoredLot } from "../../platform/store/lots.ts";
+import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets.ts";
+import type { LocalBatch } from "./local.ts";
 
 /**
  * The office side of a push. Each batch goes in one transaction as a few statements whose rows
@@ -17,7 +20,7 @@ function clean(s: string | null): string | null {
   return s?.includes("\0") ? s.replaceAll("\0", "\uFFFD") : s;
 }
 
-const eventJson = (e: EventRow) => ({
+const eventJson = (e: SyncedEvent) => ({
   seq: e.seq,
   ticket_id: clean(e.ticketId),
   event_type: clean(e.eventType),
@@ -27,11 +30,11 @@ const eventJson = (e: EventRow) => ({
   raw_body: clean(e.rawBody),
 });
 
-const ticketJson = (t: TicketRow) => ({
+const ticketJson = (t: SyncedTicket) => ({
   ticket_id: clean(t.ticketId),
   zone: t.zone,
   parking_lot_id: t.parkingLotId,
-  lot_unknown: t.lotUnknown !== 0,
+  lot_unknown: t.lotUnknown,
   start_at: t.startAt,
   end_at: t.endAt,
   plate: clean(t.plate),
@@ -46,7 +49,7 @@ const ticketJson = (t: TicketRow) => ({
   last_seq: t.lastSeq,
 });
 
-const lookupJson = (l: LookupRow) => ({
+const lookupJson = (l: StoredLookup) => ({
   id: l.id,
   at: l.at,
   credential: clean(l.credential),
@@ -55,18 +58,18 @@ const lookupJson = (l: LookupRow) => ({
   results: l.results,
 });
 
-const lotJson = (l: LotRow) => ({
+const lotJson = (l: StoredLot) => ({
   lot_id: l.id,
   name: clean(l.name),
   number_of_spaces: l.numberOfSpaces,
   zone_number: l.zoneNumber,
   max_time: l.maxTime,
   max_fee: l.maxFee,
-  active: l.active !== 0,
-  fees: JSON.parse(l.fees),
-  variable_fees: JSON.parse(l.variableFees),
-  opening_hours: JSON.parse(l.openingHours),
-  locations: JSON.parse(l.locations),
+  active: l.active,
+  fees: l.parkingLotFee,
+  variable_fees: l.variableFees,
+  opening_hours: l.parkingLotOpen,
+  locations: l.parkingLotLocation,
   created_at: l.createdAt,
   updated_at: l.updatedAt,
   updated_by: clean(l.updatedBy),

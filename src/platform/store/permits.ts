@@ -1,0 +1,196 @@
+import type { Database, Statement } from "bun:sqlite";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { Db } from "./db.ts";
+import { permits } from "./schema/index.ts";
+import type { PermitWindow } from "./schema/permits.ts";
+
+/**
+ * The one owner of the `permits` table (permits the site's operator issued) and of
+ * `central_permits` (those the office issued for this site, as last pulled).
+ */
+
+export type StoredPermit = typeof permits.$inferSelect;
+export type PermitValues = Omit<typeof permits.$inferInsert, "id" | "createdAt" | "updatedAt" | "createdBy">;
+
+/** What the attendant lookups read of a permit; `days` is the JSON text of its weekly windows. */
+export interface ListedPermit {
+  id: number;
+  /** 0: the site's own; 1: issued at the office (ids are the office's). */
+  office: 0 | 1;
+  zone: number;
+  startAt: number;
+  endAt: number | null;
+  plate: string;
+  plateNorm: string;
+  note: string;
+  days: string | null;
+}
+
+const COLUMNS = "id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm, note, days";
+const LISTED = `SELECT ${COLUMNS}, 0 AS office FROM permits`;
+const LISTED_OFFICE = `SELECT ${COLUMNS}, 1 AS office FROM central_permits`;
+
+/** An office permit in the box's form, to keep (sync). */
+export interface OfficePermit {
+  id: number;
+  plate: string;
+  plateNorm: string;
+  zone: number;
+  startAt: number;
+  endAt: number | null;
+  note: string;
+  days: PermitWindow[] | null;
+}
+
+/** As TICKET_LOOKUP_SQL: by plate ?1 plate, ?2 now, ?3 cutoff; by zone ?1 zone, ?2 cutoff. */
+export const PERMIT_LOOKUP_SQL = {
+  permitsByPlate: `${LISTED} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
+  permitsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2`,
+  permitsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL`,
+  officeByPlate: `${LISTED_OFFICE} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
+  officeInZoneEnding: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at > ?2`,
+  officeInZoneOpen: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at IS NULL`,
+} as const;
+
+export class PermitRecords {
+  private readonly byPlate: Statement<ListedPermit, [string, number, number]>;
+  private readonly inZoneEnding: Statement<ListedPermit, [number, number]>;
+  private readonly inZoneOpen: Statement<ListedPermit, [number]>;
+  private readonly countAll: Statement<{ n: number }, []>;
+  private readonly byId;
+  private readonly office: {
+    byPlate: Statement<ListedPermit, [string, number, number]>;
+    inZoneEnding: Statement<ListedPermit, [number, number]>;
+    inZoneOpen: Statement<ListedPermit, [number]>;
+    upsert: Statement<
+      void,
+      [number, string, string, number, number, number | null, string, string | null, number]
+    >;
+    remove: Statement<void, [number]>;
+    removeEnded: Statement<void, [number]>;
+    count: Statement<{ n: number }, []>;
+  };
+
+  constructor(
+    sqlite: Database,
+    private readonly db: Db,
+  ) {
+    this.byPlate = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsByPlate);
+    this.inZoneEnding = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneEnding);
+    this.inZoneOpen = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneOpen);
+    this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
+    this.office = {
+      byPlate: sqlite.prepare(PERMIT_LOOKUP_SQL.officeByPlate),
+      inZoneEnding: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneEnding),
+      inZoneOpen: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneOpen),
+      upsert: sqlite.prepare(
+        `INSERT INTO central_permits (id, plate, plate_norm, zone, start_at, end_at, note, days, pulled_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (id) DO UPDATE SET plate = excluded.plate, plate_norm = excluded.plate_norm,
+           zone = excluded.zone, start_at = excluded.start_at, end_at = excluded.end_at, note = excluded.note,
+           days = excluded.days, pulled_at = excluded.pulled_at`,
+      ),
+      remove: sqlite.prepare("DELETE FROM central_permits WHERE id = ?1"),
+      removeEnded: sqlite.prepare("DELETE FROM central_permits WHERE end_at IS NOT NULL AND end_at < ?1"),
+      count: sqlite.prepare("SELECT count(*) AS n FROM central_permits"),
+    };
+    this.byId = db
+      .select()
+      .from(permits)
+      .where(eq(permits.id, sql.placeholder("id")))
+      .prepare();
+  }
+
+  insert(values: PermitValues, at: number, by: string): StoredPermit {
+    return this.db
+      .insert(permits)
+      .values({ ...values, createdAt: at, updatedAt: at, createdBy: by })
+      .returning()
+      .get();
+  }
+
+  get(id: number): StoredPermit | null {
+    return this.byId.get({ id }) ?? null;
+  }
+
+  list(filter: { plateNorm?: string; zone?: number }): StoredPermit[] {
+    const where: SQL[] = [];
+    if (filter.plateNorm !== undefined) where.push(eq(permits.plateNorm, filter.plateNorm));
+    if (filter.zone !== undefined) where.push(eq(permits.zone, filter.zone));
+    return this.db
+      .select()
+      .from(permits)
+      .where(and(...where))
+      .orderBy(asc(permits.id))
+      .all();
+  }
+
+  /** The permit after the update, or null when there is none with this id. */
+  update(id: number, values: PermitValues, at: number): StoredPermit | null {
+    return (
+      this.db
+        .update(permits)
+        .set({ ...values, updatedAt: at })
+        .where(eq(permits.id, id))
+        .returning()
+        .get() ?? null
+    );
+  }
+
+  /** False when there was no permit with this id. */
+  delete(id: number): boolean {
+    return (
+      this.db.delete(permits).where(eq(permits.id, id)).returning({ id: permits.id }).get() !== undefined
+    );
+  }
+
+  /** The site's own permits and the office's for this plate. */
+  listedForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {
+    const rows = this.byPlate.all(plateNorm, now, cutoff);
+    for (const p of this.office.byPlate.all(plateNorm, now, cutoff)) rows.push(p);
+    return rows;
+  }
+
+  /** Permits of a zone (own and office) that end after the cutoff or not at all, started or not. */
+  listedInZone(zone: number, cutoff: number): ListedPermit[] {
+    const rows = this.inZoneEnding.all(zone, cutoff);
+    for (const p of this.inZoneOpen.all(zone)) rows.push(p);
+    for (const p of this.office.inZoneEnding.all(zone, cutoff)) rows.push(p);
+    for (const p of this.office.inZoneOpen.all(zone)) rows.push(p);
+    return rows;
+  }
+
+  /**
+   * One pull from the office, inside the caller's transaction: keeps the permits valid here,
+   * removes the ones it names (deleted, moved to other sites) and those ended before `endedBefore`.
+   */
+  applyOfficePull(
+    keep: readonly OfficePermit[],
+    drop: readonly number[],
+    endedBefore: number,
+    at: number,
+  ): void {
+    for (const p of keep)
+      this.office.upsert.run(
+        p.id,
+        p.plate,
+        p.plateNorm,
+        p.zone,
+        p.startAt,
+        p.endAt,
+        p.note,
+        p.days === null ? null : JSON.stringify(p.days),
+        at,
+      );
+    for (const id of drop) this.office.remove.run(id);
+    this.office.removeEnded.run(endedBefore);
+  }
+
+  officeCount(): number {
+    return this.office.count.get()!.n;
+  }
+
+  count(): number {
+    return this.countAll.get()!.n;
+  }
+}
