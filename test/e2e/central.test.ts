@@ -61,6 +61,9 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--site");
 
+    await office`INSERT INTO parkd.permits (plate, zone, start_at, note)
+      VALUES ('OFFICE 1', 4321, now() - interval '1 hour', 'issued at the office')`;
+    const handheld = await box.token("handheld-1", "permits:read");
     const server = await box.serve(["--http", "--central-password-file", pwFile], {
       env: { PARKD_CENTRAL: pg.url, PARKD_SITE: "e2e-site" },
     });
@@ -85,6 +88,13 @@ describe.skipIf(!available)("the office link on the built binary", () => {
       const [row] = await office`SELECT count(*)::int AS n FROM parkd.events WHERE site = 'e2e-site'`;
       return row.n === 20;
     });
+    // The first pull runs at start: the office's permit is served beside the box's own.
+    await eventually(async () => {
+      const r = await fetch(`${server.url}/api/v1/tickets/zone/4321`, { headers: json(handheld) });
+      return JSON.stringify((await r.json()).data) === '["OFFICE 1"]';
+    });
+    const ready = await (await fetch(`${server.url}/readyz`)).json();
+    expect(ready.sync).toMatchObject({ site: "e2e-site", reachable: true, central_permits: 1 });
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: json(admin) })).text();
     expect(metrics).toContain('parkd_sync_pending_events{site="e2e-site"} 0');
     expect(metrics).toMatch(/parkd_sync_last_push_timestamp_seconds\{site="e2e-site"\} [1-9]/);
