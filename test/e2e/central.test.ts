@@ -17,12 +17,12 @@ beforeAll(async () => {
   if (!available) return;
   pg = await startPostgres();
   office = officeSql(pg);
-});
+}, 60_000);
 
 afterAll(async () => {
   await office?.close({ timeout: 1 }).catch(() => {});
   await pg?.destroy();
-});
+}, 30_000);
 
 const json = (token: string) => ({ "Content-Type": "application/json", Authorization: `Bearer ${token}` });
 

@@ -24,13 +24,13 @@ beforeAll(async () => {
   pg = await startPostgres();
   office = officeSql(pg);
   await migrateCentral(office);
-});
+}, 60_000);
 
 afterAll(async () => {
   for (const b of boxes) removeBox(b);
   await office?.close({ timeout: 1 }).catch(() => {});
   await pg?.destroy();
-});
+}, 30_000);
 
 const count = async (q: string, ...params: unknown[]) => Number((await office.unsafe(q, params))[0].n);
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
   pg = await startPostgres();
   office = officeSql(pg);
   await migrateCentral(office);
-});
+}, 60_000);
 
 afterAll(async () => {
   for (const b of boxes) {
@@ -29,7 +29,7 @@ afterAll(async () => {
   }
   await office?.close({ timeout: 1 }).catch(() => {});
   await pg?.destroy();
-});
+}, 30_000);
 
 function box(site: string): SiteBox {
   const b = siteBox(site);
