@@ -26,7 +26,7 @@ export function checkCentralUrl(text: string): string {
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:")
     throw new CentralConfigError("--central must be a postgres:// URL");
   if (!u.hostname) throw new CentralConfigError("--central needs a host name");
-  if (u.password)
+  if (u.password || u.searchParams.has("password") || u.searchParams.has("sslpassword"))
     throw new CentralConfigError(
       "--central must not carry a password: use --central-password-file FILE or PARKD_CENTRAL_PASSWORD",
     );
