@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQL } from "bun";
 import { CENTRAL_SCHEMA_VERSION, migrateCentral } from "../../../src/modules/sync/central-schema.ts";
+import { pushBatch } from "../../../src/modules/sync/pusher.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import { eventually, officeSql, removeBox, type SiteBox, siteBox } from "../../support/sync.ts";
 
@@ -110,13 +111,25 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     const events =
       await office`SELECT site, seq, ticket_id, raw_body FROM parkd.events WHERE site = 'twice' ORDER BY seq`;
     // As after a crash between the office's commit and the box storing its cursor.
-    a.ctx.store.sqlite.run("UPDATE sync_cursors SET value = '0' WHERE stream = 'events'");
+    a.ctx.store.syncCursors.set({ events: "0" }, Date.now());
     const again = a.sync(pg);
     expect(await again.pushAll()).toBe(5);
     expect(await office`SELECT * FROM parkd.tickets WHERE site = 'twice' ORDER BY ticket_id`).toEqual(before);
     expect(
       await office`SELECT site, seq, ticket_id, raw_body FROM parkd.events WHERE site = 'twice' ORDER BY seq`,
     ).toEqual(events);
+
+    // A state older than the stored one (as from a batch delayed behind a newer one) is ignored.
+    const current = a.ctx.store.tickets.synced("t-0")!;
+    const stale = { ...current, status: "canceled" as const, plate: "OLD", lastSeq: current.lastSeq - 1 };
+    await pushBatch(office, "twice", "test", { events: [], tickets: [stale], lookups: [], lots: null });
+    expect(await office`SELECT * FROM parkd.tickets WHERE site = 'twice' ORDER BY ticket_id`).toEqual(before);
+    // A newer one replaces it.
+    await a.post({ eventType: "TicketCanceled", ticketId: "t-0" });
+    await again.pushAll();
+    const [row] = await office`SELECT status, last_seq::int AS last_seq FROM parkd.tickets
+      WHERE site = 'twice' AND ticket_id = 't-0'`;
+    expect(row).toEqual({ status: "canceled", last_seq: 6 });
   }, 60_000);
 
   test("an outage mid-push: nothing is lost or doubled once the office is back", async () => {
