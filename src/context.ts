@@ -99,6 +99,8 @@ export class AppContext {
       ...settings,
       version: VERSION,
       now: this.now,
+      // An office permit that ended is listed for --recent-hours, then never again.
+      keepEndedMs: (this.config.recentHours + 24) * 3_600_000,
       ...tuning,
     });
     for (const g of syncGauges(() => sync.status())) this.metrics.addGauges(g);

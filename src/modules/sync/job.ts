@@ -81,7 +81,7 @@ export class CentralSync {
       backoffMinMs: opts.backoffMinMs ?? 1_000,
       backoffMaxMs: opts.backoffMaxMs ?? 60_000,
       timeoutMs: opts.timeoutMs ?? 60_000,
-      keepEndedMs: opts.keepEndedMs ?? 400 * 86_400_000,
+      keepEndedMs: opts.keepEndedMs ?? 7 * 86_400_000,
     };
   }
 
