@@ -191,10 +191,13 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     const a = box("east");
     const b = box("west");
     const [all] = await office`INSERT INTO parkd.permits (plate, zone, start_at, end_at, note)
-      VALUES ('MON 001', 1234, '2026-06-01T00:00:00Z', '2026-07-01T00:00:00Z', 'monthly') RETURNING id::int AS id`;
+      VALUES ('MON 001', 1234, now() - interval '1 day', now() + interval '30 days', 'monthly') RETURNING id::int AS id`;
     const [eastOnly] = await office`INSERT INTO parkd.permits (plate, zone, start_at, sites, days)
       VALUES ('STAFF 9', 1234, '2026-06-01T00:00:00Z', ARRAY['east'],
         '[{"weekday": 1, "start_time": "07:00:00", "end_time": "18:00:00"}]') RETURNING id::int AS id`;
+    // Ended weeks ago: never listed again, so not kept.
+    await office`INSERT INTO parkd.permits (plate, zone, start_at, end_at)
+      VALUES ('OLD 1', 1234, now() - interval '60 days', now() - interval '30 days')`;
     const sa = a.sync(pg);
     const sb = b.sync(pg);
     await Promise.all([sa.pullOnce(), sb.pullOnce()]);
