@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { SQL } from "bun";
+import { SQL } from "bun";
 import { CENTRAL_SCHEMA_VERSION, migrateCentral } from "../../../src/modules/sync/central-schema.ts";
 import { pushBatch } from "../../../src/modules/sync/pusher.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
@@ -225,5 +225,36 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     );
     await expect(lost.pullOnce()).rejects.toThrow();
     expect(held(b)).toEqual(before);
+  }, 60_000);
+
+  test("a box runs with the narrow role docs/central.md gives it", async () => {
+    await office.unsafe(`DROP ROLE IF EXISTS parkd_box_test;
+      CREATE ROLE parkd_box_test LOGIN PASSWORD 'box-secret';
+      GRANT USAGE ON SCHEMA parkd TO parkd_box_test;
+      GRANT SELECT, INSERT, UPDATE ON parkd.sites, parkd.events, parkd.tickets, parkd.lots, parkd.lookups
+        TO parkd_box_test;
+      GRANT SELECT ON parkd.permits, parkd.permit_removals, parkd.schema_migrations TO parkd_box_test;`);
+    const a = box("narrow");
+    for (let i = 0; i < 3; i++) await a.create(`nr-${i}`);
+    const lot = (await import("../../support/lots.ts")).cityLot();
+    const { call } = await import("../../support/app.ts");
+    expect((await call(a.app, "POST", "/api/v1/parkings", { token: a.admin, body: lot })).status).toBe(201);
+    const narrow = { ...pg, url: pg.url.replace("parkd_office@", "parkd_box_test@"), password: "box-secret" };
+    const s = a.sync(narrow);
+    expect(await s.pushAll()).toBe(3);
+    await s.pullOnce();
+    // The lot deleted at the box is marked removed at the office.
+    expect((await call(a.app, "DELETE", "/api/v1/parkings/1", { token: a.admin })).status).toBeLessThan(300);
+    await s.pushAll();
+    const [row] =
+      await office`SELECT removed_at IS NOT NULL AS removed FROM parkd.lots WHERE site = 'narrow'`;
+    expect(row.removed).toBe(true);
+    // And it cannot touch the office's permits.
+    const own = new SQL(narrow.url, { password: "box-secret", max: 1 });
+    try {
+      await expect(own`DELETE FROM parkd.permits`).rejects.toThrow(/permission denied/);
+    } finally {
+      await own.close();
+    }
   }, 60_000);
 });
