@@ -51,7 +51,10 @@ const BODY = JSON.stringify({
 class SimSite {
   seq = 0;
   lookup = 0;
-  constructor(readonly site: string) {}
+  readonly box: { site: string; boxId: string; version: string };
+  constructor(readonly site: string) {
+    this.box = { site, boxId: crypto.randomUUID(), version: "bench" };
+  }
 
   batch(n: number): LocalBatch {
     const now = Date.now();
@@ -132,7 +135,7 @@ try {
         while (Date.now() < end) {
           const b = s.batch(500);
           const t = performance.now();
-          await pushBatch(clients[i]!, s.site, "bench", b);
+          await pushBatch(clients[i]!, s.box, b);
           latencies.push(performance.now() - t);
           events += 500;
         }
@@ -163,7 +166,7 @@ try {
           const wait = next - Date.now();
           if (wait > 0) await Bun.sleep(wait);
           const t = performance.now();
-          await pushBatch(clients[i]!, s.site, "bench", s.batch(RATE * EVERY));
+          await pushBatch(clients[i]!, s.box, s.batch(RATE * EVERY));
           latencies.push(performance.now() - t);
           events += RATE * EVERY;
           next += 1000 * EVERY;

@@ -13,7 +13,10 @@ CREATE TABLE parkd.sites (
   last_pull_at  timestamptz,
   -- Highest event seq stored for this site: where a box resumes if its own cursor is ahead.
   pushed_seq    bigint NOT NULL DEFAULT 0,
-  box_version   text
+  box_version   text,
+  -- The box that pushes for this site (its own random id): a second box given the same site id
+  -- is refused rather than mixing two event logs. Set to NULL to let another box take the site.
+  box_id        uuid
 );
 
 -- The append-only event log of every site: each accepted intake event, raw body as sent.

@@ -189,7 +189,7 @@ export class CentralSync {
    */
   private async reconcile(sql: SQL): Promise<void> {
     await checkCentralSchema(sql);
-    const office = await officePositions(sql, this.opts.site);
+    const office = await officePositions(sql, this.opts.site, this.local.boxId(this.now()));
     const back: Record<string, string> = {};
     if (this.local.position("events") > office.events) back.events = String(office.events);
     if (this.local.position("lookups") > office.lookups) back.lookups = String(office.lookups);
@@ -200,6 +200,12 @@ export class CentralSync {
         msg: "central sync: the office has fewer events than sent; sending again",
         from: back.events,
       });
+    // The box's store was restored from an older backup: the office holds seqs this box would
+    // hand out again, and would take the new events for the old ones.
+    if (this.local.lastSeq() < office.events) {
+      this.local.continueSeqAfter(office.events);
+      logLine({ msg: "central sync: the office has events this store lost; new events continue after them" });
+    }
     this.reconciled = true;
   }
 
@@ -214,7 +220,8 @@ export class CentralSync {
       this.pushOk = true;
       return false;
     }
-    const counts = await pushBatch(sql, this.opts.site, this.opts.version, batch);
+    const box = { site: this.opts.site, boxId: this.local.boxId(this.now()), version: this.opts.version };
+    const counts = await pushBatch(sql, box, batch);
     const cursors: Record<string, string> = {};
     if (batch.events.length > 0) cursors.events = String(batch.events[batch.events.length - 1]!.seq);
     if (batch.lookups.length > 0) cursors.lookups = String(batch.lookups[batch.lookups.length - 1]!.id);
@@ -241,7 +248,7 @@ export class CentralSync {
     const r = await pullPermits(sql, this.opts.site, from);
     const now = this.now();
     this.local.applyPull(r.keep, r.drop, r.horizon, now - this.o.keepEndedMs, now);
-    await notePull(sql, this.opts.site);
+    await notePull(sql, this.opts.site, this.local.boxId(now));
     if (r.rejected > 0)
       logLine({ msg: "central sync: office permits the box cannot serve were skipped", count: r.rejected });
     this.state.lastPullAt = now;

@@ -22,6 +22,16 @@ export class SyncLocal {
     return this.store.syncCursors.get(stream);
   }
 
+  /** This store's id at the office, made on first use; it travels with backups and restores. */
+  boxId(now: number): string {
+    let id = this.store.syncCursors.get("box");
+    if (!id) {
+      id = crypto.randomUUID();
+      this.store.syncCursors.set({ box: id }, now);
+    }
+    return id;
+  }
+
   position(stream: "events" | "lookups"): number {
     return this.store.syncCursors.position(stream);
   }
@@ -54,6 +64,14 @@ export class SyncLocal {
       const lots = fingerprint === s.syncCursors.get("lots") ? null : { rows: s.lots.rows(), fingerprint };
       return { events, tickets, lookups, lots };
     })();
+  }
+
+  lastSeq(): number {
+    return this.store.tickets.lastSeq();
+  }
+
+  continueSeqAfter(seq: number): void {
+    this.store.tickets.continueAfter(seq);
   }
 
   /** Events the office does not have yet, and when the oldest of them arrived. */

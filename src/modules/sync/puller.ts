@@ -109,11 +109,11 @@ export async function pullPermits(sql: SQL, site: string, horizon: string): Prom
   });
 }
 
-/** Marks the pull at the office, for its own view of which boxes are in touch. */
-export async function notePull(sql: SQL, site: string): Promise<void> {
+/** Marks the pull at the office, for its own view of which boxes are in touch (its own site only). */
+export async function notePull(sql: SQL, site: string, boxId: string): Promise<void> {
   await sql.unsafe(
-    `INSERT INTO parkd.sites AS s (site, last_pull_at) VALUES ($1, now())
-     ON CONFLICT (site) DO UPDATE SET last_pull_at = now()`,
-    [site],
+    `INSERT INTO parkd.sites AS s (site, last_pull_at, box_id) VALUES ($1, now(), $2)
+     ON CONFLICT (site) DO UPDATE SET last_pull_at = now() WHERE s.box_id IS NULL OR s.box_id = excluded.box_id`,
+    [site, boxId],
   );
 }

@@ -129,10 +129,23 @@ const REMOVE_LOTS = `UPDATE parkd.lots SET removed_at = now(), pushed_at = now()
   WHERE site = $1 AND removed_at IS NULL
     AND lot_id NOT IN (SELECT (x)::integer FROM jsonb_array_elements_text($2::text::jsonb) AS x)`;
 
-const TOUCH_SITE = `INSERT INTO parkd.sites AS s (site, last_push_at, pushed_seq, box_version)
-  VALUES ($1, now(), $2, $3)
+// Only the box that holds the site id may write under it (see SiteClaimedError).
+const TOUCH_SITE = `INSERT INTO parkd.sites AS s (site, last_push_at, pushed_seq, box_version, box_id)
+  VALUES ($1, now(), $2, $3, $4)
   ON CONFLICT (site) DO UPDATE SET last_push_at = now(), pushed_seq = greatest(s.pushed_seq, excluded.pushed_seq),
-    box_version = excluded.box_version`;
+    box_version = excluded.box_version, box_id = excluded.box_id
+  WHERE s.box_id IS NULL OR s.box_id = excluded.box_id
+  RETURNING site`;
+
+/** Another box already pushes under this site id: its events would be taken for this one's. */
+export class SiteClaimedError extends Error {
+  constructor(site: string) {
+    super(
+      `site id "${site}" is held at the office by another box: give this box its own --site ` +
+        "(or, if it replaces that box with that box's store, clear parkd.sites.box_id at the office)",
+    );
+  }
+}
 
 export interface PushCounts {
   events: number;
@@ -142,11 +155,17 @@ export interface PushCounts {
 }
 
 /** Writes one batch for `site` in one transaction; returns how many rows of each kind it sent. */
-export async function pushBatch(sql: SQL, site: string, version: string, b: LocalBatch): Promise<PushCounts> {
+export async function pushBatch(
+  sql: SQL,
+  box: { site: string; boxId: string; version: string },
+  b: LocalBatch,
+): Promise<PushCounts> {
+  const { site } = box;
   const maxSeq = b.events.length > 0 ? b.events[b.events.length - 1]!.seq : 0;
   await sql.begin(async (tx) => {
-    // The site row first: every other table refers to it.
-    await tx.unsafe(TOUCH_SITE, [site, maxSeq, version]);
+    // The site row first: every other table refers to it, and it says whose site it is.
+    const claimed = await tx.unsafe(TOUCH_SITE, [site, maxSeq, box.version, box.boxId]);
+    if (claimed.length === 0) throw new SiteClaimedError(site);
     if (b.events.length > 0) await tx.unsafe(INSERT_EVENTS, [site, JSON.stringify(b.events.map(eventJson))]);
     if (b.tickets.length > 0)
       await tx.unsafe(UPSERT_TICKETS, [site, JSON.stringify(b.tickets.map(ticketJson))]);
@@ -167,19 +186,21 @@ export async function pushBatch(sql: SQL, site: string, version: string, b: Loca
 }
 
 /**
- * Where the office stands for this site: the highest event seq and lookup id it holds, and
- * whether it knows the site at all. A box whose cursor is ahead of this (the office restored an
+ * Where the office stands for this site: the highest event seq and lookup id it holds (after
+ * checking that the site is this box's). A box whose cursor is ahead of this (the office restored an
  * older backup) goes back and sends again what is missing.
  */
 export async function officePositions(
   sql: SQL,
   site: string,
-): Promise<{ known: boolean; events: number; lookups: number }> {
+  boxId: string,
+): Promise<{ events: number; lookups: number }> {
   const [row] = await sql.unsafe(
-    `SELECT EXISTS (SELECT 1 FROM parkd.sites WHERE site = $1) AS known,
+    `SELECT (SELECT box_id::text FROM parkd.sites WHERE site = $1) AS holder,
        coalesce((SELECT max(seq) FROM parkd.events WHERE site = $1), 0)::text AS events,
        coalesce((SELECT max(id) FROM parkd.lookups WHERE site = $1), 0)::text AS lookups`,
     [site],
   );
-  return { known: row.known === true, events: Number(row.events), lookups: Number(row.lookups) };
+  if (row.holder !== null && row.holder !== boxId) throw new SiteClaimedError(site);
+  return { events: Number(row.events), lookups: Number(row.lookups) };
 }

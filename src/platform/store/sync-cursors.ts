@@ -3,9 +3,10 @@ import type { Database, Statement } from "bun:sqlite";
 /**
  * The one owner of `sync_cursors`: how far the sync with the office got, one value per stream
  * ("events" and "lookups": the last seq/id the office stored; "lots": a fingerprint of the lots
- * last sent; "permits": the office's transaction horizon of the last pull).
+ * last sent; "permits": the office's transaction horizon of the last pull), and "box": this
+ * store's own random id, by which the office tells two boxes given the same site id apart.
  */
-export type SyncStream = "events" | "lookups" | "lots" | "permits";
+export type SyncStream = "events" | "lookups" | "lots" | "permits" | "box";
 
 export class SyncCursors {
   private readonly one: Statement<{ value: string }, [string]>;

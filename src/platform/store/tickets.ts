@@ -293,4 +293,23 @@ export class TicketRecords {
     const r = this.pendingAfter.get(afterSeq)!;
     return { count: r.n, oldestReceivedAt: r.oldest };
   }
+
+  /** The highest seq ever handed out, deleted events included (AUTOINCREMENT keeps it). */
+  lastSeq(): number {
+    const q = `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'ticket_events'), 0),
+      coalesce((SELECT max(seq) FROM ticket_events), 0)) AS seq`;
+    return this.sqlite.query<{ seq: number }, []>(q).get()!.seq;
+  }
+
+  /** New events get seqs above `seq` (after a restore, the office holds seqs handed out again). */
+  continueAfter(seq: number): void {
+    this.sqlite.transaction(() => {
+      this.sqlite.run("DELETE FROM sqlite_sequence WHERE name = 'ticket_events' AND seq < ?1", [seq]);
+      this.sqlite.run(
+        `INSERT INTO sqlite_sequence (name, seq) SELECT 'ticket_events', ?1
+         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'ticket_events')`,
+        [seq],
+      );
+    })();
+  }
 }

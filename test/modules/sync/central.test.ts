@@ -122,7 +122,12 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     // A state older than the stored one (as from a batch delayed behind a newer one) is ignored.
     const current = a.ctx.store.tickets.synced("t-0")!;
     const stale = { ...current, status: "canceled" as const, plate: "OLD", lastSeq: current.lastSeq - 1 };
-    await pushBatch(office, "twice", "test", { events: [], tickets: [stale], lookups: [], lots: null });
+    const boxId = a.ctx.store.syncCursors.get("box")!;
+    await pushBatch(
+      office,
+      { site: "twice", boxId, version: "test" },
+      { events: [], tickets: [stale], lookups: [], lots: null },
+    );
     expect(await office`SELECT * FROM parkd.tickets WHERE site = 'twice' ORDER BY ticket_id`).toEqual(before);
     // A newer one replaces it.
     await a.post({ eventType: "TicketCanceled", ticketId: "t-0" });
@@ -256,5 +261,51 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     } finally {
       await own.close();
     }
+  }, 60_000);
+
+  test("a second box given a site id another box holds is refused, and changes nothing there", async () => {
+    const first = box("shared");
+    const second = box("shared");
+    await first.create("mine-1");
+    await second.create("theirs-1");
+    expect(await first.sync(pg).pushAll()).toBe(1);
+    const other = second.sync(pg);
+    await expect(other.pushAll()).rejects.toThrow(/held at the office by another box/);
+    // The loop keeps trying with backoff and says why, on /readyz and /metrics.
+    other.start();
+    await eventually(() => (other.status().lastError ?? "").includes("another box"));
+    await other.stop();
+    expect(other.status().pendingEvents).toBe(1);
+    const rows = await office`SELECT ticket_id FROM parkd.events WHERE site = 'shared'`;
+    expect(rows).toEqual([{ ticket_id: "mine-1" }]);
+  }, 60_000);
+
+  test("a box restored from an older backup: new events do not reuse seqs the office holds", async () => {
+    const a = box("restored");
+    for (let i = 0; i < 5; i++) await a.create(`before-${i}`);
+    const s = a.sync(pg);
+    expect(await s.pushAll()).toBe(5);
+    // As a restore of a backup taken after the second event leaves the store: the last three
+    // events and their tickets gone, the sequence and the cursor back where they were.
+    const db = a.ctx.store.sqlite;
+    db.run("DELETE FROM ticket_events WHERE seq > 2");
+    db.run("DELETE FROM tickets WHERE ticket_id NOT IN ('before-0', 'before-1')");
+    db.run("UPDATE sqlite_sequence SET seq = 2 WHERE name = 'ticket_events'");
+    a.ctx.store.syncCursors.set({ events: "2" }, Date.now());
+    const again = a.sync(pg);
+    await again.pushAll();
+    for (let i = 0; i < 2; i++) await a.create(`after-${i}`);
+    expect(await again.pushAll()).toBe(2);
+    const rows =
+      await office`SELECT seq::int AS seq, ticket_id FROM parkd.events WHERE site = 'restored' ORDER BY seq`;
+    expect(rows.map((r: { ticket_id: string }) => r.ticket_id)).toEqual([
+      "before-0",
+      "before-1",
+      "before-2",
+      "before-3",
+      "before-4",
+      "after-0",
+      "after-1",
+    ]);
   }, 60_000);
 });
