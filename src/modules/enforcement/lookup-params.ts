@@ -1,6 +1,6 @@
 import { DomainError, invalid } from "../../domain/errors.ts";
 import { normalizePlate } from "../../domain/plates.ts";
-import { ZONE_MAX } from "../../domain/zones.ts";
+import { readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
@@ -61,14 +61,13 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
       ]);
     return { by: "registration_number", plateNorm };
   }
-  const raw = zone!.value;
-  const n =
-    typeof raw === "number" ? raw : /^\s*\d{1,10}\s*$/.test(String(raw)) ? Number(String(raw)) : Number.NaN;
-  if (!Number.isInteger(n) || n < 0 || n > ZONE_MAX)
+  // The same reading and range as every zone the service stores (readWholeNumber, ZONE_MAX).
+  const n = readWholeNumber(zone!.value, 0, ZONE_MAX, true);
+  if (n === null)
     throw invalid([
       {
         pointer: "/zone",
-        message: "Expected a zone number (an integer or a string of digits)",
+        message: `Expected a zone number from 0 to ${ZONE_MAX} (an integer or a string of digits)`,
         ...(zone!.in === "query" ? { in: "query" as const } : {}),
       },
     ]);

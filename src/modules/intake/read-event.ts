@@ -4,6 +4,7 @@ import { describeFieldErrors, type FieldError, invalid } from "../../domain/erro
 import { normalizePlate } from "../../domain/plates.ts";
 import type { TicketEvent, TicketFacts } from "../../domain/tickets/rules.ts";
 import { parseInstant } from "../../domain/time/zoned.ts";
+import { ID_MAX, readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
 import {
   type CreateOrUpdateBody,
   DECIMAL_COMMA_AMOUNT,
@@ -112,6 +113,15 @@ function meaningErrors(
     return;
   }
   if (type === "TicketCanceled") return;
+  // A string of digits passed the schema; its range is the same as the integer's.
+  const range = (key: string, max: number, what: string) => {
+    const v = body[key];
+    if (v == null || errors.has(`/${key}`)) return;
+    if (readWholeNumber(v, 0, max, true) === null)
+      add(`/${key}`, `must be ${what}: an integer from 0 to ${max}, or a string of such digits`);
+  };
+  range("zoneCode", ZONE_MAX, "a zone code");
+  range("parkingLotId", ID_MAX, "a parking lot id");
   const start = date("startDate");
   const end = date("endDate");
   if (start !== null && end !== null && end < start) add("/endDate", "must not be before startDate");
