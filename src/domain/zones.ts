@@ -16,7 +16,12 @@ const DIGITS = /^[0-9]{1,16}$/;
  * query parameters), a string of ASCII digits. Never "0x10", "1e2", "+5", " 5" or "5.0".
  * Null when the value is not one, or is outside [min, max].
  */
-export function readWholeNumber(value: unknown, min: number, max: number, digitStrings: boolean): number | null {
+export function readWholeNumber(
+  value: unknown,
+  min: number,
+  max: number,
+  digitStrings: boolean,
+): number | null {
   const n =
     typeof value === "number"
       ? value

@@ -76,9 +76,7 @@ export function pathNumber(value: string, name: string, min: number, max = 2_147
  */
 export function wholeNumberParam(name: string, where: "params" | "query", min: number, max: number) {
   return t
-    .Transform(
-      t.String({ pattern: "^[0-9]{1,16}$", description: `a whole number from ${min} to ${max}` }),
-    )
+    .Transform(t.String({ pattern: "^[0-9]{1,16}$", description: `a whole number from ${min} to ${max}` }))
     .Decode((text) => {
       const n = readWholeNumber(text, min, max, true);
       if (n === null) throw wholeNumberRefused(name, where, min, max);

@@ -105,7 +105,9 @@ const optionalInputFields = {
  * A lot left without `active` is active when created or replaced (completeLot fills it in). The
  * schema carries no `default`: Elysia would apply it to a PATCH too and switch an inactive lot back on.
  */
-const Active = t.Optional(t.Boolean({ description: "absent on create or replace: true; on PATCH: unchanged" }));
+const Active = t.Optional(
+  t.Boolean({ description: "absent on create or replace: true; on PATCH: unchanged" }),
+);
 
 export const ParkingLotInput = t.Object(
   { ...optionalInputFields, active: Active, name: Name, zone_number: Zone },

@@ -1,0 +1,2 @@
+ALTER TABLE `ticket_events` ADD `body_cut_from` integer;--> statement-breakpoint
+ALTER TABLE `ticket_events` ADD `canonical` text;
