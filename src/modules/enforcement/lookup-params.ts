@@ -1,5 +1,5 @@
 import { DomainError, invalid } from "../../domain/errors.ts";
-import { normalizePlate } from "../../domain/plates.ts";
+import { normalizePlate, plateProblem } from "../../domain/plates.ts";
 import { readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
@@ -50,8 +50,9 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
         : "Give registration_number or zone, in the query string or in a JSON body",
     );
   if (plate) {
-    const plateNorm = typeof plate.value === "string" ? normalizePlate(plate.value) : "";
-    if (plateNorm === "" || plateNorm.length > MAX_PLATE)
+    const text = typeof plate.value === "string" ? plate.value : "";
+    const plateNorm = normalizePlate(text);
+    if (plateProblem(text) !== null || plateNorm.length > MAX_PLATE)
       throw invalid([
         {
           pointer: "/registration_number",

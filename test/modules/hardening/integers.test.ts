@@ -40,7 +40,10 @@ describe("admin writes take JSON integers only", () => {
   for (const bad of ["0x10", "1e2", "7"])
     test(`permit zone ${JSON.stringify(bad)} is a 400`, async () => {
       const s = setup();
-      const res = await call(s.app, "POST", "/api/v1/permits", { token: s.admin, body: { ...permit, zone: bad } });
+      const res = await call(s.app, "POST", "/api/v1/permits", {
+        token: s.admin,
+        body: { ...permit, zone: bad },
+      });
       expect(expectProblem(res, 400, "validation").errors?.[0]?.pointer).toBe("/zone");
     });
 
@@ -65,8 +68,12 @@ describe("admin writes take JSON integers only", () => {
     ] as const)
       expectProblem(await call(s.app, "POST", path, { token: s.admin, body }), 400, "validation");
     expect(
-      (await call(s.app, "POST", "/api/v1/permits", { token: s.admin, body: { ...permit, zone: 2147483647 } }))
-        .status,
+      (
+        await call(s.app, "POST", "/api/v1/permits", {
+          token: s.admin,
+          body: { ...permit, zone: 2147483647 },
+        })
+      ).status,
     ).toBe(201);
   });
 });
@@ -76,7 +83,11 @@ describe("path and query numbers: digits only", () => {
     test(`/api/v1/parkings/${bad} and ?zone=${bad} are 400`, async () => {
       const s = setup();
       await createdLot(lotSetup());
-      expectProblem(await call(s.app, "GET", `/api/v1/parkings/${encodeURIComponent(bad)}`), 400, "validation");
+      expectProblem(
+        await call(s.app, "GET", `/api/v1/parkings/${encodeURIComponent(bad)}`),
+        400,
+        "validation",
+      );
       expectProblem(
         await call(s.app, "GET", `/api/v1/permits?zone=${encodeURIComponent(bad)}`, { token: s.admin }),
         400,
@@ -118,7 +129,9 @@ describe("intake and lookups share the zone range", () => {
   test("the largest zone intake stores is one lookups find", async () => {
     const s = setup();
     const body = { ...examples.TicketCreated, zoneCode: "2147483647" };
-    expect((await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.writer, body })).status).toBe(200);
+    expect((await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.writer, body })).status).toBe(
+      200,
+    );
     const byQuery = await call(s.app, "GET", "/api/v1/attendants/check-tickets?zone=2147483647", {
       token: s.reader,
     });
@@ -127,7 +140,10 @@ describe("intake and lookups share the zone range", () => {
     expect(zoneList.status).toBe(200);
     for (const bad of ["2147483648", "0x10", "1e2", " 12"])
       expectProblem(
-        await call(s.app, "GET", "/api/v1/attendants/check-tickets", { token: s.reader, body: { zone: bad } }),
+        await call(s.app, "GET", "/api/v1/attendants/check-tickets", {
+          token: s.reader,
+          body: { zone: bad },
+        }),
         400,
         "validation",
       );
@@ -138,7 +154,10 @@ describe("PATCH keeps what it is not given (item 12)", () => {
   test("an inactive lot stays inactive when PATCH leaves out active", async () => {
     const s = lotSetup();
     const lot = await createdLot(s, { ...cityLot(), active: false });
-    const res = await call(s.app, "PATCH", `/api/v1/parkings/${lot.id}`, { token: s.admin, body: { name: "Nytt" } });
+    const res = await call(s.app, "PATCH", `/api/v1/parkings/${lot.id}`, {
+      token: s.admin,
+      body: { name: "Nytt" },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ name: "Nytt", active: false });
     const again = await call(s.app, "GET", `/api/v1/parkings/${lot.id}`);

@@ -12,7 +12,8 @@ function setup() {
   const writer = s.token("tickets:write");
   const admin = s.token("admin");
   const post = (body: unknown) => call(s.app, "POST", "/api/v1/actions/tickets", { token: writer, body });
-  const view = (query = "", id = "100234") => call(s.app, "GET", `/api/v1/tickets/${id}${query}`, { token: admin });
+  const view = (query = "", id = "100234") =>
+    call(s.app, "GET", `/api/v1/tickets/${id}${query}`, { token: admin });
   return { ...s, clock, post, view };
 }
 
@@ -46,7 +47,9 @@ describe("a late retry of an older event does not undo a newer one (item 13)", (
     const t = (await s.view()).json.data;
     expect(t.licenseNumber).toBe("XYZ789");
     expect(t.status).toBe("stopped");
-    expect(t.events.map((e: { eventType: string; outcome: string }) => `${e.eventType}:${e.outcome}`)).toEqual([
+    expect(
+      t.events.map((e: { eventType: string; outcome: string }) => `${e.eventType}:${e.outcome}`),
+    ).toEqual([
       "TicketCreated:applied",
       "TicketStopped:applied",
       "TicketMoved:applied",
@@ -60,7 +63,14 @@ describe("a late retry of an older event does not undo a newer one (item 13)", (
     await s.post(examples.TicketUpdated);
     await s.post({ ...examples.TicketUpdated, endDate: "2026-06-15T14:00:00+02:00" });
     const { ticketCost, ...rest } = examples.TicketUpdated;
-    const resent = { terminalSeq: 7, ticketCost, ...rest, zoneCode: 1234, parkingLotId: 12, endDate: "2026-06-15T11:00:00Z" };
+    const resent = {
+      terminalSeq: 7,
+      ticketCost,
+      ...rest,
+      zoneCode: 1234,
+      parkingLotId: 12,
+      endDate: "2026-06-15T11:00:00Z",
+    };
     expect((await s.post(resent)).status).toBe(200);
     const t = (await s.view()).json.data;
     expect(t.endAt).toBe("2026-06-15T12:00:00.000000Z");
