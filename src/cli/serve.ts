@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { createApp } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
@@ -7,8 +6,8 @@ import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import { loadTls } from "../platform/http/tls.ts";
 import { logError } from "../platform/log.ts";
-import { appliedSchemaVersion, isStoreUnavailable, openStore } from "../platform/store/db.ts";
-import { acquireServeLock, DataFolderError, folderTrouble, LockHeldError } from "../platform/store/lock.ts";
+import { appliedSchemaVersion, openStore } from "../platform/store/db.ts";
+import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
@@ -176,8 +175,8 @@ export const serveCommand: Command = {
       store = openStore(dataDir);
     } catch (e) {
       lock.release();
-      // The lock file can be usable where the store is not (a folder that became read-only).
-      if (isStoreUnavailable(e)) return fail(folderTrouble(resolve(dataDir), e).message);
+      // The lock file can be usable where the store is not (a store file on its own disk trouble).
+      if (e instanceof DataFolderError) return fail(e.message);
       throw e;
     }
     const tls = plain ? undefined : await loadTls(store.dataDir, own);

@@ -148,7 +148,11 @@ describe("a data folder's own trouble is named as such (16)", () => {
       expect(r2.stderr).toContain("full");
       expect(r2.stderr).not.toContain("already running");
       const r3 = await box.run(["migrate", "--data-dir", ro]);
-      expect(r3.code).not.toBe(0);
+      expect(r3.code).toBe(1);
+      expect(r3.stderr).toContain("read-only");
+      const r4 = await box.run(["migrate", "--data-dir", full]);
+      expect(r4.code).toBe(1);
+      expect(r4.stderr).toContain("full");
     } finally {
       spawnSync(["umount", "-l", ro]);
       spawnSync(["umount", "-l", full]);

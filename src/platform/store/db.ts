@@ -10,6 +10,7 @@ import {
   restoreSideFilePermissions,
 } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
+import { folderTrouble } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
 import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
@@ -231,12 +232,23 @@ export function openStore(dataDir: string, opts: { migrate?: boolean; create?: b
   const dir = resolve(dataDir);
   const path = join(dir, STORE_FILE);
   if (opts.create === false && !existsSync(path)) throw new StoreMissingError(dir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const sqlite = new Database(path, { create: opts.create !== false, strict: true });
-  configureConnection(sqlite);
-  const db = drizzle({ client: sqlite, schema });
-  if (opts.migrate !== false) applyMigrations(db);
-  return new Store(path, dir, sqlite, db);
+  let sqlite: Database | undefined;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    sqlite = new Database(path, { create: opts.create !== false, strict: true });
+    configureConnection(sqlite);
+    const db = drizzle({ client: sqlite, schema });
+    if (opts.migrate !== false) applyMigrations(db);
+    return new Store(path, dir, sqlite, db);
+  } catch (e) {
+    sqlite?.close(false);
+    // A folder or disk that cannot take the store is named as such (read-only, full, no permission).
+    const cause = (e as { cause?: unknown }).cause ?? e;
+    const code = String((e as { code?: unknown }).code ?? (cause as { code?: unknown })?.code ?? "");
+    if (isStoreUnavailable(e) || isStoreUnavailable(cause) || /^E(ROFS|ACCES|PERM|NOSPC)$/.test(code))
+      throw folderTrouble(dir, cause);
+    throw e;
+  }
 }
 
 /** An in-memory store for tests: same schema, same pragmas where they apply. */
