@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { examples } from "../modules/intake/examples.ts";
 import { call, expectProblem, testApp, testClock } from "../support/app.ts";
 import { cityLot, createdLot } from "../support/lots.ts";
-import { examples } from "../modules/intake/examples.ts";
 
 /** Issue 11, items 8, 9 and 14: body encodings, invisible characters, dates. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { examples } from "../modules/intake/examples.ts";
 import { call, expectProblem, testApp } from "../support/app.ts";
 import { cityLot, createdLot, lotSetup } from "../support/lots.ts";
-import { examples } from "../modules/intake/examples.ts";
 
 /**
  * One integer reading everywhere (issue 11, item 10): JSON integers, digit strings only where the
