@@ -156,8 +156,14 @@ function operationId(method: string, path: string): string {
   return [method, ...words.map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))].join("");
 }
 
+/**
+ * The problem types an operation can answer, by status. Any request but a GET may carry a body,
+ * which is parsed (400 malformed-json, 415) whether or not the route reads it; the front end
+ * refuses any body over the limit (413) before routing.
+ */
 function kindsFor(
-  detailHasBody: boolean,
+  method: string,
+  hasBodySchema: boolean,
   hasInput: boolean,
   security: Json[] | undefined,
   scope: string | undefined,
@@ -169,11 +175,12 @@ function kindsFor(
     for (const k of list) set.add(k);
     kinds.set(String(status), set);
   };
-  if (detailHasBody)
-    add(400, "validation", "malformed-json"),
-      add(413, "payload-too-large"),
-      add(415, "unsupported-media-type");
-  else if (hasInput) add(400, "validation");
+  if (hasBodySchema || hasInput) add(400, "validation");
+  if (method !== "get" && method !== "head") {
+    add(400, "malformed-json");
+    add(415, "unsupported-media-type");
+  }
+  add(413, "payload-too-large");
   if (security?.length) {
     add(401, "unauthorized");
     add(429, "too-many-requests");
@@ -337,7 +344,7 @@ function buildOperation(route: RouteInfo, c: Components): { path: string; method
     responses[status] = successResponse(c, status, s);
   if (!Object.keys(responses).some((s) => s < "400")) responses["200"] = { description: "Success" };
   const hasInput = isSchema(hooks.query) || isSchema(hooks.params) || params.length > 0;
-  const kinds = kindsFor(!!op.requestBody && method !== "get", hasInput, security, scope, contract);
+  const kinds = kindsFor(method, !!op.requestBody, hasInput, security, scope, contract);
   for (const [status, list] of kinds) responses[status] = problemResponse(status, [...list], path);
   // Error statuses a route declares itself, beyond the known problem types.
   for (const status of [
