@@ -11,7 +11,8 @@ const file = process.env.PARKD_OBSERVED_FILE;
 // One set for the whole run, even if a test file were given its own copy of this module.
 const KEY = Symbol.for("parkd.observed");
 const holder = globalThis as { [KEY]?: Set<string> };
-const seen = (holder[KEY] ??= new Set<string>());
+holder[KEY] ??= new Set<string>();
+const seen = holder[KEY];
 
 export function writeObserved(): void {
   if (file && seen.size) writeFileSync(file, `${[...seen].join("\n")}\n`);
