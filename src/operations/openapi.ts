@@ -240,7 +240,7 @@ function problemResponse(status: string, kinds: string[], instance: string): Jso
   );
   const headers = headersOf(PROBLEM_HEADERS[status]);
   return {
-    description: STATUS_TEXT[status] ?? "Error",
+    description: kinds.map((k) => PROBLEMS[k]?.title ?? k).join("; "),
     ...(headers ? { headers } : {}),
     content: { "application/problem+json": { schema, examples } },
   };
