@@ -57,7 +57,7 @@ export function createContext(
     config: { ...defaultConfig(), ...config },
     credentials: new CredentialService(store, now),
     limiter: new FailureLimiter({ now }),
-    metrics: processMetrics(store),
+    metrics: processMetrics(store, now),
     now,
   };
 }

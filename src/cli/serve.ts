@@ -1,6 +1,6 @@
 import { createApp } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
-import { logError, logLine } from "../http/log.ts";
+import { log, logError } from "../http/log.ts";
 import { type FrontEnd, startFrontEnd } from "../http/server.ts";
 import { loadTls } from "../http/tls.ts";
 import { scheduleRetention } from "../operations/retention.ts";
@@ -187,21 +187,37 @@ export const serveCommand: Command = {
       return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
     }
 
+    // The start-up summary, as two log lines a person can read: where to connect (the URLs and
+    // the TLS fingerprint to pin are in msg itself) and what the store holds.
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
-    const counts = Object.entries(storeCounts(store.sqlite))
-      .map(([k, n]) => `${n} ${k}`)
-      .join(", ");
-    const summary = [
-      `parkd ${VERSION} listening on ${host}:${front.port}`,
-      ...urls.map((u) => `  ${u}`),
-      tls
-        ? `  TLS certificate SHA-256 fingerprint: ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
-        : "  plain HTTP (no TLS)",
-      `  data folder ${store.dataDir}, schema version ${appliedSchemaVersion(store.sqlite)}, time zone ${config.timezone}`,
-      `  store: ${counts}`,
-      `  retention ${config.retentionDays} days; API reference at ${urls[0]}/docs`,
-    ];
-    process.stderr.write(`${summary.join("\n")}\n`);
+    const counts = storeCounts(store.sqlite);
+    const schemaVersion = appliedSchemaVersion(store.sqlite);
+    const tlsText = tls
+      ? `TLS certificate SHA-256 fingerprint ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
+      : "plain HTTP (no TLS)";
+    log("notice", `parkd ${VERSION} listening on ${urls.join(" ")}; ${tlsText}`, {
+      version: VERSION,
+      listen: `${host}:${front.port}`,
+      urls,
+      tls: tls ? (own ? "own" : "self-signed") : "none",
+      ...(tls ? { fingerprint: tls.fingerprint } : {}),
+      docs: `${urls[0]}/docs`,
+    });
+    log(
+      "info",
+      `data folder ${store.dataDir}, schema version ${schemaVersion}, time zone ${config.timezone}; store: ${Object.entries(
+        counts,
+      )
+        .map(([k, n]) => `${n} ${k}`)
+        .join(", ")}; retention ${config.retentionDays} days`,
+      {
+        dataDir: store.dataDir,
+        schemaVersion,
+        timezone: config.timezone,
+        counts,
+        retentionDays: config.retentionDays,
+      },
+    );
 
     const retention = scheduleRetention({
       sqlite: store.sqlite,
@@ -212,7 +228,7 @@ export const serveCommand: Command = {
         ctx.metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
         ctx.metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
         if (r.tickets + r.ticketEvents + r.permitLookups > 0)
-          logLine({ msg: "retention", retentionDays: config.retentionDays, deleted: r });
+          log("info", "retention", { retentionDays: config.retentionDays, deleted: r });
       },
       onError: (e) => logError("retention run failed; retrying at the next run", e),
     });
@@ -222,7 +238,7 @@ export const serveCommand: Command = {
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        process.stderr.write(`parkd: ${signal}, finishing in-flight requests\n`);
+        log("notice", `${signal}: finishing in-flight requests`, { signal });
         Promise.all([
           front.close().catch((e) => logError("error while closing the listener", e)),
           retention.stop(),
@@ -239,7 +255,7 @@ export const serveCommand: Command = {
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));
     });
-    process.stderr.write("parkd: stopped\n");
+    log("notice", "stopped");
     return 0;
   },
 };
