@@ -17,9 +17,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join, resolve } from "node:path";
 import { createApp } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { PermitLookups } from "../src/permits/lookup.ts";
-import { lookupRecorder } from "../src/permits/lookup-records.ts";
-import { openStore } from "../src/store/db.ts";
+import { PermitLookups } from "../src/modules/enforcement/lookups.ts";
+import { openStore } from "../src/platform/store/db.ts";
 import { generate } from "./generate.ts";
 import { PLATES, plateIndexOfTicket, plateOf, ZONES } from "./plates.ts";
 
@@ -187,5 +186,5 @@ for (const [name, build] of built) {
     `${name.padEnd(38)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)})`,
   );
 }
-lookupRecorder(ctx).stop();
+ctx.lookupRecorder.stop();
 store.close();

@@ -1,29 +1,43 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
-import { credentialRoutes } from "./credentials/routes.ts";
-import { healthRoutes } from "./health/routes.ts";
-import { errorHandling } from "./http/errors.ts";
-import { routeTemplates } from "./http/route-template.ts";
-import { lotRoutes } from "./lots/routes.ts";
-import type { RouteInfo } from "./operations/openapi.ts";
-import { countRequests } from "./operations/request-count.ts";
-import { operationsRoutes } from "./operations/routes.ts";
-import { permitRoutes } from "./permits/routes.ts";
-import { ticketRoutes } from "./tickets/routes.ts";
+import { adminContract } from "./modules/admin/contract.ts";
+import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
+import { lotRoutes } from "./modules/admin/lots/routes.ts";
+import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
+import { ticketAdminRoutes } from "./modules/admin/tickets/routes.ts";
+import { enforcementContract } from "./modules/enforcement/contract.ts";
+import { enforcementRoutes } from "./modules/enforcement/routes.ts";
+import { intakeContract } from "./modules/intake/contract.ts";
+import { intakeRoutes } from "./modules/intake/routes.ts";
+import { healthRoutes } from "./modules/operations/health.ts";
+import type { RouteInfo } from "./modules/operations/openapi.ts";
+import { operationsRoutes } from "./modules/operations/routes.ts";
+import { accountRequests } from "./platform/http/accounting.ts";
+import { errorHandling } from "./platform/http/errors.ts";
+import { routeTemplates } from "./platform/http/route-template.ts";
 
-/** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
+/** What each module says of its routes in the OpenAPI document, beyond their schemas. */
+export const API_CONTRACTS = [intakeContract, enforcementContract, adminContract];
+
+/**
+ * The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call
+ * app.handle. The platform plugins come first: routeTemplates must see every request before
+ * errorHandling answers for it.
+ */
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
     .use(routeTemplates)
     .use(errorHandling({ bodyLimit: ctx.config.bodyLimit }))
     .use(healthRoutes(ctx))
-    .use(credentialRoutes(ctx))
-    .use(ticketRoutes(ctx))
+    .use(intakeRoutes(ctx))
+    .use(enforcementRoutes(ctx))
     .use(lotRoutes(ctx))
-    .use(permitRoutes(ctx))
+    .use(permitAdminRoutes(ctx))
+    .use(ticketAdminRoutes(ctx))
+    .use(credentialRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
-    .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes));
-  return countRequests(app, ctx.metrics);
+    .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));
+  return accountRequests(app, ctx.accounting);
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -6,8 +6,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createApp } from "../../src/app.ts";
 import { createContext } from "../../src/context.ts";
-import { openApiPath } from "../../src/operations/openapi.ts";
-import { openMemoryStore } from "../../src/store/db.ts";
+import { openApiPath } from "../../src/modules/operations/openapi.ts";
+import { setLogging } from "../../src/platform/log.ts";
+import { openMemoryStore } from "../../src/platform/store/db.ts";
 import type { Observed } from "../support/observed.ts";
 
 type Json = Record<string, unknown>;
@@ -21,6 +22,7 @@ const observed = [...new Set(readFileSync(file, "utf8").split("\n").filter(Boole
   (l) => JSON.parse(l) as Observed,
 );
 
+setLogging(false);
 const app = createApp(createContext(openMemoryStore(), { timezone: "Europe/Stockholm" }));
 const doc = (await (await app.handle(new Request("http://localhost/openapi.json"))).json()) as Json;
 const paths = doc.paths as Record<string, Record<string, Json>>;

@@ -1,11 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { OPERATIONS } from "../../src/operations/contract.ts";
-import { openApiPath } from "../../src/operations/openapi.ts";
+import { API_CONTRACTS } from "../../src/app.ts";
+import { operationsContract, TAGS } from "../../src/modules/operations/contract.ts";
+import { openApiPath } from "../../src/modules/operations/openapi.ts";
+import { mergeContracts } from "../../src/platform/http/api-contract.ts";
 import { call, testApp } from "../support/app.ts";
 import { redoclyLint, spectralLint } from "../support/openapi-lint.ts";
 
 type Json = Record<string, unknown>;
 
+const OPERATIONS = mergeContracts(operationsContract, ...API_CONTRACTS).operations;
 const s = testApp();
 const doc = (await call(s.app, "GET", "/openapi.json")).json as Json;
 const paths = doc.paths as Record<string, Record<string, Json>>;
@@ -48,6 +51,9 @@ describe("what the document promises", () => {
     const routes = new Set(s.app.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`));
     for (const key of routes) expect(OPERATIONS[key], key).toBeDefined();
     for (const key of Object.keys(OPERATIONS)) expect(routes.has(key), key).toBe(true);
+    // Every section named is one the reference orders.
+    const tags = new Set(TAGS.map((t) => t.name));
+    for (const [key, op] of Object.entries(OPERATIONS)) expect(tags.has(op.tag), key).toBe(true);
     for (const r of s.app.routes)
       expect(paths[openApiPath(r.path).path]?.[r.method.toLowerCase()]).toBeDefined();
   });

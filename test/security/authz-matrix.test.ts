@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Scope } from "../../src/credentials/scopes.ts";
-import { attachMeta } from "../../src/http/request-meta.ts";
+import type { Scope } from "../../src/domain/credentials.ts";
+import { attachMeta } from "../../src/platform/http/request-meta.ts";
 import { request, testApp, testClock } from "../support/app.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { attachMeta } from "../../src/http/request-meta.ts";
+import { attachMeta } from "../../src/platform/http/request-meta.ts";
 import { testApp } from "../support/app.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { metaOf } from "../../src/http/request-meta.ts";
+import { metaOf } from "../../src/platform/http/request-meta.ts";
 
 /**
  * Records what the route tests see each route answer (method, route template, status, problem

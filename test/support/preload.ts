@@ -1,5 +1,5 @@
 import { afterAll } from "bun:test";
-import { setLogging } from "../../src/http/log.ts";
+import { setLogging } from "../../src/platform/log.ts";
 import { writeObserved } from "./observed.ts";
 
 // Request log lines would drown test output; tests that need them turn logging back on.
