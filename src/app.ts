@@ -13,21 +13,15 @@ import { healthRoutes } from "./modules/operations/health.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
-import { errorHandling } from "./platform/http/errors.ts";
-import { routeTemplates } from "./platform/http/route-template.ts";
+import { requestHandling } from "./platform/http/errors.ts";
 
 /** What each module says of its routes in the OpenAPI document, beyond their schemas. */
 export const API_CONTRACTS = [intakeContract, enforcementContract, adminContract];
 
-/**
- * The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call
- * app.handle. The platform plugins come first: routeTemplates must see every request before
- * errorHandling answers for it.
- */
+/** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
-    .use(routeTemplates)
-    .use(errorHandling({ bodyLimit: ctx.config.bodyLimit }))
+    .use(requestHandling({ bodyLimit: ctx.config.bodyLimit }))
     .use(healthRoutes(ctx))
     .use(intakeRoutes(ctx))
     .use(enforcementRoutes(ctx))
