@@ -13,8 +13,8 @@ export function addStoreGauges(metrics: Metrics, store: Store, now: () => number
   seedLastEvents(metrics, store);
   metrics.addGauges(() => ({
     name: "parkd_active_tickets",
-    help: "Tickets not canceled whose time covers now (what lookups answer as active).",
-    samples: [{ value: store.tickets.countActive(now()) }],
+    help: "Tickets whose end is open or still ahead (a canceled ticket counts until its end).",
+    samples: [{ value: store.tickets.countNotEnded(now()) }],
   }));
   metrics.addGauges(() => ({
     name: "parkd_active_permits",

@@ -247,13 +247,17 @@ export class TicketRecords {
     return this.countAll.get()!.n;
   }
 
-  /** Tickets not canceled whose time covers `now` (read at scrape time; Bun caches the statement). */
-  countActive(now: number): number {
+  /**
+   * Tickets whose end is open or after `now`, read from the end_at index alone: under a
+   * millisecond at 1,000,000 tickets, where also reading status and start from the table took
+   * 70 ms of a scrape (bench/scrape.ts). A canceled ticket counts until its end.
+   */
+  countNotEnded(now: number): number {
     return (
       this.sqlite
         .query<{ n: number }, [number]>(
-          `SELECT count(*) AS n FROM tickets
-           WHERE status <> 'canceled' AND (end_at IS NULL OR end_at > ?1) AND start_at <= ?1`,
+          `SELECT (SELECT count(*) FROM tickets WHERE end_at > ?1) +
+                  (SELECT count(*) FROM tickets WHERE end_at IS NULL) AS n`,
         )
         .get(now)?.n ?? 0
     );
