@@ -76,6 +76,7 @@ describe("the API reference in a browser", () => {
             tables: number;
             rawSchemas: number;
             lotsTop: number;
+            intakeTop: number;
           }>(`(() => {
             const w = window.innerWidth;
             const cut = [...document.querySelectorAll("section.op, header, nav, h2, table, pre, code")]
@@ -95,10 +96,15 @@ describe("the API reference in a browser", () => {
               tables: document.querySelectorAll("section.op table").length,
               rawSchemas: [...document.querySelectorAll("pre")].filter((p) => /"properties"s*:|"$ref"/.test(p.textContent)).length,
               lotsTop: document.getElementById("tag-parking-lots").getBoundingClientRect().top + window.scrollY,
+              intakeTop: document.querySelector("section.op h5").getBoundingClientRect().top + window.scrollY,
             };
           })()`);
           writeFileSync(join(SHOTS, `docs-${width}-top.png`), await browser.screenshot(0));
           writeFileSync(join(SHOTS, `docs-${width}-lots.png`), await browser.screenshot(layout.lotsTop));
+          writeFileSync(
+            join(SHOTS, `docs-${width}-intake.png`),
+            await browser.screenshot(layout.intakeTop - 100),
+          );
           expect(layout.innerWidth).toBe(width);
           expect(layout.cut).toEqual([]);
           expect(layout.scrollWidth).toBeLessThanOrEqual(width);

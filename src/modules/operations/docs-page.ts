@@ -48,6 +48,8 @@ th{background:#f1f3f6;font-weight:600;overflow-wrap:normal}
 .auth{font-size:.92rem;color:#333}.scope{background:#fff4d6;border-radius:3px;padding:0 .3rem}
 .req{color:#b3261e;font-size:.8rem}.muted{color:#667;font-size:.85rem}
 details summary{cursor:pointer;color:#335}
+@media (max-width:36rem){table.fields th{display:none}table.fields tr{display:block;border-top:1px solid #dde1e7;padding:.35rem 0}
+table.fields td{display:block;border:none;padding:.05rem .2rem}table.fields td:first-child code{font-weight:700}}
 @media (max-width:52rem){main{grid-template-columns:minmax(0,1fr);padding:.6rem}nav{position:static;max-height:none}
 section.op{padding:.7rem .6rem}header{padding:.8rem .7rem}}
 `;
@@ -114,9 +116,10 @@ function fieldRows(schema: unknown, prefix: string, depth: number): string[] {
   const required = new Set((s.required as string[] | undefined) ?? []);
   const rows: string[] = [];
   for (const [name, p] of Object.entries(props)) {
-    const described = [p.description ? inline(String(p.description)) : "", constraints(p)]
-      .filter(Boolean)
-      .join(" ");
+    // A nullable field (X or null) carries its description on X.
+    const branches = ((p.anyOf ?? p.oneOf) as Json[] | undefined) ?? [];
+    const text = p.description ?? branches.find((b) => b.description)?.description;
+    const described = [text ? inline(String(text)) : "", constraints(p)].filter(Boolean).join(" ");
     rows.push(
       `<tr><td><code>${escapeHtml(prefix + name)}</code>${required.has(name) ? ' <span class="req">required</span>' : ""}</td><td>${typeText(p)}</td><td>${described}</td></tr>`,
     );
@@ -130,7 +133,7 @@ function fieldRows(schema: unknown, prefix: string, depth: number): string[] {
 function fieldTable(schema: unknown): string {
   const rows = fieldRows(schema, "", 0);
   if (!rows.length) return `<p>${typeText(schema)} ${constraints((schema ?? {}) as Json)}</p>`;
-  return `<div class="scroll"><table><tr><th>field</th><th>type</th><th>meaning</th></tr>${rows.join("")}</table></div>`;
+  return `<div class="scroll"><table class="fields"><tr><th>field</th><th>type</th><th>meaning</th></tr>${rows.join("")}</table></div>`;
 }
 
 function example(value: unknown, label = "example"): string {
