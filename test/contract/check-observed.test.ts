@@ -28,7 +28,7 @@ describe("check-observed", () => {
     ]);
     expect(r.out).toContain("every observed status and problem type is declared");
     expect(r.code).toBe(0);
-  });
+  }, 30_000);
 
   test("a status or a problem type the operation does not declare fails", () => {
     const r = check([
@@ -38,5 +38,5 @@ describe("check-observed", () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain("GET /healthz answered 409 /problems/ticket-exists, not declared");
     expect(r.out).toContain("POST /api/v1/actions/tickets answered 409 /problems/lot-exists, declared only");
-  });
+  }, 30_000);
 });

@@ -24,12 +24,12 @@ describe("the OpenAPI document, as the ecosystem's linters read it", () => {
   test("redocly (recommended rules) reports no error", async () => {
     const errors = errorsOf(await redoclyLint(doc));
     expect(errors).toEqual([]);
-  });
+  }, 30_000);
 
   test("Spectral (spectral:oas) reports no error", async () => {
     const errors = errorsOf(await spectralLint(doc));
     expect(errors).toEqual([]);
-  });
+  }, 30_000);
 
   test("both would catch a leaked validator keyword and a wrong example", async () => {
     const broken = structuredClone(doc) as Json;
@@ -43,7 +43,7 @@ describe("the OpenAPI document, as the ecosystem's linters read it", () => {
     ((brokenMedia.content as Json)["application/json"] as Json).example = { data: { id: "twelve" } };
     expect(errorsOf(await redoclyLint(broken)).map((f) => f.rule)).toContain("struct");
     expect(errorsOf(await spectralLint(broken)).map((f) => f.rule)).toContain("oas3-valid-media-example");
-  });
+  }, 30_000);
 });
 
 describe("what the document promises", () => {

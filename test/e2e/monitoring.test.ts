@@ -44,7 +44,7 @@ describe.skipIf(skip)("monitoring with Prometheus' own tool", () => {
     const unit = promtool(["test", "rules", "alerts.test.yml"], undefined, join(ROOT, "deploy"));
     expect(unit.out).toContain("SUCCESS");
     expect(unit.code).toBe(0);
-  });
+  }, 30_000);
 
   test("/metrics of the binary passes promtool and has what the alerts need, across a restart", async () => {
     const box = newBox();
