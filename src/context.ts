@@ -26,7 +26,7 @@ interface Job {
  */
 export class AppContext {
   readonly config: AppConfig;
-  /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type)`, `ctx.metrics.permitLookup(by)`. */
+  /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type, credential, at)`, `ctx.metrics.permitLookup(by)`. */
   readonly metrics: Metrics;
   readonly accounting: RequestAccounting;
   readonly credentials: CredentialService;
@@ -40,7 +40,7 @@ export class AppContext {
     readonly now: () => number = Date.now,
   ) {
     this.config = { ...defaultConfig(), ...config };
-    this.metrics = processMetrics(store);
+    this.metrics = processMetrics(store, now);
     this.accounting = new RequestAccounting(this.metrics);
     this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
