@@ -4,7 +4,7 @@ import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
 import { scheduleRetention } from "./modules/operations/retention.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { FailureLimiter } from "./platform/http/rate-limit.ts";
-import { logError, logLine } from "./platform/log.ts";
+import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
@@ -65,7 +65,7 @@ export class AppContext {
     // as it can have one (Store.recoverWrites), so writes come back without a restart.
     const recovery = setInterval(() => {
       try {
-        if (this.store.recoverWrites(this.now())) logLine({ level: "info", msg: "store writable again" });
+        if (this.store.recoverWrites(this.now())) log("notice", "store writable again");
       } catch (e) {
         logError("store recovery failed; retrying", e);
       }

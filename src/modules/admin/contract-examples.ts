@@ -116,7 +116,9 @@ export const ADMIN_EXAMPLES = {
           licenseNumber: "ABC123",
           ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
         },
+        bodyCutFrom: null,
       },
     ],
+    events_next_cursor: null,
   },
 };
