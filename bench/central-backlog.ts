@@ -61,7 +61,16 @@ try {
         "running",
         now,
       ]);
-      store.tickets.appendEvent(id, "TicketCreated", now, "token:terminal-1", body(id), "applied");
+      store.tickets.appendEvent({
+        ticketId: id,
+        eventType: "TicketCreated",
+        receivedAt: now,
+        credential: "token:terminal-1",
+        rawBody: body(id),
+        bodyCutFrom: null,
+        canonical: body(id),
+        outcome: "applied",
+      });
     }
   })();
   const ctx = createContext(store, { timezone: "Europe/Stockholm" });

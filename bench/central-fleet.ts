@@ -71,6 +71,7 @@ class SimSite {
         receivedAt: now,
         credential: "token:terminal-1",
         rawBody: BODY,
+        bodyCutFrom: null,
         outcome: "applied",
       });
       tickets.push({

@@ -28,7 +28,10 @@ CREATE TABLE parkd.events (
   received_at timestamptz NOT NULL,
   credential  text NOT NULL,
   outcome     text NOT NULL CHECK (outcome IN ('applied', 'repeat')),
+  -- The body as sent; a very long one is stored as its known fields, and body_cut_from then
+  -- holds the length in bytes it had (NULL: raw_body is the body as sent).
   raw_body    text NOT NULL,
+  body_cut_from bigint,
   pushed_at   timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (site, seq)
 );

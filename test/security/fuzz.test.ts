@@ -222,11 +222,14 @@ describe("fuzz", () => {
         expect(problem.status, label).toBe(res.status);
         expect(typeof problem.type, label).toBe("string");
         expect(text, label).not.toMatch(/SQLITE|sqlite_|at \/|\.ts:\d+/);
-        // Lookup records are written on a timer; written now, one cannot land between two digests.
+        // Lookup records of earlier accepted requests are written on a timer: write them now,
+        // so they are not taken for a change made by this rejection.
         s.ctx.lookupRecorder.flush();
         const after = storeDigest(s.ctx.store.sqlite);
         expect(after, `${label}: a rejected request changed the store`).toBe(before);
       } else {
+        // Lookup records are written in batches on a timer; write them now, so that a batch
+        // landing during a later rejected request is not taken for that request's change.
         s.ctx.lookupRecorder.flush();
         before = storeDigest(s.ctx.store.sqlite);
       }

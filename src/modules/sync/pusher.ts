@@ -28,13 +28,14 @@ const eventJson = (e: SyncedEvent) => ({
   credential: clean(e.credential),
   outcome: e.outcome,
   raw_body: clean(e.rawBody),
+  body_cut_from: e.bodyCutFrom,
 });
 
 const ticketJson = (t: SyncedTicket) => ({
   ticket_id: clean(t.ticketId),
   zone: t.zone,
   parking_lot_id: t.parkingLotId,
-  lot_unknown: t.lotUnknown,
+  lot_unknown: Boolean(t.lotUnknown),
   start_at: t.startAt,
   end_at: t.endAt,
   plate: clean(t.plate),
@@ -79,10 +80,11 @@ const lotJson = (l: StoredLot) => ({
 const ts = (col: string) => `to_timestamp((r.${col})::double precision / 1000)`;
 
 const INSERT_EVENTS = `INSERT INTO parkd.events
-  (site, seq, ticket_id, event_type, received_at, credential, outcome, raw_body)
-  SELECT $1, r.seq, r.ticket_id, r.event_type, ${ts("received_at")}, r.credential, r.outcome, r.raw_body
+  (site, seq, ticket_id, event_type, received_at, credential, outcome, raw_body, body_cut_from)
+  SELECT $1, r.seq, r.ticket_id, r.event_type, ${ts("received_at")}, r.credential, r.outcome, r.raw_body,
+    r.body_cut_from
   FROM jsonb_to_recordset($2::text::jsonb) AS r(seq bigint, ticket_id text, event_type text, received_at bigint,
-    credential text, outcome text, raw_body text)
+    credential text, outcome text, raw_body text, body_cut_from bigint)
   ON CONFLICT (site, seq) DO NOTHING`;
 
 const UPSERT_TICKETS = `INSERT INTO parkd.tickets AS t
