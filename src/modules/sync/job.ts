@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { logError, logLine } from "../../platform/log.ts";
+import { log } from "../../platform/log.ts";
 import type { Store } from "../../platform/store/db.ts";
 import { checkCentralSchema } from "./central-schema.ts";
 import { type CentralTarget, connectCentral, redactedUrl } from "./connection.ts";
@@ -92,11 +92,7 @@ export class CentralSync {
       this.loop("push", () => this.pushOnce(), this.o.idleMs),
       this.loop("pull", () => this.pullOnce().then(() => false), this.o.pullIntervalMs),
     ];
-    logLine({
-      msg: "central sync started",
-      site: this.opts.site,
-      central: redactedUrl(this.opts.target.url),
-    });
+    log("info", "central sync started", { site: this.opts.site, central: redactedUrl(this.opts.target.url) });
   }
 
   /** Stops both loops; a push under way finishes or is cut off within a few seconds. */
@@ -128,6 +124,8 @@ export class CentralSync {
       let wait = idle;
       try {
         const more = await this.withTimeout(round());
+        if (failures > 0)
+          log("notice", "central sync reached the office again", { direction: kind, failures });
         failures = 0;
         if (more) wait = 0;
       } catch (e) {
@@ -149,7 +147,8 @@ export class CentralSync {
     this.reconciled = false;
     const message = (e as Error)?.message ?? String(e);
     // One line per change of error, not one per retry while the office stays away.
-    if (message !== this.state.lastError) logError(`central sync: ${kind} failed; retrying with backoff`, e);
+    if (message !== this.state.lastError)
+      log("warning", "central sync failed; retrying with backoff", { direction: kind, error: message });
     this.state.lastError = message;
     this.state.lastErrorAt = this.now();
   }
@@ -196,15 +195,16 @@ export class CentralSync {
     back.lots = "";
     this.local.setCursors(back, this.now());
     if (back.events !== undefined)
-      logLine({
-        msg: "central sync: the office has fewer events than sent; sending again",
+      log("notice", "central sync: the office has fewer events than sent; sending again", {
         from: back.events,
       });
     // The box's store was restored from an older backup: the office holds seqs this box would
     // hand out again, and would take the new events for the old ones.
     if (this.local.lastSeq() < office.events) {
       this.local.continueSeqAfter(office.events);
-      logLine({ msg: "central sync: the office has events this store lost; new events continue after them" });
+      log("notice", "central sync: the office has events this store lost; new events continue after them", {
+        after: office.events,
+      });
     }
     this.reconciled = true;
   }
@@ -250,7 +250,7 @@ export class CentralSync {
     this.local.applyPull(r.keep, r.drop, r.horizon, now - this.o.keepEndedMs, now);
     await notePull(sql, this.opts.site, this.local.boxId(now));
     if (r.rejected > 0)
-      logLine({ msg: "central sync: office permits the box cannot serve were skipped", count: r.rejected });
+      log("warning", "central sync: office permits the box cannot serve were skipped", { count: r.rejected });
     this.state.lastPullAt = now;
     this.pullOk = true;
   }
