@@ -62,6 +62,7 @@ export class CentralSync {
   private reconciled = false;
   private pushOk = false;
   private pullOk = false;
+  private readonly loggedError: Record<"push" | "pull", string | null> = { push: null, pull: null };
   private readonly state = {
     lastPushAt: null as number | null,
     lastPullAt: null as number | null,
@@ -146,9 +147,10 @@ export class CentralSync {
     else this.pullOk = false;
     this.reconciled = false;
     const message = (e as Error)?.message ?? String(e);
-    // One line per change of error, not one per retry while the office stays away.
-    if (message !== this.state.lastError)
+    // One line per new error, not one per retry while the office stays away.
+    if (message !== this.loggedError[kind])
       log("warning", "central sync failed; retrying with backoff", { direction: kind, error: message });
+    this.loggedError[kind] = message;
     this.state.lastError = message;
     this.state.lastErrorAt = this.now();
   }
