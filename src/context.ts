@@ -105,9 +105,11 @@ export class AppContext {
 
   /** Starts pushing to and pulling from the office in the background, with its gauges on /metrics. */
   startSync(settings: SyncSettings, tuning: Partial<SyncOptions> = {}): CentralSync {
+    const { pushIntervalMs, ...link } = settings;
     const sync = new CentralSync({
       store: this.store,
-      ...settings,
+      ...link,
+      idleMs: pushIntervalMs,
       version: VERSION,
       now: this.now,
       // An office permit that ended is listed for --recent-hours, then never again.

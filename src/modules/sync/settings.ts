@@ -4,6 +4,8 @@ import { CentralConfigError, type CentralTarget, centralPassword, checkCentralUr
 export interface SyncSettings {
   target: CentralTarget;
   site: string;
+  /** Wait between pushes once caught up (default 1 s): longer means fewer, bigger commits. */
+  pushIntervalMs?: number;
 }
 
 /** The office's CHECK on parkd.sites.site says the same. */
@@ -24,7 +26,7 @@ export function checkSite(site: string | undefined): string {
  * from --central-password-file or PARKD_CENTRAL_PASSWORD, never from the URL.
  */
 export function syncSettings(
-  v: { central?: string; site?: string; passwordFile?: string },
+  v: { central?: string; site?: string; passwordFile?: string; pushIntervalSeconds?: number },
   env: Record<string, string | undefined> = process.env,
 ): SyncSettings | undefined {
   if (v.central === undefined || v.central === "") {
@@ -33,5 +35,7 @@ export function syncSettings(
   }
   const url = checkCentralUrl(v.central);
   const site = checkSite(v.site);
-  return { target: { url, password: centralPassword(v.passwordFile, env.PARKD_CENTRAL_PASSWORD) }, site };
+  const target = { url, password: centralPassword(v.passwordFile, env.PARKD_CENTRAL_PASSWORD) };
+  const every = v.pushIntervalSeconds;
+  return every === undefined ? { target, site } : { target, site, pushIntervalMs: every * 1000 };
 }

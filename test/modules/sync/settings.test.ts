@@ -48,6 +48,9 @@ describe("the office link's settings", () => {
       expect(() => syncSettings({ central: url, site: "no spaces" }, {})).toThrow(/--site must be/);
       expect(() => syncSettings({ site: "lonely" }, {})).toThrow(/goes with --central/);
       expect(syncSettings({}, {})).toBeUndefined();
+      expect(syncSettings({ central: url, site: "n", pushIntervalSeconds: 5 }, {})?.pushIntervalMs).toBe(
+        5000,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
