@@ -64,9 +64,12 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     await office`INSERT INTO parkd.permits (plate, zone, start_at, note)
       VALUES ('OFFICE 1', 4321, now() - interval '1 hour', 'issued at the office')`;
     const handheld = await box.token("handheld-1", "permits:read");
-    const server = await box.serve(["--http", "--central-password-file", pwFile], {
-      env: { PARKD_CENTRAL: pg.url, PARKD_SITE: "e2e-site" },
-    });
+    const server = await box.serve(
+      ["--http", "--central-password-file", pwFile, "--central-push-interval", "2"],
+      {
+        env: { PARKD_CENTRAL: pg.url, PARKD_SITE: "e2e-site" },
+      },
+    );
     for (let i = 0; i < 20; i++) {
       const r = await fetch(`${server.url}/api/v1/actions/tickets`, {
         method: "POST",
