@@ -200,12 +200,14 @@ export class CentralSync {
       log("notice", "central sync: the office has fewer events than sent; sending again", {
         from: back.events,
       });
-    // The box's store was restored from an older backup: the office holds seqs this box would
-    // hand out again, and would take the new events for the old ones.
-    if (this.local.lastSeq() < office.events) {
-      this.local.continueSeqAfter(office.events);
-      log("notice", "central sync: the office has events this store lost; new events continue after them", {
-        after: office.events,
+    // The box's store was restored from an older backup: the office holds seqs and ids this box
+    // would hand out again, and would take the new rows for the old ones.
+    const own = this.local.lastIds();
+    if (own.events < office.events || own.lookups < office.lookups) {
+      this.local.continueAfter(office);
+      log("notice", "central sync: the office has rows this store lost; new ones are numbered after them", {
+        events: office.events,
+        lookups: office.lookups,
       });
     }
     this.reconciled = true;

@@ -66,12 +66,15 @@ export class SyncLocal {
     })();
   }
 
-  lastSeq(): number {
-    return this.store.tickets.lastSeq();
+  /** The highest event seq and lookup id this store ever handed out. */
+  lastIds(): { events: number; lookups: number } {
+    return { events: this.store.tickets.lastSeq(), lookups: this.store.lookups.lastId() };
   }
 
-  continueSeqAfter(seq: number): void {
-    this.store.tickets.continueAfter(seq);
+  /** New events and lookup records are numbered after these (see CentralSync.reconcile). */
+  continueAfter(ids: { events: number; lookups: number }): void {
+    this.store.tickets.continueAfter(ids.events);
+    this.store.lookups.continueAfter(ids.lookups);
   }
 
   /** Events the office does not have yet, and when the oldest of them arrived. */

@@ -58,4 +58,23 @@ export class LookupRecords {
   after(id: number, limit: number): StoredLookup[] {
     return this.afterId.all(id, limit);
   }
+
+  /** The highest id ever handed out (AUTOINCREMENT keeps it past deletions). */
+  lastId(): number {
+    const q = `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'permit_lookups'), 0),
+      coalesce((SELECT max(id) FROM permit_lookups), 0)) AS id`;
+    return this.sqlite.query<{ id: number }, []>(q).get()!.id;
+  }
+
+  /** New records get ids above `id` (after a restore, the office holds ids handed out again). */
+  continueAfter(id: number): void {
+    this.sqlite.transaction(() => {
+      this.sqlite.run("DELETE FROM sqlite_sequence WHERE name = 'permit_lookups' AND seq < ?1", [id]);
+      const add =
+        "INSERT INTO sqlite_sequence (name, seq) SELECT 'permit_lookups', ?1 WHERE changes() > 0 OR";
+      this.sqlite.run(`${add} NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'permit_lookups')`, [
+        id,
+      ]);
+    })();
+  }
 }

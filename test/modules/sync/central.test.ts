@@ -283,6 +283,14 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   test("a box restored from an older backup: new events do not reuse seqs the office holds", async () => {
     const a = box("restored");
     for (let i = 0; i < 5; i++) await a.create(`before-${i}`);
+    const { call } = await import("../../support/app.ts");
+    const lookup = async () => {
+      await call(a.app, "GET", "/api/v1/attendants/check-tickets?registration_number=x1", {
+        token: a.reader,
+      });
+      a.ctx.lookupRecorder.flush();
+    };
+    await lookup();
     const s = a.sync(pg);
     expect(await s.pushAll()).toBe(5);
     // As a restore of a backup taken after the second event leaves the store: the last three
@@ -291,11 +299,17 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     db.run("DELETE FROM ticket_events WHERE seq > 2");
     db.run("DELETE FROM tickets WHERE ticket_id NOT IN ('before-0', 'before-1')");
     db.run("UPDATE sqlite_sequence SET seq = 2 WHERE name = 'ticket_events'");
+    // Nor any lookup record: the office's one (id 1) must not be taken for the next.
+    db.run("DELETE FROM permit_lookups");
+    db.run("DELETE FROM sqlite_sequence WHERE name = 'permit_lookups'");
     a.ctx.store.syncCursors.set({ events: "2" }, Date.now());
     const again = a.sync(pg);
     await again.pushAll();
     for (let i = 0; i < 2; i++) await a.create(`after-${i}`);
+    await lookup();
     expect(await again.pushAll()).toBe(2);
+    const lookups = await office`SELECT id::int AS id FROM parkd.lookups WHERE site = 'restored' ORDER BY id`;
+    expect(lookups).toEqual([{ id: 1 }, { id: 2 }]);
     const rows =
       await office`SELECT seq::int AS seq, ticket_id FROM parkd.events WHERE site = 'restored' ORDER BY seq`;
     expect(rows.map((r: { ticket_id: string }) => r.ticket_id)).toEqual([
