@@ -5,6 +5,7 @@ import { healthRoutes } from "./health/routes.ts";
 import { errorHandling } from "./http/errors.ts";
 import { routeTemplates } from "./http/route-template.ts";
 import { lotRoutes } from "./lots/routes.ts";
+import { webRoutes } from "./modules/web/routes.ts";
 import type { RouteInfo } from "./operations/openapi.ts";
 import { countRequests } from "./operations/request-count.ts";
 import { operationsRoutes } from "./operations/routes.ts";
@@ -21,6 +22,7 @@ export function createApp(ctx: AppContext) {
     .use(ticketRoutes(ctx))
     .use(lotRoutes(ctx))
     .use(permitRoutes(ctx))
+    .use(webRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes));
   return countRequests(app, ctx.metrics);

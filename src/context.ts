@@ -1,7 +1,9 @@
 import { CredentialService } from "./credentials/service.ts";
 import { FailureLimiter } from "./http/rate-limit.ts";
+import { SessionStore } from "./modules/web/sessions.ts";
 import { processMetrics } from "./operations/gauges.ts";
 import type { Metrics } from "./operations/metrics.ts";
+import { ZoneChanges } from "./platform/zone-changes.ts";
 import type { Store } from "./store/db.ts";
 
 /** Settings the request handlers read; `serve` fills them from flags and environment. */
@@ -45,6 +47,10 @@ export interface AppContext {
   /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type)`, `ctx.metrics.permitLookup(by)`. */
   metrics: Metrics;
   now: () => number;
+  /** Browser sessions of the web app; the auth plugin accepts them like Bearer tokens. */
+  sessions: SessionStore;
+  /** Write paths say which zones they changed; the live zone feed listens. */
+  zoneChanges: ZoneChanges;
 }
 
 export function createContext(
@@ -52,10 +58,13 @@ export function createContext(
   config: Partial<AppConfig> = {},
   now: () => number = Date.now,
 ): AppContext {
+  const credentials = new CredentialService(store, now);
   return {
     store,
     config: { ...defaultConfig(), ...config },
-    credentials: new CredentialService(store, now),
+    credentials,
+    sessions: new SessionStore(credentials, now),
+    zoneChanges: new ZoneChanges(),
     limiter: new FailureLimiter({ now }),
     metrics: processMetrics(store),
     now,

@@ -223,6 +223,7 @@ export const serveCommand: Command = {
         if (stopping) return;
         stopping = true;
         process.stderr.write(`parkd: ${signal}, finishing in-flight requests\n`);
+        ctx.zoneChanges.close(); // open zone feeds end now; browsers reconnect to the next run
         Promise.all([
           front.close().catch((e) => logError("error while closing the listener", e)),
           retention.stop(),

@@ -20,9 +20,16 @@ export interface AuthRequirement {
   strictBody?: TSchema;
 }
 
+/** Browser sessions (src/modules/web/sessions.ts): a request without Authorization may carry one. */
+export interface CookieAuth {
+  /** The session's credential, null when there is none; throws a Problem (403) on a CSRF failure. */
+  credentialOf(request: Request): Credential | null;
+}
+
 export interface AuthDeps {
   credentials: CredentialService;
   limiter: FailureLimiter;
+  sessions?: CookieAuth;
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="parking"';
@@ -52,7 +59,11 @@ export async function authenticate(
   const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
   const header = request.headers.get("authorization")?.trim();
   let credential: Credential | null = null;
-  if (!header && !bearerToken) throw problems.unauthorized("Credentials are required", challenge);
+  if (!header && !bearerToken) {
+    credential = deps.sessions?.credentialOf(request) ?? null;
+    if (!credential) throw problems.unauthorized("Credentials are required", challenge);
+    return authorized(meta, credential, need);
+  }
   const space = header?.indexOf(" ") ?? -1;
   const scheme = header && space > 0 ? header.slice(0, space).toLowerCase() : "";
   const value = header && space > 0 ? header.slice(space + 1).trim() : "";
@@ -68,6 +79,14 @@ export async function authenticate(
     deps.limiter.fail(meta.ip);
     throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
   }
+  return authorized(meta, credential, need);
+}
+
+function authorized(
+  meta: { credential?: string },
+  credential: Credential,
+  need: AuthRequirement,
+): Credential {
   meta.credential = credentialLabel(credential);
   if (need.scope && !grants(credential, need.scope))
     throw problems.forbidden(`This credential lacks the scope ${need.scope}`, need.scope);

@@ -102,6 +102,7 @@ export class PermitService {
       .values({ ...values, createdAt: now, updatedAt: now, createdBy: credential })
       .returning()
       .get();
+    this.ctx.zoneChanges.changed(row.zone);
     return this.view(row, now);
   }
 
@@ -151,6 +152,7 @@ export class PermitService {
 
   private write(id: number, values: ReturnType<typeof checked>): Permit {
     const now = this.ctx.now();
+    const before = this.load(id).zone;
     const row = this.ctx.store.db
       .update(permits)
       .set({ ...values, updatedAt: now })
@@ -158,6 +160,7 @@ export class PermitService {
       .returning()
       .get();
     if (!row) throw notFound(id);
+    this.ctx.zoneChanges.changed([before, row.zone]);
     return this.view(row, now);
   }
 
@@ -166,8 +169,9 @@ export class PermitService {
     const gone = this.ctx.store.db
       .delete(permits)
       .where(eq(permits.id, id))
-      .returning({ id: permits.id })
+      .returning({ id: permits.id, zone: permits.zone })
       .get();
     if (!gone) throw notFound(id);
+    this.ctx.zoneChanges.changed(gone.zone);
   }
 }

@@ -71,6 +71,8 @@ export class TicketService {
   private readonly applyOne;
   private readonly commitGroup;
   private queue: Pending[] = [];
+  /** Zones the group being committed writes to, for the live zone feed (ctx.zoneChanges). */
+  private touched = new Set<number>();
 
   constructor(private readonly ctx: AppContext) {
     const db = ctx.store.db;
@@ -174,10 +176,13 @@ export class TicketService {
         if (isStoreUnavailable(first)) throw first;
         outcomes = this.commitGroup.immediate(group);
       } catch (e) {
+        this.touched.clear();
         for (const p of group) p.done(e);
         return;
       }
     }
+    this.ctx.zoneChanges.changed(this.touched);
+    this.touched.clear();
     group.forEach((p, i) => {
       if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
       p.done(outcomes[i]);
@@ -192,6 +197,8 @@ export class TicketService {
     const decision = decide(current, event, () => this.createdFacts(ticketId));
     if (decision.kind === "reject") return decision.problem;
     this.write(ticketId, decision, now);
+    if (current) this.touched.add(current.zone);
+    if ("facts" in decision) this.touched.add(decision.facts.zone);
     this.hot.appendEvent.run(
       ticketId,
       event.type,
