@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "bun";
 import { boxesForFile } from "../support/binary.ts";
+import { browserMissing, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.ts";
 
 const newBox = boxesForFile();
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 interface NetLog {
   constants: { logEventTypes: Record<string, number> };
@@ -18,7 +18,7 @@ interface NetLog {
  * starts goes back to the box. The browser's own background traffic is told apart by initiator.
  */
 describe("the API reference in a browser", () => {
-  test.skipIf(!CHROMIUM)(
+  test.skipIf(browserMissing())(
     "renders from the binary and loads nothing from elsewhere",
     async () => {
       const box = newBox();
@@ -27,14 +27,7 @@ describe("the API reference in a browser", () => {
       const run = spawnSync(
         [
           CHROMIUM!,
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
+          ...CHROMIUM_ARGS,
           `--user-data-dir=${join(box.dir, "chromium")}`,
           `--log-net-log=${netLog}`,
           "--dump-dom",

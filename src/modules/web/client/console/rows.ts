@@ -67,12 +67,15 @@ export class RowsEditor {
       case "check":
         return h("input", { type: "checkbox", name, checked: Boolean(value), "aria-label": c.label });
       case "time":
+        // Text, not type=time: the end of a day is 24:00:00, which a time input cannot hold.
         return h("input", {
-          type: "time",
-          step: "1",
           name,
           value: String(value ?? "00:00:00"),
           required: true,
+          pattern: "([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?|24:00(:00)?",
+          placeholder: "HH:MM:SS",
+          inputmode: "numeric",
+          class: "time",
           "aria-label": c.label,
         });
       case "money":
@@ -132,7 +135,7 @@ export class RowsEditor {
       for (const c of this.columns) {
         const el = tr.querySelector<HTMLInputElement>(`[name="${c.name}"]`)!;
         if (c.kind === "check") out[c.name] = el.checked;
-        else if (c.kind === "time") out[c.name] = el.value.length === 5 ? `${el.value}:00` : el.value;
+        else if (c.kind === "time") out[c.name] = el.value.trim().length === 5 ? `${el.value.trim()}:00` : el.value.trim();
         else if (c.kind === "money") out[c.name] = Math.round(Number(el.value) * 100);
         else if (c.kind === "optional-int") out[c.name] = el.value === "" ? null : Number(el.value);
         else out[c.name] = Number(el.value);
