@@ -110,15 +110,23 @@ describe.skipIf(skip)("the web app in a browser", () => {
     expect(await page.locator("#plates li").allTextContents()).toEqual(["ÅBC123"]);
     const before = Date.now();
     await send(ticket("T-2", "XYZ789", 7));
-    await page.waitForFunction(() => document.querySelector("#plates")?.textContent?.includes("XYZ789"), null, {
-      timeout: 5_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector("#plates")?.textContent?.includes("XYZ789"),
+      null,
+      {
+        timeout: 5_000,
+      },
+    );
     expect(Date.now() - before).toBeLessThan(2_000);
     expect(await page.textContent("#zone-state")).toContain("2");
     await send({ eventType: "TicketCanceled", ticketId: "T-1" });
-    await page.waitForFunction(() => !document.querySelector("#plates")?.textContent?.includes("ÅBC123"), null, {
-      timeout: 5_000,
-    });
+    await page.waitForFunction(
+      () => !document.querySelector("#plates")?.textContent?.includes("ÅBC123"),
+      null,
+      {
+        timeout: 5_000,
+      },
+    );
     await page.screenshot({ path: screenshotPath("phone-attendant-live") });
 
     // The network cut: the page says so and keeps the last list, with its age.
@@ -148,9 +156,30 @@ describe.skipIf(skip)("the web app in a browser", () => {
       zone_number: 7,
       number_of_spaces: 40,
       parking_lot_fee: [
-        { cost_per_unit: 2000, unit: 1, start_time: "00:00:00", end_time: "24:00:00", type_of_day: 1, round: true },
-        { cost_per_unit: 2000, unit: 1, start_time: "00:00:00", end_time: "24:00:00", type_of_day: 2, round: true },
-        { cost_per_unit: 2000, unit: 1, start_time: "00:00:00", end_time: "24:00:00", type_of_day: 3, round: true },
+        {
+          cost_per_unit: 2000,
+          unit: 1,
+          start_time: "00:00:00",
+          end_time: "24:00:00",
+          type_of_day: 1,
+          round: true,
+        },
+        {
+          cost_per_unit: 2000,
+          unit: 1,
+          start_time: "00:00:00",
+          end_time: "24:00:00",
+          type_of_day: 2,
+          round: true,
+        },
+        {
+          cost_per_unit: 2000,
+          unit: 1,
+          start_time: "00:00:00",
+          end_time: "24:00:00",
+          type_of_day: 3,
+          round: true,
+        },
       ],
     });
     expect(made.status).toBe(201);
@@ -197,7 +226,9 @@ describe.skipIf(skip)("the web app in a browser", () => {
     expect(await page.locator("#new-token svg.qr path").count()).toBe(1);
     await page.screenshot({ path: screenshotPath("desktop-token-created"), fullPage: true });
     const who = (t: string) =>
-      fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${t}` } }).then((r) => r.status);
+      fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${t}` } }).then(
+        (r) => r.status,
+      );
     expect(await who(token)).toBe(200);
     await page.click('[data-revoke="handheld-9"]');
     await page.waitForFunction(() => !document.querySelector('[data-revoke="handheld-9"]'));

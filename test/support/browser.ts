@@ -12,7 +12,9 @@ export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
 export function browserMissing(): boolean {
   if (CHROMIUM) return false;
   if (process.env.CI === "true")
-    throw new Error("CI=true but no Chromium at /usr/bin/chromium: the browser tests must run (apt-get install chromium)");
+    throw new Error(
+      "CI=true but no Chromium at /usr/bin/chromium: the browser tests must run (apt-get install chromium)",
+    );
   return true;
 }
 

@@ -81,7 +81,8 @@ export const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 80 })
 export const TicketSearchQuery = t.Object({
   registration_number: t.Optional(t.String({ maxLength: 32 })),
   zone: t.Optional(t.Numeric({ minimum: 0, maximum: 2_147_483_647 })),
-  status: t.Optional(t.UnionEnum(["running", "stopped", "canceled"])),
+  // Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
+  status: t.Optional(t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("canceled")])),
   from: t.Optional(Instant),
   to: t.Optional(Instant),
   cursor: t.Optional(Cursor),

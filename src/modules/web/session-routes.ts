@@ -42,6 +42,17 @@ export function sessionRoutes(ctx: AppContext) {
         return answer(credential, csrf);
       },
       {
+        // Elysia strips unknown fields before validating; a body mixing the two forms or
+        // carrying a typo is refused instead.
+        transform({ body }) {
+          const keys = body && typeof body === "object" ? Object.keys(body) : [];
+          const unknown = keys.filter((k) => !["token", "username", "password"].includes(k));
+          if (unknown.length || (keys.includes("token") && keys.length > 1))
+            throw problems.validation("Send either token, or username and password", [
+              ...unknown.map((k) => ({ pointer: `/${k}`, message: "Unknown field" })),
+              ...(unknown.length ? [] : [{ pointer: "", message: "Either token, or username and password" }]),
+            ]);
+        },
         body: SignIn,
         response: { 200: SessionEnvelope },
         detail: {

@@ -82,7 +82,7 @@ export function attendantPage(root: HTMLElement): () => void {
           "p",
           { class: "detail" },
           `${t("zone")} ${f.zone} · ${f.end_at ? t("validUntil", { until: when(instant(f.end_at)) }) : t("openEnded")}`,
-          f.note ? h("small", null, ` ${f.note}`) : null,
+          f.note ? h("span", { class: "note-line" }, f.note) : null,
         ),
       ),
       !found.length ? h("p", { class: "detail" }, t("nothingFound", { plate: p })) : null,
@@ -156,6 +156,11 @@ export function attendantPage(root: HTMLElement): () => void {
         ),
     );
   };
+
+  // While offline, the saved list's age is told again every 15 s.
+  const ageTimer = setInterval(() => {
+    if (zone !== undefined && zoneState.className.includes("offline")) void showSaved(zone);
+  }, 15_000);
 
   async function showSaved(z: number): Promise<void> {
     const saved = await savedZone(z).catch(() => null);
@@ -239,6 +244,7 @@ export function attendantPage(root: HTMLElement): () => void {
   if (zoneInput.value) watch(Number(zoneInput.value));
 
   return () => {
+    clearInterval(ageTimer);
     source?.close();
     window.removeEventListener("offline", onOffline);
     window.removeEventListener("online", onOnline);

@@ -12,9 +12,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function")
       el.addEventListener(key.slice(2).toLowerCase(), value as EventListener);
-    else if (key === "value" || key === "checked" || key === "selected" || key === "disabled")
+    else if (key === "checked" || key === "selected" || key === "disabled") {
+      // The attribute too: it is what form.reset() goes back to.
+      el.setAttribute(key, "");
       (el as unknown as Record<string, unknown>)[key] = value;
-    else el.setAttribute(key, value === true ? "" : String(value));
+    } else if (key === "value") {
+      if (tag === "input") el.setAttribute("value", String(value));
+      (el as unknown as Record<string, unknown>)[key] = value;
+    } else el.setAttribute(key, value === true ? "" : String(value));
   }
   append(el, children);
   return el;

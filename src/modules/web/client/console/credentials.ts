@@ -209,7 +209,7 @@ export function credentialsPage(root: HTMLElement): () => void {
     root,
     h(
       "div",
-      { class: "split" },
+      { class: "split credentials" },
       h("section", null, h("h2", null, t("tokens")), note, tokens, h("h2", null, t("users")), users),
       h("section", { class: "editor" }, tokenForm, shown, userForm),
     ),

@@ -246,7 +246,6 @@ export function lotsPage(root: HTMLElement): () => void {
 
     replace(
       editor,
-      form,
       h(
         "section",
         { class: "quote" },
@@ -254,6 +253,7 @@ export function lotsPage(root: HTMLElement): () => void {
         h("div", { class: "grid" }, h("label", null, t("from"), start), h("label", null, t("to"), end)),
         quoteOut,
       ),
+      form,
     );
     preview();
   }

@@ -45,7 +45,7 @@ export function permitsPage(root: HTMLElement): () => void {
       const permits = (await api<{ data: Permit[] }>("GET", `/api/v1/permits${q}`)).data;
       replace(
         listBox,
-        table([t("plate"), t("zone"), t("start"), t("end"), t("active"), t("note")], permits, (p) => [
+        table([t("plate"), t("zone"), t("start"), t("endShort"), t("active"), t("note")], permits, (p) => [
           h("a", { href: "#/permits", onclick: prevented(() => edit(p)) }, p.registration_number),
           String(p.zone),
           when(p.start_at),

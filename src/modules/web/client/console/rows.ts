@@ -135,7 +135,8 @@ export class RowsEditor {
       for (const c of this.columns) {
         const el = tr.querySelector<HTMLInputElement>(`[name="${c.name}"]`)!;
         if (c.kind === "check") out[c.name] = el.checked;
-        else if (c.kind === "time") out[c.name] = el.value.trim().length === 5 ? `${el.value.trim()}:00` : el.value.trim();
+        else if (c.kind === "time")
+          out[c.name] = el.value.trim().length === 5 ? `${el.value.trim()}:00` : el.value.trim();
         else if (c.kind === "money") out[c.name] = Math.round(Number(el.value) * 100);
         else if (c.kind === "optional-int") out[c.name] = el.value === "" ? null : Number(el.value);
         else out[c.name] = Number(el.value);

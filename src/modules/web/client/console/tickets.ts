@@ -139,7 +139,7 @@ export function ticketsPage(root: HTMLElement): () => void {
             h(
               "tr",
               null,
-              [t("ticket"), t("plate"), t("zone"), t("state"), t("start"), t("end")].map((x) =>
+              [t("ticket"), t("plate"), t("zone"), t("state"), t("start"), t("endShort")].map((x) =>
                 h("th", null, x),
               ),
             ),
