@@ -28,6 +28,16 @@ ensure_packages() {
   fi
 }
 
+ensure_chromium() {
+  # The browser tests drive Debian's chromium; CI runs as root on a fresh machine.
+  if [ -x /usr/bin/chromium ] || [ -x /usr/bin/chromium-browser ]; then return; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "build.sh: installing chromium for the browser tests" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2 ||
+      echo "build.sh: could not install chromium; the browser tests will fail under CI=true" >&2
+  fi
+}
+
 compile() {
   mkdir -p dist
   local commit
@@ -53,6 +63,7 @@ case "${1:-build}" in
     echo "built dist/parkd" >&2
     ;;
   test)
+    ensure_chromium
     compile
     echo "== type check" >&2
     bun x tsc --noEmit -p .
