@@ -32,7 +32,9 @@ describe("the web app's files", () => {
       expect(res.headers.get("content-type")).toStartWith(type);
       expect(res.headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY);
       // The only absolute URLs are XML namespaces, which nothing fetches.
-      const urls = (res.text.match(/https?:\/\/[^\s"'`)]+/g) ?? []).filter((u) => !u.startsWith("http://www.w3.org/"));
+      const urls = (res.text.match(/https?:\/\/[^\s"'`)]+/g) ?? []).filter(
+        (u) => !u.startsWith("http://www.w3.org/"),
+      );
       expect(urls, path).toEqual([]);
     }
     const manifest = (await call(s.app, "GET", "/manifest.webmanifest")).json;

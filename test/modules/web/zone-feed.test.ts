@@ -59,7 +59,13 @@ function event(ticketId: string, plate: string, zone: number, type = "TicketCrea
 function setup() {
   const clock = testClock("2026-06-15T12:00:00Z");
   const s = testApp({}, clock);
-  return { ...s, clock, reader: s.token("permits:read"), terminal: s.token("tickets:write"), admin: s.token("admin") };
+  return {
+    ...s,
+    clock,
+    reader: s.token("permits:read"),
+    terminal: s.token("tickets:write"),
+    admin: s.token("admin"),
+  };
 }
 
 async function open(s: ReturnType<typeof setup>, headers: Record<string, string> = {}, token = s.reader) {
@@ -76,12 +82,18 @@ describe("the live zone feed", () => {
     await feed.until((t) => t.includes("event: plates"));
     expect(feed.events().map((e) => e.data)).toEqual([[]]);
     expect(feed.text).toStartWith("retry: ");
-    const sent = await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event("T1", "ABC123", 7) });
+    const sent = await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
     expect(sent.status).toBe(200);
     await feed.until(() => feed.events().length === 2);
     expect(feed.events()[1]!.data).toEqual(["ABC123"]);
     // Another zone's event sends nothing here.
-    await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event("T2", "OTHER1", 8) });
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T2", "OTHER1", 8),
+    });
     const permit = await call(s.app, "POST", "/api/v1/permits", {
       token: s.admin,
       body: { registration_number: "RES 001", zone: 7, start_at: "2026-06-01T00:00:00Z" },
@@ -101,7 +113,10 @@ describe("the live zone feed", () => {
 
   test("the clock: a ticket that ends leaves the list without any write", async () => {
     const s = setup();
-    await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event("T1", "ABC123", 7) });
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
     const feed = await open(s);
     await feed.until(() => feed.events().length === 1);
     expect(feed.events()[0]!.data).toEqual(["ABC123"]);
@@ -122,7 +137,10 @@ describe("the live zone feed", () => {
     await Bun.sleep(100);
     expect(same.events()).toEqual([]);
     await same.cancel();
-    await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event("T1", "ABC123", 7) });
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
     const changed = await open(s, { "last-event-id": id });
     await changed.until(() => changed.events().length === 1);
     expect(changed.events()[0]!.data).toEqual(["ABC123"]);
@@ -133,7 +151,10 @@ describe("the live zone feed", () => {
     const s = setup();
     const feeds = [await open(s), await open(s, {}, s.admin)];
     for (const f of feeds) await f.until(() => f.events().length === 1);
-    await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event("T1", "ABC123", 7) });
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
     for (const f of feeds) await f.until(() => f.events().length === 2);
     expect(feeds[0]!.events()[1]).toEqual(feeds[1]!.events()[1]!);
     const status = await call(s.app, "GET", "/api/v1/status", { token: s.admin });
@@ -162,7 +183,11 @@ describe("the live zone feed", () => {
     const s = setup();
     expectProblem(await call(s.app, "GET", FEED), 401, "unauthorized");
     expectProblem(await call(s.app, "GET", FEED, { token: s.terminal }), 403, "insufficient-scope");
-    expectProblem(await call(s.app, "GET", "/api/v1/tickets/zone/seven/events", { token: s.reader }), 400, "validation");
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/tickets/zone/seven/events", { token: s.reader }),
+      400,
+      "validation",
+    );
     const f = await open(s);
     await f.cancel();
     const { lookupRecorder } = await import("../../../src/permits/lookup-records.ts");
