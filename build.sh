@@ -46,7 +46,7 @@ compile() {
   # The checkpoint thread is a second entry point: a compiled binary carries its workers that way.
   # --smol: the engine collects garbage sooner; big answers (the 500-lot list) otherwise pushed
   # peak memory past 200 MB under load, at no measurable cost in throughput (bench/results.md).
-  bun build src/main.ts src/store/checkpoint-worker.ts --compile --bytecode --format=esm \
+  bun build src/main.ts src/platform/store/checkpoint-worker.ts --compile --bytecode --format=esm \
     --minify-whitespace --minify-syntax \
     --no-compile-autoload-dotenv --no-compile-autoload-bunfig \
     --compile-exec-argv=--smol \

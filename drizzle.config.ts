@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./src/store/schema",
+  schema: "./src/platform/store/schema",
   out: "./db/migrations",
 });

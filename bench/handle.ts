@@ -18,8 +18,8 @@ import { join, resolve } from "node:path";
 import { spawn } from "bun";
 import { createApp } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { startFrontEnd } from "../src/http/server.ts";
-import { openStore } from "../src/store/db.ts";
+import { startFrontEnd } from "../src/platform/http/server.ts";
+import { openStore } from "../src/platform/store/db.ts";
 import { generate } from "./generate.ts";
 import { PLATES, plateOf, ZONES } from "./plates.ts";
 
@@ -193,11 +193,8 @@ async function main() {
       host: "127.0.0.1",
       port: 0,
       bodyLimit: ctx.config.bodyLimit,
-      handle: (request) => {
-        ctx.metrics.markFrontEnd(request);
-        return app.handle(request);
-      },
-      observe: (entry) => ctx.metrics.request(entry),
+      handle: app.handle,
+      account: (entry) => ctx.accounting.finish(entry),
     });
     return {
       port: front.port,

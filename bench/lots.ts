@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { setLogging } from "../src/http/log.ts";
-import type { ParkingLot } from "../src/lots/model.ts";
-import { LotCatalog } from "../src/lots/service.ts";
-import { openStore } from "../src/store/db.ts";
-import { priceStay } from "../src/tariff/engine.ts";
-import { holidayCalendar } from "../src/tariff/holidays.ts";
+import { priceStay } from "../src/domain/tariff/engine.ts";
+import { holidayCalendar } from "../src/domain/tariff/holidays.ts";
+import type { ParkingLot } from "../src/modules/admin/lots/model.ts";
+import { LotCatalog } from "../src/modules/admin/lots/service.ts";
+import { setLogging } from "../src/platform/log.ts";
+import { openStore } from "../src/platform/store/db.ts";
 
 setLogging(false);
 const n = Number(process.argv[2] ?? 500);

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { backupStore } from "../src/operations/backup.ts";
-import { DAY_MS, purgeExpired } from "../src/operations/retention.ts";
-import { openStore } from "../src/store/db.ts";
+import { DAY_MS, purgeExpired } from "../src/modules/operations/retention.ts";
+import { backupStore } from "../src/platform/store/backup.ts";
+import { openStore } from "../src/platform/store/db.ts";
 
 const n = Number(process.argv[2] ?? 200_000);
 const dir = mkdtempSync(join(tmpdir(), "parkd-bench-"));
@@ -49,7 +49,7 @@ let longest = 0;
 let steps = 0;
 let stepStart = performance.now();
 t = performance.now();
-const report = await purgeExpired(store.sqlite, {
+const report = await purgeExpired(store, {
   now,
   retentionDays: 90,
   batch: Number(process.env.BATCH ?? 1000),

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawn, spawnSync } from "bun";
-import { openStore } from "../src/store/db.ts";
+import { openStore } from "../src/platform/store/db.ts";
 import { freePort } from "../test/support/binary.ts";
 
 const tickets = Number(process.argv[2] ?? 1_000_000);

@@ -1,31 +1,43 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
-import { credentialRoutes } from "./credentials/routes.ts";
-import { healthRoutes } from "./health/routes.ts";
-import { errorHandling } from "./http/errors.ts";
-import { routeTemplates } from "./http/route-template.ts";
-import { lotRoutes } from "./lots/routes.ts";
+import { credentialApiRoutes } from "./modules/admin/credentials/api-routes.ts";
+import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
+import { lookupRecordRoutes } from "./modules/admin/lookups/routes.ts";
+import { lotRoutes } from "./modules/admin/lots/routes.ts";
+import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
+import { ticketAdminRoutes } from "./modules/admin/tickets/routes.ts";
+import { ticketSearchRoutes } from "./modules/admin/tickets/search-routes.ts";
+import { zoneFeedRoutes } from "./modules/enforcement/feed-routes.ts";
+import { enforcementRoutes } from "./modules/enforcement/routes.ts";
+import { intakeRoutes } from "./modules/intake/routes.ts";
+import { healthRoutes } from "./modules/operations/health.ts";
+import type { RouteInfo } from "./modules/operations/openapi.ts";
+import { operationsRoutes } from "./modules/operations/routes.ts";
+import { statusRoutes } from "./modules/operations/status-routes.ts";
 import { webRoutes } from "./modules/web/routes.ts";
-import type { RouteInfo } from "./operations/openapi.ts";
-import { countRequests } from "./operations/request-count.ts";
-import { operationsRoutes } from "./operations/routes.ts";
-import { permitRoutes } from "./permits/routes.ts";
-import { ticketRoutes } from "./tickets/routes.ts";
+import { accountRequests } from "./platform/http/accounting.ts";
+import { requestHandling } from "./platform/http/errors.ts";
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
-    .use(routeTemplates)
-    .use(errorHandling({ bodyLimit: ctx.config.bodyLimit }))
+    .use(requestHandling({ bodyLimit: ctx.config.bodyLimit }))
     .use(healthRoutes(ctx))
-    .use(credentialRoutes(ctx))
-    .use(ticketRoutes(ctx))
+    .use(intakeRoutes(ctx))
+    .use(enforcementRoutes(ctx))
     .use(lotRoutes(ctx))
-    .use(permitRoutes(ctx))
+    .use(permitAdminRoutes(ctx))
+    .use(ticketAdminRoutes(ctx))
+    .use(credentialRoutes(ctx))
+    .use(zoneFeedRoutes(ctx))
+    .use(ticketSearchRoutes(ctx))
+    .use(lookupRecordRoutes(ctx))
+    .use(credentialApiRoutes(ctx))
+    .use(statusRoutes(ctx))
     .use(webRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes));
-  return countRequests(app, ctx.metrics);
+  return accountRequests(app, ctx.accounting);
 }
 
 export type App = ReturnType<typeof createApp>;

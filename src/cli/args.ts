@@ -1,3 +1,5 @@
+import { parseArgs as nodeParseArgs } from "node:util";
+
 /** A small flag parser: every flag can also come from the environment as PARKD_<FLAG>. */
 
 export type OptionType = "string" | "boolean" | "list";
@@ -18,54 +20,73 @@ export function envName(flag: string): string {
   return `PARKD_${flag.toUpperCase().replace(/-/g, "_")}`;
 }
 
-const truthy = new Set(["1", "true", "yes", "on"]);
+const TRUE = new Set(["1", "true", "yes", "on"]);
+const FALSE = new Set(["0", "false", "no", "off"]);
 
+/** node:util's own parse errors, said the way the rest of the CLI says them. */
+function usageOf(e: unknown): UsageError {
+  const err = e as { code?: string; message?: string };
+  const message = String(err.message ?? e);
+  const option = /'(-{1,2}[^']*)'/.exec(message)?.[1]?.split(/[ =]/)[0];
+  switch (err.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return new UsageError(`unknown option ${option ?? message}`);
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return new UsageError(
+        option && message.includes("does not take")
+          ? `${option} takes no value`
+          : `${option ?? "an option"} needs a value`,
+      );
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return new UsageError(`unexpected argument ${message.match(/'([^']*)'/)?.[1] ?? ""}`.trim());
+    default:
+      return new UsageError(message);
+  }
+}
+
+/**
+ * Flags through node:util's parseArgs in strict mode (an unknown flag, short or long, is a usage
+ * error), then the environment (`PARKD_<FLAG>`) for flags not given, then defaults. More than
+ * `maxPositionals` words besides the flags is a usage error too: a stray word is never ignored.
+ */
 export function parseArgs(
   argv: readonly string[],
   specs: readonly OptionSpec[],
   env: Record<string, string | undefined> = process.env,
+  maxPositionals = Number.POSITIVE_INFINITY,
 ): { values: OptionValues; positionals: string[] } {
-  const byName = new Map(specs.map((s) => [s.name, s]));
-  const values: OptionValues = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("--")) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const spec = byName.get(name);
-    if (!spec) throw new UsageError(`unknown option --${name}`);
-    if (spec.type === "boolean") {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-      values[name] = true;
-      continue;
-    }
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      i++;
-    }
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    if (spec.type === "list") {
-      const list = (values[name] as string[] | undefined) ?? [];
-      list.push(value);
-      values[name] = list;
-    } else values[name] = value;
+  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
+  for (const spec of specs)
+    options[spec.name] = {
+      type: spec.type === "boolean" ? "boolean" : "string",
+      multiple: spec.type === "list",
+    };
+  let parsed: ReturnType<typeof nodeParseArgs>;
+  try {
+    parsed = nodeParseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw usageOf(e);
   }
+  const positionals = parsed.positionals;
+  if (positionals.length > maxPositionals)
+    throw new UsageError(`unexpected argument ${positionals[maxPositionals]}`);
+  const values: OptionValues = {};
   for (const spec of specs) {
-    if (values[spec.name] !== undefined) continue;
+    const given = (parsed.values as Record<string, string | boolean | string[] | undefined>)[spec.name];
+    if (given !== undefined) {
+      values[spec.name] = given;
+      continue;
+    }
     const fromEnv = env[envName(spec.name)];
     if (fromEnv !== undefined && fromEnv !== "") {
-      if (spec.type === "boolean") values[spec.name] = truthy.has(fromEnv.toLowerCase());
-      else if (spec.type === "list")
+      if (spec.type === "boolean") {
+        const word = fromEnv.trim().toLowerCase();
+        if (!TRUE.has(word) && !FALSE.has(word))
+          throw new UsageError(
+            `${envName(spec.name)} must be true or false (1/0, yes/no, on/off), not "${fromEnv}"`,
+          );
+        values[spec.name] = TRUE.has(word);
+      } else if (spec.type === "list")
         values[spec.name] = fromEnv
           .split(",")
           .map((s) => s.trim())

@@ -64,7 +64,8 @@ export async function dispatch(root: Command, argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const { values, positionals } = parseArgs(rest, cmd.options ?? []);
+    const maxPositionals = cmd.args ? cmd.args.split(" ").length : 0;
+    const { values, positionals } = parseArgs(rest, cmd.options ?? [], process.env, maxPositionals);
     return await cmd.run!(values, positionals);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -1,5 +1,5 @@
-import { CredentialError, CredentialService } from "../credentials/service.ts";
-import { openStore } from "../store/db.ts";
+import { CredentialError, CredentialService } from "../modules/admin/credentials/service.ts";
+import { openStore } from "../platform/store/db.ts";
 import { listOpt, parseDuration, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, isoOrDash, jsonOption, printTable } from "./command.ts";
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { holidayEntryProblem } from "../tariff/holidays.ts";
+import { holidayEntryProblem } from "../domain/tariff/holidays.ts";
 
 /** Reads a `--holidays` file: a JSON array of "YYYY-MM-DD" dates and/or "SE". Throws with the reason. */
 export function readHolidayFile(path: string): string[] {

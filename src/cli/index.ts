@@ -1,4 +1,4 @@
-import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../store/db.ts";
+import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../platform/store/db.ts";
 import { COMMIT, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { type Command, dataDirOption } from "./command.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { checkLotFile, formatFileError } from "../lots/file.ts";
-import { LotCatalog } from "../lots/service.ts";
-import { openStore } from "../store/db.ts";
+import { checkLotFile, formatFileError } from "../modules/admin/lots/file.ts";
+import { LotCatalog } from "../modules/admin/lots/service.ts";
+import { openStore } from "../platform/store/db.ts";
 import { stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 

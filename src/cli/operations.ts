@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import { BackupError, backupStore, restoreStore } from "../operations/backup.ts";
-import { purgeExpired } from "../operations/retention.ts";
-import { appliedSchemaVersion, openStore, storePath } from "../store/db.ts";
-import { acquireServeLock, LockHeldError } from "../store/lock.ts";
+import { purgeExpired } from "../modules/operations/retention.ts";
+import { BackupError, backupStore, restoreStore } from "../platform/store/backup.ts";
+import { appliedSchemaVersion, openStore, storePath } from "../platform/store/db.ts";
+import { acquireServeLock, LockHeldError } from "../platform/store/lock.ts";
 import { intOpt, stringOpt } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 
@@ -92,7 +92,7 @@ export const purgeCommand: Command = {
     const store = openStore(dataDir);
     try {
       const dryRun = v["dry-run"] === true;
-      const r = await purgeExpired(store.sqlite, { now: Date.now(), retentionDays, dryRun });
+      const r = await purgeExpired(store, { now: Date.now(), retentionDays, dryRun });
       process.stdout.write(
         `${dryRun ? "would delete" : "deleted"}: ${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups (ended more than ${retentionDays} days ago)\n`,
       );

@@ -1,15 +1,12 @@
 import { createApp } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
-import { logError, logLine } from "../http/log.ts";
-import { type FrontEnd, startFrontEnd } from "../http/server.ts";
-import { loadTls } from "../http/tls.ts";
-import { scheduleRetention } from "../operations/retention.ts";
-import { listenUrls, storeCounts } from "../operations/summary.ts";
-import { lookupRecorder } from "../permits/lookup-records.ts";
-import { startCheckpointer } from "../store/checkpointer.ts";
-import { appliedSchemaVersion, openStore } from "../store/db.ts";
-import { acquireServeLock, LockHeldError } from "../store/lock.ts";
-import { isTimeZone } from "../time/zoned.ts";
+import { isTimeZone } from "../domain/time/zoned.ts";
+import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
+import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
+import { loadTls } from "../platform/http/tls.ts";
+import { logError } from "../platform/log.ts";
+import { appliedSchemaVersion, openStore } from "../platform/store/db.ts";
+import { acquireServeLock, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
@@ -151,15 +148,14 @@ export const serveCommand: Command = {
     }
     const store = openStore(dataDir);
     const tls = plain ? undefined : await loadTls(store.dataDir, own);
-    const checkpointer = await startCheckpointer(store);
     const ctx = createContext(store, config);
     const app = createApp(ctx);
-    ctx.credentials.startLastUsedFlush();
-    // Big answers (the 500-lot list is ~600 KB) leave garbage faster than the engine collects
-    // by itself; a full collection every few seconds keeps peak memory well under 200 MB at no
-    // measurable cost in throughput (bench/results.md).
-    const collector = setInterval(() => Bun.gc(true), 5_000);
-    collector.unref();
+    await ctx.startBackground();
+    const shutdown = async () => {
+      await ctx.stop();
+      store.close();
+      lock.release();
+    };
 
     let front: FrontEnd;
     try {
@@ -168,18 +164,11 @@ export const serveCommand: Command = {
         port,
         tls,
         bodyLimit: config.bodyLimit,
-        // The front end reports each request (observe), so the app must not count it again.
-        handle: (request) => {
-          ctx.metrics.markFrontEnd(request);
-          return app.handle(request);
-        },
-        observe: (entry) => ctx.metrics.request(entry),
+        handle: app.handle,
+        account: (entry) => ctx.accounting.finish(entry),
       });
     } catch (e) {
-      ctx.credentials.stop();
-      await checkpointer.stop();
-      store.close();
-      lock.release();
+      await shutdown();
       const code = (e as { code?: string }).code;
       if (code === "EADDRINUSE")
         return fail(`port ${port} on ${host} is already in use (is another parkd running?)`);
@@ -188,7 +177,7 @@ export const serveCommand: Command = {
     }
 
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
-    const counts = Object.entries(storeCounts(store.sqlite))
+    const counts = Object.entries(storeCounts(store))
       .map(([k, n]) => `${n} ${k}`)
       .join(", ");
     const summary = [
@@ -203,39 +192,17 @@ export const serveCommand: Command = {
     ];
     process.stderr.write(`${summary.join("\n")}\n`);
 
-    const retention = scheduleRetention({
-      sqlite: store.sqlite,
-      now: ctx.now,
-      retentionDays: config.retentionDays,
-      onRun: (r) => {
-        ctx.metrics.retentionDeletedRows("tickets", r.tickets);
-        ctx.metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
-        ctx.metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
-        if (r.tickets + r.ticketEvents + r.permitLookups > 0)
-          logLine({ msg: "retention", retentionDays: config.retentionDays, deleted: r });
-      },
-      onError: (e) => logError("retention run failed; retrying at the next run", e),
-    });
-
     await new Promise<void>((resolve) => {
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
         process.stderr.write(`parkd: ${signal}, finishing in-flight requests\n`);
-        ctx.zoneChanges.close(); // open zone feeds end now; browsers reconnect to the next run
-        Promise.all([
-          front.close().catch((e) => logError("error while closing the listener", e)),
-          retention.stop(),
-        ]).finally(async () => {
-          clearInterval(collector);
-          lookupRecorder(ctx).stop();
-          ctx.credentials.stop();
-          await checkpointer.stop();
-          store.close();
-          lock.release();
-          resolve();
-        });
+        ctx.zoneChanges.close(); // open zone feeds end now, or the listener would wait for them
+        front
+          .close()
+          .catch((e) => logError("error while closing the listener", e))
+          .finally(() => shutdown().finally(resolve));
       };
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));

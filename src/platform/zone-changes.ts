@@ -44,6 +44,11 @@ export class ZoneChanges {
     return () => this.closers.delete(close);
   }
 
+  /** Long-lived readers open now (the status page shows them). */
+  get openReaders(): number {
+    return this.closers.size;
+  }
+
   /** Ends every long-lived reader, so that a shutdown does not wait for open event streams. */
   close(): void {
     for (const close of [...this.closers]) close();

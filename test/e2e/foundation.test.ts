@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSelfSigned } from "../../src/http/self-signed.ts";
+import { createSelfSigned } from "../../src/platform/http/self-signed.ts";
 import { boxesForFile } from "../support/binary.ts";
 
 const newBox = boxesForFile();

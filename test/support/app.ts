@@ -1,7 +1,7 @@
 import { createApp } from "../../src/app.ts";
 import { type AppConfig, type AppContext, createContext } from "../../src/context.ts";
-import type { Scope } from "../../src/credentials/scopes.ts";
-import { openMemoryStore } from "../../src/store/db.ts";
+import type { Scope } from "../../src/domain/credentials.ts";
+import { openMemoryStore } from "../../src/platform/store/db.ts";
 
 export interface TestClock {
   now: () => number;

@@ -1,4 +1,4 @@
-import { setLogging } from "../../src/http/log.ts";
+import { setLogging } from "../../src/platform/log.ts";
 
 // Request log lines would drown test output; tests that need them turn logging back on.
 setLogging(false);

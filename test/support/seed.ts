@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../src/context.ts";
-import { normalizePlate } from "../../src/plates/normalize.ts";
-import { tickets } from "../../src/store/schema/index.ts";
+import { normalizePlate } from "../../src/domain/plates.ts";
+import { tickets } from "../../src/platform/store/schema/index.ts";
 
 export interface SeedTicket {
   ticketId: string;

@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
-import type { Credential } from "../../credentials/scopes.ts";
-import { problems } from "../../http/problem.ts";
-import { metaOf } from "../../http/request-meta.ts";
+import type { Credential } from "../../domain/credentials.ts";
+import { invalid } from "../../domain/errors.ts";
+import { problems } from "../../platform/http/problem.ts";
+import { metaOf } from "../../platform/http/request-meta.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
 import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
 
@@ -48,10 +49,15 @@ export function sessionRoutes(ctx: AppContext) {
           const keys = body && typeof body === "object" ? Object.keys(body) : [];
           const unknown = keys.filter((k) => !["token", "username", "password"].includes(k));
           if (unknown.length || (keys.includes("token") && keys.length > 1))
-            throw problems.validation("Send either token, or username and password", [
-              ...unknown.map((k) => ({ pointer: `/${k}`, message: "Unknown field" })),
-              ...(unknown.length ? [] : [{ pointer: "", message: "Either token, or username and password" }]),
-            ]);
+            throw invalid(
+              [
+                ...unknown.map((k) => ({ pointer: `/${k}`, message: "Unknown field" })),
+                ...(unknown.length
+                  ? []
+                  : [{ pointer: "", message: "Either token, or username and password" }]),
+              ],
+              "Send either token, or username and password",
+            );
         },
         body: SignIn,
         response: { 200: SessionEnvelope },

@@ -1,7 +1,11 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Credential } from "../../credentials/scopes.ts";
-import type { CredentialService } from "../../credentials/service.ts";
-import { Problem } from "../../http/problem.ts";
+import type { Credential } from "../../domain/credentials.ts";
+import { Problem } from "../../platform/http/problem.ts";
+
+/** Whoever keeps the credentials answers this (the admin module's CredentialService). */
+export interface CredentialLookup {
+  current(kind: Credential["kind"], id: string): Credential | null;
+}
 
 export const SESSION_COOKIE = "parkd_session";
 export const CSRF_HEADER = "x-csrf-token";
@@ -70,7 +74,7 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>();
 
   constructor(
-    private readonly credentials: CredentialService,
+    private readonly credentials: CredentialLookup,
     private readonly now: () => number = Date.now,
   ) {}
 

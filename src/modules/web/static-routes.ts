@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { etagOf, withEtag } from "../../http/conditional.ts";
+import { etagOf, withEtag } from "../../platform/http/conditional.ts";
 import { VERSION } from "../../version.ts";
 import { clientAssets } from "./assets.macro.ts" with { type: "macro" };
 
@@ -96,7 +96,6 @@ export function staticRoutes() {
           summary:
             a.path === "/" ? "The web app (attendant page and operator console)" : `Web app file ${a.path}`,
           tags: ["web"],
-          hide: a.path !== "/",
           responses: {
             200: {
               description: a.type,

@@ -1,0 +1,31 @@
+/** Settings the request handlers read; `serve` fills them from flags and environment. */
+export interface AppConfig {
+  /** IANA zone of the site: fees, opening hours, day types, dates sent without an offset. */
+  timezone: string;
+  currency: string;
+  /** check-tickets also returns permits that ended this many hours ago. */
+  recentHours: number;
+  retentionDays: number;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** A bearer token that may read /metrics only (besides admin credentials); unset: admin only. */
+  metricsToken?: string;
+  /**
+   * Public holidays, priced like Sundays: dates "YYYY-MM-DD", and "SE" for the Swedish public
+   * holidays of every year (src/domain/tariff/holidays.ts). Default ["SE"].
+   */
+  holidays: readonly string[];
+}
+
+export function systemTimezone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+export const defaultConfig = (): AppConfig => ({
+  timezone: systemTimezone(),
+  currency: "SEK",
+  recentHours: 24,
+  retentionDays: 90,
+  bodyLimit: 64 * 1024,
+  holidays: ["SE"],
+});

@@ -1,0 +1,53 @@
+/**
+ * What the domain and the services refuse, said without HTTP: the platform maps each kind to a
+ * status in one place (src/platform/http/errors.ts), so a rule never picks a status code.
+ */
+
+export interface FieldError {
+  /** JSON pointer into the request body (or to the query/path parameter, see `in`). */
+  pointer: string;
+  message: string;
+  in?: "body" | "query" | "params" | "headers";
+}
+
+/** invalid: the request says something impossible; not-found: it names nothing we have; conflict: it contradicts what we store. */
+export type RefusalKind = "invalid" | "not-found" | "conflict";
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    /** Stable name of the refusal, e.g. "ticket-not-found"; clients branch on it. */
+    readonly code: string,
+    readonly title: string,
+    detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail);
+  }
+}
+
+/** The one summary of field errors: the field and its message when one failed, else a count. */
+export function describeFieldErrors(errors: readonly FieldError[], what = "fields"): string {
+  if (errors.length === 1) return `${errors[0]!.pointer || "the request"}: ${errors[0]!.message}`;
+  return `${errors.length} ${what} failed validation`;
+}
+
+/** Keeps the first error for each pointer: a schema reports one per failed branch. */
+export function firstPerPointer(errors: Iterable<FieldError>): FieldError[] {
+  const seen = new Map<string, FieldError>();
+  for (const e of errors) if (!seen.has(e.pointer)) seen.set(e.pointer, e);
+  return [...seen.values()];
+}
+
+/** Failed validation: every failing field, with a summary that names it when there is one. */
+export function invalid(errors: FieldError[], detail = describeFieldErrors(errors)): DomainError {
+  return new DomainError("invalid", "validation", "Request failed validation", detail, errors);
+}
+
+export function notFound(code: string, title: string, detail: string): DomainError {
+  return new DomainError("not-found", code, title, detail);
+}
+
+export function conflict(code: string, title: string, detail: string): DomainError {
+  return new DomainError("conflict", code, title, detail);
+}

@@ -1,0 +1,243 @@
+import { timingSafeEqual } from "node:crypto";
+import { type Credential, isScope, type Scope } from "../../../domain/credentials.ts";
+import type { Store } from "../../../platform/store/db.ts";
+
+export class CredentialError extends Error {}
+
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface UserInfo {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+const TOKEN_PREFIX = "pk_";
+/** A verified Basic password is trusted this long before argon2id runs again. */
+const BASIC_CACHE_MS = 60_000;
+const LAST_USED_FLUSH_MS = 5_000;
+
+export function sha256Hex(text: string): string {
+  return Bun.CryptoHasher.hash("sha256", text, "hex") as string;
+}
+
+function parseScopes(text: string): Scope[] {
+  return text.split(" ").filter(isScope);
+}
+
+// Every authenticated request needs its credential's scopes; there are only a few distinct texts.
+const sharedScopes = new Map<string, readonly Scope[]>();
+function credentialScopes(text: string): readonly Scope[] {
+  let scopes = sharedScopes.get(text);
+  if (!scopes) {
+    scopes = Object.freeze(parseScopes(text));
+    if (sharedScopes.size < 1_000) sharedScopes.set(text, scopes);
+  }
+  return scopes;
+}
+
+function checkScopes(scopes: readonly string[]): Scope[] {
+  if (scopes.length === 0) throw new CredentialError("at least one --scope is needed");
+  for (const s of scopes)
+    if (!isScope(s))
+      throw new CredentialError(`unknown scope "${s}" (use tickets:write, permits:read or admin)`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+function checkName(name: string | undefined): string {
+  if (!name || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name))
+    throw new CredentialError(
+      "a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
+    );
+  return name;
+}
+
+function newId(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return prefix + Buffer.from(bytes).toString("hex");
+}
+
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Tokens and Basic users. Every verification reads the store, so a token created or revoked
+ * by the CLI in another process counts on the very next request.
+ */
+export class CredentialService {
+  private readonly basicCache = new Map<string, { passwordHash: string; at: number }>();
+  private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
+  private flushTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  createToken(input: { name: string; scopes: readonly string[]; expiresInMs?: number }): {
+    id: string;
+    token: string;
+  } {
+    const name = checkName(input.name);
+    const scopes = checkScopes(input.scopes);
+    if (this.store.credentials.liveTokenNamed(name) !== null)
+      throw new CredentialError(`a token named "${name}" already exists; revoke it first`);
+    const token =
+      TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    const id = newId("tok_");
+    const now = this.now();
+    this.store.credentials.insertToken({
+      id,
+      name,
+      tokenHash: sha256Hex(token),
+      scopes: scopes.join(" "),
+      createdAt: now,
+      expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
+    });
+    return { id, token };
+  }
+
+  listTokens(): TokenInfo[] {
+    return this.store.credentials.tokens().map((r) => ({
+      id: r.id,
+      name: r.name,
+      scopes: parseScopes(r.scopes),
+      createdAt: r.createdAt,
+      lastUsedAt: r.lastUsedAt,
+      expiresAt: r.expiresAt,
+      revokedAt: r.revokedAt,
+    }));
+  }
+
+  /** Revokes the live token with this id or name; returns its id. */
+  revokeToken(idOrName: string): string {
+    const id = this.store.credentials.liveTokenByIdOrName(idOrName);
+    if (id === null) throw new CredentialError(`no live token with id or name "${idOrName}"`);
+    this.store.credentials.revokeToken(id, this.now());
+    return id;
+  }
+
+  async createUser(input: {
+    name: string;
+    scopes: readonly string[];
+    password: string;
+  }): Promise<{ id: string }> {
+    const name = checkName(input.name);
+    const scopes = checkScopes(input.scopes);
+    if (input.password.length < 12) throw new CredentialError("the password must be at least 12 characters");
+    if (this.store.credentials.userNamed(name))
+      throw new CredentialError(`a user named "${name}" already exists`);
+    const id = newId("usr_");
+    const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+    this.store.credentials.insertUser({
+      id,
+      name,
+      passwordHash,
+      scopes: scopes.join(" "),
+      createdAt: this.now(),
+    });
+    return { id };
+  }
+
+  listUsers(): UserInfo[] {
+    return this.store.credentials.users().map((r) => ({
+      id: r.id,
+      name: r.name,
+      scopes: parseScopes(r.scopes),
+      createdAt: r.createdAt,
+      lastUsedAt: r.lastUsedAt,
+    }));
+  }
+
+  deleteUser(idOrName: string): string {
+    const id = this.store.credentials.userByIdOrName(idOrName);
+    if (id === null) throw new CredentialError(`no user with id or name "${idOrName}"`);
+    this.store.credentials.deleteUser(id);
+    return id;
+  }
+
+  /**
+   * The credential as it stands now, by id: null once its token is revoked or expired or its
+   * user deleted. A browser session asks this on every request, as a Bearer request would.
+   */
+  current(kind: "token" | "user", id: string): Credential | null {
+    const now = this.now();
+    if (kind === "token") {
+      const row = this.store.credentials.tokenById(id);
+      if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt <= now)) return null;
+      this.lastUsed.set(row.id, { kind, at: now });
+      return { kind, id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+    }
+    const row = this.store.credentials.userById(id);
+    if (!row) return null;
+    this.lastUsed.set(row.id, { kind, at: now });
+    return { kind, id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
+  verifyBearer(token: string): Credential | null {
+    const hash = sha256Hex(token);
+    const row = this.store.credentials.tokenForHash(hash);
+    if (!row || !sameHex(row.tokenHash, hash)) return null;
+    const now = this.now();
+    if (row.revokedAt !== null) return null;
+    if (row.expiresAt !== null && row.expiresAt <= now) return null;
+    this.lastUsed.set(row.id, { kind: "token", at: now });
+    return { kind: "token", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
+  async verifyBasic(name: string, password: string): Promise<Credential | null> {
+    const row = this.store.credentials.userNamed(name);
+    const key = sha256Hex(`${name}\u0000${password}`);
+    if (!row) {
+      this.basicCache.delete(key);
+      return null;
+    }
+    const now = this.now();
+    const cached = this.basicCache.get(key);
+    let ok =
+      cached !== undefined && cached.passwordHash === row.passwordHash && now - cached.at < BASIC_CACHE_MS;
+    if (!ok) {
+      ok = await Bun.password.verify(password, row.passwordHash);
+      if (ok) this.basicCache.set(key, { passwordHash: row.passwordHash, at: now });
+    }
+    if (!ok) return null;
+    this.lastUsed.set(row.id, { kind: "user", at: now });
+    return { kind: "user", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
+  /** last_used_at is written in batches so that reads never wait on a disk sync. */
+  startLastUsedFlush(): void {
+    this.flushTimer ??= setInterval(() => this.flushLastUsed(), LAST_USED_FLUSH_MS);
+    this.flushTimer.unref?.();
+  }
+
+  flushLastUsed(): void {
+    if (this.lastUsed.size === 0) return;
+    const pending = [...this.lastUsed];
+    this.lastUsed.clear();
+    this.store.credentials.recordLastUsed(pending);
+  }
+
+  stop(): void {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer = undefined;
+    try {
+      this.flushLastUsed();
+    } catch {
+      // A store that cannot be written at shutdown only loses last-used times.
+    }
+  }
+}

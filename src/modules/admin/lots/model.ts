@@ -1,0 +1,149 @@
+import { type Static, t } from "elysia";
+import type { ParkingLot as Lot, LotInput } from "../../../domain/lots/lot.ts";
+
+/**
+ * Shapes of a parking lot. The record (`ParkingLot`) is what reads answer and what export writes;
+ * `ParkingLotInput` is what creates, replaces and imports accept (ids optional, defaults filled);
+ * `ParkingLotPatch` is every input field optional. Inputs reject unknown fields.
+ */
+
+const MAX_INT = 2_147_483_647;
+const strict = { additionalProperties: false } as const;
+
+const Id = t.Integer({ minimum: 1, maximum: MAX_INT });
+const Money = t.Integer({ minimum: 0, maximum: 1_000_000_000, description: "öre (cents) incl. VAT" });
+const Unit = t.Integer({ minimum: 1, maximum: 4, description: "1 = hour, 2 = day, 3 = week, 4 = month" });
+const DayType = t.Integer({
+  minimum: 1,
+  maximum: 3,
+  description: "1 = weekday (Mon-Fri), 2 = Saturday, 3 = Sunday and public holidays",
+});
+const TimeOfDay = t.String({ pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$", description: "HH:MM:SS" });
+const EndOfWindow = t.String({
+  pattern: "^(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d|24:00:00)$",
+  description:
+    "HH:MM:SS; earlier than the start runs past midnight; 23:59:59 or 24:00:00 is the end of the day",
+});
+const Minute = t.Integer({ minimum: 0, maximum: 100_000_000 });
+
+const feeFields = {
+  cost_per_unit: Money,
+  unit: Unit,
+  start_time: TimeOfDay,
+  end_time: EndOfWindow,
+  type_of_day: DayType,
+  round: t.Boolean({ description: "true: whole started units; false: pro rata per started minute" }),
+};
+const variableFeeFields = {
+  type_of_day: DayType,
+  from_minute: Minute,
+  cost_per_unit: Money,
+  unit: Unit,
+};
+const ToMinute = t.Union([t.Integer({ minimum: 1, maximum: 100_000_000 }), t.Null()], {
+  description: "minutes parked when this step ends; null: no end",
+});
+const openFields = { type_of_day: DayType, open_time: TimeOfDay, close_time: EndOfWindow };
+const locationFields = {
+  latitude: t.Number({ minimum: -90, maximum: 90, description: "WGS 84" }),
+  longitude: t.Number({ minimum: -180, maximum: 180, description: "WGS 84" }),
+};
+
+export const ParkingLotFee = t.Object({ id: Id, ...feeFields });
+export const VariableFee = t.Object({ id: Id, ...variableFeeFields, to_minute: ToMinute });
+export const ParkingLotOpen = t.Object({ id: Id, ...openFields });
+export const ParkingLotLocation = t.Object({ id: Id, ...locationFields });
+
+const ParkingLotFeeInput = t.Object({ id: t.Optional(Id), ...feeFields }, strict);
+const VariableFeeInput = t.Object(
+  { id: t.Optional(Id), ...variableFeeFields, to_minute: t.Optional(ToMinute) },
+  strict,
+);
+const ParkingLotOpenInput = t.Object({ id: t.Optional(Id), ...openFields }, strict);
+const ParkingLotLocationInput = t.Object({ id: t.Optional(Id), ...locationFields }, strict);
+
+const Name = t.String({ minLength: 1, maxLength: 200, pattern: "\\S" });
+const Count = t.Integer({ minimum: 0, maximum: MAX_INT, description: "0 = unlimited" });
+const Zone = t.Integer({ minimum: 0, maximum: MAX_INT });
+const Seconds = t.Integer({ minimum: 0, maximum: MAX_INT, description: "seconds; 0 = unlimited" });
+const Cap = t.Integer({ minimum: 0, maximum: 1_000_000_000, description: "öre incl. VAT; 0 = no cap" });
+const many = <T extends Parameters<typeof t.Array>[0]>(item: T) => t.Array(item, { maxItems: 500 });
+
+export const ParkingLot = t.Object({
+  id: Id,
+  name: t.String(),
+  number_of_spaces: Count,
+  zone_number: Zone,
+  max_time: Seconds,
+  parking_lot_fee: t.Array(ParkingLotFee),
+  variable_fees: t.Array(VariableFee),
+  parking_lot_open: t.Array(ParkingLotOpen),
+  parking_lot_location: t.Array(ParkingLotLocation),
+  active: t.Boolean(),
+  max_fee: Cap,
+});
+
+const optionalInputFields = {
+  id: t.Optional(Id),
+  number_of_spaces: t.Optional(Count),
+  max_time: t.Optional(Seconds),
+  parking_lot_fee: t.Optional(many(ParkingLotFeeInput)),
+  variable_fees: t.Optional(many(VariableFeeInput)),
+  parking_lot_open: t.Optional(many(ParkingLotOpenInput)),
+  parking_lot_location: t.Optional(many(ParkingLotLocationInput)),
+  active: t.Optional(t.Boolean({ default: true })),
+  max_fee: t.Optional(Cap),
+};
+
+export const ParkingLotInput = t.Object({ ...optionalInputFields, name: Name, zone_number: Zone }, strict);
+export const ParkingLotPatch = t.Object(
+  { ...optionalInputFields, name: t.Optional(Name), zone_number: t.Optional(Zone) },
+  strict,
+);
+/** The file `parkd lots import` reads and `parkd lots export` writes: what GET /api/v1/parkings answers. */
+export const LotFile = t.Object({ data: t.Array(ParkingLotInput) }, strict);
+
+export const LotId = t.Object({ id: Id });
+export const ListQuery = t.Object({
+  active: t.Optional(t.Boolean({ description: "true: active lots only; false: inactive only" })),
+});
+export const QuoteQuery = t.Object({
+  start: t.String({ description: "ISO 8601; without an offset it is wall time in the site time zone" }),
+  end: t.String({ description: "ISO 8601; not before start" }),
+});
+
+const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
+export const QuoteLine = t.Object({
+  from: t.String(),
+  to: t.String(),
+  amount: t.Integer(),
+  source: t.UnionEnum(["fee", "variable_fee", "free"]),
+  fee_ids: t.Array(t.Integer()),
+  type_of_day: Nullable(t.Integer()),
+  cost_per_unit: Nullable(t.Integer()),
+  unit: Nullable(t.Integer()),
+  round: Nullable(t.Boolean()),
+  minutes: t.Integer(),
+  units: t.Number(),
+});
+export const Quote = t.Object({
+  data: t.Object({
+    amount_incl_vat: t.Integer(),
+    currency_code: t.String(),
+    capped_by_max_fee: t.Boolean(),
+    exceeds_max_time: t.Boolean(),
+    amount_before_cap: t.Integer(),
+    start: t.String(),
+    end: t.String(),
+    breakdown: t.Array(QuoteLine),
+  }),
+});
+
+export type ParkingLot = Static<typeof ParkingLot>;
+export type ParkingLotInput = Static<typeof ParkingLotInput>;
+export type ParkingLotPatch = Static<typeof ParkingLotPatch>;
+
+// The schemas and the domain's types must describe one shape (a compile-time check).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+export const lotShapeMatches: Same<ParkingLot, Lot> = true;
+export const lotInputShapeMatches: Same<ParkingLotInput, LotInput> = true;

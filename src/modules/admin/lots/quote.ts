@@ -1,0 +1,55 @@
+import { type FieldError, invalid } from "../../../domain/errors.ts";
+import { priceStay, type Site } from "../../../domain/tariff/engine.ts";
+import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
+import type { ParkingLot } from "./model.ts";
+
+/** Longer stays than this are not quoted: a price for years of parking helps nobody. */
+export const MAX_QUOTE_DAYS = 400;
+
+function badQuery(errors: FieldError[]): never {
+  const detail = errors.map((e) => `${e.pointer.slice(1)}: ${e.message}`).join("; ");
+  throw invalid(errors, detail);
+}
+
+/** The quote answer's `data` for parking on `lot` from `startText` to `endText`. */
+export function quoteStay(lot: ParkingLot, startText: string, endText: string, site: Site, currency: string) {
+  const start = parseInstant(startText, site.timezone);
+  const end = parseInstant(endText, site.timezone);
+  const errors: FieldError[] = [];
+  const unreadable = "Expected an ISO 8601 date-time such as 2026-06-15T08:00:00+02:00";
+  if (start === null) errors.push({ pointer: "/start", message: unreadable, in: "query" });
+  if (end === null) errors.push({ pointer: "/end", message: unreadable, in: "query" });
+  if (start !== null && end !== null) {
+    if (end < start) errors.push({ pointer: "/end", message: "Must not be before start", in: "query" });
+    else if (end - start > MAX_QUOTE_DAYS * 86_400_000)
+      errors.push({
+        pointer: "/end",
+        message: `Must be within ${MAX_QUOTE_DAYS} days of start`,
+        in: "query",
+      });
+  }
+  if (errors.length) badQuery(errors);
+  const q = priceStay(lot, start!, end!, site);
+  return {
+    amount_incl_vat: q.amount,
+    currency_code: currency,
+    capped_by_max_fee: q.capped_by_max_fee,
+    exceeds_max_time: q.exceeds_max_time,
+    amount_before_cap: q.amount_before_cap,
+    start: formatMicros(start!),
+    end: formatMicros(end!),
+    breakdown: q.charges.map((c) => ({
+      from: formatMicros(c.from),
+      to: formatMicros(c.to),
+      amount: c.amount,
+      source: c.source,
+      fee_ids: c.fee_ids,
+      type_of_day: c.type_of_day,
+      cost_per_unit: c.pricing?.cost_per_unit ?? null,
+      unit: c.pricing?.unit ?? null,
+      round: c.pricing?.round ?? null,
+      minutes: c.minutes,
+      units: c.units,
+    })),
+  };
+}

@@ -1,0 +1,105 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../../context.ts";
+import { credentialLabel } from "../../../domain/credentials.ts";
+import { holidayCalendar } from "../../../domain/tariff/holidays.ts";
+import { authPlugin } from "../../../platform/http/auth.ts";
+import { withEtag } from "../../../platform/http/conditional.ts";
+import { ListQuery, LotId, ParkingLotInput, ParkingLotPatch, Quote, QuoteQuery } from "./model.ts";
+import { quoteStay } from "./quote.ts";
+import { LotCatalog, type Rendered } from "./service.ts";
+
+// Lots and quotes are public: kiosk and app pages served from other origins may read them.
+const PUBLIC = { "access-control-allow-origin": "*" };
+
+function send(request: Request, r: Rendered): Response {
+  return withEtag(request, r.etag, r.body, PUBLIC);
+}
+
+const TAGS = ["parking lots"];
+
+/** Public reads (kiosks, apps), admin writes, and price quotes for parking lots. */
+export function lotRoutes(ctx: AppContext) {
+  const catalog = new LotCatalog(ctx.store, ctx.now);
+  const site = { timezone: ctx.config.timezone, isHoliday: holidayCalendar(ctx.config.holidays) };
+  return new Elysia({ name: "lots" })
+    .use(authPlugin(ctx))
+    .get("/api/v1/parkings", ({ request, query }) => send(request, catalog.renderedList(query.active)), {
+      query: ListQuery,
+      detail: {
+        summary: "All parking lots with fees, variable fees, opening hours and locations",
+        tags: TAGS,
+      },
+    })
+    .get("/api/v1/parkings/:id", ({ request, params }) => send(request, catalog.renderedLot(params.id)), {
+      params: LotId,
+      detail: { summary: "One parking lot", tags: TAGS },
+    })
+    .get(
+      "/api/v1/parkings/:id/quote",
+      ({ params, query, set }) => {
+        Object.assign(set.headers, PUBLIC);
+        return {
+          data: quoteStay(catalog.require(params.id), query.start, query.end, site, ctx.config.currency),
+        };
+      },
+      {
+        params: LotId,
+        query: QuoteQuery,
+        response: Quote,
+        detail: { summary: "The price of parking on a lot from start to end", tags: TAGS },
+      },
+    )
+    .post(
+      "/api/v1/parkings",
+      ({ credential, body, set }) => {
+        const lot = catalog.create(body, credentialLabel(credential));
+        set.status = 201;
+        set.headers.location = `/api/v1/parkings/${lot.id}`;
+        return { data: lot };
+      },
+      {
+        auth: { scope: "admin", strictBody: ParkingLotInput },
+        body: ParkingLotInput,
+        detail: { summary: "Create a parking lot (admin)", tags: TAGS },
+      },
+    )
+    .put(
+      "/api/v1/parkings/:id",
+      ({ credential, params, body }) => ({
+        data: catalog.replace(params.id, body, credentialLabel(credential)),
+      }),
+      {
+        auth: { scope: "admin", strictBody: ParkingLotInput },
+        params: LotId,
+        body: ParkingLotInput,
+        detail: { summary: "Replace a parking lot (admin)", tags: TAGS },
+      },
+    )
+    .patch(
+      "/api/v1/parkings/:id",
+      ({ credential, params, body }) => ({
+        data: catalog.patch(params.id, body, credentialLabel(credential)),
+      }),
+      {
+        auth: { scope: "admin", strictBody: ParkingLotPatch },
+        params: LotId,
+        body: ParkingLotPatch,
+        detail: {
+          summary: "Change some fields of a parking lot (admin); arrays are replaced whole",
+          tags: TAGS,
+        },
+      },
+    )
+    .delete(
+      "/api/v1/parkings/:id",
+      ({ params }) => {
+        catalog.remove(params.id);
+        return new Response(null, { status: 204 });
+      },
+      {
+        auth: { scope: "admin" },
+        params: LotId,
+        detail: { summary: "Delete a parking lot (admin)", tags: TAGS },
+      },
+    );
+}

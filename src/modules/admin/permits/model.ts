@@ -1,0 +1,63 @@
+import { type Static, t } from "elysia";
+import { ZONE_MAX } from "../../../domain/zones.ts";
+
+/** Operator-issued permits: what the admin API accepts and answers. */
+
+const TIME_OF_DAY = "^([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$|^24:00:00$";
+
+export const PermitWindow = t.Object(
+  {
+    weekday: t.Integer({ minimum: 1, maximum: 7, description: "ISO weekday the window starts: 1 = Monday" }),
+    start_time: t.String({ pattern: TIME_OF_DAY, description: "HH:MM:SS, site time zone" }),
+    end_time: t.String({
+      pattern: TIME_OF_DAY,
+      description: "HH:MM:SS; at or before start_time: runs past midnight. 23:59:59 or 24:00:00: end of day",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const permitFields = {
+  registration_number: t.String({ minLength: 1, maxLength: 64 }),
+  zone: t.Integer({ minimum: 0, maximum: ZONE_MAX }),
+  start_at: t.String({ description: "ISO 8601; without an offset it is site time" }),
+  end_at: t.Optional(t.Union([t.String(), t.Null()], { description: "null or absent: open-ended" })),
+  note: t.Optional(t.String({ maxLength: 500 })),
+  days: t.Optional(t.Array(PermitWindow, { maxItems: 50, description: "Weekly windows; empty: always" })),
+};
+
+/** POST and PUT: a whole permit. Unknown fields are refused (the auth option strictBody). */
+export const PermitInput = t.Object(permitFields, { additionalProperties: false });
+export type PermitInput = Static<typeof PermitInput>;
+
+/** PATCH: any subset of the fields. */
+export const PermitPatch = t.Partial(t.Object(permitFields), {
+  additionalProperties: false,
+  minProperties: 1,
+});
+export type PermitPatch = Static<typeof PermitPatch>;
+
+export const PermitIdParams = t.Object({ id: t.String({ description: "Permit id" }) });
+
+export const PermitListQuery = t.Object({
+  registration_number: t.Optional(t.String({ maxLength: 64 })),
+  zone: t.Optional(t.Integer({ minimum: 0, maximum: ZONE_MAX })),
+});
+
+export const Permit = t.Object({
+  id: t.Integer(),
+  registration_number: t.String(),
+  zone: t.Integer(),
+  start_at: t.String(),
+  end_at: t.Union([t.String(), t.Null()]),
+  note: t.String(),
+  days: t.Array(PermitWindow),
+  active: t.Boolean({ description: "Active at the time of the request" }),
+  created_at: t.String(),
+  updated_at: t.String(),
+  created_by: t.String(),
+});
+export type Permit = Static<typeof Permit>;
+
+export const PermitEnvelope = t.Object({ data: Permit });
+export const PermitList = t.Object({ data: t.Array(Permit) });

@@ -1,0 +1,78 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../../context.ts";
+import { credentialLabel } from "../../../domain/credentials.ts";
+import { authPlugin } from "../../../platform/http/auth.ts";
+import { pathNumber } from "../../../platform/http/validation.ts";
+import {
+  PermitEnvelope,
+  PermitIdParams,
+  PermitInput,
+  PermitList,
+  PermitListQuery,
+  PermitPatch,
+} from "./model.ts";
+import { PermitService } from "./service.ts";
+
+const id = (value: string) => pathNumber(value, "id", 1);
+
+/** Operator-issued permits (scope admin). Unknown fields in writes are refused. */
+export function permitAdminRoutes(ctx: AppContext) {
+  const service = new PermitService(ctx);
+  const tags = ["permits"];
+  return new Elysia({ name: "permit-admin" })
+    .use(authPlugin(ctx))
+    .post(
+      "/api/v1/permits",
+      ({ body, credential, set }) => {
+        const permit = service.create(body, credentialLabel(credential));
+        set.status = 201;
+        set.headers.location = `/api/v1/permits/${permit.id}`;
+        return { data: permit };
+      },
+      {
+        auth: { scope: "admin", strictBody: PermitInput },
+        body: PermitInput,
+        response: { 201: PermitEnvelope },
+        detail: { summary: "Issue a permit", tags },
+      },
+    )
+    .get("/api/v1/permits", ({ query }) => ({ data: service.list(query) }), {
+      auth: { scope: "admin" },
+      query: PermitListQuery,
+      response: PermitList,
+      detail: { summary: "Operator-issued permits, by id; filter by registration_number or zone", tags },
+    })
+    .get("/api/v1/permits/:id", ({ params }) => ({ data: service.get(id(params.id)) }), {
+      auth: { scope: "admin" },
+      params: PermitIdParams,
+      response: PermitEnvelope,
+      detail: { summary: "One permit", tags },
+    })
+    .put("/api/v1/permits/:id", ({ params, body }) => ({ data: service.replace(id(params.id), body) }), {
+      auth: { scope: "admin", strictBody: PermitInput },
+      params: PermitIdParams,
+      body: PermitInput,
+      response: PermitEnvelope,
+      detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
+    })
+    .patch("/api/v1/permits/:id", ({ params, body }) => ({ data: service.update(id(params.id), body) }), {
+      auth: { scope: "admin", strictBody: PermitPatch },
+      params: PermitIdParams,
+      body: PermitPatch,
+      response: PermitEnvelope,
+      detail: { summary: "Change some fields of a permit", tags },
+    })
+    .delete(
+      "/api/v1/permits/:id",
+      ({ params, set }) => {
+        service.remove(id(params.id));
+        set.status = 204;
+        return null;
+      },
+      {
+        auth: { scope: "admin" },
+        params: PermitIdParams,
+        detail: { summary: "Delete a permit (to end it early, set end_at instead)", tags },
+      },
+    );
+}

@@ -1,0 +1,150 @@
+import type { AppContext } from "../../../context.ts";
+import { type FieldError, invalid, notFound as missing } from "../../../domain/errors.ts";
+import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
+import { normalizePlate } from "../../../domain/plates.ts";
+import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
+import type { StoredPermit } from "../../../platform/store/permits.ts";
+import type { Permit, PermitInput, PermitPatch } from "./model.ts";
+
+const notFound = (id: number) =>
+  missing("permit-not-found", "Permit not found", `There is no permit with id ${id}`);
+
+/** The stored form of a permit, checked beyond what the schema can say (dates, order, plate). */
+function checked(input: PermitInput, timezone: string) {
+  const errors: FieldError[] = [];
+  const plateNorm = normalizePlate(input.registration_number);
+  if (plateNorm === "")
+    errors.push({
+      pointer: "/registration_number",
+      message: "A registration number needs letters or digits",
+    });
+  const startAt = parseInstant(input.start_at, timezone);
+  if (startAt === null)
+    errors.push({
+      pointer: "/start_at",
+      message: "Expected an ISO 8601 date-time, e.g. 2026-06-15T08:00:00Z",
+    });
+  let endAt: number | null = null;
+  if (input.end_at !== undefined && input.end_at !== null) {
+    endAt = parseInstant(input.end_at, timezone);
+    if (endAt === null)
+      errors.push({ pointer: "/end_at", message: "Expected an ISO 8601 date-time, or null for open-ended" });
+    else if (startAt !== null && endAt <= startAt)
+      errors.push({ pointer: "/end_at", message: "end_at must be after start_at" });
+  }
+  const days = input.days ?? [];
+  days.forEach((d, i) => {
+    if (d.start_time === d.end_time || (d.start_time === "00:00:00" && d.end_time === "00:00:00"))
+      errors.push({
+        pointer: `/days/${i}/end_time`,
+        message: "A window needs a length; for a whole day use 00:00:00 to 24:00:00",
+      });
+    if (d.start_time === "24:00:00")
+      errors.push({ pointer: `/days/${i}/start_time`, message: "A window starts before 24:00:00" });
+  });
+  if (errors.length > 0) throw invalid(errors);
+  return {
+    plate: input.registration_number.trim(),
+    plateNorm,
+    zone: input.zone,
+    startAt: startAt!,
+    endAt,
+    note: input.note ?? "",
+    days: days.map((d) => ({ weekday: d.weekday, start_time: d.start_time, end_time: d.end_time })),
+  };
+}
+
+/** Operator-issued permits: residents, staff, contractors. */
+export class PermitService {
+  private readonly ctx: AppContext;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+  }
+
+  private view(p: StoredPermit, now: number): Permit {
+    return {
+      id: p.id,
+      registration_number: p.plate,
+      zone: p.zone,
+      start_at: formatMicros(p.startAt),
+      end_at: p.endAt === null ? null : formatMicros(p.endAt),
+      note: p.note,
+      days: p.days ?? [],
+      active: isActive({ ...p, windows: windowSpans(p.days) }, now, this.ctx.config.timezone),
+      created_at: formatMicros(p.createdAt),
+      updated_at: formatMicros(p.updatedAt),
+      created_by: p.createdBy,
+    };
+  }
+
+  private load(id: number): StoredPermit {
+    const row = this.ctx.store.permits.get(id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  create(input: PermitInput, credential: string): Permit {
+    const now = this.ctx.now();
+    const values = checked(input, this.ctx.config.timezone);
+    const row = this.ctx.store.permits.insert(values, now, credential);
+    this.ctx.zoneChanges.changed(row.zone);
+    return this.view(row, now);
+  }
+
+  get(id: number): Permit {
+    return this.view(this.load(id), this.ctx.now());
+  }
+
+  list(filter: { registration_number?: string; zone?: number }): Permit[] {
+    const now = this.ctx.now();
+    return this.ctx.store.permits
+      .list({
+        plateNorm:
+          filter.registration_number === undefined ? undefined : normalizePlate(filter.registration_number),
+        zone: filter.zone,
+      })
+      .map((p) => this.view(p, now));
+  }
+
+  /** PUT: the whole permit is replaced; fields left out take their defaults. */
+  replace(id: number, input: PermitInput): Permit {
+    const values = checked(input, this.ctx.config.timezone);
+    return this.write(id, values);
+  }
+
+  /** PATCH: the given fields change, the rest stay; the result is checked as a whole. */
+  update(id: number, patch: PermitPatch): Permit {
+    const current = this.load(id);
+    const merged: PermitInput = {
+      registration_number: patch.registration_number ?? current.plate,
+      zone: patch.zone ?? current.zone,
+      start_at: patch.start_at ?? new Date(current.startAt).toISOString(),
+      end_at:
+        patch.end_at !== undefined
+          ? patch.end_at
+          : current.endAt === null
+            ? null
+            : new Date(current.endAt).toISOString(),
+      note: patch.note ?? current.note,
+      days: patch.days ?? current.days ?? [],
+    };
+    return this.write(id, checked(merged, this.ctx.config.timezone));
+  }
+
+  private write(id: number, values: ReturnType<typeof checked>): Permit {
+    const now = this.ctx.now();
+    const before = this.load(id).zone;
+    const row = this.ctx.store.permits.update(id, values, now);
+    if (!row) throw notFound(id);
+    this.ctx.zoneChanges.changed([before, row.zone]);
+    return this.view(row, now);
+  }
+
+  /** Removes the permit for good; to end one early, set its end_at instead. */
+  remove(id: number): void {
+    const zone = this.load(id).zone;
+    if (!this.ctx.store.permits.delete(id)) throw notFound(id);
+    this.ctx.zoneChanges.changed(zone);
+  }
+}

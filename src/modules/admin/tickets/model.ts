@@ -1,0 +1,42 @@
+import { type Static, t } from "elysia";
+
+/** The operator's view of one ticket: its state and every event a terminal sent for it. */
+
+const Instant = t.String({ description: "UTC, YYYY-MM-DDTHH:mm:ss.SSSSSSZ" });
+
+export const TicketEventView = t.Object({
+  seq: t.Integer(),
+  eventType: t.String(),
+  receivedAt: Instant,
+  credential: t.String({ description: 'Who sent it, e.g. "token:terminal-1"' }),
+  outcome: t.UnionEnum(["applied", "repeat"], {
+    description: "applied changed the ticket; repeat was a retry that changed nothing",
+  }),
+  body: t.Unknown({ description: "The body as the sender posted it" }),
+});
+
+export const TicketView = t.Object({
+  data: t.Object({
+    ticketId: t.String(),
+    status: t.UnionEnum(["running", "stopped", "canceled"]),
+    zone: t.Integer(),
+    parkingLotId: t.Union([t.Integer(), t.Null()]),
+    lotUnknown: t.Boolean({ description: "parkingLotId named no known parking lot" }),
+    startAt: Instant,
+    endAt: t.Union([Instant, t.Null()]),
+    licenseNumber: t.String({ description: "As sent" }),
+    plateNormalized: t.String({ description: "The form lookups match on" }),
+    ticketCost: t.Object({
+      amountInclVat: t.Union([t.Integer(), t.Null()]),
+      vatRate: t.Union([t.Integer(), t.Null()]),
+      currencyCode: t.Union([t.String(), t.Null()]),
+    }),
+    createdAt: Instant,
+    updatedAt: Instant,
+    canceledAt: t.Union([Instant, t.Null()]),
+    events: t.Array(TicketEventView),
+  }),
+});
+export type TicketView = Static<typeof TicketView>;
+
+export const TicketIdParams = t.Object({ ticketId: t.String({ minLength: 1, maxLength: 128 }) });

@@ -1,0 +1,76 @@
+import { DomainError, invalid } from "../../domain/errors.ts";
+import { normalizePlate } from "../../domain/plates.ts";
+import { ZONE_MAX } from "../../domain/zones.ts";
+
+export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
+
+/** Longer than any real plate, short enough to keep junk out of the lookup records. */
+const MAX_PLATE = 32;
+
+function given(v: unknown): boolean {
+  return v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
+}
+
+/**
+ * What check-tickets is asked: exactly one of registration_number or zone, from the query string
+ * or from a JSON body on the GET (the interface's own example). The same parameter in both
+ * places must agree; empty strings and nulls count as not given.
+ */
+export function lookupTarget(query: Record<string, unknown>, body: unknown): LookupTarget {
+  const fromBody: Record<string, unknown> = {};
+  if (body !== undefined) {
+    if (body === null || typeof body !== "object" || Array.isArray(body))
+      throw invalid([{ pointer: "", message: "The body must be a JSON object" }]);
+    Object.assign(fromBody, body);
+  }
+  const pick = (key: "registration_number" | "zone"): { value: unknown; in: "query" | "body" } | null => {
+    const q = query[key];
+    const b = fromBody[key];
+    if (given(q) && given(b) && String(q).trim() !== String(b).trim())
+      throw new DomainError(
+        "invalid",
+        "bad-request",
+        "Bad request",
+        `${key} is given in both the query string and the body, with different values`,
+        [{ pointer: `/${key}`, message: "Given twice with different values" }],
+      );
+    if (given(q)) return { value: q, in: "query" };
+    if (given(b)) return { value: b, in: "body" };
+    return null;
+  };
+  const plate = pick("registration_number");
+  const zone = pick("zone");
+  if ((plate === null) === (zone === null))
+    throw new DomainError(
+      "invalid",
+      "lookup-parameters",
+      "Exactly one of registration_number or zone",
+      plate
+        ? "Give either registration_number or zone, not both"
+        : "Give registration_number or zone, in the query string or in a JSON body",
+    );
+  if (plate) {
+    const plateNorm = typeof plate.value === "string" ? normalizePlate(plate.value) : "";
+    if (plateNorm === "" || plateNorm.length > MAX_PLATE)
+      throw invalid([
+        {
+          pointer: "/registration_number",
+          message: "Expected a registration number (letters and digits)",
+          ...(plate.in === "query" ? { in: "query" as const } : {}),
+        },
+      ]);
+    return { by: "registration_number", plateNorm };
+  }
+  const raw = zone!.value;
+  const n =
+    typeof raw === "number" ? raw : /^\s*\d{1,10}\s*$/.test(String(raw)) ? Number(String(raw)) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0 || n > ZONE_MAX)
+    throw invalid([
+      {
+        pointer: "/zone",
+        message: "Expected a zone number (an integer or a string of digits)",
+        ...(zone!.in === "query" ? { in: "query" as const } : {}),
+      },
+    ]);
+  return { by: "zone", zone: n };
+}

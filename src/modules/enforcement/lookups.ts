@@ -1,0 +1,211 @@
+import type { AppContext } from "../../context.ts";
+import {
+  isActive,
+  isListed,
+  type Listed,
+  newestFirst,
+  type PermitWindow,
+  ticketNote,
+  uniqueSortedPlates,
+  WallClock,
+  type WindowSpan,
+  windowSpans,
+} from "../../domain/permits/activity.ts";
+import { formatMicros } from "../../domain/time/zoned.ts";
+import { etagOf } from "../../platform/http/conditional.ts";
+import type { ListedPermit } from "../../platform/store/permits.ts";
+import type { ListedTicket } from "../../platform/store/tickets.ts";
+import type { ExtendedInformation } from "./model.ts";
+import { ZoneAnswers } from "./zone-answers.ts";
+
+/** A ticket or an operator permit, in the one shape both lookups work on. */
+interface Candidate extends Listed {
+  plate: string;
+  zone: number;
+  note: string;
+  windows: WindowSpan[] | null;
+}
+
+/** Lot names for ticket notes, asked once per lot per answer (a busy zone has many tickets on one lot). */
+function lotNames(ctx: AppContext): (id: number | null) => string | null {
+  const memo = new Map<number, string | null>();
+  return (id) => {
+    if (id === null) return null;
+    let name = memo.get(id);
+    if (name === undefined) {
+      name = ctx.store.lots.nameOf(id);
+      memo.set(id, name);
+    }
+    return name;
+  };
+}
+
+/** What a zone answer is and until when it holds; see ZoneAnswers. */
+interface Computed {
+  body: string;
+  results: number;
+  until: number;
+}
+
+/** check-tickets and the zone list; the queries are prepared once. */
+export class PermitLookups {
+  private readonly answers: ZoneAnswers;
+
+  constructor(private readonly ctx: AppContext) {
+    this.answers = new ZoneAnswers(ctx.store);
+  }
+
+  private recentMs(): number {
+    return this.ctx.config.recentHours * 3_600_000;
+  }
+
+  /** check-tickets by registration number (already normalized). */
+  byPlate(plateNorm: string, at: number): ExtendedInformation[] {
+    const recent = this.recentMs();
+    const store = this.ctx.store;
+    const rows = this.candidates(
+      store.tickets.listedForPlate(plateNorm, at, at - recent),
+      store.permits.listedForPlate(plateNorm, at, at - recent),
+      true,
+    );
+    return this.answer(rows, at, recent);
+  }
+
+  /** check-tickets by zone. */
+  byZone(zone: number, at: number): ExtendedInformation[] {
+    const recent = this.recentMs();
+    return this.answer(this.inZone(zone, at - recent, true), at, recent);
+  }
+
+  /** check-tickets by zone as its JSON body, reused while nothing it depends on changes. */
+  byZoneJson(zone: number, at: number): { body: string; results: number } {
+    return this.answers.get("check", zone, at, () => {
+      const recent = this.recentMs();
+      const rows = this.inZone(zone, at - recent, true);
+      const found = this.answer(rows, at, recent);
+      return { body: JSON.stringify(found), results: found.length, until: nextChange(rows, at, recent) };
+    });
+  }
+
+  /** The zone list: plates with a permit active now, each once, sorted. */
+  activePlates(zone: number, at: number): string[] {
+    const rows = this.inZone(zone, at, false);
+    const clock = new WallClock(at, this.ctx.config.timezone);
+    return uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
+  }
+
+  /** The zone list as its `{"data": [...]}` body, with its ETag, reused like byZoneJson. */
+  activePlatesJson(zone: number, at: number): { body: string; results: number; etag: string } {
+    const found = this.answers.get("list", zone, at, (): Computed => {
+      const rows = this.inZone(zone, at, false);
+      const clock = new WallClock(at, this.ctx.config.timezone);
+      const plates = uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
+      return {
+        body: JSON.stringify({ data: plates }),
+        results: plates.length,
+        until: nextChange(rows, at, 0),
+      };
+    });
+    found.etag ??= etagOf(found.body);
+    return found as { body: string; results: number; etag: string };
+  }
+
+  /** Tickets and permits of a zone that end after the cutoff or not at all, started or not. */
+  private inZone(zone: number, cutoff: number, withNotes: boolean): Candidate[] {
+    const store = this.ctx.store;
+    return this.candidates(
+      store.tickets.listedInZone(zone, cutoff),
+      store.permits.listedInZone(zone, cutoff),
+      withNotes,
+    );
+  }
+
+  private candidates(
+    ticketRows: ListedTicket[],
+    permitRows: ListedPermit[],
+    withNotes: boolean,
+  ): Candidate[] {
+    const lotName = lotNames(this.ctx);
+    const out: Candidate[] = [];
+    for (const t of ticketRows) {
+      out.push({
+        source: 0,
+        id: t.ticketId,
+        plate: t.plate,
+        plateNorm: t.plateNorm,
+        zone: t.zone,
+        startAt: t.startAt,
+        // A stop always carries an end; should one lack it, the ticket ended when it was stopped.
+        endAt: t.endAt ?? (t.status === "stopped" ? t.updatedAt : null),
+        note: withNotes
+          ? ticketNote({
+              ticketId: t.ticketId,
+              parkingLotId: t.parkingLotId,
+              lotName: lotName(t.parkingLotId),
+              status: t.status,
+            })
+          : "",
+        windows: null,
+      });
+    }
+    for (const p of permitRows) {
+      out.push({
+        source: 1,
+        id: String(p.id).padStart(12, "0"),
+        plate: p.plate,
+        plateNorm: p.plateNorm,
+        zone: p.zone,
+        startAt: p.startAt,
+        endAt: p.endAt,
+        note: p.note,
+        windows: p.days === null ? null : windowSpans(JSON.parse(p.days) as PermitWindow[] | null),
+      });
+    }
+    return out;
+  }
+
+  private answer(rows: Candidate[], at: number, recent: number): ExtendedInformation[] {
+    const clock = new WallClock(at, this.ctx.config.timezone);
+    const listed = rows.filter((c) => isListed(c, at, recent)).sort(newestFirst);
+    const out: ExtendedInformation[] = new Array(listed.length);
+    for (let i = 0; i < listed.length; i++) {
+      const c = listed[i]!;
+      out[i] = {
+        registration_number: c.plate,
+        zone: c.zone,
+        active: isActive(c, at, clock),
+        start_at: formatMicros(c.startAt),
+        end_at: c.endAt === null ? null : formatMicros(c.endAt),
+        note: c.note,
+      };
+    }
+    return out;
+  }
+}
+
+/**
+ * The first instant after `at` at which an answer built from these rows could read differently:
+ * a start (listed and active from then on), an end (no longer active), an end plus the recent
+ * window (no longer listed), or, for permits with weekly windows, the next whole second: window
+ * bounds are whole wall-clock seconds and zone offsets whole seconds, so nothing changes within
+ * one. Rows the queries leave out (ended before the cutoff) are never listed or active again.
+ */
+export function nextChange(
+  rows: readonly { startAt: number; endAt: number | null; windows: readonly WindowSpan[] | null }[],
+  at: number,
+  recent: number,
+): number {
+  let until = Number.POSITIVE_INFINITY;
+  const nextSecond = Math.floor(at / 1000) * 1000 + 1000;
+  for (const r of rows) {
+    if (r.startAt > at && r.startAt < until) until = r.startAt;
+    if (r.endAt !== null) {
+      if (r.endAt > at && r.endAt < until) until = r.endAt;
+      const unlisted = r.endAt + recent;
+      if (unlisted > at && unlisted < until) until = unlisted;
+    }
+    if (r.windows && r.windows.length > 0 && (r.endAt === null || r.endAt > at) && nextSecond < until)
+      until = nextSecond;
+  }
+  return until;
+}

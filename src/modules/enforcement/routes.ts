@@ -1,0 +1,62 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { credentialLabel } from "../../domain/credentials.ts";
+import { ZONE_MAX } from "../../domain/zones.ts";
+import { authPlugin } from "../../platform/http/auth.ts";
+import { withEtag } from "../../platform/http/conditional.ts";
+import { readJsonBody } from "../../platform/http/json-body.ts";
+import { pathNumber } from "../../platform/http/validation.ts";
+import { lookupTarget } from "./lookup-params.ts";
+import { ExtendedInformationList, LookupParams, ZoneParams, ZonePlates } from "./model.ts";
+import { Enforcement } from "./service.ts";
+
+const JSON_HEADERS = { "content-type": "application/json" };
+
+/** What attendants' handhelds ask: check-tickets and the zone list (scope permits:read, Bearer only). */
+export function enforcementRoutes(ctx: AppContext) {
+  const enforcement = new Enforcement(ctx);
+  return new Elysia({ name: "enforcement" })
+    .use(authPlugin(ctx))
+    .get(
+      "/api/v1/attendants/check-tickets",
+      async ({ request, query, credential }) => {
+        const target = lookupTarget(query, await readJsonBody(request));
+        const { body } = enforcement.checkTickets(target, credentialLabel(credential));
+        return new Response(body, { headers: JSON_HEADERS });
+      },
+      {
+        auth: { scope: "permits:read" },
+        query: LookupParams,
+        response: { 200: ExtendedInformationList },
+        detail: {
+          summary: "Permits for a registration number or a zone: active now, or ended recently; newest first",
+          description:
+            "Exactly one of registration_number or zone, in the query string or in a JSON body on the GET.",
+          tags: ["permits"],
+        },
+      },
+    )
+    .get(
+      "/api/v1/tickets/zone/:zone",
+      ({ params, request, credential }) => {
+        const zone = pathNumber(params.zone, "zone", 0, ZONE_MAX);
+        const { body, etag } = enforcement.zoneList(zone, credentialLabel(credential));
+        return withEtag(request, etag, body);
+      },
+      {
+        auth: { scope: "permits:read" },
+        params: ZoneParams,
+        detail: {
+          summary: "Registration numbers with an active permit in the zone (ETag, If-None-Match → 304)",
+          tags: ["permits"],
+          responses: {
+            200: {
+              description: "Each plate once, sorted",
+              content: { "application/json": { schema: ZonePlates } },
+            },
+            304: { description: "Unchanged since the ETag sent in If-None-Match" },
+          },
+        },
+      },
+    );
+}

@@ -1,0 +1,51 @@
+import type { AppContext } from "../../context.ts";
+import type { LookupTarget } from "./lookup-params.ts";
+import { PermitLookups } from "./lookups.ts";
+
+/** An answer ready to send: its JSON body, and (zone list) its ETag. */
+export interface LookupAnswer {
+  body: string;
+  etag?: string;
+}
+
+/**
+ * What an attendant's handheld asks, answered and recorded: every lookup leaves a record of who
+ * asked what and how many permits it got back.
+ */
+export class Enforcement {
+  private readonly lookups: PermitLookups;
+
+  constructor(private readonly ctx: AppContext) {
+    this.lookups = new PermitLookups(ctx);
+  }
+
+  /** check-tickets: serialized here, because checking typed rows against the response schema again
+   * would cost the hottest route a third of its time. */
+  checkTickets(target: LookupTarget, credential: string): LookupAnswer {
+    const at = this.ctx.now();
+    let body: string;
+    let results: number;
+    if (target.by === "zone") ({ body, results } = this.lookups.byZoneJson(target.zone, at));
+    else {
+      const found = this.lookups.byPlate(target.plateNorm, at);
+      body = JSON.stringify(found);
+      results = found.length;
+    }
+    this.ctx.lookupRecorder.record({
+      at,
+      credential,
+      by: target.by,
+      query: target.by === "zone" ? String(target.zone) : target.plateNorm,
+      results,
+    });
+    return { body };
+  }
+
+  /** The zone list: plates with an active permit, with its ETag. */
+  zoneList(zone: number, credential: string): Required<LookupAnswer> {
+    const at = this.ctx.now();
+    const { body, results, etag } = this.lookups.activePlatesJson(zone, at);
+    this.ctx.lookupRecorder.record({ at, credential, by: "zone_list", query: String(zone), results });
+    return { body, etag };
+  }
+}

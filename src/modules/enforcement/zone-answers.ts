@@ -1,0 +1,83 @@
+import type { Store } from "../../platform/store/db.ts";
+import type { ZoneVersion, ZoneVersions } from "../../platform/store/zone-versions.ts";
+
+/** Bodies kept, in string length; the oldest go first. 200 busy zones of check-tickets take ~11 M. */
+const MAX_CHARS = 16 * 1024 * 1024;
+
+export type ZoneAnswerKind = "check" | "list";
+
+export interface ZoneAnswer {
+  body: string;
+  /** How many entries the answer holds (for the lookup record). */
+  results: number;
+  /** Filled in by whoever needs it, once per answer. */
+  etag?: string;
+}
+
+interface Entry extends ZoneAnswer, ZoneVersion {
+  from: number;
+  until: number;
+}
+
+/**
+ * Zone answers (check-tickets by zone, the zone list) cost a few hundred µs to build from a busy
+ * zone and are asked for again and again while nothing changes. An answer is reused only while
+ * it must read the same:
+ * - its zone's version (ZoneVersions, kept by the store) is unchanged: nothing it was built from
+ *   has been written since, by this process or another;
+ * - the clock is inside [the instant it was built, the next instant it could change), which
+ *   the builder works out from the rows (see nextChange); a clock set back rebuilds it too.
+ */
+export class ZoneAnswers {
+  private readonly versions: ZoneVersions;
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
+
+  constructor(
+    store: Store,
+    private readonly maxChars = MAX_CHARS,
+  ) {
+    this.versions = store.zoneVersions;
+  }
+
+  /** The answer of this kind for `zone` at `at`: reused if it still holds, else built and kept. */
+  get(
+    kind: ZoneAnswerKind,
+    zone: number,
+    at: number,
+    build: () => ZoneAnswer & { until: number },
+  ): ZoneAnswer {
+    const v = this.versions.of(zone);
+    const key = `${kind}:${zone}`;
+    const kept = this.entries.get(key);
+    if (
+      kept &&
+      kept.zoneChanges === v.zoneChanges &&
+      kept.allChanges === v.allChanges &&
+      kept.dataVersion === v.dataVersion &&
+      kept.from <= at &&
+      at < kept.until
+    )
+      return kept;
+    const built = build();
+    const entry: Entry = { body: built.body, results: built.results, ...v, from: at, until: built.until };
+    if (kept) this.forget(key, kept);
+    this.entries.set(key, entry);
+    this.chars += entry.body.length;
+    for (const [k, e] of this.entries) {
+      if (this.chars <= this.maxChars || k === key) break;
+      this.forget(k, e);
+    }
+    return entry;
+  }
+
+  private forget(key: string, e: Entry): void {
+    this.entries.delete(key);
+    this.chars -= e.body.length;
+  }
+
+  /** How many answers are kept (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,39 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { credentialLabel } from "../../domain/credentials.ts";
+import { authPlugin } from "../../platform/http/auth.ts";
+import { rawBodyOf } from "../../platform/http/json-body.ts";
+import { IntakeAccepted, TicketEventBody } from "./model.ts";
+import { TicketIntake } from "./service.ts";
+
+const NO_EVENTS: unknown[] = [];
+
+/** Ticket event intake for terminals and parking apps (scope tickets:write, Bearer or Basic). */
+export function intakeRoutes(ctx: AppContext) {
+  const intake = new TicketIntake(ctx);
+  return new Elysia({ name: "intake" }).use(authPlugin(ctx)).post(
+    "/api/v1/actions/tickets",
+    async ({ body, request, credential }) => {
+      await intake.receive(body, {
+        raw: rawBodyOf(request) ?? JSON.stringify(body ?? null),
+        credential: credentialLabel(credential),
+      });
+      return NO_EVENTS;
+    },
+    {
+      auth: { scope: "tickets:write", basic: true },
+      // The body is validated in the service against the schema its eventType picks (see read-event.ts).
+      response: { 200: IntakeAccepted },
+      detail: {
+        summary: "Receive a ticket event (created, updated, stopped, moved, canceled, create-or-update)",
+        description:
+          "The body is one of six shapes told apart by eventType. The event is stored, raw body included, in the same transaction that changes the ticket; the empty array is sent after that commit. See docs/ticket-events.md.",
+        tags: ["tickets"],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: TicketEventBody as object } },
+        },
+      },
+    },
+  );
+}

@@ -1,0 +1,181 @@
+import type { AppContext } from "../../context.ts";
+import type { DomainError } from "../../domain/errors.ts";
+import {
+  type Decision,
+  decide,
+  type TicketEvent,
+  type TicketFacts,
+  type TicketStatus,
+} from "../../domain/tickets/rules.ts";
+import { isStoreUnavailable } from "../../platform/store/connection.ts";
+import type { TicketRow } from "../../platform/store/tickets.ts";
+import { readTicketEvent } from "./read-event.ts";
+
+export interface EventSource {
+  /** The body exactly as it arrived. */
+  raw: string;
+  /** credentialLabel() of the sender. */
+  credential: string;
+}
+
+interface Pending {
+  event: TicketEvent;
+  source: EventSource;
+  done: (error?: unknown) => void;
+}
+
+/** Most events committed by one disk sync; more wait for the next commit. */
+const MAX_GROUP = 256;
+
+/**
+ * Stores ticket events. Each event and its ticket change succeed or vanish together (see
+ * commitFast and commitGroup); events that arrive while the store is busy share one
+ * commit (group commit), because with synchronous=FULL the disk sync, not SQLite, is what
+ * limits intake. Nobody is answered before the commit that holds their event.
+ */
+export class TicketIntake {
+  private readonly commitFast;
+  private readonly applyOne;
+  private readonly commitGroup;
+  private queue: Pending[] = [];
+  /** Zones the group being committed writes to, for the live zone feed (ctx.zoneChanges). */
+  private touched = new Set<number>();
+
+  constructor(private readonly ctx: AppContext) {
+    const store = ctx.store;
+    // The usual way: the group's events one after another in one transaction. A refused event is
+    // refused before it writes anything, so no event needs a savepoint of its own here.
+    this.commitFast = store.transaction((group: Pending[]) =>
+      group.map((p) => this.apply(p.event, p.source)),
+    );
+    // When a statement fails in the middle of an event (rare), that attempt is rolled back whole
+    // and the group is redone this way: each event in its own savepoint (bun:sqlite runs a nested
+    // transaction as one, rolled back on throw), so only the failing event is lost.
+    this.applyOne = store.transaction((p: Pending) => this.apply(p.event, p.source));
+    this.commitGroup = store.transaction((group: Pending[]) => {
+      const outcomes: unknown[] = [];
+      for (const p of group) {
+        try {
+          outcomes.push(this.applyOne(p));
+        } catch (e) {
+          // A store that cannot write fails the whole group: none of it is acknowledged.
+          if (isStoreUnavailable(e)) throw e;
+          outcomes.push(e ?? new Error("event failed"));
+        }
+      }
+      return outcomes;
+    });
+  }
+
+  /**
+   * Validates an intake event and resolves once it is committed, or rejects with the refusal
+   * that refused it. Events are applied in arrival order.
+   */
+  receive(body: unknown, source: EventSource): Promise<void> {
+    const event = readTicketEvent(body, this.ctx.config.timezone);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ event, source, done: (e) => (e === undefined ? resolve() : reject(e)) });
+      if (this.queue.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const group = this.queue.splice(0, MAX_GROUP);
+    if (this.queue.length > 0) setImmediate(() => this.flush());
+    let outcomes: unknown[];
+    try {
+      // IMMEDIATE: take the write lock up front, so a CLI write cannot make us fail mid-way.
+      outcomes = this.commitFast.immediate(group);
+    } catch (first) {
+      try {
+        // A store that cannot write fails the whole group: none of it is acknowledged.
+        if (isStoreUnavailable(first)) throw first;
+        outcomes = this.commitGroup.immediate(group);
+      } catch (e) {
+        this.touched.clear();
+        for (const p of group) p.done(e);
+        return;
+      }
+    }
+    this.ctx.zoneChanges.changed(this.touched);
+    this.touched.clear();
+    group.forEach((p, i) => {
+      if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
+      p.done(outcomes[i]);
+    });
+  }
+
+  /** Stores the event and its change, or answers the refusal, having written nothing. */
+  private apply(event: TicketEvent, source: EventSource): DomainError | undefined {
+    const tickets = this.ctx.store.tickets;
+    const now = this.ctx.now();
+    const ticketId = event.ticketId;
+    const current = tickets.state(ticketId);
+    const decision = decide(current, event, () => this.createdFacts(ticketId));
+    if (decision.kind === "reject") return decision.error;
+    this.write(ticketId, decision, now);
+    if (current) this.touched.add(current.zone);
+    if ("facts" in decision) this.touched.add(decision.facts.zone);
+    tickets.appendEvent(
+      ticketId,
+      event.type,
+      now,
+      source.credential,
+      source.raw,
+      decision.kind === "repeat" ? "repeat" : "applied",
+    );
+    return undefined;
+  }
+
+  private write(ticketId: string, d: Exclude<Decision, { kind: "reject" }>, now: number): void {
+    const tickets = this.ctx.store.tickets;
+    switch (d.kind) {
+      case "create":
+        tickets.insert(this.row(ticketId, d.facts, "running", now));
+        return;
+      case "replace":
+        tickets.replace(this.row(ticketId, d.facts, d.status, now));
+        return;
+      case "move":
+        tickets.move(ticketId, d.plate, d.plateNorm, now);
+        return;
+      case "cancel":
+        tickets.cancel(ticketId, now);
+        return;
+      case "repeat":
+        return;
+    }
+  }
+
+  /** An unknown lot is accepted on a ticket, but flagged. */
+  private row(ticketId: string, f: TicketFacts, status: TicketStatus, now: number): TicketRow {
+    const lotUnknown = f.parkingLotId !== null && !this.ctx.store.lots.exists(f.parkingLotId) ? 1 : 0;
+    return [
+      ticketId,
+      f.zone,
+      f.parkingLotId,
+      lotUnknown,
+      f.startAt,
+      f.endAt,
+      f.plate,
+      f.plateNorm,
+      f.amountInclVat,
+      f.vatRate,
+      f.currencyCode,
+      status,
+      now,
+    ];
+  }
+
+  /** The facts of the event that created the ticket; read only when a TicketCreated differs. */
+  private createdFacts(ticketId: string): TicketFacts | null {
+    const raw = this.ctx.store.tickets.createdBody(ticketId);
+    if (raw === null) return null;
+    try {
+      const event = readTicketEvent(JSON.parse(raw), this.ctx.config.timezone);
+      return "facts" in event ? event.facts : null;
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Retention: tickets, their events and permit-lookup records are deleted `retentionDays` after
+ * they ended. When a ticket "ended":
+ *   - canceled: at canceled_at (the moment it stopped counting as a permit), whatever its end_at;
+ *   - otherwise: at end_at; a ticket with no end_at is running and is never deleted.
+ * Operator-issued permits are never deleted by retention: an operator deletes them.
+ *
+ * Work goes in small steps (a window of `batch` rows per transaction) with a yield to the event
+ * loop between steps, so requests are answered while a large backlog is worked off.
+ */
+import type { Store } from "../../platform/store/db.ts";
+import type { PurgeReport } from "./model.ts";
+
+export const DAY_MS = 86_400_000;
+
+export interface PurgeOptions {
+  now: number;
+  retentionDays: number;
+  /** Rows per transaction. */
+  batch?: number;
+  dryRun?: boolean;
+  /** Called between steps; the default lets the event loop run. */
+  pause?: () => Promise<void>;
+  /** Set to stop early (shutdown); what was done stays done. */
+  signal?: AbortSignal;
+}
+
+export function cutoffOf(now: number, retentionDays: number): number {
+  return now - retentionDays * DAY_MS;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Deletes (or with dryRun, counts) what retention removes; returns how many rows of each kind. */
+export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<PurgeReport> {
+  const cutoff = cutoffOf(opts.now, opts.retentionDays);
+  if (opts.dryRun) {
+    const ended = store.tickets.countEndedBefore(cutoff);
+    return {
+      tickets: ended.tickets,
+      ticketEvents: ended.events,
+      permitLookups: store.lookups.countBefore(cutoff),
+    };
+  }
+  const batch = Math.max(1, opts.batch ?? 1000);
+  const pause = opts.pause ?? yieldToLoop;
+  const report: PurgeReport = { tickets: 0, ticketEvents: 0, permitLookups: 0 };
+
+  const { lo, hi } = store.tickets.rowids();
+  for (let from = lo - 1; from < hi; from += batch) {
+    if (opts.signal?.aborted) return report;
+    const gone = store.tickets.purgeWindow(from, from + batch, cutoff);
+    report.tickets += gone.tickets;
+    report.ticketEvents += gone.events;
+    await pause();
+  }
+
+  for (;;) {
+    if (opts.signal?.aborted) return report;
+    const n = store.lookups.deleteBefore(cutoff, batch);
+    report.permitLookups += n;
+    if (n < batch) break;
+    await pause();
+  }
+  return report;
+}
+
+export interface RetentionSchedule {
+  /** Resolves when a run in progress has stopped. */
+  stop(): Promise<void>;
+  /** The run in progress or the next one; for tests and `serve` start-up. */
+  runNow(): Promise<PurgeReport | undefined>;
+}
+
+/**
+ * Runs purgeExpired at start and then every `everyMs` (default hourly). A failed run is logged
+ * and retried at the next tick; it never takes the server down.
+ */
+export function scheduleRetention(opts: {
+  store: Store;
+  now: () => number;
+  retentionDays: number;
+  everyMs?: number;
+  onRun?: (report: PurgeReport) => void;
+  onError?: (error: unknown) => void;
+}): RetentionSchedule {
+  const abort = new AbortController();
+  let running: Promise<PurgeReport | undefined> | undefined;
+  const run = (): Promise<PurgeReport | undefined> => {
+    if (running) return running;
+    running = purgeExpired(opts.store, {
+      now: opts.now(),
+      retentionDays: opts.retentionDays,
+      signal: abort.signal,
+    })
+      .then((report) => {
+        opts.onRun?.(report);
+        return report;
+      })
+      .catch((e) => {
+        opts.onError?.(e);
+        return undefined;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void run(), opts.everyMs ?? 3_600_000);
+  timer.unref?.();
+  const first = setTimeout(() => void run(), 0);
+  return {
+    async stop() {
+      clearInterval(timer);
+      clearTimeout(first);
+      abort.abort();
+      await running;
+    },
+    runNow: run,
+  };
+}

@@ -1,0 +1,98 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { authenticate } from "../../platform/http/auth.ts";
+import { VERSION } from "../../version.ts";
+import { renderDocsPage } from "./docs-page.ts";
+import { buildOpenApi, type RouteInfo } from "./openapi.ts";
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+/** Constant-time: the comparison takes as long whatever the token sent. */
+export function isMetricsToken(expected: string | undefined, header: string | null): boolean {
+  if (!expected || !header) return false;
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  if (!m) return false;
+  return timingSafeEqual(digest(m[1]!.trim()), digest(expected));
+}
+
+/**
+ * `/openapi.json` and `/docs` describe whatever app they are mounted in (`routesOf` is read on
+ * each request, so routes added by other features are covered without a list here); `/metrics`
+ * for the site's monitoring.
+ */
+export function operationsRoutes(ctx: AppContext, routesOf: () => readonly RouteInfo[]) {
+  let cached: { count: number; doc: Record<string, unknown>; html: string } | undefined;
+  const documents = () => {
+    const routes = routesOf();
+    if (!cached || cached.count !== routes.length) {
+      const doc = buildOpenApi(routes, {
+        title: "parkd: parking ticket and permit service",
+        version: VERSION,
+        description:
+          "Ticket event intake, permit lookups and parking lots for one site. Errors are RFC 9457 problem+json.",
+      });
+      cached = { count: routes.length, doc, html: renderDocsPage(doc) };
+    }
+    return cached;
+  };
+
+  return new Elysia({ name: "operations" })
+    .get("/openapi.json", () => Response.json(documents().doc), {
+      detail: {
+        summary: "This API as an OpenAPI 3.1 document",
+        tags: ["operations"],
+        responses: {
+          200: {
+            description: "The OpenAPI document",
+            content: { "application/json": { schema: { type: "object" } } },
+          },
+        },
+      },
+    })
+    .get(
+      "/docs",
+      () =>
+        new Response(documents().html, {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            // Nothing on the page may come from anywhere but this box.
+            "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'",
+          },
+        }),
+      {
+        detail: {
+          summary: "Readable API reference (rendered here; loads nothing from elsewhere)",
+          tags: ["operations"],
+          responses: {
+            200: { description: "HTML page", content: { "text/html": { schema: { type: "string" } } } },
+          },
+        },
+      },
+    )
+    .get(
+      "/metrics",
+      async ({ request }) => {
+        if (!isMetricsToken(ctx.config.metricsToken, request.headers.get("authorization")))
+          await authenticate(ctx, request, undefined, { scope: "admin" });
+        return new Response(ctx.metrics.render(), {
+          headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+        });
+      },
+      {
+        detail: {
+          summary: "Prometheus metrics",
+          description: "Bearer token with scope `admin`, or the token given to `serve --metrics-token`.",
+          security: [{ bearer: [] }],
+          "x-scope": "admin",
+          tags: ["operations"],
+          responses: {
+            200: {
+              description: "Prometheus text format 0.0.4",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+          },
+        } as Record<string, unknown>,
+      },
+    );
+}

@@ -1,0 +1,56 @@
+import type { ValueError } from "@sinclair/typebox/errors";
+import { Elysia, type ValidationError } from "elysia";
+import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.ts";
+import { logError } from "../log.ts";
+import { isStoreUnavailable } from "../store/db.ts";
+import { asProblem, readJsonBody } from "./json-body.ts";
+import { problemOf, problems } from "./problem.ts";
+import { metaOf } from "./request-meta.ts";
+import { messageOf } from "./validation.ts";
+
+/** TypeBox reports one error per failed branch; keep the first message for each pointer. */
+export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
+  const where = error.type as FieldError["in"];
+  return firstPerPointer(
+    error.all.map((e) => {
+      const pointer = "path" in e && typeof e.path === "string" ? e.path : "";
+      const message = "schema" in e && "type" in e ? messageOf(e as ValueError) : "Invalid value";
+      const fe: FieldError = { pointer, message };
+      if (where && where !== "body") fe.in = where;
+      return fe;
+    }),
+  );
+}
+
+/**
+ * What every request goes through, whichever module answers it: the matched route template is
+ * recorded for the log line and the metrics (in transform, before validation and auth, and again
+ * on error, for a body that fails to parse), the body is parsed, and every failure leaves as
+ * problem+json with nothing internal (stack, SQL, paths) in it. One plugin, so the recording can
+ * never come after the answer.
+ */
+export const requestHandling = (opts: { bodyLimit: number }) =>
+  new Elysia({ name: "request-handling", seed: opts })
+    .onTransform({ as: "global" }, ({ request, route }) => {
+      if (route) metaOf(request).route = route;
+    })
+    .onParse({ as: "global" }, ({ request }) => readJsonBody(request, opts.bodyLimit))
+    .onError({ as: "global" }, ({ code, error, request, path, route }) => {
+      if (route) metaOf(request).route = route;
+      const problem = asProblem(error);
+      if (problem) return problem.toResponse(path);
+      switch (code) {
+        case "VALIDATION":
+          return problemOf(invalid(fieldErrors(error))).toResponse(path);
+        case "PARSE":
+          return problems.malformedJson("The body could not be read as JSON").toResponse(path);
+        case "NOT_FOUND":
+          return problems.routeNotFound(request.method, path).toResponse(path);
+        default: {
+          if (isStoreUnavailable(error)) return problems.storeUnavailable().toResponse(path);
+          const meta = metaOf(request);
+          logError("unhandled error", error, { requestId: meta.id, route: meta.route ?? path });
+          return problems.internal().toResponse(path);
+        }
+      }
+    });

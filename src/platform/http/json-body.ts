@@ -1,0 +1,54 @@
+import { DomainError } from "../../domain/errors.ts";
+import { Problem, problemOf, problems } from "./problem.ts";
+
+/** application/json, or any application/*+json. */
+export function isJsonContentType(contentType: string | null | undefined): boolean {
+  if (!contentType || contentType === "application/json") return true;
+  const essence = contentType.split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
+}
+
+/** \s is exactly what String.prototype.trim removes: a body is blank when nothing else is in it. */
+const NOT_BLANK = /\S/;
+
+/**
+ * The one way a body becomes a value: JSON when the Content-Type says JSON or is absent,
+ * 415 otherwise, 400 when it does not parse. An empty body is `undefined`.
+ */
+export function parseJsonText(text: string, contentType: string | null | undefined): unknown {
+  if (!NOT_BLANK.test(text)) return undefined;
+  if (!isJsonContentType(contentType)) throw problems.unsupportedMediaType(contentType ?? "");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw problems.malformedJson(`The body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+const RAW_BODY = Symbol("parkd.rawBody");
+type WithRawBody = Request & { [RAW_BODY]?: string };
+
+/**
+ * The body text exactly as it arrived, for requests whose body went through readJsonBody.
+ * Features that must keep what a sender wrote (the ticket event log) read it here, since the
+ * stream can be read only once.
+ */
+export function rawBodyOf(request: Request): string | undefined {
+  return (request as WithRawBody)[RAW_BODY];
+}
+
+/** `limit` repeats the front end's body limit for requests that reach the app another way. */
+export async function readJsonBody(request: Request, limit = Number.POSITIVE_INFINITY): Promise<unknown> {
+  if (request.body === null) return undefined;
+  const text = await request.text();
+  if (text.length > limit && Buffer.byteLength(text) > limit) throw problems.payloadTooLarge(limit);
+  (request as WithRawBody)[RAW_BODY] = text;
+  return parseJsonText(text, request.headers.get("content-type"));
+}
+
+export function asProblem(e: unknown): Problem | undefined {
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
+  if (cause instanceof Problem) return cause;
+  if (cause instanceof DomainError) return problemOf(cause);
+  return undefined;
+}

@@ -1,0 +1,119 @@
+/**
+ * RFC 9457 problem details. Every error the service answers is one of these, with a stable
+ * `type` per kind so clients can branch on it without parsing prose.
+ */
+
+import type { DomainError, FieldError, RefusalKind } from "../../domain/errors.ts";
+
+export type { FieldError };
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  errors?: FieldError[];
+}
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+export function problemType(kind: string): string {
+  return `/problems/${kind}`;
+}
+
+export class Problem extends Error {
+  readonly status: number;
+  readonly kind: string;
+  readonly title: string;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    status: number,
+    kind: string,
+    title: string,
+    detail: string,
+    extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.status = status;
+    this.kind = kind;
+    this.title = title;
+    this.errors = extra.errors;
+    this.headers = extra.headers;
+  }
+
+  body(instance?: string): ProblemBody {
+    const body: ProblemBody = {
+      type: problemType(this.kind),
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+    };
+    if (instance) body.instance = instance;
+    if (this.errors?.length) body.errors = this.errors;
+    return body;
+  }
+
+  toResponse(instance?: string): Response {
+    return new Response(JSON.stringify(this.body(instance)), {
+      status: this.status,
+      headers: { "content-type": PROBLEM_CONTENT_TYPE, ...this.headers },
+    });
+  }
+}
+
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, "not-found": 404, conflict: 409 };
+
+/** The one place a domain refusal becomes an HTTP status. */
+export function problemOf(e: DomainError): Problem {
+  return new Problem(REFUSAL_STATUS[e.kind], e.code, e.title, e.message, { errors: e.errors });
+}
+
+export const problems = {
+  malformedJson: (detail: string) => new Problem(400, "malformed-json", "Malformed JSON", detail),
+  unauthorized: (detail: string, challenge: string) =>
+    new Problem(401, "unauthorized", "Authentication required", detail, {
+      headers: { "www-authenticate": challenge },
+    }),
+  forbidden: (detail: string, scope: string) =>
+    new Problem(403, "insufficient-scope", "Insufficient scope", detail, {
+      headers: { "www-authenticate": `Bearer realm="parking", error="insufficient_scope", scope="${scope}"` },
+    }),
+  routeNotFound: (method: string, path: string) =>
+    new Problem(404, "not-found", "Not found", `No route for ${method} ${path}`),
+  payloadTooLarge: (limit: number) =>
+    new Problem(
+      413,
+      "payload-too-large",
+      "Payload too large",
+      `The request body is larger than ${limit} bytes`,
+    ),
+  unsupportedMediaType: (contentType: string) =>
+    new Problem(
+      415,
+      "unsupported-media-type",
+      "Unsupported media type",
+      `The body must be JSON (Content-Type: application/json), not ${contentType}`,
+    ),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new Problem(
+      429,
+      "too-many-requests",
+      "Too many failed authentications",
+      "Too many failed authentications from this address; try again later",
+      {
+        headers: { "retry-after": String(retryAfterSeconds) },
+      },
+    ),
+  storeUnavailable: (detail = "The store is not writable; the request changed nothing") =>
+    new Problem(503, "store-unavailable", "Store unavailable", detail, { headers: { "retry-after": "5" } }),
+  internal: () =>
+    new Problem(
+      500,
+      "internal",
+      "Internal error",
+      "The request could not be completed; the error has been logged",
+    ),
+};

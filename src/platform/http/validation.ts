@@ -1,0 +1,71 @@
+import type { TSchema } from "@sinclair/typebox";
+import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
+import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.ts";
+
+/**
+ * Admin writes reject unknown fields (a typo must not silently drop a setting). Elysia's
+ * normalization strips unknown fields before validating, whatever the schema says, so the auth
+ * macro's `strictBody` option checks the raw body in `transform`, which runs before that.
+ */
+export function unknownFields(schema: TSchema, value: unknown): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of Value.Errors(schema, value))
+    if (e.type === ValueErrorType.ObjectAdditionalProperties)
+      out.push({ pointer: e.path, message: "Unknown field" });
+  return out;
+}
+
+export function rejectUnknownFields(schema: TSchema, value: unknown): void {
+  const errors = unknownFields(schema, value);
+  if (errors.length === 0) return;
+  const detail =
+    errors.length === 1
+      ? `${errors[0]!.pointer}: unknown field`
+      : `${errors.length} unknown fields: ${errors.map((e) => e.pointer).join(", ")}`;
+  throw invalid(errors, detail);
+}
+
+interface Bounds {
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+  anyOf?: { type?: string }[];
+  type?: string;
+  pattern?: string;
+}
+
+/** TypeBox says "Expected union value" for Elysia's integers; say what is expected instead. */
+export function messageOf(e: ValueError): string {
+  const s = e.schema as Bounds;
+  if (e.type === ValueErrorType.ObjectAdditionalProperties) return "Unknown field";
+  const integer = s.type === "integer" || s.anyOf?.some((b) => b.type === "integer");
+  if (integer && (s.minimum !== undefined || s.maximum !== undefined))
+    return `Expected an integer from ${s.minimum ?? "-∞"} to ${s.maximum ?? "∞"}`;
+  if (s.type === "string" && s.pattern && s.description) return `Expected ${s.description.split(";")[0]}`;
+  return e.message;
+}
+
+/** Every schema error of `value` (strict schemas include unknown fields), first per pointer. */
+export function schemaErrors(schema: TSchema, value: unknown): FieldError[] {
+  return firstPerPointer(
+    [...Value.Errors(schema, value)].map((e) => ({ pointer: e.path, message: messageOf(e) })),
+  );
+}
+
+/** A whole number from a path segment, or a validation problem that names the parameter. */
+export function pathNumber(value: string, name: string, min: number, max = 2_147_483_647): number {
+  const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw invalid(
+      [
+        {
+          pointer: `/${name}`,
+          message: `Expected a whole number${min > 0 ? ` from ${min}` : ""}`,
+          in: "params",
+        },
+      ],
+      `/${name}: expected a whole number`,
+    );
+  return n;
+}

@@ -1,0 +1,193 @@
+/**
+ * In-process counters for `GET /metrics` (Prometheus text format 0.0.4). Features call the small
+ * API on `ctx.metrics` (ticketEvent, permitLookup); requests are counted by route template, never
+ * by raw path, so the number of series stays bounded however clients call us.
+ */
+
+/** Upper bounds in seconds: an attendant's lookup should sit in the first few. */
+export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface RequestSample {
+  method: string;
+  /** The route template (`/api/v1/tickets/zone/:zone`), or "(unmatched)" / "(body limit)". */
+  route: string;
+  status: number;
+  ms: number;
+}
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/** Read at scrape time: store file sizes, row counts, anything that is cheaper to ask than to track. */
+export type GaugeSource = () => { name: string; help: string; type?: "gauge" | "counter"; samples: Sample[] };
+export interface Sample {
+  labels?: Record<string, string>;
+  value: number;
+}
+
+export function escapeLabel(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+}
+
+function labelText(labels: Record<string, string> | undefined): string {
+  if (!labels) return "";
+  const parts = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`);
+  return parts.length ? `{${parts.join(",")}}` : "";
+}
+
+function formatValue(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Number.POSITIVE_INFINITY) return "+Inf";
+  if (v === Number.NEGATIVE_INFINITY) return "-Inf";
+  return String(v);
+}
+
+interface Count {
+  labels: Record<string, string>;
+  value: number;
+}
+
+class LabeledCounter {
+  private readonly values = new Map<string, Count>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  add(labels: Record<string, string>, by = 1): void {
+    this.entry(labels).value += by;
+  }
+
+  /** The series for these labels, created at 0 on first use; callers on hot paths keep it. */
+  entry(labels: Record<string, string>): Count {
+    const key = JSON.stringify(labels);
+    let entry = this.values.get(key);
+    if (!entry) {
+      entry = { labels, value: 0 };
+      this.values.set(key, entry);
+    }
+    return entry;
+  }
+
+  get(labels: Record<string, string>): number {
+    return this.values.get(JSON.stringify(labels))?.value ?? 0;
+  }
+
+  render(out: string[]): void {
+    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`);
+    for (const { labels, value } of this.values.values())
+      out.push(`${this.name}${labelText(labels)} ${formatValue(value)}`);
+  }
+}
+
+export class Metrics {
+  readonly requests = new LabeledCounter(
+    "parkd_http_requests_total",
+    "HTTP requests answered, by method, route template and status.",
+  );
+  readonly ticketEvents = new LabeledCounter(
+    "parkd_ticket_events_total",
+    "Ticket events accepted by the intake, by eventType.",
+  );
+  readonly permitLookups = new LabeledCounter(
+    "parkd_permit_lookups_total",
+    "Permit lookups answered, by what was asked for (registration_number, zone, zone_list).",
+  );
+  readonly retentionDeleted = new LabeledCounter(
+    "parkd_retention_deleted_rows_total",
+    "Rows deleted by retention, by table.",
+  );
+  private readonly latency = new Map<string, Histogram>();
+  /** Per request: route → "method status" → its series, so counting builds no label key. */
+  private readonly requestSeries = new Map<string, Map<string, Count>>();
+  private readonly gauges: GaugeSource[] = [];
+
+  private readonly ticketEventSeries = new Map<string, Count>();
+  private readonly permitLookupSeries = new Map<string, Count>();
+
+  /** Call once per accepted intake event (after the commit). */
+  ticketEvent(type: string): void {
+    let series = this.ticketEventSeries.get(type);
+    if (!series) {
+      series = this.ticketEvents.entry({ type });
+      this.ticketEventSeries.set(type, series);
+    }
+    series.value++;
+  }
+
+  /** Call once per answered permit lookup. */
+  permitLookup(by: string): void {
+    let series = this.permitLookupSeries.get(by);
+    if (!series) {
+      series = this.permitLookups.entry({ by });
+      this.permitLookupSeries.set(by, series);
+    }
+    series.value++;
+  }
+
+  retentionDeletedRows(table: string, rows: number): void {
+    if (rows > 0) this.retentionDeleted.add({ table }, rows);
+  }
+
+  request(sample: RequestSample): void {
+    const { method, route, status } = sample;
+    let byRoute = this.requestSeries.get(route);
+    if (!byRoute) {
+      byRoute = new Map();
+      this.requestSeries.set(route, byRoute);
+    }
+    const key = `${method} ${status}`;
+    let series = byRoute.get(key);
+    if (!series) {
+      series = this.requests.entry({ method, route, status: String(status) });
+      byRoute.set(key, series);
+    }
+    series.value++;
+    let h = this.latency.get(route);
+    if (!h) {
+      h = { counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.latency.set(route, h);
+    }
+    const seconds = sample.ms / 1000;
+    for (let i = 0; i < LATENCY_BUCKETS.length; i++) if (seconds <= LATENCY_BUCKETS[i]!) h.counts[i]!++;
+    h.sum += seconds;
+    h.count++;
+  }
+
+  addGauges(source: GaugeSource): void {
+    this.gauges.push(source);
+  }
+
+  render(): string {
+    const out: string[] = [];
+    this.requests.render(out);
+    const name = "parkd_http_request_duration_seconds";
+    out.push(`# HELP ${name} Time from request to answer, by route template.`, `# TYPE ${name} histogram`);
+    for (const [route, h] of this.latency) {
+      const r = escapeLabel(route);
+      LATENCY_BUCKETS.forEach((le, i) => {
+        out.push(`${name}_bucket{route="${r}",le="${le}"} ${h.counts[i]}`);
+      });
+      out.push(`${name}_bucket{route="${r}",le="+Inf"} ${h.count}`);
+      out.push(`${name}_sum{route="${r}"} ${formatValue(h.sum)}`);
+      out.push(`${name}_count{route="${r}"} ${h.count}`);
+    }
+    this.ticketEvents.render(out);
+    this.permitLookups.render(out);
+    this.retentionDeleted.render(out);
+    for (const source of this.gauges) {
+      let g: ReturnType<GaugeSource>;
+      try {
+        g = source();
+      } catch {
+        continue; // a gauge that cannot be read this time is left out, not a failed scrape
+      }
+      out.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} ${g.type ?? "gauge"}`);
+      for (const s of g.samples) out.push(`${g.name}${labelText(s.labels)} ${formatValue(s.value)}`);
+    }
+    return `${out.join("\n")}\n`;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Backups and restores of the store. A backup is `VACUUM INTO` a side file: one read
+ * transaction, so it is a consistent snapshot even while `serve` keeps committing (WAL readers
+ * never block the writer). It is checked with `PRAGMA integrity_check` and synced to disk before
+ * it takes its final name, so a file called FILE is always a whole, verified store.
+ */
+import { Database } from "bun:sqlite";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
+
+export class BackupError extends Error {}
+
+export interface StoreFileCheck {
+  schemaVersion: number;
+  tickets: number | null;
+  bytes: number;
+}
+
+function syncFile(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function syncDir(dir: string): void {
+  try {
+    syncFile(dir);
+  } catch {
+    // Some filesystems cannot fsync a directory; the file itself is synced already.
+  }
+}
+
+function countOrNull(db: Database, table: string): number | null {
+  const exists = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+  if (!exists) return null;
+  return (db.query(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+}
+
+/** Opens FILE read-only and proves it is a whole parkd store; throws BackupError if not. */
+export function checkStoreFile(file: string): StoreFileCheck {
+  if (!existsSync(file)) throw new BackupError(`${file} does not exist`);
+  let db: Database;
+  try {
+    db = new Database(file, { readonly: true });
+  } catch (e) {
+    throw new BackupError(`${file} cannot be opened as SQLite: ${(e as Error).message}`);
+  }
+  try {
+    let result: string[];
+    try {
+      result = (db.query("PRAGMA integrity_check").all() as { integrity_check: string }[]).map(
+        (r) => r.integrity_check,
+      );
+    } catch (e) {
+      throw new BackupError(`${file} is not a SQLite database: ${(e as Error).message}`);
+    }
+    if (result.length !== 1 || result[0] !== "ok")
+      throw new BackupError(`${file} failed the integrity check: ${result.slice(0, 5).join("; ")}`);
+    const migrations = countOrNull(db, "__drizzle_migrations");
+    if (migrations === null || migrations === 0)
+      throw new BackupError(`${file} is a SQLite database but not a parkd store (no migrations table)`);
+    if (migrations > SCHEMA_VERSION)
+      throw new BackupError(
+        `${file} has schema version ${migrations}, newer than this binary's ${SCHEMA_VERSION}; use a newer parkd`,
+      );
+    return { schemaVersion: migrations, tickets: countOrNull(db, "tickets"), bytes: statSync(file).size };
+  } finally {
+    db.close(false);
+  }
+}
+
+/** Copies the store in dataDir to FILE; refuses an existing FILE unless force. */
+export function backupStore(dataDir: string, file: string, opts: { force?: boolean } = {}): StoreFileCheck {
+  const source = storePath(dataDir);
+  if (!existsSync(source)) throw new BackupError(`no store at ${source}`);
+  const target = resolve(file);
+  if (target === source) throw new BackupError("the backup cannot be the store itself");
+  if (existsSync(target) && !opts.force)
+    throw new BackupError(`${target} exists; use --force to overwrite it`);
+  const partial = join(dirname(target), `.${basename(target)}.partial-${process.pid}`);
+  rmSync(partial, { force: true });
+  const db = new Database(source, { readwrite: true });
+  try {
+    db.run("PRAGMA busy_timeout = 5000");
+    db.query("VACUUM INTO ?").run(partial);
+  } catch (e) {
+    rmSync(partial, { force: true });
+    throw new BackupError(`backup failed: ${(e as Error).message}`);
+  } finally {
+    db.close(false);
+  }
+  try {
+    const check = checkStoreFile(partial);
+    // Token hashes and plates are inside: readable by the service user only.
+    chmodSync(partial, 0o600);
+    syncFile(partial);
+    if (opts.force) renameSync(partial, target);
+    else {
+      // link() fails if FILE appeared meanwhile: never clobber what we did not mean to.
+      linkSync(partial, target);
+      rmSync(partial);
+    }
+    syncDir(dirname(target));
+    return check;
+  } catch (e) {
+    rmSync(partial, { force: true });
+    if (e instanceof BackupError) throw e;
+    if ((e as { code?: string }).code === "EEXIST")
+      throw new BackupError(`${target} exists; use --force to overwrite it`);
+    throw e;
+  }
+}
+
+function stamp(now: number): string {
+  return new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * Puts a checked copy of FILE in place as the store of dataDir. The caller holds the serve lock.
+ * The old store (with its -wal and -shm, if any) is renamed aside, never deleted.
+ */
+export function restoreStore(
+  dataDir: string,
+  file: string,
+  now: number = Date.now(),
+): { check: StoreFileCheck; asideAs: string | null } {
+  const source = resolve(file);
+  const check = checkStoreFile(source);
+  const target = storePath(dataDir);
+  if (source === target) throw new BackupError("the file to restore is the store itself");
+
+  const incoming = `${target}.restoring-${process.pid}`;
+  rmSync(incoming, { force: true });
+  // A copy through SQLite, not a byte copy: FILE may itself have a -wal beside it.
+  const from = new Database(source, { readonly: true });
+  try {
+    from.query("VACUUM INTO ?").run(incoming);
+  } finally {
+    from.close(false);
+  }
+  checkStoreFile(incoming);
+  chmodSync(incoming, 0o600);
+  syncFile(incoming);
+
+  let asideAs: string | null = null;
+  if (existsSync(target)) {
+    // Fold the WAL into the old file first, so the aside copy is one self-contained file.
+    try {
+      const old = new Database(target, { readwrite: true });
+      try {
+        old.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      } finally {
+        old.close(false);
+      }
+    } catch {
+      // A damaged old store is still moved aside below, with whatever WAL it has.
+    }
+    asideAs = `${target}.before-restore-${stamp(now)}`;
+    renameSync(target, asideAs);
+    for (const suffix of ["-wal", "-shm"])
+      if (existsSync(target + suffix)) renameSync(target + suffix, asideAs + suffix);
+  }
+  renameSync(incoming, target);
+  syncDir(dirname(target));
+  return { check, asideAs };
+}
+
+export { STORE_FILE };

@@ -1,0 +1,133 @@
+import type { Database, Statement } from "bun:sqlite";
+import { and, eq, isNull, or } from "drizzle-orm";
+import { commitRelaxed } from "./connection.ts";
+import type { Db } from "./db.ts";
+import { apiTokens, apiUsers } from "./schema/index.ts";
+
+/** The one owner of the `api_tokens` and `api_users` tables. Scopes are stored space-separated. */
+
+export type StoredToken = typeof apiTokens.$inferSelect;
+export type StoredUser = typeof apiUsers.$inferSelect;
+
+/** What verifying a bearer token needs, read for every authenticated request. */
+export interface TokenCheck {
+  id: string;
+  name: string;
+  tokenHash: string;
+  scopes: string;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+export class CredentialRecords {
+  private readonly tokenByHash: Statement<TokenCheck, [string]>;
+  private readonly userByName: Statement<StoredUser, [string]>;
+  private readonly touchToken: Statement<void, [number, string]>;
+  private readonly touchUser: Statement<void, [number, string]>;
+  private readonly liveTokens: Statement<{ n: number }, []>;
+  private readonly userCount: Statement<{ n: number }, []>;
+
+  constructor(
+    private readonly sqlite: Database,
+    private readonly db: Db,
+  ) {
+    this.tokenByHash = sqlite.prepare(
+      `SELECT id, name, token_hash AS tokenHash, scopes, expires_at AS expiresAt, revoked_at AS revokedAt
+       FROM api_tokens WHERE token_hash = ?1`,
+    );
+    this.userByName = sqlite.prepare(
+      `SELECT id, name, password_hash AS passwordHash, scopes, created_at AS createdAt, last_used_at AS lastUsedAt
+       FROM api_users WHERE name = ?1`,
+    );
+    this.touchToken = sqlite.prepare("UPDATE api_tokens SET last_used_at = ?1 WHERE id = ?2");
+    this.touchUser = sqlite.prepare("UPDATE api_users SET last_used_at = ?1 WHERE id = ?2");
+    this.liveTokens = sqlite.prepare("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NULL");
+    this.userCount = sqlite.prepare("SELECT count(*) AS n FROM api_users");
+  }
+
+  tokenForHash(hash: string): TokenCheck | null {
+    return this.tokenByHash.get(hash);
+  }
+
+  /** A token by id, for a browser session checking its credential on every request. */
+  tokenById(id: string): StoredToken | null {
+    return this.db.select().from(apiTokens).where(eq(apiTokens.id, id)).get() ?? null;
+  }
+
+  userById(id: string): StoredUser | null {
+    return this.db.select().from(apiUsers).where(eq(apiUsers.id, id)).get() ?? null;
+  }
+
+  /** The id of the live (not revoked) token with this name. */
+  liveTokenNamed(name: string): string | null {
+    return (
+      this.db
+        .select({ id: apiTokens.id })
+        .from(apiTokens)
+        .where(and(eq(apiTokens.name, name), isNull(apiTokens.revokedAt)))
+        .get()?.id ?? null
+    );
+  }
+
+  /** The id of the live token with this id or name. */
+  liveTokenByIdOrName(idOrName: string): string | null {
+    return (
+      this.db
+        .select({ id: apiTokens.id })
+        .from(apiTokens)
+        .where(and(or(eq(apiTokens.id, idOrName), eq(apiTokens.name, idOrName)), isNull(apiTokens.revokedAt)))
+        .get()?.id ?? null
+    );
+  }
+
+  insertToken(token: typeof apiTokens.$inferInsert): void {
+    this.db.insert(apiTokens).values(token).run();
+  }
+
+  tokens(): StoredToken[] {
+    return this.db.select().from(apiTokens).orderBy(apiTokens.createdAt).all();
+  }
+
+  revokeToken(id: string, at: number): void {
+    this.db.update(apiTokens).set({ revokedAt: at }).where(eq(apiTokens.id, id)).run();
+  }
+
+  userNamed(name: string): StoredUser | null {
+    return this.userByName.get(name);
+  }
+
+  /** The id of the user with this id or name. */
+  userByIdOrName(idOrName: string): string | null {
+    return (
+      this.db
+        .select({ id: apiUsers.id })
+        .from(apiUsers)
+        .where(or(eq(apiUsers.id, idOrName), eq(apiUsers.name, idOrName)))
+        .get()?.id ?? null
+    );
+  }
+
+  insertUser(user: typeof apiUsers.$inferInsert): void {
+    this.db.insert(apiUsers).values(user).run();
+  }
+
+  users(): StoredUser[] {
+    return this.db.select().from(apiUsers).orderBy(apiUsers.createdAt).all();
+  }
+
+  deleteUser(id: string): void {
+    this.db.delete(apiUsers).where(eq(apiUsers.id, id)).run();
+  }
+
+  /** Last-used times in one relaxed commit: losing a few on a power cut costs nothing. */
+  recordLastUsed(entries: Iterable<[string, { kind: "token" | "user"; at: number }]>): void {
+    commitRelaxed(this.sqlite, () => {
+      for (const [id, { kind, at }] of entries)
+        (kind === "token" ? this.touchToken : this.touchUser).run(at, id);
+    });
+  }
+
+  counts(): { tokens: number; users: number } {
+    return { tokens: this.liveTokens.get()!.n, users: this.userCount.get()!.n };
+  }
+}

@@ -1,0 +1,143 @@
+import type { Database, Statement } from "bun:sqlite";
+import { eq, sql } from "drizzle-orm";
+import type { ParkingLot } from "../../domain/lots/lot.ts";
+import type { Db } from "./db.ts";
+import { parkingLots } from "./schema/index.ts";
+
+/** The one owner of the `parking_lots` table. Rows go in and out as the domain's ParkingLot. */
+
+type Row = typeof parkingLots.$inferSelect;
+
+function lotFromRow(r: Row): ParkingLot {
+  return {
+    id: r.id,
+    name: r.name,
+    number_of_spaces: r.numberOfSpaces,
+    zone_number: r.zoneNumber,
+    max_time: r.maxTime,
+    parking_lot_fee: r.parkingLotFee,
+    variable_fees: r.variableFees,
+    parking_lot_open: r.parkingLotOpen,
+    parking_lot_location: r.parkingLotLocation,
+    active: r.active,
+    max_fee: r.maxFee,
+  };
+}
+
+function rowValues(lot: ParkingLot) {
+  return {
+    name: lot.name,
+    numberOfSpaces: lot.number_of_spaces,
+    zoneNumber: lot.zone_number,
+    maxTime: lot.max_time,
+    parkingLotFee: lot.parking_lot_fee,
+    variableFees: lot.variable_fees,
+    parkingLotOpen: lot.parking_lot_open,
+    parkingLotLocation: lot.parking_lot_location,
+    active: lot.active,
+    maxFee: lot.max_fee,
+  };
+}
+
+export class LotRecords {
+  private readonly selectAll;
+  private readonly selectOne;
+  private readonly nameById: Statement<{ name: string }, [number]>;
+  private readonly countAll: Statement<{ n: number }, []>;
+  private readonly nextIdQuery: Statement<{ n: number }, []>;
+
+  constructor(
+    private readonly sqlite: Database,
+    private readonly db: Db,
+  ) {
+    this.selectAll = db.select().from(parkingLots).orderBy(parkingLots.id).prepare();
+    this.selectOne = db
+      .select()
+      .from(parkingLots)
+      .where(eq(parkingLots.id, sql.placeholder("id")))
+      .prepare();
+    // Ticket notes and the intake's unknown-lot flag ask by id for every ticket: a plain statement.
+    this.nameById = sqlite.prepare("SELECT name FROM parking_lots WHERE id = ?1");
+    this.countAll = sqlite.prepare("SELECT count(*) AS n FROM parking_lots");
+    this.nextIdQuery = sqlite.prepare(
+      "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'parking_lots'), 0), coalesce((SELECT max(id) FROM parking_lots), 0)) AS n",
+    );
+  }
+
+  all(): ParkingLot[] {
+    return this.selectAll.all().map(lotFromRow);
+  }
+
+  get(id: number): ParkingLot | null {
+    const row = this.selectOne.get({ id });
+    return row ? lotFromRow(row) : null;
+  }
+
+  exists(id: number): boolean {
+    return this.nameById.get(id) !== null;
+  }
+
+  /** The lot's name, or null when no lot has this id. */
+  nameOf(id: number): string | null {
+    return this.nameById.get(id)?.name ?? null;
+  }
+
+  /** Inserts the lot; with `keepId` under the id it carries, else under the next free one. */
+  insert(lot: ParkingLot, keepId: boolean, at: number, by: string): ParkingLot {
+    const row = this.db
+      .insert(parkingLots)
+      .values({
+        ...(keepId ? { id: lot.id } : {}),
+        ...rowValues(lot),
+        createdAt: at,
+        updatedAt: at,
+        updatedBy: by,
+      })
+      .returning()
+      .get();
+    return lotFromRow(row);
+  }
+
+  update(lot: ParkingLot, at: number, by: string): void {
+    this.db
+      .update(parkingLots)
+      .set({ ...rowValues(lot), updatedAt: at, updatedBy: by })
+      .where(eq(parkingLots.id, lot.id))
+      .run();
+  }
+
+  /** False when there was no lot with this id. */
+  delete(id: number): boolean {
+    return (
+      this.db.delete(parkingLots).where(eq(parkingLots.id, id)).returning({ id: parkingLots.id }).all()
+        .length > 0
+    );
+  }
+
+  /** Replaces by id, creating the lots that do not exist yet, in one transaction. */
+  importAll(lots: readonly ParkingLot[], at: number, by: string): { created: number; replaced: number } {
+    let created = 0;
+    let replaced = 0;
+    this.sqlite.transaction(() => {
+      for (const lot of lots) {
+        if (this.exists(lot.id)) {
+          this.update(lot, at, by);
+          replaced++;
+        } else {
+          this.insert(lot, true, at, by);
+          created++;
+        }
+      }
+    })();
+    return { created, replaced };
+  }
+
+  /** The next id AUTOINCREMENT would give, for import entries that carry none. */
+  nextId(): number {
+    return this.nextIdQuery.get()!.n + 1;
+  }
+
+  count(): number {
+    return this.countAll.get()!.n;
+  }
+}

@@ -1,0 +1,41 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+import type { PermitWindow } from "../../../domain/permits/activity.ts";
+
+export type { PermitWindow };
+
+/** Permits issued by the operator (residents, staff, contractors), beside ticket-derived ones. */
+export const permits = sqliteTable(
+  "permits",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    plate: text().notNull(),
+    plateNorm: text("plate_norm").notNull(),
+    zone: integer().notNull(),
+    startAt: integer("start_at").notNull(),
+    /** null: open-ended. */
+    endAt: integer("end_at"),
+    note: text().notNull().default(""),
+    /** JSON PermitWindow[]; null or empty: no weekly restriction. */
+    days: text({ mode: "json" }).$type<PermitWindow[]>(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    createdBy: text("created_by").notNull(),
+  },
+  (t) => [index("permits_plate_norm").on(t.plateNorm), index("permits_zone").on(t.zone, t.endAt)],
+);
+
+/** Who looked up what, when, and how many permits it got back. */
+export const permitLookups = sqliteTable(
+  "permit_lookups",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    at: integer().notNull(),
+    credential: text().notNull(),
+    by: text({ enum: ["registration_number", "zone", "zone_list"] }).notNull(),
+    /** The normalized plate or the zone number asked for. */
+    query: text().notNull(),
+    results: integer().notNull(),
+  },
+  (t) => [index("permit_lookups_at").on(t.at)],
+);

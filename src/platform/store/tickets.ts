@@ -1,0 +1,305 @@
+import type { Database, Statement } from "bun:sqlite";
+import type { TicketState, TicketStatus } from "../../domain/tickets/rules.ts";
+import type { tickets } from "./schema/index.ts";
+
+/**
+ * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
+ * Statements are plain and positional: the intake and the attendant lookups run them for every
+ * request, and rows come back as plain objects without a mapping layer.
+ */
+
+/** ticket_id, zone, lot, lot_unknown, start, end, plate, plate_norm, amount, vat, currency, status, now. */
+export type TicketRow = [
+  string,
+  number,
+  number | null,
+  number,
+  number,
+  number | null,
+  string,
+  string,
+  number | null,
+  number | null,
+  string | null,
+  TicketStatus,
+  number,
+];
+
+export type StoredTicket = typeof tickets.$inferSelect;
+
+export interface StoredTicketEvent {
+  seq: number;
+  eventType: string;
+  receivedAt: number;
+  credential: string;
+  rawBody: string;
+  outcome: "applied" | "repeat";
+}
+
+/** What the attendant lookups read of a ticket. */
+export type ListedTicket = Pick<
+  StoredTicket,
+  "ticketId" | "zone" | "parkingLotId" | "startAt" | "endAt" | "plate" | "plateNorm" | "status" | "updatedAt"
+>;
+
+const LISTED = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
+  end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt FROM tickets`;
+
+/**
+ * The attendant's queries, each served from an index: by plate on (plate_norm, ...), by zone on
+ * (zone, end_at) as two range scans (ended after the cutoff, and open-ended), because an OR of
+ * the two would scan the zone's whole history. By plate: ?1 plate, ?2 now, ?3 cutoff. By zone:
+ * ?1 zone, ?2 cutoff (the open-ended ones take the zone alone); those also return tickets that
+ * start later, so the zone answers know when they will next change. Exported for the query-plan test.
+ */
+export const TICKET_LOOKUP_SQL = {
+  ticketsByPlate: `${LISTED} WHERE plate_norm = ?1 AND start_at <= ?2 AND status <> 'canceled'
+    AND (end_at IS NULL OR end_at > ?3)`,
+  ticketsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
+  ticketsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
+} as const;
+
+/**
+ * When a ticket "ended", for retention: canceled at canceled_at whatever its end_at; otherwise at
+ * end_at; a ticket with no end_at is running and never ends here.
+ */
+const endedBefore = (cutoff: string) => `(
+  (status = 'canceled' AND COALESCE(canceled_at, updated_at) < ${cutoff})
+  OR (status <> 'canceled' AND end_at IS NOT NULL AND end_at < ${cutoff})
+)`;
+
+export class TicketRecords {
+  private readonly current: Statement<TicketState, [string]>;
+  private readonly insertRow: Statement<void, TicketRow>;
+  private readonly replaceRow: Statement<void, TicketRow>;
+  private readonly moveRow: Statement<void, [string, string, string, number]>;
+  private readonly cancelRow: Statement<void, [string, number]>;
+  private readonly appendRow: Statement<void, [string, string, number, string, string, string]>;
+  private readonly firstApplied: Statement<{ rawBody: string }, [string]>;
+  private readonly one: Statement<StoredTicket, [string]>;
+  private readonly history: Statement<StoredTicketEvent, [string]>;
+  private readonly byPlate: Statement<ListedTicket, [string, number, number]>;
+  private readonly inZoneEnding: Statement<ListedTicket, [number, number]>;
+  private readonly inZoneOpen: Statement<ListedTicket, [number]>;
+  private readonly rowidRange: Statement<{ lo: number | null; hi: number | null }, []>;
+  private readonly endedInWindow: Statement<{ ticketId: string }, [number, number, number]>;
+  private readonly deleteEnded: Statement<void, [string, number]>;
+  private readonly deleteEvents: Statement<void, [string]>;
+  private readonly countEnded: Statement<{ n: number }, [number]>;
+  private readonly countEndedEvents: Statement<{ n: number }, [number]>;
+  private readonly countAll: Statement<{ n: number }, []>;
+
+  constructor(private readonly sqlite: Database) {
+    const s = sqlite;
+    this.current = s.prepare(
+      `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
+         end_at AS endAt, plate, plate_norm AS plateNorm, amount_incl_vat AS amountInclVat,
+         vat_rate AS vatRate, currency_code AS currencyCode, status
+       FROM tickets WHERE ticket_id = ?1`,
+    );
+    this.insertRow = s.prepare(
+      `INSERT INTO tickets (ticket_id, zone, parking_lot_id, lot_unknown, start_at, end_at, plate,
+         plate_norm, amount_incl_vat, vat_rate, currency_code, status, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)`,
+    );
+    this.replaceRow = s.prepare(
+      `UPDATE tickets SET zone = ?2, parking_lot_id = ?3, lot_unknown = ?4, start_at = ?5, end_at = ?6,
+         plate = ?7, plate_norm = ?8, amount_incl_vat = ?9, vat_rate = ?10, currency_code = ?11,
+         status = ?12, updated_at = ?13
+       WHERE ticket_id = ?1`,
+    );
+    this.moveRow = s.prepare(
+      "UPDATE tickets SET plate = ?2, plate_norm = ?3, updated_at = ?4 WHERE ticket_id = ?1",
+    );
+    this.cancelRow = s.prepare(
+      "UPDATE tickets SET status = 'canceled', canceled_at = ?2, updated_at = ?2 WHERE ticket_id = ?1",
+    );
+    this.appendRow = s.prepare(
+      `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, outcome)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+    );
+    this.firstApplied = s.prepare(
+      `SELECT raw_body AS rawBody FROM ticket_events
+       WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
+    );
+    this.one = s.prepare(
+      `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, lot_unknown AS lotUnknown,
+         start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
+         amount_incl_vat AS amountInclVat, vat_rate AS vatRate, currency_code AS currencyCode, status,
+         created_at AS createdAt, updated_at AS updatedAt, canceled_at AS canceledAt
+       FROM tickets WHERE ticket_id = ?1`,
+    );
+    this.history = s.prepare(
+      `SELECT seq, event_type AS eventType, received_at AS receivedAt, credential, raw_body AS rawBody, outcome
+       FROM ticket_events WHERE ticket_id = ?1 ORDER BY seq`,
+    );
+    this.byPlate = s.prepare(TICKET_LOOKUP_SQL.ticketsByPlate);
+    this.inZoneEnding = s.prepare(TICKET_LOOKUP_SQL.ticketsInZoneEnding);
+    this.inZoneOpen = s.prepare(TICKET_LOOKUP_SQL.ticketsInZoneOpen);
+    this.rowidRange = s.prepare("SELECT min(rowid) AS lo, max(rowid) AS hi FROM tickets");
+    // A window of rowids keeps each retention step bounded however large the table is.
+    this.endedInWindow = s.prepare(
+      `SELECT ticket_id AS ticketId FROM tickets WHERE rowid > ?1 AND rowid <= ?2 AND ${endedBefore("?3")}`,
+    );
+    this.deleteEnded = s.prepare(`DELETE FROM tickets WHERE ticket_id = ?1 AND ${endedBefore("?2")}`);
+    this.deleteEvents = s.prepare("DELETE FROM ticket_events WHERE ticket_id = ?1");
+    this.countEnded = s.prepare(`SELECT count(*) AS n FROM tickets WHERE ${endedBefore("?1")}`);
+    this.countEndedEvents = s.prepare(
+      `SELECT count(*) AS n FROM ticket_events WHERE ticket_id IN (SELECT ticket_id FROM tickets WHERE ${endedBefore("?1")})`,
+    );
+    this.countAll = s.prepare("SELECT count(*) AS n FROM tickets");
+  }
+
+  // Intake: one event's read and writes, inside the caller's transaction.
+
+  state(ticketId: string): TicketState | null {
+    return this.current.get(ticketId);
+  }
+
+  insert(row: TicketRow): void {
+    this.insertRow.run(...row);
+  }
+
+  replace(row: TicketRow): void {
+    this.replaceRow.run(...row);
+  }
+
+  move(ticketId: string, plate: string, plateNorm: string, now: number): void {
+    this.moveRow.run(ticketId, plate, plateNorm, now);
+  }
+
+  cancel(ticketId: string, now: number): void {
+    this.cancelRow.run(ticketId, now);
+  }
+
+  appendEvent(
+    ticketId: string,
+    eventType: string,
+    receivedAt: number,
+    credential: string,
+    rawBody: string,
+    outcome: "applied" | "repeat",
+  ): void {
+    this.appendRow.run(ticketId, eventType, receivedAt, credential, rawBody, outcome);
+  }
+
+  /** The raw body of the event that created the ticket. */
+  createdBody(ticketId: string): string | null {
+    return this.firstApplied.get(ticketId)?.rawBody ?? null;
+  }
+
+  // The operator's view.
+
+  get(ticketId: string): StoredTicket | null {
+    const row = this.one.get(ticketId);
+    return row ? { ...row, lotUnknown: Boolean(row.lotUnknown) } : null;
+  }
+
+  events(ticketId: string): StoredTicketEvent[] {
+    return this.history.all(ticketId);
+  }
+
+  // The attendant's lookups.
+
+  listedForPlate(plateNorm: string, now: number, cutoff: number): ListedTicket[] {
+    return this.byPlate.all(plateNorm, now, cutoff);
+  }
+
+  /** Tickets of a zone that end after the cutoff or not at all, started or not. */
+  listedInZone(zone: number, cutoff: number): ListedTicket[] {
+    const rows = this.inZoneEnding.all(zone, cutoff);
+    for (const t of this.inZoneOpen.all(zone)) rows.push(t);
+    return rows;
+  }
+
+  // Retention.
+
+  rowids(): { lo: number; hi: number } {
+    const r = this.rowidRange.get();
+    return { lo: r?.lo ?? 1, hi: r?.hi ?? 0 };
+  }
+
+  /**
+   * Deletes the tickets with rowid in (from, to] that ended before the cutoff, with their events,
+   * in one transaction. Each delete re-checks the ending: an event may have revived the ticket.
+   */
+  purgeWindow(from: number, to: number, cutoff: number): { tickets: number; events: number } {
+    const out = { tickets: 0, events: 0 };
+    this.sqlite.transaction(() => {
+      for (const { ticketId } of this.endedInWindow.all(from, to, cutoff)) {
+        const gone = this.deleteEnded.run(ticketId, cutoff).changes;
+        if (gone === 0) continue;
+        out.tickets += gone;
+        out.events += this.deleteEvents.run(ticketId).changes;
+      }
+    })();
+    return out;
+  }
+
+  countEndedBefore(cutoff: number): { tickets: number; events: number } {
+    return {
+      tickets: this.countEnded.get(cutoff)?.n ?? 0,
+      events: this.countEndedEvents.get(cutoff)?.n ?? 0,
+    };
+  }
+
+  count(): number {
+    return this.countAll.get()!.n;
+  }
+
+  /** The console's search, newest start first; `after` is the last row of the previous page. */
+  search(q: TicketSearch): TicketSummaryRow[] {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    const arg = (v: string | number) => `?${args.push(v)}`;
+    if (q.plateNorm !== undefined) where.push(`plate_norm = ${arg(q.plateNorm)}`);
+    if (q.zone !== undefined) where.push(`zone = ${arg(q.zone)}`);
+    if (q.status !== undefined) where.push(`status = ${arg(q.status)}`);
+    // A range keeps the tickets whose stay overlaps it.
+    if (q.to !== undefined) where.push(`start_at < ${arg(q.to)}`);
+    if (q.from !== undefined) where.push(`(end_at IS NULL OR end_at > ${arg(q.from)})`);
+    if (q.after) {
+      const at = arg(q.after.startAt);
+      where.push(`(start_at < ${at} OR (start_at = ${at} AND ticket_id < ${arg(q.after.ticketId)}))`);
+    }
+    const sql = `SELECT ticket_id AS ticketId, status, zone, parking_lot_id AS parkingLotId, plate,
+      start_at AS startAt, end_at AS endAt, updated_at AS updatedAt FROM tickets
+      ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY start_at DESC, ticket_id DESC LIMIT ${arg(q.limit)}`;
+    return this.sqlite.prepare<TicketSummaryRow, (string | number)[]>(sql).all(...args);
+  }
+
+  /** Events received since `since`, and the last one of each sender since `week` (index on received_at). */
+  eventFigures(since: number[], week: number): { counts: number[]; senders: SenderFigure[] } {
+    const count = this.sqlite.prepare<{ n: number }, [number]>(
+      "SELECT count(*) AS n FROM ticket_events WHERE received_at > ?1",
+    );
+    const senders = this.sqlite
+      .prepare<SenderFigure, [number]>(
+        `SELECT credential, max(received_at) AS lastAt, count(*) AS events FROM ticket_events
+         WHERE received_at > ?1 GROUP BY credential ORDER BY lastAt DESC LIMIT 100`,
+      )
+      .all(week);
+    return { counts: since.map((t) => count.get(t)!.n), senders };
+  }
+}
+
+export interface TicketSearch {
+  plateNorm?: string;
+  zone?: number;
+  status?: TicketStatus;
+  from?: number;
+  to?: number;
+  after?: { startAt: number; ticketId: string };
+  limit: number;
+}
+
+export type TicketSummaryRow = Pick<
+  StoredTicket,
+  "ticketId" | "status" | "zone" | "parkingLotId" | "plate" | "startAt" | "endAt" | "updatedAt"
+>;
+
+export interface SenderFigure {
+  credential: string;
+  lastAt: number;
+  events: number;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/**
+ * The layout's rules, checked on every file so a change that breaks them fails here rather than
+ * in a review (README, "Code layout"):
+ * - src/domain imports only src/domain, and no I/O (store, HTTP framework, files, network);
+ * - src/platform imports no module, no CLI and not the composition root;
+ * - a module imports no other module and no CLI; it sees the context only as a type;
+ * - SQL on a table is written only in that table's repository in src/platform/store.
+ */
+
+const SRC = resolve(import.meta.dir, "../../src");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+interface Import {
+  file: string;
+  spec: string;
+  typeOnly: boolean;
+  /** Path under src/ for relative imports, else the package name. */
+  target: string;
+}
+
+const IMPORT = /^\s*(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gm;
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, "utf8");
+  const out: Import[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[3]!;
+    const target = spec.startsWith(".") ? relative(SRC, resolve(dirname(file), spec)) : spec;
+    out.push({ file: relative(SRC, file), spec, typeOnly: Boolean(m[2]), target });
+  }
+  return out;
+}
+
+const all = files(SRC).flatMap(importsOf);
+const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
+
+describe("layers", () => {
+  test("the domain imports only the domain, and nothing that does I/O", () => {
+    const bad = all.filter(
+      (i) =>
+        i.file.startsWith("domain/") &&
+        (i.spec.startsWith(".") ? !i.target.startsWith("domain/") : !i.spec.startsWith("@sinclair/typebox")),
+    );
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+
+  test("the platform imports no module, no CLI and not the composition root", () => {
+    const bad = all.filter(
+      (i) =>
+        i.file.startsWith("platform/") &&
+        i.spec.startsWith(".") &&
+        /^(modules\/|cli\/|app\.ts$|context\.ts$)/.test(i.target),
+    );
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+
+  test("a module imports no other module and no CLI, and the context only as a type", () => {
+    const bad = all.filter((i) => {
+      const own = moduleOf(i.file);
+      if (!own || !i.spec.startsWith(".")) return false;
+      const other = moduleOf(i.target);
+      if (other && other !== own) return true;
+      if (/^(cli\/|app\.ts$)/.test(i.target)) return true;
+      return i.target === "context.ts" && !i.typeOnly;
+    });
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+});
+
+const OWNERS: Record<string, string> = {
+  tickets: "platform/store/tickets.ts",
+  ticket_events: "platform/store/tickets.ts",
+  permits: "platform/store/permits.ts",
+  parking_lots: "platform/store/lots.ts",
+  api_tokens: "platform/store/credentials.ts",
+  api_users: "platform/store/credentials.ts",
+  permit_lookups: "platform/store/lookups.ts",
+  store_probe: "platform/store/probe.ts",
+};
+const SQL_ON = new RegExp(
+  `\\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\\s+(${Object.keys(OWNERS).join("|")})\\b`,
+  "gi",
+);
+
+describe("one owner per table", () => {
+  test("SQL naming a table appears only in its repository", () => {
+    const bad: string[] = [];
+    for (const file of files(SRC)) {
+      const path = relative(SRC, file);
+      for (const m of readFileSync(file, "utf8").matchAll(SQL_ON)) {
+        const table = m[1]!.toLowerCase();
+        if (OWNERS[table] !== path) bad.push(`${path}: ${m[0]}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  test("the drizzle schema is imported only inside the store", () => {
+    const bad = all.filter(
+      (i) => i.target.startsWith("platform/store/schema") && !i.file.startsWith("platform/store/"),
+    );
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+});
+
+describe("size", () => {
+  test("no source file is much over 300 lines", () => {
+    const long = files(SRC)
+      .map((f) => ({ f: relative(SRC, f), n: readFileSync(f, "utf8").split("\n").length }))
+      .filter((x) => x.n > 320)
+      .map((x) => `${x.f}: ${x.n}`);
+    expect(long).toEqual([]);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import { uniqueSortedPlates } from "../../src/domain/permits/activity.ts";
+import { formatMicros } from "../../src/domain/time/zoned.ts";
+
+/** The fast paths must give exactly what the general code gives. */
+describe("fast paths of the zone answers", () => {
+  test("the zone list's order is the Swedish collation's, plain ASCII plates or not", () => {
+    const collator = new Intl.Collator("sv-SE", { sensitivity: "variant", numeric: false });
+    const general = (keys: string[]) =>
+      [...keys].sort((a, b) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0));
+    const letters = ["0", "1", "9", "A", "B", "V", "W", "Z", "Å", "Ä", "Ö", "Ü", "É", "AA", "Æ", "Ø"];
+    let seed = 3;
+    const rand = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    for (let round = 0; round < 300; round++) {
+      const keys = new Set<string>();
+      const count = 1 + Math.floor(rand() * 60);
+      while (keys.size < count) {
+        let k = "";
+        const length = 1 + Math.floor(rand() * 6);
+        for (let i = 0; i < length; i++) {
+          const ascii = rand() < 0.8;
+          k += ascii ? letters[Math.floor(rand() * 8)] : letters[8 + Math.floor(rand() * 8)];
+        }
+        keys.add(k);
+      }
+      const entries = [...keys].map((k, i) => ({ plate: `shown ${k}`, plateNorm: k, startAt: i }));
+      expect(uniqueSortedPlates(entries)).toEqual(general([...keys]).map((k) => `shown ${k}`));
+    }
+  });
+
+  test("formatMicros is toISOString with three more digits, for any instant", () => {
+    const general = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+    const edges = [
+      0, -1, 1, 951_782_400_000, 951_868_799_999, 4_107_542_399_999, -62_167_219_200_000, -62_167_219_200_001,
+      253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15, 1.5, -0.5,
+    ];
+    for (const ms of edges) expect(formatMicros(ms)).toBe(general(ms));
+    let seed = 11;
+    for (let i = 0; i < 200_000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const ms = Math.floor((seed / 2_147_483_648 - 0.2) * 300_000_000_000_000);
+      if (formatMicros(ms) !== general(ms)) expect(formatMicros(ms)).toBe(general(ms));
+    }
+  });
+});

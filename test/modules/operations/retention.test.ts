@@ -1,0 +1,188 @@
+import { describe, expect, test } from "bun:test";
+import { DAY_MS, purgeExpired, scheduleRetention } from "../../../src/modules/operations/retention.ts";
+import { openMemoryStore, type Store } from "../../../src/platform/store/db.ts";
+import { permitLookups, ticketEvents, tickets } from "../../../src/platform/store/schema/index.ts";
+
+const NOW = Date.parse("2026-06-15T10:00:00Z");
+const daysAgo = (d: number) => NOW - d * DAY_MS;
+
+function addTicket(
+  store: Store,
+  id: string,
+  t: {
+    endAt: number | null;
+    status?: "running" | "stopped" | "canceled";
+    canceledAt?: number | null;
+    events?: number;
+  },
+) {
+  const start = (t.endAt ?? NOW) - 3_600_000;
+  store.db
+    .insert(tickets)
+    .values({
+      ticketId: id,
+      zone: 1,
+      startAt: start,
+      endAt: t.endAt,
+      plate: "ABC123",
+      plateNorm: "ABC123",
+      status: t.status ?? (t.endAt === null ? "running" : "stopped"),
+      createdAt: start,
+      updatedAt: start,
+      canceledAt: t.canceledAt ?? null,
+    })
+    .run();
+  for (let i = 0; i < (t.events ?? 2); i++)
+    store.db
+      .insert(ticketEvents)
+      .values({
+        ticketId: id,
+        eventType: "TicketCreated",
+        receivedAt: start,
+        credential: "token:t",
+        rawBody: "{}",
+        outcome: "applied",
+      })
+      .run();
+}
+
+function addLookup(store: Store, at: number) {
+  store.db
+    .insert(permitLookups)
+    .values({ at, credential: "token:h", by: "zone", query: "1", results: 0 })
+    .run();
+}
+
+const ids = (store: Store) =>
+  store.db
+    .select({ id: tickets.ticketId })
+    .from(tickets)
+    .all()
+    .map((r) => r.id)
+    .sort();
+const eventIds = (store: Store) =>
+  [
+    ...new Set(
+      store.db
+        .select()
+        .from(ticketEvents)
+        .all()
+        .map((e) => e.ticketId),
+    ),
+  ].sort();
+
+function fixture() {
+  const store = openMemoryStore();
+  addTicket(store, "old-stopped", { endAt: daysAgo(91) });
+  addTicket(store, "edge-kept", { endAt: daysAgo(90) + 1000 });
+  addTicket(store, "recent", { endAt: daysAgo(10) });
+  addTicket(store, "running-no-end", { endAt: null });
+  addTicket(store, "running-old-start", { endAt: null, status: "running" });
+  // Ended long ago but canceled recently: retention counts from the cancel.
+  addTicket(store, "canceled-recently", { endAt: daysAgo(200), status: "canceled", canceledAt: daysAgo(5) });
+  addTicket(store, "canceled-long-ago", { endAt: null, status: "canceled", canceledAt: daysAgo(120) });
+  addTicket(store, "future-end", { endAt: NOW + DAY_MS });
+  for (let i = 0; i < 7; i++) addTicket(store, `bulk-${i}`, { endAt: daysAgo(100 + i), events: 1 });
+  addLookup(store, daysAgo(95));
+  addLookup(store, daysAgo(91));
+  addLookup(store, daysAgo(89));
+  addLookup(store, NOW);
+  return store;
+}
+
+const kept = [
+  "canceled-recently",
+  "edge-kept",
+  "future-end",
+  "recent",
+  "running-no-end",
+  "running-old-start",
+];
+
+describe("retention", () => {
+  test("deletes tickets, their events and lookups that ended before the cutoff, keeps the rest", async () => {
+    const store = fixture();
+    const report = await purgeExpired(store, { now: NOW, retentionDays: 90, batch: 3 });
+    expect(report).toEqual({ tickets: 9, ticketEvents: 2 + 2 + 7, permitLookups: 2 });
+    expect(ids(store)).toEqual(kept);
+    expect(eventIds(store)).toEqual(kept);
+    expect(
+      store.db
+        .select()
+        .from(permitLookups)
+        .all()
+        .map((l) => l.at)
+        .sort(),
+    ).toEqual([daysAgo(89), NOW]);
+    // A second run finds nothing more.
+    expect(await purgeExpired(store, { now: NOW, retentionDays: 90 })).toEqual({
+      tickets: 0,
+      ticketEvents: 0,
+      permitLookups: 0,
+    });
+  });
+
+  test("dry run counts exactly what a real run deletes, and deletes nothing", async () => {
+    const store = fixture();
+    const counted = await purgeExpired(store, { now: NOW, retentionDays: 90, dryRun: true });
+    expect(ids(store).length).toBe(15);
+    const deleted = await purgeExpired(store, { now: NOW, retentionDays: 90 });
+    expect(counted).toEqual(deleted);
+  });
+
+  test("a longer retention keeps more; a running ticket is never deleted however old", async () => {
+    const store = fixture();
+    const r = await purgeExpired(store, { now: NOW + 10_000 * DAY_MS, retentionDays: 1 });
+    expect(ids(store)).toEqual(["running-no-end", "running-old-start"]);
+    expect(r.tickets).toBe(13);
+    const store2 = fixture();
+    await purgeExpired(store2, { now: NOW, retentionDays: 365 });
+    expect(ids(store2).length).toBe(15);
+  });
+
+  test("works in bounded steps and yields between them", async () => {
+    const store = fixture();
+    let pauses = 0;
+    await purgeExpired(store, {
+      now: NOW,
+      retentionDays: 90,
+      batch: 2,
+      pause: async () => {
+        pauses++;
+      },
+    });
+    // 15 tickets in windows of 2 rowids, then lookups in batches of 2.
+    expect(pauses).toBeGreaterThanOrEqual(8);
+  });
+
+  test("an aborted run stops early and keeps what it did", async () => {
+    const store = fixture();
+    const abort = new AbortController();
+    const r = await purgeExpired(store, {
+      now: NOW,
+      retentionDays: 90,
+      batch: 1,
+      signal: abort.signal,
+      pause: async () => abort.abort(),
+    });
+    expect(r.tickets).toBeLessThanOrEqual(1);
+    expect(ids(store).length).toBe(15 - r.tickets);
+  });
+
+  test("the schedule runs at start, reports, and stops", async () => {
+    const store = fixture();
+    const reports: unknown[] = [];
+    const schedule = scheduleRetention({
+      store,
+      now: () => NOW,
+      retentionDays: 90,
+      everyMs: 60_000,
+      onRun: (r) => reports.push(r),
+    });
+    const deadline = Date.now() + 2000;
+    while (reports.length === 0 && Date.now() < deadline) await Bun.sleep(5);
+    await schedule.stop();
+    expect(reports[0]).toEqual({ tickets: 9, ticketEvents: 11, permitLookups: 2 });
+    expect(ids(store)).toEqual(kept);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, test } from "bun:test";
+import { openMemoryStore } from "../../../src/platform/store/db.ts";
+import { PERMIT_LOOKUP_SQL } from "../../../src/platform/store/permits.ts";
+import { TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets.ts";
+
+const LOOKUP_SQL = { ...TICKET_LOOKUP_SQL, ...PERMIT_LOOKUP_SQL };
+
+/** The attendant's hot path must be index searches, never a scan of the ticket history. */
+describe("lookup queries are served from indexes", () => {
+  const store = openMemoryStore();
+  const plan = (name: keyof typeof LOOKUP_SQL) => {
+    const sql = LOOKUP_SQL[name];
+    const args = [...new Set(sql.match(/\?\d+/g))].map(() => 1);
+    return (store.sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [])) as { detail: string }[])
+      .map((r) => r.detail)
+      .join(" | ");
+  };
+
+  test("by plate: the plate index (which also holds end_at, start_at, status) for tickets, plate_norm for permits", () => {
+    expect(plan("ticketsByPlate")).toMatch(
+      /^SEARCH tickets USING INDEX tickets_plate_norm \(plate_norm=\?\)$/,
+    );
+    expect(plan("permitsByPlate")).toMatch(
+      /^SEARCH permits USING INDEX permits_plate_norm \(plate_norm=\?\)$/,
+    );
+  });
+
+  test("by zone: a range on (zone, end_at), and the open-ended ones by (zone, end_at IS NULL)", () => {
+    expect(plan("ticketsInZoneEnding")).toBe(
+      "SEARCH tickets USING INDEX tickets_zone_time (zone=? AND end_at>?)",
+    );
+    expect(plan("ticketsInZoneOpen")).toBe(
+      "SEARCH tickets USING INDEX tickets_zone_time (zone=? AND end_at=?)",
+    );
+    expect(plan("permitsInZoneEnding")).toBe("SEARCH permits USING INDEX permits_zone (zone=? AND end_at>?)");
+    expect(plan("permitsInZoneOpen")).toBe("SEARCH permits USING INDEX permits_zone (zone=? AND end_at=?)");
+  });
+});
