@@ -45,8 +45,12 @@ async function adminApi(method: string, path: string, body?: unknown): Promise<R
   });
 }
 
-async function browser(name: string, viewport: { width: number; height: number }): Promise<Page> {
-  const ctx = await openBrowser(join(dir, `profile-${name}`), viewport);
+async function browser(
+  name: string,
+  viewport: { width: number; height: number },
+  locale?: string,
+): Promise<Page> {
+  const ctx = await openBrowser(join(dir, `profile-${name}`), viewport, locale);
   contexts.push(ctx);
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   page.on("pageerror", (e) => console.error(`page error (${name}):`, e.message));
@@ -260,5 +264,19 @@ describe.skipIf(skip)("the web app in a browser", () => {
     expect((await adminApi("DELETE", `/api/v1/tokens/${id}`)).status).toBe(204);
     await page.reload();
     await page.waitForSelector("#token-form");
+  }, 60_000);
+
+  test("Swedish from the browser's language", async () => {
+    const page = await browser("swedish", PHONE, "sv-SE");
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector("#token-form");
+    expect(await page.textContent("#token-form button")).toBe("Logga in");
+    await page.fill("#token", tokens.attendant!);
+    await page.click("#token-form button[type=submit]");
+    await page.fill("#plate", "nope 1");
+    await page.click("#check-form button");
+    await page.waitForSelector('[data-verdict="invalid"]');
+    expect(await page.textContent("#result")).toContain("INGET GILTIGT TILLSTÅND");
+    await page.screenshot({ path: screenshotPath("phone-swedish") });
   }, 60_000);
 });

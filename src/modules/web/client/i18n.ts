@@ -133,7 +133,7 @@ const sv: Record<Key, string> = {
   orUser: "eller med användarnamn",
   signInFailed: "Inloggningen misslyckades",
   noPages: "Den här behörigheten får bara skicka biljetthändelser; den har inga sidor här.",
-  check: "Kontrollera",
+  check: "Sök",
   plate: "Registreringsnummer",
   platePlaceholder: "ABC 123",
   valid: "GILTIG",
