@@ -152,6 +152,18 @@ describe.skipIf(skip)("the web app in a browser", () => {
     expect(await page.textContent("#zone-state")).toContain("Offline");
     await page.screenshot({ path: screenshotPath("phone-offline-reloaded") });
     await page.context().setOffline(false);
+
+    // A closed page frees its feed on the box.
+    await page.close();
+    const deadline = Date.now() + 5_000;
+    let open = -1;
+    while (Date.now() < deadline) {
+      const st = (await (await adminApi("GET", "/api/v1/status")).json()) as { data: { liveFeeds: number } };
+      open = st.data.liveFeeds;
+      if (open === 0) break;
+      await Bun.sleep(100);
+    }
+    expect(open).toBe(0);
   }, 90_000);
 
   test("operator: user sign-in, lot form with its price preview, token created and revoked", async () => {
@@ -279,4 +291,20 @@ describe.skipIf(skip)("the web app in a browser", () => {
     expect(await page.textContent("#result")).toContain("INGET GILTIGT TILLSTÅND");
     await page.screenshot({ path: screenshotPath("phone-swedish") });
   }, 60_000);
+
+  test("SIGTERM with a zone feed open: the feed ends and the box stops at once", async () => {
+    // Only the feed is open: the browsers' keep-alive connections are not what this measures.
+    for (const c of contexts.splice(0)) await c.close();
+    const res = await fetch(`${server.url}/api/v1/tickets/zone/7/events`, {
+      headers: { authorization: `Bearer ${tokens.attendant}` },
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("retry:");
+    const t0 = Date.now();
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    for (;;) if ((await reader.read()).done) break;
+  }, 30_000);
 });

@@ -110,7 +110,8 @@ async function streamResponse(
   headers: Record<string, string | string[]>,
   body: ReadableStream<Uint8Array>,
 ): Promise<void> {
-  res.writeHead(status, headers);
+  // The connection ends with the stream: nothing reuses it, and shutdown need not wait for it idle.
+  res.writeHead(status, { ...headers, connection: "close" });
   res.flushHeaders();
   const reader = body.getReader();
   res.on("close", () => void reader.cancel().catch(() => {}));
