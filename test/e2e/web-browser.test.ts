@@ -13,6 +13,8 @@ let server: Server;
 let dir: string;
 const tokens: Record<string, string> = {};
 const contexts: BrowserContext[] = [];
+/** Anything the browser refused under the Content-Security-Policy, or a script error. */
+const refused: string[] = [];
 
 async function send(body: Record<string, unknown>): Promise<void> {
   const r = await fetch(`${server.url}/api/v1/actions/tickets`, {
@@ -53,7 +55,16 @@ async function browser(
   const ctx = await openBrowser(join(dir, `profile-${name}`), viewport, locale);
   contexts.push(ctx);
   const page = ctx.pages()[0] ?? (await ctx.newPage());
-  page.on("pageerror", (e) => console.error(`page error (${name}):`, e.message));
+  page.on("pageerror", (e) => refused.push(`page error (${name}): ${e.message}`));
+  // The browser tells the page of each refusal; the page then says so in the console.
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`Refused to ${e.violatedDirective}: ${e.blockedURI}`),
+    ),
+  );
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(`${name}: ${m.text()}`);
+  });
   return page;
 }
 
@@ -231,6 +242,31 @@ describe.skipIf(skip)("the web app in a browser", () => {
     await page.waitForFunction(() => document.querySelector("#quote-out")?.textContent?.includes("70"));
     await page.screenshot({ path: screenshotPath("desktop-lot-form"), fullPage: true });
 
+    // Permits: one issued through the form, with a weekly window, is what the API then holds.
+    await page.goto(`${server.url}/#/permits`);
+    await page.click("#new-permit");
+    await page.fill('#permit-form input[name="registration_number"]', "res 42");
+    await page.fill('#permit-form input[name="zone"]', "7");
+    await page.fill('#permit-form input[name="note"]', "Resident, weekdays");
+    await page.click("#permit-windows button.add");
+    await page.click("#permit-form button[type=submit]");
+    await page.waitForFunction(() =>
+      document.querySelector("#permits-list")?.textContent?.includes("res 42"),
+    );
+    const permits = (await (await adminApi("GET", "/api/v1/permits?registration_number=RES42")).json()) as {
+      data: {
+        zone: number;
+        note: string;
+        days: { weekday: number; start_time: string; end_time: string }[];
+      }[];
+    };
+    expect(permits.data).toHaveLength(1);
+    expect(permits.data[0]).toMatchObject({
+      zone: 7,
+      note: "Resident, weekdays",
+      days: [{ weekday: 1, start_time: "07:00:00", end_time: "18:00:00" }],
+    });
+
     // Credentials: a new token is shown once with its QR code, works, and stops working when revoked.
     await page.goto(`${server.url}/#/credentials`);
     await page.waitForSelector("#token-create");
@@ -291,6 +327,10 @@ describe.skipIf(skip)("the web app in a browser", () => {
     expect(await page.textContent("#result")).toContain("INGET GILTIGT TILLSTÅND");
     await page.screenshot({ path: screenshotPath("phone-swedish") });
   }, 60_000);
+
+  test("no page broke the Content-Security-Policy or threw", () => {
+    expect(refused).toEqual([]);
+  });
 
   test("SIGTERM with a zone feed open: the feed ends and the box stops at once", async () => {
     // Only the feed is open: the browsers' keep-alive connections are not what this measures.
