@@ -46,7 +46,10 @@ export class ZoneFeed {
 
   private readonly lookups: PermitLookups;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly heartbeatMs = HEARTBEAT_MS,
+  ) {
     this.lookups = new PermitLookups(ctx);
   }
 
@@ -156,7 +159,7 @@ export class ZoneFeed {
     const comment = encoder.encode(": keep-alive\n\n");
     this.heartbeat = setInterval(() => {
       for (const w of this.zones.values()) for (const s of w.subscribers) s.send(comment);
-    }, HEARTBEAT_MS);
+    }, this.heartbeatMs);
     this.clock = setInterval(() => {
       for (const [zone, w] of this.zones) this.refresh(zone, w);
     }, CLOCK_MS);

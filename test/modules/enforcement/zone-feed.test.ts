@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_FEEDS_PER_CREDENTIAL } from "../../../src/modules/enforcement/zone-feed.ts";
+import { MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
 import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
 
 const FEED = "/api/v1/tickets/zone/7/events";
@@ -201,5 +201,15 @@ describe("the live zone feed", () => {
     await f.until(() => f.events().length === 1);
     s.ctx.zoneChanges.close();
     await f.until(() => false, 500).catch((e: Error) => expect(e.message).toContain("stream ended"));
+  });
+
+  test("a comment line keeps an idle feed open", async () => {
+    const s = setup();
+    const feed = new ZoneFeed(s.ctx, 50);
+    const reader = new StreamReader(feed.open(7, "token:test", null).response);
+    await reader.until((t) => t.includes(": keep-alive\n\n"), 2_000);
+    expect(reader.events()).toHaveLength(1);
+    await reader.cancel();
+    expect(feed.subscribers).toBe(0);
   });
 });
