@@ -163,6 +163,12 @@ describe.skipIf(skip)("the web app in a browser", () => {
     expect(await page.textContent("#zone-state")).toContain("Offline");
     await page.screenshot({ path: screenshotPath("phone-offline-reloaded") });
     await page.context().setOffline(false);
+    // Signing out takes the saved lists off the handheld.
+    await page.waitForSelector("#zone-state.live");
+    expect(await page.evaluate(() => caches.has("parkd-zones-v1"))).toBe(true);
+    await page.click("#signout");
+    await page.waitForSelector("#token-form");
+    expect(await page.evaluate(() => caches.has("parkd-zones-v1"))).toBe(false);
 
     // A closed page frees its feed on the box.
     await page.close();

@@ -8,6 +8,7 @@ import { statusPage } from "./console/status.ts";
 import { ticketsPage } from "./console/tickets.ts";
 import { field, h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
+import { ZONE_CACHE } from "./zone-cache.ts";
 
 type Page = (root: HTMLElement) => (() => void) | undefined;
 
@@ -88,6 +89,8 @@ function signInPage(message?: string): void {
 async function signOut(): Promise<void> {
   await api("DELETE", "/api/v1/session").catch(() => {});
   localStorage.removeItem(LAST_SESSION);
+  // Plates stay on the handheld only for whoever signed in.
+  if ("caches" in self) await caches.delete(ZONE_CACHE).catch(() => false);
   setCsrf("");
   leave?.();
   leave = undefined;
