@@ -194,7 +194,7 @@ export function lotsPage(root: HTMLElement): () => void {
     });
     const quoteOut = h("p", { class: "quote-out", id: "quote-out", "aria-live": "polite" });
     const preview = debounce(async () => {
-      if (!lot) return replace(quoteOut, t("quoteSaveFirst"));
+      if (!lot) return;
       try {
         const q = await api<Quote>(
           "GET",
@@ -250,8 +250,11 @@ export function lotsPage(root: HTMLElement): () => void {
         "section",
         { class: "quote" },
         h("h3", null, t("quote")),
-        h("div", { class: "grid" }, h("label", null, t("from"), start), h("label", null, t("to"), end)),
-        quoteOut,
+        // A new lot has no price yet: the endpoint prices saved lots only.
+        lot
+          ? h("div", { class: "grid" }, h("label", null, t("from"), start), h("label", null, t("to"), end))
+          : null,
+        lot ? quoteOut : h("p", { class: "note" }, t("quoteSaveFirst")),
       ),
       form,
     );
