@@ -22,6 +22,7 @@ interface TicketView extends Ticket {
     outcome: string;
     body: unknown;
   }[];
+  events_next_cursor: string | null;
 }
 
 export function ticketsPage(root: HTMLElement): () => void {
@@ -95,25 +96,54 @@ export function ticketsPage(root: HTMLElement): () => void {
   more.addEventListener("click", () => void search(true));
 
   async function open(id: string): Promise<void> {
+    const path = `/api/v1/tickets/${encodeURIComponent(id)}`;
     try {
-      const v = (await api<{ data: TicketView }>("GET", `/api/v1/tickets/${encodeURIComponent(id)}`)).data;
+      const v = (await api<{ data: TicketView }>("GET", path)).data;
+      const history = table([t("received"), t("event"), t("by"), t("outcome"), ""], [], () => [], {
+        id: "ticket-history",
+      });
+      const rows = history.querySelector("tbody")!;
+      const more = h("button", { type: "button", id: "history-more", hidden: true }, t("more"));
+      let cursor: string | null = null;
+      const add = (page: TicketView) => {
+        for (const ev of page.events)
+          rows.appendChild(
+            h(
+              "tr",
+              null,
+              [
+                when(ev.receivedAt),
+                ev.eventType,
+                ev.credential,
+                ev.outcome,
+                h(
+                  "details",
+                  null,
+                  h("summary", null, "JSON"),
+                  h("pre", null, JSON.stringify(ev.body, null, 2)),
+                ),
+              ].map((c) => h("td", null, c)),
+            ),
+          );
+        // The box hands the history out a page at a time.
+        cursor = page.events_next_cursor;
+        more.hidden = cursor === null;
+      };
+      more.addEventListener("click", async () => {
+        try {
+          add((await api<{ data: TicketView }>("GET", `${path}${query({ events_cursor: cursor })}`)).data);
+        } catch (e) {
+          replace(detail, problemText(e));
+        }
+      });
+      add(v);
       replace(
         detail,
         h("h2", null, `${t("ticket")} ${v.ticketId} · ${v.licenseNumber}`),
         h("p", null, `${t("zone")} ${v.zone} · ${v.status} · ${when(v.startAt)} – ${when(v.endAt)}`),
         h("h3", null, t("history")),
-        table(
-          [t("received"), t("event"), t("by"), t("outcome"), ""],
-          v.events,
-          (ev) => [
-            when(ev.receivedAt),
-            ev.eventType,
-            ev.credential,
-            ev.outcome,
-            h("details", null, h("summary", null, "JSON"), h("pre", null, JSON.stringify(ev.body, null, 2))),
-          ],
-          { id: "ticket-history" },
-        ),
+        history,
+        more,
       );
     } catch (e) {
       replace(detail, problemText(e));
