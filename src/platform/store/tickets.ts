@@ -1,6 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { TicketState, TicketStatus } from "../../domain/tickets/rules.ts";
 import type { tickets } from "./schema/index.ts";
+import type { SenderFigure, TicketSearch, TicketSummaryRow } from "./ticket-search.ts";
 
 /**
  * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
@@ -81,6 +82,8 @@ const endedBefore = (cutoff: string) => `(
   (status = 'canceled' AND COALESCE(canceled_at, updated_at) < ${cutoff})
   OR (status <> 'canceled' AND end_at IS NOT NULL AND end_at < ${cutoff})
 )`;
+
+const EVENTS_SINCE = "FROM ticket_events WHERE received_at > ?1";
 
 export class TicketRecords {
   private readonly current: Statement<TicketState, [string]>;
@@ -286,21 +289,16 @@ export class TicketRecords {
     return this.countAll.get()!.n;
   }
 
-  /** The console's search, newest start first; `after` is the last row of the previous page. */
+  /** The console's search, newest start first; from/to: stays overlapping; after: last row shown. */
   search(q: TicketSearch): TicketSummaryRow[] {
     const where: string[] = [];
     const args: (string | number)[] = [];
     const arg = (v: string | number) => `?${args.push(v)}`;
-    if (q.plateNorm !== undefined) where.push(`plate_norm = ${arg(q.plateNorm)}`);
-    if (q.zone !== undefined) where.push(`zone = ${arg(q.zone)}`);
-    if (q.status !== undefined) where.push(`status = ${arg(q.status)}`);
-    // A range keeps the tickets whose stay overlaps it.
+    const equal = { plate_norm: q.plateNorm, zone: q.zone, status: q.status };
+    for (const [column, v] of Object.entries(equal)) if (v !== undefined) where.push(`${column} = ${arg(v)}`);
     if (q.to !== undefined) where.push(`start_at < ${arg(q.to)}`);
     if (q.from !== undefined) where.push(`(end_at IS NULL OR end_at > ${arg(q.from)})`);
-    if (q.after) {
-      const at = arg(q.after.startAt);
-      where.push(`(start_at < ${at} OR (start_at = ${at} AND ticket_id < ${arg(q.after.ticketId)}))`);
-    }
+    if (q.after) where.push(`(start_at, ticket_id) < (${arg(q.after.startAt)}, ${arg(q.after.ticketId)})`);
     const sql = `SELECT ticket_id AS ticketId, status, zone, parking_lot_id AS parkingLotId, plate,
       start_at AS startAt, end_at AS endAt, updated_at AS updatedAt FROM tickets
       ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY start_at DESC, ticket_id DESC LIMIT ${arg(q.limit)}`;
@@ -309,36 +307,13 @@ export class TicketRecords {
 
   /** Events received since `since`, and the last one of each sender since `week` (index on received_at). */
   eventFigures(since: number[], week: number): { counts: number[]; senders: SenderFigure[] } {
-    const count = this.sqlite.prepare<{ n: number }, [number]>(
-      "SELECT count(*) AS n FROM ticket_events WHERE received_at > ?1",
-    );
+    const count = this.sqlite.prepare<{ n: number }, [number]>(`SELECT count(*) AS n ${EVENTS_SINCE}`);
     const senders = this.sqlite
       .prepare<SenderFigure, [number]>(
-        `SELECT credential, max(received_at) AS lastAt, count(*) AS events FROM ticket_events
-         WHERE received_at > ?1 GROUP BY credential ORDER BY lastAt DESC LIMIT 100`,
+        `SELECT credential, max(received_at) AS lastAt, count(*) AS events ${EVENTS_SINCE}
+         GROUP BY credential ORDER BY lastAt DESC LIMIT 100`,
       )
       .all(week);
     return { counts: since.map((t) => count.get(t)!.n), senders };
   }
-}
-
-export interface TicketSearch {
-  plateNorm?: string;
-  zone?: number;
-  status?: TicketStatus;
-  from?: number;
-  to?: number;
-  after?: { startAt: number; ticketId: string };
-  limit: number;
-}
-
-export type TicketSummaryRow = Pick<
-  StoredTicket,
-  "ticketId" | "status" | "zone" | "parkingLotId" | "plate" | "startAt" | "endAt" | "updatedAt"
->;
-
-export interface SenderFigure {
-  credential: string;
-  lastAt: number;
-  events: number;
 }
