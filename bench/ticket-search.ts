@@ -21,7 +21,7 @@ try {
   const { plate, zone } = store.sqlite
     .prepare<{ plate: string; zone: number }, []>("SELECT plate, zone FROM tickets LIMIT 1")
     .get()!;
-  const cases: [string, Parameters<typeof store.tickets.search>[0]][] = [
+  const cases: [string, Parameters<typeof store.ticketSearch.search>[0]][] = [
     ["no filter, first page", { limit: 51 }],
     ["plate", { plateNorm: normalizePlate(plate), limit: 51 }],
     ["zone", { zone, limit: 51 }],
@@ -30,10 +30,10 @@ try {
     ["canceled (rare state)", { status: "canceled", limit: 51 }],
   ];
   for (const [name, q] of cases) {
-    store.tickets.search(q);
+    store.ticketSearch.search(q);
     const runs = 20;
     const t0 = performance.now();
-    for (let i = 0; i < runs; i++) store.tickets.search(q);
+    for (let i = 0; i < runs; i++) store.ticketSearch.search(q);
     console.log(`${name.padEnd(24)} ${((performance.now() - t0) / runs).toFixed(2)} ms/page`);
   }
   store.close();

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { boxesForFile, type Server } from "../support/binary.ts";
-import { browserMissing, openBrowser, screenshotPath } from "../support/browser.ts";
+import { openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
 
 const newBox = boxesForFile();
-const skip = browserMissing();
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -73,7 +72,7 @@ async function browser(
  * token, checks a plate, watches a zone that a terminal changes, and loses the network; an
  * operator signs in as a user, edits a lot with its price preview, and makes and revokes a token.
  */
-describe.skipIf(skip)("the web app in a browser", () => {
+describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
   beforeAll(async () => {
     const box = newBox();
     dir = box.dir;

@@ -1,22 +1,9 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BrowserContext } from "playwright-core";
+import { CHROMIUM } from "./chromium.ts";
 
-/** Debian's chromium (./build.sh test installs it when it runs as root). */
-export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-
-/**
- * Browser tests run wherever Chromium is; on a laptop without it they are skipped, but never
- * in CI (CI=true): there a missing browser is a failure.
- */
-export function browserMissing(): boolean {
-  if (CHROMIUM) return false;
-  if (process.env.CI === "true")
-    throw new Error(
-      "CI=true but no Chromium at /usr/bin/chromium: the browser tests must run (apt-get install chromium)",
-    );
-  return true;
-}
+export { CHROMIUM, skipWithoutChromium } from "./chromium.ts";
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -29,8 +16,9 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** Screenshots for a person to look at; the folder is gitignored. */
-export const SCREENSHOTS = resolve(import.meta.dir, "../../test/screenshots");
+/** Screenshots for a person to look at, beside the /docs ones (dist/ is not committed). */
+export const SCREENSHOTS =
+  process.env.PARKD_SCREENSHOT_DIR ?? resolve(import.meta.dir, "../../dist/screenshots");
 
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -43,9 +31,11 @@ export async function openBrowser(
   viewport: { width: number; height: number },
   locale = "en-GB",
 ): Promise<BrowserContext> {
+  if (!CHROMIUM)
+    throw new Error("Chromium is not installed (./build.sh test installs the Debian package as root)");
   const { chromium } = await import("playwright-core");
   return chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM!,
+    executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
     viewport,

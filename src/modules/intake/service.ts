@@ -104,7 +104,8 @@ export class TicketIntake {
     this.ctx.zoneChanges.changed(this.touched);
     this.touched.clear();
     group.forEach((p, i) => {
-      if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
+      if (outcomes[i] === undefined)
+        this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
       p.done(outcomes[i]);
     });
   }

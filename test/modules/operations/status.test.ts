@@ -27,7 +27,10 @@ describe("status", () => {
     expect(res.status).toBe(200);
     const d = res.json.data;
     expect(d.events).toEqual({ lastMinute: 1, lastHour: 1, sinceStart: { TicketCreated: 1 } });
-    expect(d.terminals).toEqual([{ credential: "token:test-2", lastAt: now, events: 1 }]);
+    expect(d.terminals).toEqual([{ credential: "token:test-2", lastAt: now }]);
+    expect(d.activeTickets).toBe(1);
+    expect(d.activePermits).toBe(0);
+    expect(d.storeWritable).toBe(true);
     expect(d.requests.total).toBeGreaterThanOrEqual(2);
     expect(d.requests.clientErrors).toBeGreaterThanOrEqual(1);
     expect(d.requests.serverErrors).toBe(0);

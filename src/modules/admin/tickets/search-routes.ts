@@ -55,7 +55,7 @@ export function ticketSearchRoutes(ctx: AppContext) {
       const plate = query.registration_number?.trim();
       const after = query.cursor ? decodeCursor(query.cursor, isPosition) : undefined;
       const p = page(
-        ctx.store.tickets.search({
+        ctx.store.ticketSearch.search({
           plateNorm: plate ? normalizePlate(plate) : undefined,
           zone: query.zone,
           status: query.status,

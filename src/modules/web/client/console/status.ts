@@ -7,9 +7,14 @@ interface Status {
   version: string;
   uptimeSeconds: number;
   storeBytes: number | null;
+  diskFreeBytes: number | null;
+  storeWritable: boolean | null;
   residentMemoryBytes: number | null;
+  activeTickets: number | null;
+  activePermits: number | null;
+  authFailuresSinceStart: number;
   events: { lastMinute: number; lastHour: number; sinceStart: Record<string, number> };
-  terminals: { credential: string; lastAt: string; events: number }[];
+  terminals: { credential: string; lastAt: string }[];
   lookupsSinceStart: Record<string, number>;
   requests: { total: number; clientErrors: number; serverErrors: number };
   liveFeeds: number;
@@ -37,7 +42,16 @@ export function statusPage(root: HTMLElement): () => void {
           figure(t("eventsHour"), s.events.lastHour),
           figure(t("errors"), s.requests.serverErrors, s.requests.serverErrors ? "alarm" : ""),
           figure(t("clientErrors"), s.requests.clientErrors),
+          figure(t("activeTickets"), s.activeTickets ?? t("none")),
+          figure(t("activePermits"), s.activePermits ?? t("none")),
           figure(t("storeSize"), bytes(s.storeBytes)),
+          figure(t("diskFree"), bytes(s.diskFreeBytes)),
+          figure(
+            t("storeWritable"),
+            s.storeWritable === false ? "✗" : "✓",
+            s.storeWritable === false ? "alarm" : "",
+          ),
+          figure(t("authFailures"), s.authFailuresSinceStart),
           figure(t("memory"), bytes(s.residentMemoryBytes)),
           figure(t("uptime"), age(s.uptimeSeconds * 1000)),
           figure(t("feeds"), s.liveFeeds),
