@@ -17,7 +17,7 @@ export interface MetricFigures {
 
 const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
-const unescape = (v: string) => v.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
+const labelValue = (v: string) => v.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
 
 export function statusFromMetrics(text: string): MetricFigures {
   const out: MetricFigures = {
@@ -42,7 +42,7 @@ export function statusFromMetrics(text: string): MetricFigures {
     const value = Number(raw);
     if (!Number.isFinite(value)) continue;
     const labels: Record<string, string> = {};
-    for (const l of (labelText ?? "").matchAll(LABEL)) labels[l[1]!] = unescape(l[2]!);
+    for (const l of (labelText ?? "").matchAll(LABEL)) labels[l[1]!] = labelValue(l[2]!);
     switch (name) {
       case "process_start_time_seconds":
         out.startTime = value;
