@@ -27,14 +27,7 @@ export function zoneFeedRoutes(ctx: AppContext) {
         summary: "The zone list as server-sent events: `plates` on connect and on every change",
         description:
           'Each event `plates` carries `{"data": [plates]}` (as GET /api/v1/tickets/zone/{zone}) and an `id`; reconnecting with Last-Event-ID gets the list only if it changed since. A comment line every 15 s keeps the connection open. At most 8 open feeds per credential (429 beyond).',
-        tags: ["permits"],
-        responses: {
-          200: {
-            description: "An event stream",
-            content: { "text/event-stream": { schema: { type: "string" } } },
-          },
-          429: { description: "Too many open feeds for this credential" },
-        },
+        tags: ["attendant lookups"],
       },
     },
   );

@@ -6,7 +6,7 @@ import { statusFromMetrics } from "./status-figures.ts";
 
 const Counts = t.Record(t.String(), t.Number());
 const Maybe = t.Union([t.Number(), t.Null()]);
-const Status = t.Object({
+export const Status = t.Object({
   data: t.Object({
     version: t.String(),
     uptimeSeconds: t.Number(),

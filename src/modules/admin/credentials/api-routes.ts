@@ -15,11 +15,11 @@ const Name = t.String({
 const Instant = t.String({ format: "date-time" });
 const When = t.Union([Instant, t.Null()]);
 
-const TokenInput = t.Object(
+export const TokenInput = t.Object(
   { name: Name, scopes: Scopes, expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })) },
   { additionalProperties: false },
 );
-const TokenInfo = t.Object({
+export const TokenInfo = t.Object({
   id: t.String(),
   name: t.String(),
   scopes: ScopeList,
@@ -28,7 +28,7 @@ const TokenInfo = t.Object({
   expiresAt: When,
   revokedAt: When,
 });
-const NewToken = t.Object({
+export const NewToken = t.Object({
   data: t.Object({
     id: t.String(),
     name: t.String(),
@@ -37,17 +37,20 @@ const NewToken = t.Object({
     token: t.String({ description: "Shown this once; only its SHA-256 is kept" }),
   }),
 });
-const UserInput = t.Object(
+export const UserInput = t.Object(
   { name: Name, scopes: Scopes, password: t.String({ minLength: 12, maxLength: 1024 }) },
   { additionalProperties: false },
 );
-const UserInfo = t.Object({
+export const UserInfo = t.Object({
   id: t.String(),
   name: t.String(),
   scopes: ScopeList,
   createdAt: Instant,
   lastUsedAt: When,
 });
+export const TokenList = t.Object({ data: t.Array(TokenInfo) });
+export const UserList = t.Object({ data: t.Array(UserInfo) });
+export const UserEnvelope = t.Object({ data: UserInfo });
 const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 80 }) });
 
 /** The CLI's wording of a refusal, as the API's kinds of refusal. */
@@ -82,7 +85,7 @@ export function credentialApiRoutes(ctx: AppContext) {
       }),
       {
         auth: admin,
-        response: t.Object({ data: t.Array(TokenInfo) }),
+        response: TokenList,
         detail: { summary: "Bearer tokens (never the tokens themselves)", tags },
       },
     )
@@ -134,7 +137,7 @@ export function credentialApiRoutes(ctx: AppContext) {
     )
     .get("/api/v1/users", () => ({ data: ctx.credentials.listUsers().map((u) => user(u.id)) }), {
       auth: admin,
-      response: t.Object({ data: t.Array(UserInfo) }),
+      response: UserList,
       detail: { summary: "Basic users (terminals)", tags },
     })
     .post(
@@ -152,7 +155,7 @@ export function credentialApiRoutes(ctx: AppContext) {
       {
         auth: { ...admin, strictBody: UserInput },
         body: UserInput,
-        response: { 201: t.Object({ data: UserInfo }) },
+        response: { 201: UserEnvelope },
         detail: { summary: "Create a Basic user (password at least 12 characters)", tags },
       },
     )

@@ -8,7 +8,7 @@ export const PageQuery = t.Object({
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, default: 50 })),
 });
 
-const LookupPage = t.Object({
+export const LookupPage = t.Object({
   data: t.Array(
     t.Object({
       at: t.String({ format: "date-time" }),

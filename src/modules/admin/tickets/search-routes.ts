@@ -19,7 +19,7 @@ export const TicketSearchQuery = t.Object({
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, default: 50 })),
 });
 
-const TicketPage = t.Object({
+export const TicketPage = t.Object({
   data: t.Array(
     t.Object({
       ticketId: t.String(),
