@@ -4,6 +4,7 @@ import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
+import { log } from "../../platform/log.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
 import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
 
@@ -31,7 +32,15 @@ export function sessionRoutes(ctx: AppContext) {
             ? ctx.credentials.verifyBearer(body.token.trim())
             : await ctx.credentials.verifyBasic(body.username, body.password);
         if (!credential) {
-          ctx.limiter.fail(meta.ip);
+          // Counted and logged like a refused API credential: the same alerts watch both.
+          ctx.metrics.authFailure("browser sign-in");
+          log("warning", "authentication failed", {
+            client: meta.ip,
+            route: meta.route,
+            reason: "browser sign-in",
+            requestId: meta.id,
+          });
+          if (ctx.limiter.fail(meta.ip)) ctx.metrics.authLockout();
           throw problems.unauthorized(
             "The token or the name and password are unknown, expired or revoked",
             CHALLENGE,

@@ -58,6 +58,7 @@ describe("browser sessions", () => {
     expect(bad.headers.get("set-cookie")).toBeNull();
     expect(bad.headers.get("www-authenticate")).not.toContain("Basic");
     expectProblem(await call(s.app, "POST", SESSION, { body: { token: "pk_nope" } }), 401, "unauthorized");
+    expect(s.ctx.metrics.render()).toContain('parkd_auth_failures_total{reason="browser sign-in"} 2');
   });
 
   test("bad bodies are 400, not JSON is 415", async () => {
