@@ -5,6 +5,7 @@ import { scheduleRetention } from "./modules/operations/retention.ts";
 import { CentralSync, type SyncOptions } from "./modules/sync/job.ts";
 import { syncGauges } from "./modules/sync/metrics.ts";
 import type { SyncSettings } from "./modules/sync/settings.ts";
+import { SessionStore } from "./modules/web/sessions.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { FailureLimiter } from "./platform/http/rate-limit.ts";
 import { log, logError, logLine } from "./platform/log.ts";
@@ -12,6 +13,7 @@ import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
 import type { Store } from "./platform/store/db.ts";
+import { ZoneChanges } from "./platform/zone-changes.ts";
 import { VERSION } from "./version.ts";
 
 export type { AppConfig } from "./config.ts";
@@ -38,6 +40,10 @@ export class AppContext {
   readonly lookupRecorder: LookupRecorder;
   /** The sync with the office, once started (`serve --central`). */
   sync: CentralSync | undefined;
+  /** Browser sessions of the web app; the auth plugin accepts them like Bearer tokens. */
+  readonly sessions: SessionStore;
+  /** Write paths say which zones they changed; the live zone feed listens. */
+  readonly zoneChanges = new ZoneChanges();
   private readonly jobs: Job[] = [];
 
   constructor(
@@ -51,6 +57,7 @@ export class AppContext {
     this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
     this.lookupRecorder = new LookupRecorder(store, this.metrics);
+    this.sessions = new SessionStore(this.credentials, now);
   }
 
   /** Keeps `stop` to run at shutdown (in reverse order of holding). */

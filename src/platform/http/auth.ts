@@ -27,9 +27,16 @@ export interface CredentialVerifier {
   verifyBasic(name: string, password: string): Promise<Credential | null>;
 }
 
+/** Browser sessions (src/modules/web/sessions.ts): a request without Authorization may carry one. */
+export interface CookieAuth {
+  /** The session's credential, null when there is none; throws a Problem (403) on a CSRF failure. */
+  credentialOf(request: Request): Credential | null;
+}
+
 export interface AuthDeps {
   credentials: CredentialVerifier;
   limiter: FailureLimiter;
+  sessions?: CookieAuth;
   /** Counts failures and lockouts for /metrics (ctx.metrics). */
   metrics?: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited">;
 }
@@ -82,8 +89,12 @@ export async function authenticate(
   const header = request.headers.get("authorization")?.trim();
   let credential: Credential | null = null;
   if (!header && !bearerToken) {
-    refuse(deps, meta, "no credentials", false);
-    throw problems.unauthorized("Credentials are required", challenge);
+    credential = deps.sessions?.credentialOf(request) ?? null;
+    if (!credential) {
+      refuse(deps, meta, "no credentials", false);
+      throw problems.unauthorized("Credentials are required", challenge);
+    }
+    return authorized(meta, credential, need);
   }
   const space = header?.indexOf(" ") ?? -1;
   const scheme = header && space > 0 ? header.slice(0, space).toLowerCase() : "";
@@ -106,6 +117,14 @@ export async function authenticate(
     refuse(deps, meta, "unknown, expired or revoked credentials", true);
     throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
   }
+  return authorized(meta, credential, need);
+}
+
+function authorized(
+  meta: { credential?: string },
+  credential: Credential,
+  need: AuthRequirement,
+): Credential {
   meta.credential = credentialLabel(credential);
   if (need.scope && !grants(credential, need.scope))
     throw problems.forbidden(`This credential lacks the scope ${need.scope}`, need.scope);
