@@ -25,7 +25,8 @@ export const ReadyStatus = t.Object({ status: t.Literal("ok"), sync: t.Optional(
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function syncReadiness(ctx: AppContext) {
+/** The office link's state as /readyz and the console's status show it; undefined without --central. */
+export function syncReadiness(ctx: AppContext) {
   if (!ctx.sync) return undefined;
   const s = ctx.sync.status();
   return {

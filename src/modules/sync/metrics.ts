@@ -9,13 +9,14 @@ const seconds = (ms: number | null) => (ms === null ? 0 : ms / 1000);
  */
 export function syncGauges(status: () => SyncStatus): GaugeSource[] {
   let last: SyncStatus | null = null;
-  let at = 0;
-  // One status per scrape (it counts the waiting events), not one per gauge.
+  // One status per scrape (it counts the waiting events), not one per gauge: a scrape renders
+  // every gauge in one synchronous pass, so the status is dropped once that pass is over.
   const read = () => {
-    const now = Date.now();
-    if (last === null || now - at > 250) {
+    if (last === null) {
       last = status();
-      at = now;
+      queueMicrotask(() => {
+        last = null;
+      });
     }
     return last;
   };

@@ -117,6 +117,9 @@ describe.skipIf(!available)("office permits in the boxes' lookups", () => {
     expect(ok.json.sync).toMatchObject({ site: "lk-ready", reachable: true, last_error: null });
     expect(ok.json.sync.central).not.toContain(pg.password);
     expect(Date.parse(ok.json.sync.last_pull_at)).toBeGreaterThan(0);
+    // The console's status page shows the same.
+    const status = await call(b.app, "GET", "/api/v1/status", { token: b.admin });
+    expect(status.json.data.office).toMatchObject({ site: "lk-ready", reachable: true, pending_events: 0 });
 
     await pg.stop("immediate");
     try {
