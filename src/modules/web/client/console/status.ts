@@ -42,15 +42,17 @@ function officeSection(
       "div",
       { class: "figures", id: "office" },
       figure(t("officeReachable"), o.reachable ? "✓" : "✗", o.reachable ? "" : "alarm"),
-      figure(t("officePending"), o.pending_events, behind ? "alarm" : ""),
-      figure(t("officeOldest"), o.pending_events ? age(o.oldest_pending_age_seconds * 1000) : t("none")),
+      figure(
+        t("officePending"),
+        o.pending_events ? `${o.pending_events} · ${age(o.oldest_pending_age_seconds * 1000)}` : 0,
+        behind ? "alarm" : "",
+      ),
       figure(t("officeLastPush"), o.last_push_at ? when(o.last_push_at) : t("none")),
       figure(t("officeLastPull"), o.last_pull_at ? when(o.last_pull_at) : t("none")),
       figure(t("officePermits"), o.central_permits),
     ),
   ];
-  if (!o.reachable && o.last_error)
-    out.push(h("p", { class: "alarm" }, `${t("officeError")}: ${o.last_error}`));
+  if (!o.reachable && o.last_error) out.push(h("p", { class: "alarm" }, `${t("error")}: ${o.last_error}`));
   return out;
 }
 
