@@ -11,7 +11,8 @@ import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
 import { errorHandling } from "./platform/http/errors.ts";
-import { routeTemplates } from "./platform/http/route-template.ts";
+import { refuseQueryTokens } from "./platform/http/auth.ts";
+import { type RouteEntry, routeMethods, routeTemplates } from "./platform/http/route-template.ts";
 
 /**
  * The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call
@@ -21,7 +22,8 @@ import { routeTemplates } from "./platform/http/route-template.ts";
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
     .use(routeTemplates)
-    .use(errorHandling({ bodyLimit: ctx.config.bodyLimit }))
+    .use(refuseQueryTokens)
+    .use(errorHandling({ bodyLimit: ctx.config.bodyLimit, methodsOf: routeMethods((): readonly RouteEntry[] => app.routes) }))
     .use(healthRoutes(ctx))
     .use(intakeRoutes(ctx))
     .use(enforcementRoutes(ctx))

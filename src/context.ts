@@ -3,7 +3,8 @@ import { CredentialService } from "./modules/admin/credentials/service.ts";
 import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
 import { scheduleRetention } from "./modules/operations/retention.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
-import { FailureLimiter } from "./platform/http/rate-limit.ts";
+import { TrustedProxies } from "./platform/http/client-address.ts";
+import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.ts";
 import { logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
@@ -31,6 +32,8 @@ export class AppContext {
   readonly accounting: RequestAccounting;
   readonly credentials: CredentialService;
   readonly limiter: FailureLimiter;
+  readonly rateLimiter: RequestRateLimiter;
+  readonly trustedProxies: TrustedProxies;
   readonly lookupRecorder: LookupRecorder;
   private readonly jobs: Job[] = [];
 
@@ -44,6 +47,12 @@ export class AppContext {
     this.accounting = new RequestAccounting(this.metrics);
     this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
+    this.rateLimiter = new RequestRateLimiter({
+      perSecond: this.config.rateLimitPerSecond,
+      burst: this.config.rateLimitBurst,
+      now,
+    });
+    this.trustedProxies = new TrustedProxies(this.config.trustProxy);
     this.lookupRecorder = new LookupRecorder(store, this.metrics);
   }
 

@@ -100,6 +100,26 @@ export class Metrics {
     "parkd_retention_deleted_rows_total",
     "Rows deleted by retention, by table.",
   );
+  readonly authFailures = new LabeledCounter(
+    "parkd_auth_failures_total",
+    "Requests refused for unknown, expired, revoked or malformed credentials, by scheme (bearer, basic).",
+  );
+  readonly authLockouts = new LabeledCounter(
+    "parkd_auth_lockouts_total",
+    "Requests answered 429 because their address (bearer) or address and user name (basic) failed too often.",
+  );
+  readonly rateLimited = new LabeledCounter(
+    "parkd_rate_limited_requests_total",
+    "Requests answered 429 because their credential went over --rate-limit-per-second, by credential kind.",
+  );
+  readonly connectionsRefused = new LabeledCounter(
+    "parkd_connections_refused_total",
+    "Connections closed at once or evicted by the connection limits, by reason.",
+  );
+  readonly connectionsTimedOut = new LabeledCounter(
+    "parkd_connections_timed_out_total",
+    "Connections closed because a request took too long to arrive, by phase (headers, body).",
+  );
   private readonly latency = new Map<string, Histogram>();
   /** Per request: route → "method status" → its series, so counting builds no label key. */
   private readonly requestSeries = new Map<string, Map<string, Count>>();
@@ -130,6 +150,26 @@ export class Metrics {
 
   retentionDeletedRows(table: string, rows: number): void {
     if (rows > 0) this.retentionDeleted.add({ table }, rows);
+  }
+
+  authFailure(scheme: string): void {
+    this.authFailures.add({ scheme });
+  }
+
+  authLockout(scheme: string): void {
+    this.authLockouts.add({ scheme });
+  }
+
+  rateLimit(credentialKind: string): void {
+    this.rateLimited.add({ credential_kind: credentialKind });
+  }
+
+  connectionRefused(reason: string): void {
+    this.connectionsRefused.add({ reason });
+  }
+
+  connectionTimedOut(phase: string): void {
+    this.connectionsTimedOut.add({ phase });
   }
 
   request(sample: RequestSample): void {
@@ -178,6 +218,14 @@ export class Metrics {
     this.ticketEvents.render(out);
     this.permitLookups.render(out);
     this.retentionDeleted.render(out);
+    for (const c of [
+      this.authFailures,
+      this.authLockouts,
+      this.rateLimited,
+      this.connectionsRefused,
+      this.connectionsTimedOut,
+    ])
+      c.render(out);
     for (const source of this.gauges) {
       let g: ReturnType<GaugeSource>;
       try {

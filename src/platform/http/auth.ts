@@ -1,8 +1,9 @@
-import { bearer } from "@elysiajs/bearer";
 import { Elysia, type TSchema } from "elysia";
 import { type Credential, credentialLabel, grants, type Scope } from "../../domain/credentials.ts";
+import type { Metrics } from "../metrics.ts";
+import type { TrustedProxies } from "./client-address.ts";
 import { problems } from "./problem.ts";
-import type { FailureLimiter } from "./rate-limit.ts";
+import type { FailureLimiter, RequestRateLimiter } from "./rate-limit.ts";
 import { metaOf } from "./request-meta.ts";
 import { rejectUnknownFields } from "./validation.ts";
 
@@ -28,6 +29,9 @@ export interface CredentialVerifier {
 export interface AuthDeps {
   credentials: CredentialVerifier;
   limiter: FailureLimiter;
+  rateLimiter: RequestRateLimiter;
+  trustedProxies: TrustedProxies;
+  metrics: Pick<Metrics, "authFailure" | "authLockout" | "rateLimit">;
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="parking"';
@@ -45,35 +49,58 @@ function decodeBasic(value: string): { name: string; password: string } | null {
   return { name: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
-export async function authenticate(
-  deps: AuthDeps,
-  request: Request,
-  bearerToken: string | undefined,
-  need: AuthRequirement,
-): Promise<Credential> {
+/**
+ * Who may call, under what limits. A valid Bearer token is always admitted, whatever its address
+ * did before: 256 random bits cannot be guessed, so failures from the same address (a
+ * misconfigured terminal behind the same proxy) must not stop it. Failed Bearer attempts are
+ * counted per address and, past the limit, get 429 instead of 401. Basic passwords can be
+ * guessed: failures count per address and user name, and a locked pair gets 429 before its
+ * password is even checked. Every admitted credential then draws on its own token bucket.
+ */
+export async function authenticate(deps: AuthDeps, request: Request, need: AuthRequirement): Promise<Credential> {
   const meta = metaOf(request);
-  const wait = deps.limiter.blockedFor(meta.ip);
-  if (wait > 0) throw problems.tooManyRequests(wait);
   const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
   const header = request.headers.get("authorization")?.trim();
+  if (!header) throw problems.unauthorized("Credentials are required", challenge);
+  const space = header.indexOf(" ");
+  const scheme = space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
+  const value = space > 0 ? header.slice(space + 1).trim() : "";
+  const client = deps.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
   let credential: Credential | null = null;
-  if (!header && !bearerToken) throw problems.unauthorized("Credentials are required", challenge);
-  const space = header?.indexOf(" ") ?? -1;
-  const scheme = header && space > 0 ? header.slice(0, space).toLowerCase() : "";
-  const value = header && space > 0 ? header.slice(space + 1).trim() : "";
+  let failures: string;
   if (scheme === "basic") {
     if (!need.basic) throw problems.unauthorized("This route accepts Bearer tokens only", challenge);
     const pair = decodeBasic(value);
+    failures = `basic ${client} ${pair?.name ?? ""}`;
+    const wait = deps.limiter.blockedFor(failures);
+    if (wait > 0) {
+      deps.metrics.authLockout("basic");
+      throw problems.tooManyRequests(
+        wait,
+        "Too many failed authentications for this user name from this address; try again later",
+      );
+    }
     if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password);
-  } else if (scheme === "bearer" || bearerToken) {
-    const token = scheme === "bearer" ? value : bearerToken!;
-    if (token) credential = deps.credentials.verifyBearer(token);
-  } else throw problems.unauthorized(`Unsupported authorization scheme`, challenge);
+  } else if (scheme === "bearer") {
+    failures = `bearer ${client}`;
+    if (value) credential = deps.credentials.verifyBearer(value);
+    const wait = credential ? 0 : deps.limiter.blockedFor(failures);
+    if (wait > 0) {
+      deps.metrics.authLockout("bearer");
+      throw problems.tooManyRequests(wait, "Too many failed authentications from this address; try again later");
+    }
+  } else throw problems.unauthorized("Unsupported authorization scheme", challenge);
   if (!credential) {
-    deps.limiter.fail(meta.ip);
+    deps.limiter.fail(failures);
+    deps.metrics.authFailure(scheme);
     throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
   }
   meta.credential = credentialLabel(credential);
+  const wait = deps.rateLimiter.take(`${credential.kind} ${credential.id}`);
+  if (wait > 0) {
+    deps.metrics.rateLimit(credential.kind);
+    throw problems.rateLimited(wait, deps.rateLimiter.perSecond);
+  }
   if (need.scope && !grants(credential, need.scope))
     throw problems.forbidden(`This credential lacks the scope ${need.scope}`, need.scope);
   return credential;
@@ -99,13 +126,12 @@ type WithCredential = Request & { [CREDENTIAL]?: Credential };
  */
 export function authPlugin(deps: AuthDeps) {
   return new Elysia({ name: "auth" })
-    .use(bearer({ extract: { header: "Bearer", query: "access_token", body: "" } }))
     .macro({
       auth: (need: AuthRequirement) => ({
         // What the OpenAPI document publishes for the route (src/modules/operations/openapi.ts).
         detail: openApiSecurity(need),
-        async transform({ request, bearer: token, body }) {
-          (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, token, need);
+        async transform({ request, body }) {
+          (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, need);
           if (need.strictBody) rejectUnknownFields(need.strictBody, body);
         },
         resolve({ request }) {
@@ -114,3 +140,22 @@ export function authPlugin(deps: AuthDeps) {
       }),
     });
 }
+
+/**
+ * A token in the query string ends up in proxy logs, browser history and Referer headers: it is
+ * refused on every route, public ones included, before anything else looks at the request.
+ */
+export const refuseQueryTokens = new Elysia({ name: "refuse-query-tokens" }).onRequest(
+  ({ request }) => {
+    const url = request.url;
+    const q = url.indexOf("?");
+    if (q < 0 || !url.includes("access_token", q)) return;
+    if (!new URLSearchParams(url.slice(q + 1)).has("access_token")) return;
+    return problems
+      .unauthorized(
+        "Tokens in the query string (access_token) are refused: they end up in logs. Send Authorization: Bearer <token>",
+        BEARER_CHALLENGE,
+      )
+      .toResponse(new URL(url).pathname);
+  },
+);

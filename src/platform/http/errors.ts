@@ -26,7 +26,11 @@ export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
  * Body parsing and error mapping for the whole app: every failure leaves as problem+json,
  * and nothing internal (stack, SQL, paths) reaches the client.
  */
-export const errorHandling = (opts: { bodyLimit: number }) =>
+export const errorHandling = (opts: {
+  bodyLimit: number;
+  /** The template and methods of the route a path belongs to (routeMethods), for 405. */
+  methodsOf?: (path: string) => { template: string; methods: string[] } | undefined;
+}) =>
   new Elysia({ name: "error-handling", seed: opts })
     .onParse({ as: "global" }, ({ request }) => readJsonBody(request, opts.bodyLimit))
     .onError({ as: "global" }, ({ code, error, request, path }) => {
@@ -37,8 +41,12 @@ export const errorHandling = (opts: { bodyLimit: number }) =>
           return problemOf(invalid(fieldErrors(error))).toResponse(path);
         case "PARSE":
           return problems.malformedJson("The body could not be read as JSON").toResponse(path);
-        case "NOT_FOUND":
-          return problems.routeNotFound(request.method, path).toResponse(path);
+        case "NOT_FOUND": {
+          const known = opts.methodsOf?.(path);
+          if (!known) return problems.routeNotFound(request.method, path).toResponse(path);
+          metaOf(request).route = known.template;
+          return problems.methodNotAllowed(request.method, path, known.methods).toResponse(path);
+        }
         default: {
           if (isStoreUnavailable(error)) return problems.storeUnavailable().toResponse(path);
           const meta = metaOf(request);
