@@ -10,8 +10,8 @@ import { healthRoutes } from "./modules/operations/health.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
-import { errorHandling } from "./platform/http/errors.ts";
 import { refuseQueryTokens } from "./platform/http/auth.ts";
+import { errorHandling } from "./platform/http/errors.ts";
 import { type RouteEntry, routeMethods, routeTemplates } from "./platform/http/route-template.ts";
 
 /**
@@ -23,7 +23,12 @@ export function createApp(ctx: AppContext) {
   const app = new Elysia()
     .use(routeTemplates)
     .use(refuseQueryTokens)
-    .use(errorHandling({ bodyLimit: ctx.config.bodyLimit, methodsOf: routeMethods((): readonly RouteEntry[] => app.routes) }))
+    .use(
+      errorHandling({
+        bodyLimit: ctx.config.bodyLimit,
+        methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
+      }),
+    )
     .use(healthRoutes(ctx))
     .use(intakeRoutes(ctx))
     .use(enforcementRoutes(ctx))

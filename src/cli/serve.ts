@@ -36,7 +36,12 @@ function appConfig(v: OptionValues): AppConfig {
 }
 
 function trustProxyOpt(v: OptionValues): string[] {
-  const cidrs = listOpt(v, "trust-proxy").flatMap((s) => s.split(",").map((c) => c.trim()).filter(Boolean));
+  const cidrs = listOpt(v, "trust-proxy").flatMap((s) =>
+    s
+      .split(",")
+      .map((c) => c.trim())
+      .filter(Boolean),
+  );
   try {
     new TrustedProxies(cidrs);
   } catch (e) {

@@ -57,7 +57,11 @@ function decodeBasic(value: string): { name: string; password: string } | null {
  * guessed: failures count per address and user name, and a locked pair gets 429 before its
  * password is even checked. Every admitted credential then draws on its own token bucket.
  */
-export async function authenticate(deps: AuthDeps, request: Request, need: AuthRequirement): Promise<Credential> {
+export async function authenticate(
+  deps: AuthDeps,
+  request: Request,
+  need: AuthRequirement,
+): Promise<Credential> {
   const meta = metaOf(request);
   const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
   const header = request.headers.get("authorization")?.trim();
@@ -87,7 +91,10 @@ export async function authenticate(deps: AuthDeps, request: Request, need: AuthR
     const wait = credential ? 0 : deps.limiter.blockedFor(failures);
     if (wait > 0) {
       deps.metrics.authLockout("bearer");
-      throw problems.tooManyRequests(wait, "Too many failed authentications from this address; try again later");
+      throw problems.tooManyRequests(
+        wait,
+        "Too many failed authentications from this address; try again later",
+      );
     }
   } else throw problems.unauthorized("Unsupported authorization scheme", challenge);
   if (!credential) {
@@ -125,37 +132,34 @@ type WithCredential = Request & { [CREDENTIAL]?: Credential };
  * the same hook sees the body before Elysia's normalization strips unknown fields.
  */
 export function authPlugin(deps: AuthDeps) {
-  return new Elysia({ name: "auth" })
-    .macro({
-      auth: (need: AuthRequirement) => ({
-        // What the OpenAPI document publishes for the route (src/modules/operations/openapi.ts).
-        detail: openApiSecurity(need),
-        async transform({ request, body }) {
-          (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, need);
-          if (need.strictBody) rejectUnknownFields(need.strictBody, body);
-        },
-        resolve({ request }) {
-          return { credential: (request as WithCredential)[CREDENTIAL]! };
-        },
-      }),
-    });
+  return new Elysia({ name: "auth" }).macro({
+    auth: (need: AuthRequirement) => ({
+      // What the OpenAPI document publishes for the route (src/modules/operations/openapi.ts).
+      detail: openApiSecurity(need),
+      async transform({ request, body }) {
+        (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, need);
+        if (need.strictBody) rejectUnknownFields(need.strictBody, body);
+      },
+      resolve({ request }) {
+        return { credential: (request as WithCredential)[CREDENTIAL]! };
+      },
+    }),
+  });
 }
 
 /**
  * A token in the query string ends up in proxy logs, browser history and Referer headers: it is
  * refused on every route, public ones included, before anything else looks at the request.
  */
-export const refuseQueryTokens = new Elysia({ name: "refuse-query-tokens" }).onRequest(
-  ({ request }) => {
-    const url = request.url;
-    const q = url.indexOf("?");
-    if (q < 0 || !url.includes("access_token", q)) return;
-    if (!new URLSearchParams(url.slice(q + 1)).has("access_token")) return;
-    return problems
-      .unauthorized(
-        "Tokens in the query string (access_token) are refused: they end up in logs. Send Authorization: Bearer <token>",
-        BEARER_CHALLENGE,
-      )
-      .toResponse(new URL(url).pathname);
-  },
-);
+export const refuseQueryTokens = new Elysia({ name: "refuse-query-tokens" }).onRequest(({ request }) => {
+  const url = request.url;
+  const q = url.indexOf("?");
+  if (q < 0 || !url.includes("access_token", q)) return;
+  if (!new URLSearchParams(url.slice(q + 1)).has("access_token")) return;
+  return problems
+    .unauthorized(
+      "Tokens in the query string (access_token) are refused: they end up in logs. Send Authorization: Bearer <token>",
+      BEARER_CHALLENGE,
+    )
+    .toResponse(new URL(url).pathname);
+});

@@ -207,7 +207,7 @@ export class ConnectionGuard {
   /** The answer is out: the connection may idle for the next request. */
   responseDone(socket: Socket): void {
     const conn = this.conns.get(socket);
-    if (!conn || conn.phase !== "busy") return;
+    if (conn?.phase !== "busy") return;
     conn.phase = "idle";
     conn.since = this.now();
     conn.deadline = conn.since + this.idleMs;
@@ -257,7 +257,10 @@ export class ConnectionGuard {
   private expire(conn: Conn, evicted: boolean): void {
     const phase = conn.phase;
     if (phase === "busy") return;
-    if (phase === "idle") return this.drop(conn);
+    if (phase === "idle") {
+      this.drop(conn);
+      return;
+    }
     if (!evicted) this.events.timedOut(phase === "body" ? "body" : "headers");
     if (phase === "body" && conn.onTimeout) {
       const answer = conn.onTimeout;
@@ -271,8 +274,9 @@ export class ConnectionGuard {
       : "The request did not arrive in time";
     const socket = conn.socket;
     if (socket.writable && !(this.tls && phase === "new"))
-      socket.end(rawProblem(408, "Request Timeout", "request-timeout", "Request timeout", detail, this.extraHeaders), () =>
-        socket.destroy(),
+      socket.end(
+        rawProblem(408, "Request Timeout", "request-timeout", "Request timeout", detail, this.extraHeaders),
+        () => socket.destroy(),
       );
     else socket.destroy();
     // A peer that never reads must not keep the socket open.
@@ -286,7 +290,10 @@ export class ConnectionGuard {
         ? "Too many open connections from this address; close some and retry"
         : "The server is at its connection limit; retry shortly";
     socket.on("error", () => {});
-    if (this.tls) return void socket.destroy();
+    if (this.tls) {
+      socket.destroy();
+      return;
+    }
     socket.end(
       rawProblem(
         503,

@@ -43,7 +43,11 @@ export function routeMethods(routes: () => readonly RouteEntry[]) {
         `^${template
           .split("/")
           .map((part) =>
-            part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+            part.startsWith(":")
+              ? "[^/]+"
+              : part === "*"
+                ? ".*"
+                : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
           )
           .join("/")}/?$`,
       ),
