@@ -97,7 +97,7 @@ describe("failed-authentication lockout", () => {
     } finally {
       verify.mockRestore();
     }
-  });
+  }, 30_000);
 
   test("failures and lockouts are counted in the metrics", async () => {
     const s = testApp();

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { plainAddress } from "./client-address.ts";
-import { encodeRequestLine } from "./request-line.ts";
+import { watchRequestLines } from "./request-line.ts";
 
 /** What the front end allows a connection before its request reaches the app. */
 export interface ConnectionLimits {
@@ -50,28 +50,8 @@ interface Conn {
   deadline: number;
   /** Set while the front end reads a body: answers the request 408 itself. */
   onTimeout?: () => void;
-  atRequestLine: boolean;
-  inMessage: boolean;
   released: boolean;
 }
-
-/** The node:http parser the front end's server attaches to each socket it is handed. */
-interface ParserLike {
-  execute(data: Buffer): unknown;
-  [callback: number]: ((...args: unknown[]) => unknown) | null | undefined;
-}
-
-// The parser's callback slots (as node's own _http_common uses them); absent: no hook, limits still hold.
-const SLOTS = (() => {
-  try {
-    const p = (process as unknown as { binding(n: string): { HTTPParser: Record<string, number> } }).binding(
-      "http_parser",
-    ).HTTPParser;
-    return { begin: p.kOnMessageBegin ?? -1, complete: p.kOnMessageComplete ?? -1 };
-  } catch {
-    return { begin: -1, complete: -1 };
-  }
-})();
 
 const NO_DEADLINE = Number.POSITIVE_INFINITY;
 
@@ -133,8 +113,6 @@ export class ConnectionGuard {
       phase: "new",
       since: now,
       deadline: now + this.limits.headersTimeoutMs,
-      atRequestLine: true,
-      inMessage: false,
       released: false,
     };
     this.conns.set(socket, conn);
@@ -144,46 +122,20 @@ export class ConnectionGuard {
   }
 
   /**
-   * Called once the HTTP server has attached its parser to the socket: notes each request's first
-   * byte (its deadlines count from there) and percent-encodes raw bytes above 0x7F in the request
-   * line, which the parser refuses but curl sends for `?registration_number=ÖZB771`.
+   * Called once node:http has attached its parser to the socket: each request's deadlines count
+   * from its first byte, and raw UTF-8 in its request line is percent-encoded (request-line.ts).
    */
   watchParser(socket: Socket): void {
     const conn = this.conns.get(socket);
-    const parser = (socket as Socket & { parser?: ParserLike }).parser;
-    if (!conn || !parser || typeof parser.execute !== "function") return;
-    const execute = parser.execute;
-    const begin = parser[SLOTS.begin];
-    const complete = parser[SLOTS.complete];
-    if (typeof begin !== "function" || typeof complete !== "function") return;
-    parser[SLOTS.begin] = function (this: unknown, ...args: unknown[]) {
-      conn.inMessage = true;
-      return begin.apply(this, args);
-    };
-    parser[SLOTS.complete] = function (this: unknown, ...args: unknown[]) {
-      conn.inMessage = false;
-      return complete.apply(this, args);
-    };
-    const now = this.now;
+    if (!conn) return;
     const headersMs = this.limits.headersTimeoutMs;
-    parser.execute = function (this: unknown, data: Buffer) {
+    watchRequestLines(socket, () => {
       if (conn.phase === "idle") {
-        conn.since = now();
+        conn.since = this.now();
         conn.deadline = conn.since + headersMs;
       }
       if (conn.phase === "idle" || conn.phase === "new") conn.phase = "headers";
-      let lineOpen = false;
-      if (conn.atRequestLine) {
-        const encoded = encodeRequestLine(data);
-        data = encoded.data;
-        lineOpen = encoded.lineOpen;
-      }
-      const result = execute.call(this, data);
-      // The next chunk starts a request line only if this one ended between messages (or in the
-      // middle of a request line it began with); pipelined requests in one chunk are not rewritten.
-      conn.atRequestLine = lineOpen || !conn.inMessage;
-      return result;
-    };
+    });
   }
 
   /** The request's headers are in: its body must arrive within the request timeout. */
