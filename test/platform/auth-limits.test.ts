@@ -181,7 +181,7 @@ describe("Basic authentication timing", () => {
     } finally {
       verify.mockRestore();
     }
-  });
+  }, 30_000);
 });
 
 describe("per-credential rate limit", () => {
