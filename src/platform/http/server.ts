@@ -239,7 +239,6 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   // Requests too broken to reach the app (bad request line, header syntax, oversized headers,
   // bad chunking) still get a problem+json answer, and the connection is closed.
   http.on("clientError", (err: Error & { code?: string }, socket: Socket) => {
-    guard.requestRead(socket);
     // The client left halfway through its request: nothing to answer, and not a bad request.
     if (err.code === "HPE_INVALID_EOF_STATE" || err.code === "ECONNRESET" || !socket.writable) {
       if (err.code === "HPE_INVALID_EOF_STATE") account("(client closed)", CLIENT_CLOSED, performance.now());
@@ -259,6 +258,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       `HTTP/1.1 ${problem.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
         `content-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
         `${tls ? `strict-transport-security: ${HSTS}\r\n` : ""}connection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
     account("(malformed request)", problem.status, performance.now());
   });
