@@ -94,6 +94,17 @@ export class ConnectionGuard {
     return this.conns.size;
   }
 
+  /** The front end is closing this connection itself (after a 408 or 413). */
+  forget(socket: Socket): void {
+    const conn = this.conns.get(socket);
+    if (conn) this.release(conn);
+  }
+
+  /** Still open as far as the guard knows: not closed by a limit or a deadline. */
+  tracks(socket: Socket): boolean {
+    return this.conns.has(socket);
+  }
+
   /** A new connection: false when it was refused (and is being closed). */
   admit(socket: Socket): boolean {
     const address = plainAddress(socket.remoteAddress ?? "");
@@ -209,6 +220,8 @@ export class ConnectionGuard {
   private expire(conn: Conn, evicted: boolean): void {
     const phase = conn.phase;
     if (phase === "busy") return;
+    // Whatever else the client sends is not read: it would parse as a new (bad) request.
+    conn.socket.pause();
     if (phase === "idle") {
       this.drop(conn);
       return;

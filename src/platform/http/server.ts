@@ -210,6 +210,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         const response = problem.toResponse(new URL(url).pathname);
         status = response.status;
         // The rest of the body is not read: close the connection once the answer is out.
+        socket.pause();
+        guard.forget(socket);
         await writeResponse(res, response, meta.id, true, tls);
         res.on("finish", () => req.destroy());
         return;
@@ -239,9 +241,12 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   // Requests too broken to reach the app (bad request line, header syntax, oversized headers,
   // bad chunking) still get a problem+json answer, and the connection is closed.
   http.on("clientError", (err: Error & { code?: string }, socket: Socket) => {
-    // The client left halfway through its request: nothing to answer, and not a bad request.
-    if (err.code === "HPE_INVALID_EOF_STATE" || err.code === "ECONNRESET" || !socket.writable) {
-      if (err.code === "HPE_INVALID_EOF_STATE") account("(client closed)", CLIENT_CLOSED, performance.now());
+    // The client left halfway through its request: nothing to answer, and not a bad request. A
+    // connection the guard or an answer already closed is not the client's doing.
+    const open = guard.tracks(socket);
+    if (err.code === "HPE_INVALID_EOF_STATE" || err.code === "ECONNRESET" || !socket.writable || !open) {
+      if (err.code === "HPE_INVALID_EOF_STATE" && open)
+        account("(client closed)", CLIENT_CLOSED, performance.now());
       return socket.destroy();
     }
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
