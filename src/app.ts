@@ -11,20 +11,15 @@ import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
 import { refuseQueryTokens } from "./platform/http/auth.ts";
-import { errorHandling } from "./platform/http/errors.ts";
-import { type RouteEntry, routeMethods, routeTemplates } from "./platform/http/route-template.ts";
+import { requestHandling } from "./platform/http/errors.ts";
+import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
 
-/**
- * The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call
- * app.handle. The platform plugins come first: routeTemplates must see every request before
- * errorHandling answers for it.
- */
+/** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
-    .use(routeTemplates)
     .use(refuseQueryTokens)
     .use(
-      errorHandling({
+      requestHandling({
         bodyLimit: ctx.config.bodyLimit,
         methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
       }),

@@ -70,6 +70,17 @@ export class AppContext {
     this.hold("checkpointer", () => checkpointer.stop());
     this.credentials.startLastUsedFlush();
     this.hold("last-used times", () => this.credentials.stop());
+    // A store opened while its file was write-protected moves to a writable connection as soon
+    // as it can have one (Store.recoverWrites), so writes come back without a restart.
+    const recovery = setInterval(() => {
+      try {
+        if (this.store.recoverWrites(this.now())) logLine({ level: "info", msg: "store writable again" });
+      } catch (e) {
+        logError("store recovery failed; retrying", e);
+      }
+    }, 2_000);
+    recovery.unref();
+    this.hold("store recovery", () => clearInterval(recovery));
     const retention = scheduleRetention({
       store: this.store,
       now: this.now,

@@ -33,6 +33,20 @@ export interface StoredTicketEvent {
   receivedAt: number;
   credential: string;
   rawBody: string;
+  /** Bytes of the body as sent when rawBody holds only its known fields. */
+  bodyCutFrom: number | null;
+  outcome: "applied" | "repeat";
+}
+
+/** One event as the intake appends it. */
+export interface NewTicketEvent {
+  ticketId: string;
+  eventType: string;
+  receivedAt: number;
+  credential: string;
+  rawBody: string;
+  bodyCutFrom: number | null;
+  canonical: string;
   outcome: "applied" | "repeat";
 }
 
@@ -74,10 +88,15 @@ export class TicketRecords {
   private readonly replaceRow: Statement<void, TicketRow>;
   private readonly moveRow: Statement<void, [string, string, string, number]>;
   private readonly cancelRow: Statement<void, [string, number]>;
-  private readonly appendRow: Statement<void, [string, string, number, string, string, string]>;
+  private readonly appendRow: Statement<
+    void,
+    [string, string, number, string, string, number | null, string, string]
+  >;
   private readonly firstApplied: Statement<{ rawBody: string }, [string]>;
+  private readonly appliedEqual: Statement<{ one: number }, [string, string]>;
+  private readonly eventsOf: Statement<{ n: number }, [string]>;
   private readonly one: Statement<StoredTicket, [string]>;
-  private readonly history: Statement<StoredTicketEvent, [string]>;
+  private readonly history: Statement<StoredTicketEvent, [string, number, number]>;
   private readonly byPlate: Statement<ListedTicket, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedTicket, [number, number]>;
   private readonly inZoneOpen: Statement<ListedTicket, [number]>;
@@ -115,9 +134,16 @@ export class TicketRecords {
       "UPDATE tickets SET status = 'canceled', canceled_at = ?2, updated_at = ?2 WHERE ticket_id = ?1",
     );
     this.appendRow = s.prepare(
-      `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, outcome)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+      `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, body_cut_from,
+         canonical, outcome)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
     );
+    // Both run on the (ticket_id, seq) index: at most MAX_EVENTS_PER_TICKET entries per ticket.
+    this.appliedEqual = s.prepare(
+      `SELECT 1 AS one FROM ticket_events
+       WHERE ticket_id = ?1 AND outcome = 'applied' AND canonical = ?2 LIMIT 1`,
+    );
+    this.eventsOf = s.prepare("SELECT count(*) AS n FROM ticket_events WHERE ticket_id = ?1");
     this.firstApplied = s.prepare(
       `SELECT raw_body AS rawBody FROM ticket_events
        WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
@@ -130,8 +156,9 @@ export class TicketRecords {
        FROM tickets WHERE ticket_id = ?1`,
     );
     this.history = s.prepare(
-      `SELECT seq, event_type AS eventType, received_at AS receivedAt, credential, raw_body AS rawBody, outcome
-       FROM ticket_events WHERE ticket_id = ?1 ORDER BY seq`,
+      `SELECT seq, event_type AS eventType, received_at AS receivedAt, credential, raw_body AS rawBody,
+         body_cut_from AS bodyCutFrom, outcome
+       FROM ticket_events WHERE ticket_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`,
     );
     this.byPlate = s.prepare(TICKET_LOOKUP_SQL.ticketsByPlate);
     this.inZoneEnding = s.prepare(TICKET_LOOKUP_SQL.ticketsInZoneEnding);
@@ -172,15 +199,26 @@ export class TicketRecords {
     this.cancelRow.run(ticketId, now);
   }
 
-  appendEvent(
-    ticketId: string,
-    eventType: string,
-    receivedAt: number,
-    credential: string,
-    rawBody: string,
-    outcome: "applied" | "repeat",
-  ): void {
-    this.appendRow.run(ticketId, eventType, receivedAt, credential, rawBody, outcome);
+  appendEvent(e: NewTicketEvent): void {
+    this.appendRow.run(
+      e.ticketId,
+      e.eventType,
+      e.receivedAt,
+      e.credential,
+      e.rawBody,
+      e.bodyCutFrom,
+      e.canonical,
+      e.outcome,
+    );
+  }
+
+  /** An event with this canonical form was applied to the ticket before. */
+  appliedBefore(ticketId: string, canonical: string): boolean {
+    return this.appliedEqual.get(ticketId, canonical) !== null;
+  }
+
+  eventCount(ticketId: string): number {
+    return this.eventsOf.get(ticketId)?.n ?? 0;
   }
 
   /** The raw body of the event that created the ticket. */
@@ -195,8 +233,9 @@ export class TicketRecords {
     return row ? { ...row, lotUnknown: Boolean(row.lotUnknown) } : null;
   }
 
-  events(ticketId: string): StoredTicketEvent[] {
-    return this.history.all(ticketId);
+  /** Up to `limit` events after seq `afterSeq` (0: from the first), oldest first. */
+  events(ticketId: string, afterSeq = 0, limit = Number.MAX_SAFE_INTEGER): StoredTicketEvent[] {
+    return this.history.all(ticketId, afterSeq, limit);
   }
 
   // The attendant's lookups.
