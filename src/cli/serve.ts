@@ -3,17 +3,16 @@ import { createApp } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
 import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
-import { TrustedProxies } from "../platform/http/client-address.ts";
-import type { ConnectionLimits } from "../platform/http/connection-guard.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import { loadTls } from "../platform/http/tls.ts";
 import { logError } from "../platform/log.ts";
 import { appliedSchemaVersion, openStore } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
-import { intOpt, listOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
+import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
+import { connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
 
 function appConfig(v: OptionValues): AppConfig {
   const timezone = stringOpt(v, "timezone") ?? systemTimezone();
@@ -33,33 +32,6 @@ function appConfig(v: OptionValues): AppConfig {
     rateLimitPerSecond: intOpt(v, "rate-limit-per-second", 0, 1_000_000) ?? 100,
     rateLimitBurst: intOpt(v, "rate-limit-burst", 1, 1_000_000) ?? 200,
     trustProxy: trustProxyOpt(v),
-  };
-}
-
-function trustProxyOpt(v: OptionValues): string[] {
-  const cidrs = listOpt(v, "trust-proxy").flatMap((s) =>
-    s
-      .split(",")
-      .map((c) => c.trim())
-      .filter(Boolean),
-  );
-  try {
-    new TrustedProxies(cidrs);
-  } catch (e) {
-    throw new UsageError(`--trust-proxy: ${(e as Error).message}`);
-  }
-  return cidrs;
-}
-
-/** What the front end allows before a request reaches the app (src/platform/http/connection-guard.ts). */
-function connectionLimits(v: OptionValues, trustProxy: readonly string[]): ConnectionLimits {
-  const requestTimeoutMs = (intOpt(v, "request-timeout", 2, 3600) ?? 30) * 1000;
-  return {
-    maxConnections: intOpt(v, "max-connections", 1, 1_000_000) ?? 1024,
-    maxPerAddress: intOpt(v, "max-connections-per-address", 1, 1_000_000) ?? 64,
-    requestTimeoutMs,
-    headersTimeoutMs: Math.min(15_000, requestTimeoutMs / 2),
-    exempt: new TrustedProxies(trustProxy),
   };
 }
 
@@ -174,47 +146,7 @@ export const serveOptions = [
     valueName: "FILE",
     help: "file holding the --metrics-token (one line), kept out of the process list",
   },
-  {
-    name: "rate-limit-per-second",
-    type: "string" as const,
-    valueName: "N",
-    default: "100",
-    help: "requests a second each credential may send on average, 429 above it (0: no limit)",
-  },
-  {
-    name: "rate-limit-burst",
-    type: "string" as const,
-    valueName: "N",
-    default: "200",
-    help: "requests a credential may send at once before --rate-limit-per-second applies",
-  },
-  {
-    name: "trust-proxy",
-    type: "list" as const,
-    valueName: "CIDR",
-    help: "reverse proxy address or CIDR block whose X-Forwarded-For names the client (comma-separated too)",
-  },
-  {
-    name: "max-connections",
-    type: "string" as const,
-    valueName: "N",
-    default: "1024",
-    help: "open connections in all; past it the slowest request in progress is closed to admit a new one",
-  },
-  {
-    name: "max-connections-per-address",
-    type: "string" as const,
-    valueName: "N",
-    default: "64",
-    help: "open connections from one client address (trusted proxies are exempt)",
-  },
-  {
-    name: "request-timeout",
-    type: "string" as const,
-    valueName: "S",
-    default: "30",
-    help: "seconds a client has to send a whole request, body included (headers: half of it, at most 15)",
-  },
+  ...limitOptions,
   {
     name: "body-limit-kb",
     type: "string" as const,

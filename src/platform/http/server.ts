@@ -6,6 +6,7 @@ import type { RequestLine } from "./accounting.ts";
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
+import { HSTS, TLS_CIPHERS } from "./tls.ts";
 
 /**
  * The HTTP(S) front end. It is node:http rather than Bun.serve because the interface's own
@@ -43,18 +44,6 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const EMPTY = Buffer.alloc(0);
 /** nginx's code for a request whose client went away before it was read; never sent. */
 export const CLIENT_CLOSED = 499;
-
-/** TLS 1.2 only with ECDHE and AEAD suites (no CBC, no SHA-1 MACs, no static RSA), and TLS 1.3. */
-export const TLS_CIPHERS = [
-  "ECDHE-ECDSA-AES128-GCM-SHA256",
-  "ECDHE-RSA-AES128-GCM-SHA256",
-  "ECDHE-ECDSA-AES256-GCM-SHA384",
-  "ECDHE-RSA-AES256-GCM-SHA384",
-  "ECDHE-ECDSA-CHACHA20-POLY1305",
-  "ECDHE-RSA-CHACHA20-POLY1305",
-].join(":");
-/** HTTPS answers tell browsers to keep to HTTPS for a year (no includeSubDomains: not ours to say). */
-const HSTS = "max-age=31536000";
 
 // Unique per process run and cheap: a random prefix fixed at start and a counter.
 const ID_PREFIX = Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex");
