@@ -5,6 +5,11 @@ import { intOpt, listOpt, type OptionValues, UsageError } from "./args.ts";
 /** serve's flags for what a client may do: rate limits, trusted proxies, connections, deadlines. */
 export const limitOptions = [
   {
+    name: "lenient-request-target",
+    type: "boolean" as const,
+    help: "accept raw UTF-8 in the request target (curl ...?registration_number=ÖZB771) at some CPU per request",
+  },
+  {
     name: "rate-limit-per-second",
     type: "string" as const,
     valueName: "N",

@@ -203,6 +203,7 @@ export const serveCommand: Command = {
         tls,
         bodyLimit: config.bodyLimit,
         limits,
+        lenientRequestTarget: v["lenient-request-target"] === true,
         metrics: ctx.metrics,
         handle: app.handle,
         account: (entry) => ctx.accounting.finish(entry),

@@ -50,6 +50,8 @@ interface Conn {
   deadline: number;
   /** Set while the front end reads a body: answers the request 408 itself. */
   onTimeout?: () => void;
+  /** Its parser is watched: each request's first byte is known (watchParser). */
+  watched: boolean;
   released: boolean;
 }
 
@@ -124,6 +126,7 @@ export class ConnectionGuard {
       phase: "new",
       since: now,
       deadline: now + this.limits.headersTimeoutMs,
+      watched: false,
       released: false,
     };
     this.conns.set(socket, conn);
@@ -140,7 +143,7 @@ export class ConnectionGuard {
     const conn = this.conns.get(socket);
     if (!conn) return;
     const headersMs = this.limits.headersTimeoutMs;
-    watchRequestLines(socket, () => {
+    conn.watched = watchRequestLines(socket, () => {
       if (conn.phase === "idle") {
         conn.since = this.now();
         conn.deadline = conn.since + headersMs;
@@ -173,7 +176,9 @@ export class ConnectionGuard {
     if (conn?.phase !== "busy") return;
     conn.phase = "idle";
     conn.since = this.now();
-    conn.deadline = conn.since + this.idleMs;
+    // Unwatched, a request's first bytes are not seen: its headers must be in this long after the
+    // last answer (an idle keep-alive connection is closed by node:http at 5 s anyway).
+    conn.deadline = conn.since + (conn.watched ? this.idleMs : this.limits.headersTimeoutMs);
   }
 
   /** Closes every connection that is not in the middle of an answer; true when none is left. */

@@ -1,8 +1,15 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
 import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
+import { answerBrokenRequest, CLIENT_CLOSED } from "./broken-requests.ts";
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
@@ -13,11 +20,11 @@ import { HSTS, TLS_CIPHERS } from "./tls.ts";
  * check-tickets example is a GET with a JSON body, which Bun.serve drops. It enforces the body
  * limit itself so that an oversized body gets a problem+json 413, not a bare reset.
  *
- * The listening socket is our own (net, or tls), handing each admitted connection to node:http:
- * Bun's built-in node:http listener parses in native code that refuses raw UTF-8 in the request
- * target and enforces no header or body deadlines, and it offers no per-address view. Handed-over
- * sockets are parsed by node:http's JS parser, which the ConnectionGuard can watch (about 5% of
- * throughput on a bare route, measured with wrk).
+ * Bun's node:http enforces no header or body deadline and has no per-address view: the
+ * ConnectionGuard adds both from the connection and request events. Its native parser refuses raw
+ * UTF-8 in the request target; --lenient-request-target hands sockets from a listener of ours to
+ * node:http's JS parser instead, which accepts it once percent-encoded but costs about 10-18 µs
+ * of CPU per request (docs/network.md).
  */
 export interface FrontEndOptions {
   host: string;
@@ -26,6 +33,8 @@ export interface FrontEndOptions {
   bodyLimit: number;
   /** Default: DEFAULT_LIMITS (serve's own defaults). */
   limits?: ConnectionLimits;
+  /** Accept raw UTF-8 in the request target, at the cost of node:http's slower JS parser. */
+  lenientRequestTarget?: boolean;
   metrics?: Pick<Metrics, "connectionRefused" | "connectionTimedOut">;
   /** The app; it accounts (logs and counts) every request it answers. */
   handle: (request: Request) => Response | Promise<Response>;
@@ -42,8 +51,6 @@ export interface FrontEnd {
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const EMPTY = Buffer.alloc(0);
-/** nginx's code for a request whose client went away before it was read; never sent. */
-export const CLIENT_CLOSED = 499;
 
 // Unique per process run and cheap: a random prefix fixed at start and a counter.
 const ID_PREFIX = Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex");
@@ -225,54 +232,42 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     }
   };
 
-  const http = createHttpServer(onRequest);
-  http.keepAliveTimeout = 5_000;
-  // Requests too broken to reach the app (bad request line, header syntax, oversized headers,
-  // bad chunking) still get a problem+json answer, and the connection is closed.
-  http.on("clientError", (err: Error & { code?: string }, socket: Socket) => {
-    // The client left halfway through its request: nothing to answer, and not a bad request. A
-    // connection the guard or an answer already closed is not the client's doing.
-    const open = guard.tracks(socket);
-    if (err.code === "HPE_INVALID_EOF_STATE" || err.code === "ECONNRESET" || !socket.writable || !open) {
-      if (err.code === "HPE_INVALID_EOF_STATE" && open)
-        account("(client closed)", CLIENT_CLOSED, performance.now());
-      return socket.destroy();
-    }
-    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const problem = tooLarge
-      ? new Problem(
-          431,
-          "header-too-large",
-          "Request header fields too large",
-          "The request headers are too large",
-        )
-      : new Problem(400, "malformed-request", "Malformed HTTP request", "The request is not valid HTTP/1.1");
-    const body = JSON.stringify(problem.body());
-    socket.end(
-      `HTTP/1.1 ${problem.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-        `content-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-        `${tls ? `strict-transport-security: ${HSTS}\r\n` : ""}connection: close\r\n\r\n${body}`,
-      () => socket.destroy(),
-    );
-    account("(malformed request)", problem.status, performance.now());
-  });
-
-  const handOff = (socket: Socket) => {
-    http.emit("connection", socket);
-    guard.watchParser(socket);
+  const hsts = tls ? `strict-transport-security: ${HSTS}\r\n` : "";
+  const tlsOptions = opts.tls && {
+    cert: opts.tls.cert,
+    key: opts.tls.key,
+    minVersion: "TLSv1.2" as const,
+    ciphers: TLS_CIPHERS,
+    honorCipherOrder: true,
   };
-  const listener: NetServer = opts.tls
-    ? createTlsServer({
-        cert: opts.tls.cert,
-        key: opts.tls.key,
-        minVersion: "TLSv1.2",
-        ciphers: TLS_CIPHERS,
-        honorCipherOrder: true,
-      }).on("secureConnection", handOff)
-    : createNetServer();
-  listener.on("connection", (socket: Socket) => {
-    if (guard.admit(socket) && !tls) handOff(socket);
-  });
+  const lenient = opts.lenientRequestTarget === true;
+  const http: HttpServer =
+    tlsOptions && !lenient
+      ? (createHttpsServer(tlsOptions, onRequest) as unknown as HttpServer)
+      : createHttpServer(onRequest);
+  http.keepAliveTimeout = 5_000;
+  http.on("clientError", (err: Error & { code?: string }, socket: Socket) =>
+    answerBrokenRequest(err, socket, guard.tracks(socket), hsts, (route, status) =>
+      account(route, status, performance.now()),
+    ),
+  );
+  // Bun's own node:http listener by default (its native parser is the fast path). With
+  // --lenient-request-target a listener of ours hands sockets to node:http's JS parser, which the
+  // guard can watch and percent-encode raw UTF-8 in the request line for.
+  let listener: NetServer | HttpServer = http;
+  if (lenient) {
+    const handOff = (socket: Socket) => {
+      http.emit("connection", socket);
+      guard.watchParser(socket);
+    };
+    listener = tlsOptions ? createTlsServer(tlsOptions).on("secureConnection", handOff) : createNetServer();
+    listener.on("connection", (socket: Socket) => {
+      if (guard.admit(socket) && !tls) handOff(socket);
+    });
+  } else
+    http.on("connection", (socket: Socket) => {
+      guard.admit(socket);
+    });
 
   return new Promise((resolve, reject) => {
     listener.once("error", reject);
