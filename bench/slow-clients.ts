@@ -36,6 +36,7 @@ const port = await new Promise<number>((ok) => {
 });
 const dir = mkdtempSync(join(tmpdir(), "parkd-slow-"));
 const run = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: dir, env: { PATH: "/usr/bin:/bin", TZ: "UTC" } });
+run([BIN, "migrate", "--data-dir", dir]);
 const token = run([BIN, "token", "create", "--data-dir", dir, "--name", "probe", "--scope", "admin"])
   .stdout.toString()
   .trim();
