@@ -5,7 +5,7 @@ import { scheduleRetention } from "./modules/operations/retention.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { TrustedProxies } from "./platform/http/client-address.ts";
 import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.ts";
-import { logError, logLine } from "./platform/log.ts";
+import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
@@ -27,7 +27,7 @@ interface Job {
  */
 export class AppContext {
   readonly config: AppConfig;
-  /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type)`, `ctx.metrics.permitLookup(by)`. */
+  /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type, credential, at)`, `ctx.metrics.permitLookup(by)`. */
   readonly metrics: Metrics;
   readonly accounting: RequestAccounting;
   readonly credentials: CredentialService;
@@ -43,7 +43,7 @@ export class AppContext {
     readonly now: () => number = Date.now,
   ) {
     this.config = { ...defaultConfig(), ...config };
-    this.metrics = processMetrics(store);
+    this.metrics = processMetrics(store, now);
     this.accounting = new RequestAccounting(this.metrics);
     this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
@@ -74,7 +74,7 @@ export class AppContext {
     // as it can have one (Store.recoverWrites), so writes come back without a restart.
     const recovery = setInterval(() => {
       try {
-        if (this.store.recoverWrites(this.now())) logLine({ level: "info", msg: "store writable again" });
+        if (this.store.recoverWrites(this.now())) log("notice", "store writable again");
       } catch (e) {
         logError("store recovery failed; retrying", e);
       }

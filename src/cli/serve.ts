@@ -5,7 +5,7 @@ import { isTimeZone } from "../domain/time/zoned.ts";
 import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import { loadTls } from "../platform/http/tls.ts";
-import { logError } from "../platform/log.ts";
+import { log, logError } from "../platform/log.ts";
 import { appliedSchemaVersion, openStore } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
@@ -217,31 +217,48 @@ export const serveCommand: Command = {
       return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
     }
 
+    // The start-up summary, as two log lines a person can read: where to connect (the URLs and
+    // the TLS fingerprint to pin are in msg itself) and what the store holds.
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
-    const counts = Object.entries(storeCounts(store))
-      .map(([k, n]) => `${n} ${k}`)
-      .join(", ");
-    const summary = [
-      `parkd ${VERSION} listening on ${host}:${front.port}`,
-      ...urls.map((u) => `  ${u}`),
-      tls
-        ? `  TLS certificate SHA-256 fingerprint: ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
-        : "  plain HTTP (no TLS)",
-      `  data folder ${store.dataDir}, schema version ${appliedSchemaVersion(store.sqlite)}, time zone ${config.timezone}`,
-      `  store: ${counts}`,
-      ...(store.readOnly
-        ? [`  WARNING: ${store.path} is write-protected: writes answer 503 until it is writable again`]
-        : []),
-      `  retention ${config.retentionDays} days; API reference at ${urls[0]}/docs`,
-    ];
-    process.stderr.write(`${summary.join("\n")}\n`);
+    const counts = storeCounts(store);
+    const schemaVersion = appliedSchemaVersion(store.sqlite);
+    const tlsText = tls
+      ? `TLS certificate SHA-256 fingerprint ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
+      : "plain HTTP (no TLS)";
+    log("notice", `parkd ${VERSION} listening on ${urls.join(" ")}; ${tlsText}`, {
+      version: VERSION,
+      listen: `${host}:${front.port}`,
+      urls,
+      tls: tls ? (own ? "own" : "self-signed") : "none",
+      ...(tls ? { fingerprint: tls.fingerprint } : {}),
+      docs: `${urls[0]}/docs`,
+    });
+    log(
+      "info",
+      `data folder ${store.dataDir}, schema version ${schemaVersion}, time zone ${config.timezone}; store: ${Object.entries(
+        counts,
+      )
+        .map(([k, n]) => `${n} ${k}`)
+        .join(", ")}; retention ${config.retentionDays} days`,
+      {
+        dataDir: store.dataDir,
+        schemaVersion,
+        timezone: config.timezone,
+        counts,
+        retentionDays: config.retentionDays,
+      },
+    );
+    if (store.readOnly)
+      log("warning", `${store.path} is write-protected: writes answer 503 until it is writable again`, {
+        store: store.path,
+      });
 
     await new Promise<void>((resolve) => {
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        process.stderr.write(`parkd: ${signal}, finishing in-flight requests\n`);
+        log("notice", `${signal}: finishing in-flight requests`, { signal });
         front
           .close()
           .catch((e) => logError("error while closing the listener", e))
@@ -250,7 +267,7 @@ export const serveCommand: Command = {
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));
     });
-    process.stderr.write("parkd: stopped\n");
+    log("notice", "stopped");
     return 0;
   },
 };

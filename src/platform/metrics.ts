@@ -102,12 +102,18 @@ export class Metrics {
   );
   readonly authFailures = new LabeledCounter(
     "parkd_auth_failures_total",
-    "Requests refused for unknown, expired, revoked or malformed credentials, by scheme (bearer, basic).",
+    "Refused authentications (401), by reason.",
   );
   readonly authLockouts = new LabeledCounter(
     "parkd_auth_lockouts_total",
-    "Requests answered 429 because their address (bearer) or address and user name (basic) failed too often.",
+    "Addresses locked out after too many failed authentications within a minute.",
   );
+  readonly authRateLimitedRequests = new LabeledCounter(
+    "parkd_auth_rate_limited_requests_total",
+    "Requests refused with 429 because their address was locked out.",
+  );
+  /** credential label → Unix seconds of its last accepted intake event. */
+  private readonly lastEvent = new Map<string, number>();
   readonly rateLimited = new LabeledCounter(
     "parkd_rate_limited_requests_total",
     "Requests answered 429 because their credential went over --rate-limit-per-second, by credential kind.",
@@ -128,14 +134,32 @@ export class Metrics {
   private readonly ticketEventSeries = new Map<string, Count>();
   private readonly permitLookupSeries = new Map<string, Count>();
 
-  /** Call once per accepted intake event (after the commit). */
-  ticketEvent(type: string): void {
+  /** Call once per accepted intake event (after the commit), with who sent it and when (ms). */
+  ticketEvent(type: string, credential?: string, atMs?: number): void {
     let series = this.ticketEventSeries.get(type);
     if (!series) {
       series = this.ticketEvents.entry({ type });
       this.ticketEventSeries.set(type, series);
     }
     series.value++;
+    if (credential !== undefined && atMs !== undefined) this.lastTicketEvent(credential, atMs / 1000);
+  }
+
+  /** Records (or, at start, seeds from the store) a credential's last accepted event time. */
+  lastTicketEvent(credential: string, seconds: number): void {
+    if (seconds > (this.lastEvent.get(credential) ?? 0)) this.lastEvent.set(credential, seconds);
+  }
+
+  authFailure(reason: string): void {
+    this.authFailures.add({ reason });
+  }
+
+  authLockout(): void {
+    this.authLockouts.add({});
+  }
+
+  authRateLimited(): void {
+    this.authRateLimitedRequests.add({});
   }
 
   /** Call once per answered permit lookup. */
@@ -150,14 +174,6 @@ export class Metrics {
 
   retentionDeletedRows(table: string, rows: number): void {
     if (rows > 0) this.retentionDeleted.add({ table }, rows);
-  }
-
-  authFailure(scheme: string): void {
-    this.authFailures.add({ scheme });
-  }
-
-  authLockout(scheme: string): void {
-    this.authLockouts.add({ scheme });
   }
 
   rateLimit(credentialKind: string): void {
@@ -218,14 +234,23 @@ export class Metrics {
     this.ticketEvents.render(out);
     this.permitLookups.render(out);
     this.retentionDeleted.render(out);
-    for (const c of [
-      this.authFailures,
-      this.authLockouts,
-      this.rateLimited,
-      this.connectionsRefused,
-      this.connectionsTimedOut,
-    ])
-      c.render(out);
+    // Registered at zero so that rate() and increase() see the first failure.
+    this.authFailures.entry({ reason: "unknown, expired or revoked credentials" });
+    this.authLockouts.entry({});
+    this.authRateLimitedRequests.entry({});
+    this.authFailures.render(out);
+    this.authLockouts.render(out);
+    this.authRateLimitedRequests.render(out);
+    const last = "parkd_last_ticket_event_timestamp_seconds";
+    out.push(
+      `# HELP ${last} When the last ticket event was accepted from each credential (Unix seconds); max() over credentials is the site's last event.`,
+      `# TYPE ${last} gauge`,
+    );
+    for (const [credential, seconds] of this.lastEvent)
+      out.push(`${last}{credential="${escapeLabel(credential)}"} ${formatValue(seconds)}`);
+    this.rateLimited.render(out);
+    this.connectionsRefused.render(out);
+    this.connectionsTimedOut.render(out);
     for (const source of this.gauges) {
       let g: ReturnType<GaugeSource>;
       try {

@@ -222,9 +222,10 @@ describe("a store write-protected at start recovers without a restart (17)", () 
         expect(await p.exited).toBe(0);
         const stderr = await err;
         expect(stderr).toContain("write-protected");
-        // No raw stack: problems are single JSON lines.
+        // No raw stack: problems are single JSON lines; events go to stderr, requests to stdout.
         expect(stderr).not.toMatch(/^\s+at /m);
-        expect(await out).toContain("store writable again");
+        expect(stderr).toContain('"msg":"store writable again"');
+        expect(await out).toContain('"status":503');
       } finally {
         if (p.exitCode === null) p.kill("SIGKILL");
       }

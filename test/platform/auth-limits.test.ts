@@ -104,8 +104,11 @@ describe("failed-authentication lockout", () => {
     for (let i = 0; i < 11; i++)
       await s.app.handle(from("10.0.0.9", "GET", "/api/v1/whoami", { token: "pk_x" }));
     const text = s.ctx.metrics.render();
-    expect(text).toContain('parkd_auth_failures_total{scheme="bearer"} 10');
-    expect(text).toContain('parkd_auth_lockouts_total{scheme="bearer"} 1');
+    expect(text).toContain(
+      'parkd_auth_failures_total{reason="unknown, expired or revoked credentials"} 10\n',
+    );
+    expect(text).toContain("parkd_auth_lockouts_total 1\n");
+    expect(text).toContain("parkd_auth_rate_limited_requests_total 1\n");
   });
 });
 

@@ -99,7 +99,8 @@ export class TicketIntake {
       }
     }
     group.forEach((p, i) => {
-      if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
+      if (outcomes[i] === undefined)
+        this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
       p.done(outcomes[i]);
     });
   }

@@ -1,10 +1,11 @@
 import { Elysia, type TSchema } from "elysia";
 import { type Credential, credentialLabel, grants, type Scope } from "../../domain/credentials.ts";
+import { log } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { TrustedProxies } from "./client-address.ts";
 import { problems } from "./problem.ts";
 import type { FailureLimiter, RequestRateLimiter } from "./rate-limit.ts";
-import { metaOf } from "./request-meta.ts";
+import { metaOf, type RequestMeta } from "./request-meta.ts";
 import { rejectUnknownFields } from "./validation.ts";
 
 export interface AuthRequirement {
@@ -31,7 +32,8 @@ export interface AuthDeps {
   limiter: FailureLimiter;
   rateLimiter: RequestRateLimiter;
   trustedProxies: TrustedProxies;
-  metrics: Pick<Metrics, "authFailure" | "authLockout" | "rateLimit">;
+  /** Counts failures, lockouts and 429s for /metrics (ctx.metrics). */
+  metrics?: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited" | "rateLimit">;
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="parking"';
@@ -50,12 +52,42 @@ function decodeBasic(value: string): { name: string; password: string } | null {
 }
 
 /**
+ * A refused authentication as its own log event, naming the client and the reason, never what
+ * was sent; `failures` (a lockout key) counts it, and the failure that crosses the limit is
+ * logged and counted as a lockout.
+ */
+function refuse(deps: AuthDeps, meta: RequestMeta, client: string, reason: string, failures?: string): void {
+  deps.metrics?.authFailure(reason);
+  log("warning", "authentication failed", { client, route: meta.route, reason, requestId: meta.id });
+  if (failures && deps.limiter.fail(failures)) {
+    deps.metrics?.authLockout();
+    log("warning", "address locked out after repeated authentication failures", {
+      client,
+      scheme: failures.split(" ")[0],
+      failures: deps.limiter.limit,
+      retryAfterSeconds: deps.limiter.windowLeft(failures),
+    });
+  }
+}
+
+/** 429 instead of 401 while the key is locked out. */
+function lockedOut(deps: AuthDeps, key: string, detail: string): void {
+  const wait = deps.limiter.blockedFor(key);
+  if (wait <= 0) return;
+  deps.metrics?.authRateLimited();
+  throw problems.tooManyRequests(wait, detail);
+}
+
+const ADDRESS_LOCKED = "Too many failed authentications from this address; try again later";
+
+/**
  * Who may call, under what limits. A valid Bearer token is always admitted, whatever its address
  * did before: 256 random bits cannot be guessed, so failures from the same address (a
  * misconfigured terminal behind the same proxy) must not stop it. Failed Bearer attempts are
- * counted per address and, past the limit, get 429 instead of 401. Basic passwords can be
- * guessed: failures count per address and user name, and a locked pair gets 429 before its
- * password is even checked. Every admitted credential then draws on its own token bucket.
+ * counted per client address and, past the limit, a request from it that does not carry a valid
+ * credential gets 429 instead of 401. Basic passwords can be guessed: failures count per address
+ * and user name, and a locked pair gets 429 before its password is even checked. Every admitted
+ * credential then draws on its own token bucket.
  */
 export async function authenticate(
   deps: AuthDeps,
@@ -64,48 +96,47 @@ export async function authenticate(
 ): Promise<Credential> {
   const meta = metaOf(request);
   const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
-  const header = request.headers.get("authorization")?.trim();
-  if (!header) throw problems.unauthorized("Credentials are required", challenge);
-  const space = header.indexOf(" ");
-  const scheme = space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
-  const value = space > 0 ? header.slice(space + 1).trim() : "";
   const client = deps.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
+  const byAddress = `bearer ${client}`;
+  const header = request.headers.get("authorization")?.trim();
+  const space = header ? header.indexOf(" ") : -1;
+  const scheme = !header ? "" : space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
+  const value = header && space > 0 ? header.slice(space + 1).trim() : "";
   let credential: Credential | null = null;
-  let failures: string;
-  if (scheme === "basic") {
-    if (!need.basic) throw problems.unauthorized("This route accepts Bearer tokens only", challenge);
+  if (scheme === "basic" && need.basic) {
     const pair = decodeBasic(value);
-    failures = `basic ${client} ${pair?.name ?? ""}`;
-    const wait = deps.limiter.blockedFor(failures);
-    if (wait > 0) {
-      deps.metrics.authLockout("basic");
-      throw problems.tooManyRequests(
-        wait,
-        "Too many failed authentications for this user name from this address; try again later",
-      );
-    }
+    const byUser = `basic ${client} ${pair?.name ?? ""}`;
+    lockedOut(
+      deps,
+      byUser,
+      "Too many failed authentications for this user name from this address; try again later",
+    );
     if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password);
-  } else if (scheme === "bearer") {
-    failures = `bearer ${client}`;
-    if (value) credential = deps.credentials.verifyBearer(value);
-    const wait = credential ? 0 : deps.limiter.blockedFor(failures);
-    if (wait > 0) {
-      deps.metrics.authLockout("bearer");
-      throw problems.tooManyRequests(
-        wait,
-        "Too many failed authentications from this address; try again later",
-      );
+    if (!credential) {
+      refuse(deps, meta, client, "unknown, expired or revoked credentials", byUser);
+      throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
     }
-  } else throw problems.unauthorized("Unsupported authorization scheme", challenge);
-  if (!credential) {
-    deps.limiter.fail(failures);
-    deps.metrics.authFailure(scheme);
-    throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
+  } else if (scheme === "bearer") {
+    if (value) credential = deps.credentials.verifyBearer(value);
+    if (!credential) {
+      lockedOut(deps, byAddress, ADDRESS_LOCKED);
+      refuse(deps, meta, client, "unknown, expired or revoked credentials", byAddress);
+      throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
+    }
+  } else {
+    lockedOut(deps, byAddress, ADDRESS_LOCKED);
+    const [reason, detail] = !header
+      ? ["no credentials", "Credentials are required"]
+      : scheme === "basic"
+        ? ["basic not accepted here", "This route accepts Bearer tokens only"]
+        : ["unsupported scheme", "Unsupported authorization scheme"];
+    refuse(deps, meta, client, reason);
+    throw problems.unauthorized(detail, challenge);
   }
   meta.credential = credentialLabel(credential);
   const wait = deps.rateLimiter.take(`${credential.kind} ${credential.id}`);
   if (wait > 0) {
-    deps.metrics.rateLimit(credential.kind);
+    deps.metrics?.rateLimit(credential.kind);
     throw problems.rateLimited(wait, deps.rateLimiter.perSecond);
   }
   if (need.scope && !grants(credential, need.scope))

@@ -32,7 +32,7 @@ export type TimeoutPhase = "headers" | "body";
 export interface GuardEvents {
   refused(reason: RefusalReason): void;
   /** A request that did not arrive in time; "headers" ones are answered 408 by the guard itself. */
-  timedOut(phase: TimeoutPhase): void;
+  timedOut(phase: TimeoutPhase, client: string): void;
 }
 
 /**
@@ -231,7 +231,7 @@ export class ConnectionGuard {
       this.drop(conn);
       return;
     }
-    if (!evicted) this.events.timedOut(phase === "body" ? "body" : "headers");
+    if (!evicted) this.events.timedOut(phase === "body" ? "body" : "headers", conn.address);
     if (phase === "body" && conn.onTimeout) {
       const answer = conn.onTimeout;
       this.release(conn);

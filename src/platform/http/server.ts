@@ -59,7 +59,11 @@ function nextRequestId(): string {
   return `${ID_PREFIX}-${(++requestCounter).toString(36)}`;
 }
 
-/** The peer address is asked of the socket only when something needs it (authentication does). */
+// The peer address, asked of a socket once however many requests a kept-alive connection carries.
+const PEER = Symbol("parkd.peer");
+type WithPeer = Socket & { [PEER]?: string };
+
+/** The peer address is asked of the socket only when something needs it (auth, the log line). */
 class FrontEndMeta implements RequestMeta {
   route?: string;
   credential?: string;
@@ -70,7 +74,11 @@ class FrontEndMeta implements RequestMeta {
     public startedAt: number,
   ) {}
   get ip(): string {
-    if (this.#ip === undefined) this.#ip = this.socket.remoteAddress ?? "unknown";
+    if (this.#ip === undefined) {
+      const socket = this.socket as WithPeer;
+      socket[PEER] ??= socket.remoteAddress ?? "unknown";
+      this.#ip = socket[PEER];
+    }
     return this.#ip;
   }
 }
@@ -137,12 +145,20 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   const scheme = tls ? "https" : "http";
   const origin = `${scheme}://localhost`;
   let draining = false;
-  const account = (route: string, status: number, started: number, method = "-", meta?: FrontEndMeta) =>
+  const account = (
+    route: string,
+    status: number,
+    started: number,
+    client: string,
+    method = "-",
+    meta?: FrontEndMeta,
+  ) =>
     opts.account({
       method,
       route,
       status,
       ms: Math.round((performance.now() - started) * 100) / 100,
+      client,
       credential: meta?.credential,
       requestId: meta?.id ?? nextRequestId(),
     });
@@ -150,10 +166,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     opts.limits ?? DEFAULT_LIMITS,
     {
       refused: (reason) => opts.metrics?.connectionRefused(reason),
-      timedOut: (phase) => {
+      timedOut: (phase, client) => {
         opts.metrics?.connectionTimedOut(phase);
         // A body that timed out is answered and accounted by its request below.
-        if (phase === "headers") account("(request timeout)", 408, performance.now());
+        if (phase === "headers") account("(request timeout)", 408, performance.now(), client);
       },
     },
     tls ? `strict-transport-security: ${HSTS}\r\n` : "",
@@ -228,7 +244,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         res.end(JSON.stringify(problems.internal().body()));
       } else res.destroy();
     } finally {
-      if (!toApp) account(meta.route ?? "(unmatched)", status, started, method, meta);
+      if (!toApp) account(meta.route ?? "(unmatched)", status, started, meta.ip, method, meta);
     }
   };
 
@@ -248,7 +264,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   http.keepAliveTimeout = 5_000;
   http.on("clientError", (err: Error & { code?: string }, socket: Socket) =>
     answerBrokenRequest(err, socket, guard.tracks(socket), hsts, (route, status) =>
-      account(route, status, performance.now()),
+      account(route, status, performance.now(), socket.remoteAddress ?? "unknown"),
     ),
   );
   // Bun's own node:http listener by default (its native parser is the fast path). With

@@ -38,7 +38,7 @@ export class PermitRecords {
   private readonly byId;
 
   constructor(
-    sqlite: Database,
+    private readonly sqlite: Database,
     private readonly db: Db,
   ) {
     this.byPlate = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsByPlate);
@@ -108,5 +108,16 @@ export class PermitRecords {
 
   count(): number {
     return this.countAll.get()!.n;
+  }
+
+  /** Permits whose validity covers `now`, weekly windows not applied (read at scrape time). */
+  countValid(now: number): number {
+    return (
+      this.sqlite
+        .query<{ n: number }, [number]>(
+          "SELECT count(*) AS n FROM permits WHERE (end_at IS NULL OR end_at > ?1) AND start_at <= ?1",
+        )
+        .get(now)?.n ?? 0
+    );
   }
 }
