@@ -22,7 +22,8 @@ export const STATUS_TEXT: Record<string, string> = {
   "409": "Conflict with the stored state",
   "413": "Body over the limit",
   "415": "A body that is not JSON",
-  "429": "Too many failed authentications from this address, or this credential over its rate limit (see Retry-After)",
+  "429":
+    "Too many failed authentications from this address, or this credential over its rate limit (see Retry-After)",
   "500": "Internal error (logged; no internals in the answer)",
   "503": "The store is not writable; the request changed nothing",
 };
