@@ -57,6 +57,8 @@ export function kindsFor(
     add(401, "unauthorized");
     add(429, "too-many-requests", "rate-limited");
     if (scope) add(403, "insufficient-scope");
+    // A browser session authenticates like a credential; its writes need the csrf value.
+    if (method !== "get" && method !== "head") add(403, "csrf");
   }
   for (const [status, list] of Object.entries(contract?.problems ?? {})) add(status, ...list);
   add(500, "internal");

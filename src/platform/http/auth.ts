@@ -27,11 +27,18 @@ export interface CredentialVerifier {
   verifyBasic(name: string, password: string): Promise<Credential | null>;
 }
 
+/** Browser sessions (src/modules/web/sessions.ts): a request without Authorization may carry one. */
+export interface CookieAuth {
+  /** The session's credential, null when there is none; throws a Problem (403) on a CSRF failure. */
+  credentialOf(request: Request): Credential | null;
+}
+
 export interface AuthDeps {
   credentials: CredentialVerifier;
   limiter: FailureLimiter;
   rateLimiter: RequestRateLimiter;
   trustedProxies: TrustedProxies;
+  sessions?: CookieAuth;
   /** Counts failures, lockouts and 429s for /metrics (ctx.metrics). */
   metrics?: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited" | "rateLimit">;
 }
@@ -123,6 +130,8 @@ export async function authenticate(
       refuse(deps, meta, client, "unknown, expired or revoked credentials", byAddress);
       throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
     }
+  } else if (!header && (credential = deps.sessions?.credentialOf(request) ?? null)) {
+    // A browser session (the web app): its cookie stands for the credential.
   } else {
     lockedOut(deps, byAddress, ADDRESS_LOCKED);
     const [reason, detail] = !header
@@ -133,6 +142,16 @@ export async function authenticate(
     refuse(deps, meta, client, reason);
     throw problems.unauthorized(detail, challenge);
   }
+  return authorized(deps, meta, credential, need);
+}
+
+/** An admitted credential: its own token bucket, then the scope the route needs. */
+function authorized(
+  deps: AuthDeps,
+  meta: RequestMeta,
+  credential: Credential,
+  need: AuthRequirement,
+): Credential {
   meta.credential = credentialLabel(credential);
   const wait = deps.rateLimiter.take(`${credential.kind} ${credential.id}`);
   if (wait > 0) {

@@ -187,6 +187,24 @@ export class CredentialService {
     return id;
   }
 
+  /**
+   * The credential as it stands now, by id: null once its token is revoked or expired or its
+   * user deleted. A browser session asks this on every request, as a Bearer request would.
+   */
+  current(kind: "token" | "user", id: string): Credential | null {
+    const now = this.now();
+    if (kind === "token") {
+      const row = this.store.credentials.tokenById(id);
+      if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt <= now)) return null;
+      this.lastUsed.set(row.id, { kind, at: now });
+      return { kind, id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+    }
+    const row = this.store.credentials.userById(id);
+    if (!row) return null;
+    this.lastUsed.set(row.id, { kind, at: now });
+    return { kind, id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
   verifyBearer(token: string): Credential | null {
     const hash = sha256Hex(token);
     const row = this.store.credentials.tokenForHash(hash);
