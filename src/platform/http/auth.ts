@@ -130,9 +130,10 @@ export async function authenticate(
       refuse(deps, meta, client, "unknown, expired or revoked credentials", byAddress);
       throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
     }
-  } else if (!header && (credential = deps.sessions?.credentialOf(request) ?? null)) {
-    // A browser session (the web app): its cookie stands for the credential.
   } else {
+    // Without Authorization, a browser session (the web app) may stand for the credential.
+    const session = header ? null : (deps.sessions?.credentialOf(request) ?? null);
+    if (session) return authorized(deps, meta, session, need);
     lockedOut(deps, byAddress, ADDRESS_LOCKED);
     const [reason, detail] = !header
       ? ["no credentials", "Credentials are required"]
