@@ -218,11 +218,17 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       const response = await opts.handle(request);
       await writeResponse(res, response, meta.id, draining, tls);
     } catch {
-      status = 500;
-      if (!res.headersSent) {
-        res.writeHead(500, { "content-type": PROBLEM_CONTENT_TYPE });
-        res.end(JSON.stringify(problems.internal().body()));
-      } else res.destroy();
+      // A client that left while its answer was being written is not a failure of ours.
+      status = socket.destroyed ? CLIENT_CLOSED : 500;
+      try {
+        if (socket.destroyed || res.headersSent) res.destroy();
+        else {
+          res.writeHead(500, { "content-type": PROBLEM_CONTENT_TYPE });
+          res.end(JSON.stringify(problems.internal().body()));
+        }
+      } catch {
+        res.destroy();
+      }
     } finally {
       if (!toApp) account(meta.route ?? "(unmatched)", status, started, meta.ip, method, meta);
     }
