@@ -24,7 +24,7 @@ import { writeResponse } from "./write-response.ts";
  * Bun's node:http enforces no header or body deadline and has no per-address view: the
  * ConnectionGuard adds both from the connection and request events. Its native parser refuses raw
  * UTF-8 in the request target; --lenient-request-target hands sockets from a listener of ours to
- * node:http's JS parser instead, which accepts it once percent-encoded but costs about 10-18 µs
+ * node:http's JS parser instead, which accepts it once percent-encoded but costs about 12-20 µs
  * of CPU per request (docs/network.md).
  */
 export interface FrontEndOptions {
