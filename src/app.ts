@@ -23,7 +23,9 @@ import { statusRoutes } from "./modules/operations/status-routes.ts";
 import { webContract } from "./modules/web/contract.ts";
 import { webRoutes } from "./modules/web/routes.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
+import { refuseQueryTokens } from "./platform/http/auth.ts";
 import { requestHandling } from "./platform/http/errors.ts";
+import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
 
 /** What each module says of its routes in the OpenAPI document, beyond their schemas. */
 export const API_CONTRACTS = [
@@ -39,7 +41,13 @@ export const API_CONTRACTS = [
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
-    .use(requestHandling({ bodyLimit: ctx.config.bodyLimit }))
+    .use(refuseQueryTokens)
+    .use(
+      requestHandling({
+        bodyLimit: ctx.config.bodyLimit,
+        methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
+      }),
+    )
     .use(healthRoutes(ctx))
     .use(intakeRoutes(ctx))
     .use(enforcementRoutes(ctx))

@@ -7,7 +7,8 @@ import { syncGauges } from "./modules/sync/metrics.ts";
 import type { SyncSettings } from "./modules/sync/settings.ts";
 import { SessionStore } from "./modules/web/sessions.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
-import { FailureLimiter } from "./platform/http/rate-limit.ts";
+import { TrustedProxies } from "./platform/http/client-address.ts";
+import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.ts";
 import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
@@ -37,6 +38,8 @@ export class AppContext {
   readonly accounting: RequestAccounting;
   readonly credentials: CredentialService;
   readonly limiter: FailureLimiter;
+  readonly rateLimiter: RequestRateLimiter;
+  readonly trustedProxies: TrustedProxies;
   readonly lookupRecorder: LookupRecorder;
   /** The sync with the office, once started (`serve --central`). */
   sync: CentralSync | undefined;
@@ -56,6 +59,12 @@ export class AppContext {
     this.accounting = new RequestAccounting(this.metrics);
     this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
+    this.rateLimiter = new RequestRateLimiter({
+      perSecond: this.config.rateLimitPerSecond,
+      burst: this.config.rateLimitBurst,
+      now,
+    });
+    this.trustedProxies = new TrustedProxies(this.config.trustProxy);
     this.lookupRecorder = new LookupRecorder(store, this.metrics);
     this.sessions = new SessionStore(this.credentials, now);
   }

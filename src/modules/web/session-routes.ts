@@ -25,8 +25,14 @@ export function sessionRoutes(ctx: AppContext) {
       "/api/v1/session",
       async ({ body, request, set }) => {
         const meta = metaOf(request);
-        const wait = ctx.limiter.blockedFor(meta.ip);
-        if (wait > 0) throw problems.tooManyRequests(wait);
+        // Counted as the API counts them: per address for tokens, per address and name for users.
+        const client = ctx.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
+        const failures = "token" in body ? `bearer ${client}` : `basic ${client} ${body.username}`;
+        const wait = ctx.limiter.blockedFor(failures);
+        if (wait > 0) {
+          ctx.metrics.authRateLimited();
+          throw problems.tooManyRequests(wait, "Too many failed sign-ins from this address; try again later");
+        }
         const credential =
           "token" in body
             ? ctx.credentials.verifyBearer(body.token.trim())
@@ -35,12 +41,12 @@ export function sessionRoutes(ctx: AppContext) {
           // Counted and logged like a refused API credential: the same alerts watch both.
           ctx.metrics.authFailure("browser sign-in");
           log("warning", "authentication failed", {
-            client: meta.ip,
+            client,
             route: meta.route,
             reason: "browser sign-in",
             requestId: meta.id,
           });
-          if (ctx.limiter.fail(meta.ip)) ctx.metrics.authLockout();
+          if (ctx.limiter.fail(failures)) ctx.metrics.authLockout();
           throw problems.unauthorized(
             "The token or the name and password are unknown, expired or revoked",
             CHALLENGE,

@@ -28,6 +28,13 @@ const TOKEN_PREFIX = "pk_";
 const BASIC_CACHE_MS = 60_000;
 const LAST_USED_FLUSH_MS = 5_000;
 
+// Made once per process, on first need, with the same parameters as every user's hash.
+let dummy: Promise<string> | undefined;
+function dummyHash(): Promise<string> {
+  dummy ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
+  return dummy;
+}
+
 export function sha256Hex(text: string): string {
   return Bun.CryptoHasher.hash("sha256", text, "hex") as string;
 }
@@ -214,6 +221,9 @@ export class CredentialService {
     const key = sha256Hex(`${name}\u0000${password}`);
     if (!row) {
       this.basicCache.delete(key);
+      // The same argon2id work as a wrong password, so the answer's timing does not tell which
+      // user names exist.
+      await Bun.password.verify(password, await dummyHash());
       return null;
     }
     const now = this.now();
