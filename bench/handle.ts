@@ -144,6 +144,16 @@ async function main() {
   if (part("app")) {
     show("app.handle GET /healthz", await measure(PER_ROUND, get("/healthz")));
     show("app.handle GET /api/v1/whoami", await measure(PER_ROUND, get("/api/v1/whoami")));
+    let k = 0;
+    show(
+      "app.handle check-tickets by plate",
+      await measure(PER_ROUND, async (n) => {
+        for (let i = 0; i < n; i++) {
+          const plate = plateOf((++k * 7919) % PLATES);
+          await get(`/api/v1/attendants/check-tickets?registration_number=${plate}`)(1);
+        }
+      }),
+    );
   }
 
   let counter = 0;
@@ -231,6 +241,12 @@ async function main() {
     await frontEndFigure("raw node:http (fixed array)", startRaw, "/", token);
     await frontEndFigure("front end GET /healthz", startParkd, "/healthz", token);
     await frontEndFigure("front end GET /api/v1/whoami", startParkd, "/api/v1/whoami", token);
+    await frontEndFigure(
+      "front end check-tickets by plate",
+      startParkd,
+      "/api/v1/attendants/check-tickets?registration_number={plate}",
+      token,
+    );
     if (logged === 0) throw new Error("the front end logged nothing");
   }
   ctx.credentials.stop();

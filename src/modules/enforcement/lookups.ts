@@ -63,11 +63,8 @@ export class PermitLookups {
   byPlate(plateNorm: string, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
     const store = this.ctx.store;
-    const rows = this.candidates(
-      store.tickets.listedForPlate(plateNorm, at, at - recent),
-      store.permits.listedForPlate(plateNorm, at, at - recent),
-      true,
-    );
+    const held = store.live.forPlate(plateNorm, at, at - recent);
+    const rows = this.candidates(held.tickets, held.permits, true);
     return this.answer(rows, at, recent);
   }
 

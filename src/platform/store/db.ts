@@ -5,6 +5,7 @@ import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { configureConnection } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
+import { LivePermits } from "./live-permits.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
 import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
@@ -32,6 +33,7 @@ export class Store {
     lookups?: LookupRecords;
     probe?: StoreProbe;
     zoneVersions?: ZoneVersions;
+    live?: LivePermits;
   } = {};
   private readonly dataVersionQuery: Statement<{ data_version: number }, []>;
 
@@ -72,6 +74,12 @@ export class Store {
   get zoneVersions(): ZoneVersions {
     this.repos.zoneVersions ??= new ZoneVersions(this.sqlite);
     return this.repos.zoneVersions;
+  }
+
+  /** What a plate lookup can return, held in memory and kept current by the repositories' writes. */
+  get live(): LivePermits {
+    this.repos.live ??= new LivePermits(this.tickets, this.permits, () => this.dataVersion());
+    return this.repos.live;
   }
 
   /** Moves when another connection (a CLI command while serve runs) commits. */

@@ -28,23 +28,33 @@ export const PERMIT_LOOKUP_SQL = {
   permitsByPlate: `${LISTED} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
   permitsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2`,
   permitsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL`,
+  /** As TICKET_LOOKUP_SQL.ticketsLive*: ?1 the horizon. */
+  permitsLive: `${LISTED} WHERE end_at > ?1 OR end_at IS NULL`,
+  permitListed: `${LISTED} WHERE id = ?1`,
 } as const;
+
+const WRITTEN = "parkd_written_permits";
 
 export class PermitRecords {
   private readonly byPlate: Statement<ListedPermit, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedPermit, [number, number]>;
   private readonly inZoneOpen: Statement<ListedPermit, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
+  private readonly liveAll: Statement<ListedPermit, [number]>;
+  private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
+  private written?: { take: Statement<{ id: number }, []>; clear: Statement<void, []> };
 
   constructor(
-    sqlite: Database,
+    private readonly sqlite: Database,
     private readonly db: Db,
   ) {
     this.byPlate = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsByPlate);
     this.inZoneEnding = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneEnding);
     this.inZoneOpen = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneOpen);
     this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
+    this.liveAll = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsLive);
+    this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
     this.byId = db
       .select()
       .from(permits)
@@ -97,6 +107,41 @@ export class PermitRecords {
 
   listedForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {
     return this.byPlate.all(plateNorm, now, cutoff);
+  }
+
+  /** As TicketRecords.watchWrites, for permits. */
+  watchWrites(): void {
+    this.sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${WRITTEN} (id INTEGER PRIMARY KEY)`);
+    for (const [op, row] of [
+      ["INSERT", "NEW"],
+      ["UPDATE", "OLD"],
+      ["DELETE", "OLD"],
+    ] as const)
+      this.sqlite.run(
+        `CREATE TEMP TRIGGER IF NOT EXISTS ${WRITTEN}_${op.toLowerCase()} AFTER ${op} ON main.permits
+         BEGIN INSERT OR IGNORE INTO ${WRITTEN} (id) VALUES (${row}.id); END`,
+      );
+    this.written ??= {
+      take: this.sqlite.prepare(`SELECT id FROM ${WRITTEN}`),
+      clear: this.sqlite.prepare(`DELETE FROM ${WRITTEN}`),
+    };
+  }
+
+  takeWritten(): number[] {
+    const w = this.written!;
+    const rows = w.take.all();
+    if (rows.length === 0) return [];
+    w.clear.run();
+    return rows.map((r) => r.id);
+  }
+
+  /** Every permit that ends after `horizon` or not at all, started or not. */
+  live(horizon: number): ListedPermit[] {
+    return this.liveAll.all(horizon);
+  }
+
+  listed(id: number): ListedPermit | null {
+    return this.listedOne.get(id);
   }
 
   /** Permits of a zone that end after the cutoff or not at all, started or not. */

@@ -57,6 +57,10 @@ export const TICKET_LOOKUP_SQL = {
     AND (end_at IS NULL OR end_at > ?3)`,
   ticketsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
   ticketsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
+  /** What LiveLookups holds: every ticket a lookup may list from ?1 (its horizon) on, started or not. */
+  ticketsLiveEnding: `${LISTED} WHERE end_at > ?1 AND status <> 'canceled'`,
+  ticketsLiveOpen: `${LISTED} WHERE end_at IS NULL AND status <> 'canceled'`,
+  ticketListed: `${LISTED} WHERE ticket_id = ?1`,
 } as const;
 
 /**
@@ -67,6 +71,8 @@ const endedBefore = (cutoff: string) => `(
   (status = 'canceled' AND COALESCE(canceled_at, updated_at) < ${cutoff})
   OR (status <> 'canceled' AND end_at IS NOT NULL AND end_at < ${cutoff})
 )`;
+
+const WRITTEN = "parkd_written_tickets";
 
 export class TicketRecords {
   private readonly current: Statement<TicketState, [string]>;
@@ -88,6 +94,10 @@ export class TicketRecords {
   private readonly countEnded: Statement<{ n: number }, [number]>;
   private readonly countEndedEvents: Statement<{ n: number }, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
+  private readonly liveEnding: Statement<ListedTicket, [number]>;
+  private readonly liveOpen: Statement<ListedTicket, []>;
+  private readonly listedOne: Statement<ListedTicket, [string]>;
+  private written?: { take: Statement<{ id: string }, []>; clear: Statement<void, []> };
 
   constructor(private readonly sqlite: Database) {
     const s = sqlite;
@@ -148,6 +158,9 @@ export class TicketRecords {
       `SELECT count(*) AS n FROM ticket_events WHERE ticket_id IN (SELECT ticket_id FROM tickets WHERE ${endedBefore("?1")})`,
     );
     this.countAll = s.prepare("SELECT count(*) AS n FROM tickets");
+    this.liveEnding = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
+    this.liveOpen = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
+    this.listedOne = s.prepare(TICKET_LOOKUP_SQL.ticketListed);
   }
 
   // Intake: one event's read and writes, inside the caller's transaction.
@@ -203,6 +216,49 @@ export class TicketRecords {
 
   listedForPlate(plateNorm: string, now: number, cutoff: number): ListedTicket[] {
     return this.byPlate.all(plateNorm, now, cutoff);
+  }
+
+  /**
+   * From now on, the id of every ticket written on this connection, by whatever code (intake,
+   * retention, a test's own insert), is noted by a temporary trigger until takeWritten(); a write
+   * rolled back takes its note back with it.
+   */
+  watchWrites(): void {
+    this.sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${WRITTEN} (id TEXT PRIMARY KEY) WITHOUT ROWID`);
+    for (const [op, row] of [
+      ["INSERT", "NEW"],
+      ["UPDATE", "OLD"],
+      ["DELETE", "OLD"],
+    ] as const)
+      this.sqlite.run(
+        `CREATE TEMP TRIGGER IF NOT EXISTS ${WRITTEN}_${op.toLowerCase()} AFTER ${op} ON main.tickets
+         BEGIN INSERT OR IGNORE INTO ${WRITTEN} (id) VALUES (${row}.ticket_id); END`,
+      );
+    this.written ??= {
+      take: this.sqlite.prepare(`SELECT id FROM ${WRITTEN}`),
+      clear: this.sqlite.prepare(`DELETE FROM ${WRITTEN}`),
+    };
+  }
+
+  /** The ids noted since the last call (see watchWrites). */
+  takeWritten(): string[] {
+    const w = this.written!;
+    const rows = w.take.all();
+    if (rows.length === 0) return [];
+    w.clear.run();
+    return rows.map((r) => r.id);
+  }
+
+  /** Every ticket not canceled that ends after `horizon` or not at all, started or not. */
+  live(horizon: number): ListedTicket[] {
+    const rows = this.liveEnding.all(horizon);
+    for (const t of this.liveOpen.all()) rows.push(t);
+    return rows;
+  }
+
+  /** One ticket as the lookups read it, canceled or not. */
+  listed(ticketId: string): ListedTicket | null {
+    return this.listedOne.get(ticketId);
   }
 
   /** Tickets of a zone that end after the cutoff or not at all, started or not. */
