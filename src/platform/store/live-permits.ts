@@ -6,44 +6,67 @@ const SWEEP_MS = 60_000;
 /** Past this many tickets written since the last answer, reading the whole set again is cheaper. */
 const MAX_REREAD = 20_000;
 
+export interface LiveOptions {
+  /** Tickets read per turn of the event loop while the set is (re)built. */
+  slice?: number;
+  /** Another process's commits are looked for at most this often (ms, monotonic); 0: every answer. */
+  versionCheckMs?: number;
+}
+
 export interface PlateEntries {
   tickets: ListedTicket[];
   permits: ListedPermit[];
 }
 
+interface Build {
+  horizon: number;
+  version: number;
+  after: { endAt: number; rid: number } | null;
+}
+
 /**
  * The tickets and operator permits a plate lookup can return, held in memory by normalized plate:
- * every one not canceled that is open-ended or ends after the horizon (started or not). That is
+ * every one not canceled that is open-ended or ends after the horizon, started or not. That is
  * about a day of tickets out of the 90 kept, so a lookup is a map read instead of two indexed
- * queries on the whole history. It answers exactly what `TicketRecords.listedForPlate` and
- * `PermitRecords.listedForPlate` answer (test/platform/store/live-permits.test.ts checks it on
- * random writes and clock moves):
+ * queries on the whole history. `forPlate` answers exactly what `TicketRecords.listedForPlate`
+ * and `PermitRecords.listedForPlate` answer (test/platform/store/live-permits.test.ts checks it
+ * on random writes, builds and clock moves):
  * - Writes on this connection, by whatever code: temporary triggers note the id of every ticket
- *   and permit written (TicketRecords/PermitRecords.watchWrites); each is read again from the
- *   store before the next answer. A write rolled back takes its note back; `serve` also reads
- *   the notes every second, so they do not pile up while nobody looks a plate up.
- * - Writes by another process (a CLI command on the same store): `PRAGMA data_version` moves and
- *   the whole set is read again (about 30 000 rows on a busy site: tens of ms).
+ *   and permit written (WriteNotes); each is read again before the next answer. A write rolled
+ *   back takes its note back; `serve` also reads the notes every second so they do not pile up.
+ * - Another process's commit (a CLI command on the same store) moves `PRAGMA data_version`,
+ *   looked at no more than every `versionCheckMs` (a 100 ms: the pragma costs a few µs, more than
+ *   the rest of the lookup); the set is then built again.
  * - Time: entries that ended before the horizon are swept out as the clock moves on; a clock set
- *   back before the horizon rebuilds the set.
- * It is built on the first lookup (`serve` builds it right after start).
+ *   back before the horizon builds the set again.
+ * Building reads the set a slice per turn of the event loop (on the 1M-ticket bench store it is
+ * about 36 000 rows scattered over the file, a few hundred ms in all), so it never holds up
+ * requests; until it is done, lookups are answered by the queries themselves.
  */
 export class LivePermits {
   private readonly plates = new Map<string, PlateEntries>();
   /** Where each held ticket / permit is, to take it out when it changes. */
   private readonly ticketPlates = new Map<string, string>();
   private readonly permitPlates = new Map<number, string>();
-  /** Rows ending at or before the horizon are not held; null until built (or after an overflow). */
+  /** Rows ending at or before the horizon are not held; null while not built. */
   private horizon: number | null = null;
   private dataVersion = -1;
+  private versionCheckedAt = Number.NEGATIVE_INFINITY;
+  private building: Build | null = null;
+  private readonly slice: number;
+  private readonly versionCheckMs: number;
 
   constructor(
     private readonly tickets: TicketRecords,
     private readonly permits: PermitRecords,
     private readonly currentDataVersion: () => number,
+    opts: LiveOptions = {},
   ) {
-    tickets.watchWrites();
-    permits.watchWrites();
+    this.slice = opts.slice ?? 500;
+    this.versionCheckMs = opts.versionCheckMs ?? 100;
+    // From now on every write is noted (the first take sets the notes up).
+    tickets.takeWritten();
+    permits.takeWritten();
   }
 
   /**
@@ -51,7 +74,11 @@ export class LivePermits {
    * canceled, open-ended or ending after `cutoff`.
    */
   forPlate(plateNorm: string, now: number, cutoff: number): PlateEntries {
-    this.update(cutoff);
+    if (!this.update(cutoff))
+      return {
+        tickets: this.tickets.listedForPlate(plateNorm, now, cutoff),
+        permits: this.permits.listedForPlate(plateNorm, now, cutoff),
+      };
     const held = this.plates.get(plateNorm);
     const out: PlateEntries = { tickets: [], permits: [] };
     if (!held) return out;
@@ -67,48 +94,73 @@ export class LivePermits {
     return this.ticketPlates.size + this.permitPlates.size;
   }
 
-  /** Brings the set up to date for answers with this cutoff. */
-  update(cutoff: number): void {
-    const version = this.currentDataVersion();
-    if (this.horizon === null || version !== this.dataVersion || cutoff < this.horizon) {
-      this.rebuild(cutoff, version);
-      return;
+  /** True when the set is built and current for answers with this cutoff; else starts building it. */
+  update(cutoff: number): boolean {
+    const at = performance.now();
+    if (at - this.versionCheckedAt >= this.versionCheckMs) {
+      this.versionCheckedAt = at;
+      const version = this.currentDataVersion();
+      if (version !== this.dataVersion) {
+        this.dataVersion = version;
+        this.horizon = null;
+      }
     }
-    this.readWritten(cutoff, version);
-    if (cutoff - this.horizon >= SWEEP_MS) this.sweep(cutoff);
-  }
-
-  private rebuild(horizon: number, version: number): void {
-    this.plates.clear();
-    this.ticketPlates.clear();
-    this.permitPlates.clear();
-    // What was written before is in what is read now.
-    this.tickets.takeWritten();
-    this.permits.takeWritten();
-    this.horizon = horizon;
-    this.dataVersion = version;
-    for (const t of this.tickets.live(horizon)) this.addTicket(t);
-    for (const p of this.permits.live(horizon)) this.addPermit(p);
-  }
-
-  /** Reads again what this connection wrote since the last answer. */
-  private readWritten(cutoff: number, version: number): void {
+    if (this.horizon !== null && cutoff < this.horizon) this.horizon = null;
+    if (this.horizon === null) {
+      // A build that started before what made this one needed is started over.
+      if (this.building?.version !== this.dataVersion || this.building.horizon > cutoff) this.build(cutoff);
+      return false;
+    }
     const tickets = this.tickets.takeWritten();
     const permits = this.permits.takeWritten();
     if (tickets.length > MAX_REREAD) {
-      this.rebuild(cutoff, version);
-      return;
+      this.horizon = null;
+      this.build(cutoff);
+      return false;
     }
-    for (const id of tickets) {
-      this.removeTicket(id);
-      const t = this.tickets.listed(id);
-      if (t && t.status !== "canceled" && this.holds(t.endAt)) this.addTicket(t);
-    }
-    for (const id of permits) {
-      this.removePermit(id);
-      const p = this.permits.listed(id);
-      if (p && this.holds(p.endAt)) this.addPermit(p);
-    }
+    for (const id of tickets) this.rereadTicket(id);
+    for (const id of permits) this.rereadPermit(id);
+    if (cutoff - this.horizon >= SWEEP_MS) this.sweep(cutoff);
+    return true;
+  }
+
+  /** Starts reading the whole set afresh, a slice per turn of the event loop. */
+  private build(horizon: number): void {
+    const build: Build = { horizon, version: this.dataVersion, after: null };
+    this.building = build;
+    this.plates.clear();
+    this.ticketPlates.clear();
+    this.permitPlates.clear();
+    // Whatever was written before now is in what is read from now on; later writes leave notes.
+    this.tickets.takeWritten();
+    this.permits.takeWritten();
+    for (const p of this.permits.live(horizon)) this.addPermit(p);
+    for (const t of this.tickets.liveOpen()) this.addTicket(t);
+    const step = () => {
+      if (this.building !== build) return;
+      const { rows, next } = this.tickets.liveEnding(horizon, this.slice, build.after);
+      for (const t of rows) this.addTicket(t);
+      build.after = next;
+      if (next) {
+        setImmediate(step);
+        return;
+      }
+      this.building = null;
+      this.horizon = horizon;
+    };
+    step();
+  }
+
+  private rereadTicket(id: string): void {
+    this.removeTicket(id);
+    const t = this.tickets.listed(id);
+    if (t && t.status !== "canceled" && this.holds(t.endAt)) this.addTicket(t);
+  }
+
+  private rereadPermit(id: number): void {
+    this.removePermit(id);
+    const p = this.permits.listed(id);
+    if (p && this.holds(p.endAt)) this.addPermit(p);
   }
 
   private holds(endAt: number | null): boolean {
@@ -142,12 +194,15 @@ export class LivePermits {
     return held;
   }
 
+  // A ticket written while the set is built may be read twice (in two slices): once is kept.
   private addTicket(t: ListedTicket): void {
+    this.removeTicket(t.ticketId);
     this.entriesOf(t.plateNorm).tickets.push(t);
     this.ticketPlates.set(t.ticketId, t.plateNorm);
   }
 
   private addPermit(p: ListedPermit): void {
+    this.removePermit(p.id);
     this.entriesOf(p.plateNorm).permits.push(p);
     this.permitPlates.set(p.id, p.plateNorm);
   }

@@ -2,6 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { permits } from "./schema/index.ts";
+import { WriteNotes } from "./write-notes.ts";
 
 /** The one owner of the `permits` table (operator-issued permits). */
 
@@ -33,8 +34,6 @@ export const PERMIT_LOOKUP_SQL = {
   permitListed: `${LISTED} WHERE id = ?1`,
 } as const;
 
-const WRITTEN = "parkd_written_permits";
-
 export class PermitRecords {
   private readonly byPlate: Statement<ListedPermit, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedPermit, [number, number]>;
@@ -43,7 +42,7 @@ export class PermitRecords {
   private readonly liveAll: Statement<ListedPermit, [number]>;
   private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
-  private written?: { take: Statement<{ id: number }, []>; clear: Statement<void, []> };
+  private written?: WriteNotes<number>;
 
   constructor(
     private readonly sqlite: Database,
@@ -109,30 +108,10 @@ export class PermitRecords {
     return this.byPlate.all(plateNorm, now, cutoff);
   }
 
-  /** As TicketRecords.watchWrites, for permits. */
-  watchWrites(): void {
-    this.sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${WRITTEN} (id INTEGER PRIMARY KEY)`);
-    for (const [op, row] of [
-      ["INSERT", "NEW"],
-      ["UPDATE", "OLD"],
-      ["DELETE", "OLD"],
-    ] as const)
-      this.sqlite.run(
-        `CREATE TEMP TRIGGER IF NOT EXISTS ${WRITTEN}_${op.toLowerCase()} AFTER ${op} ON main.permits
-         BEGIN INSERT OR IGNORE INTO ${WRITTEN} (id) VALUES (${row}.id); END`,
-      );
-    this.written ??= {
-      take: this.sqlite.prepare(`SELECT id FROM ${WRITTEN}`),
-      clear: this.sqlite.prepare(`DELETE FROM ${WRITTEN}`),
-    };
-  }
-
+  /** Notes of the permits written on this connection since the last call (see WriteNotes). */
   takeWritten(): number[] {
-    const w = this.written!;
-    const rows = w.take.all();
-    if (rows.length === 0) return [];
-    w.clear.run();
-    return rows.map((r) => r.id);
+    this.written ??= new WriteNotes<number>(this.sqlite, "permits", "id", "INTEGER");
+    return this.written.taken();
   }
 
   /** Every permit that ends after `horizon` or not at all, started or not. */

@@ -1,6 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { TicketState, TicketStatus } from "../../domain/tickets/rules.ts";
 import type { tickets } from "./schema/index.ts";
+import { WriteNotes } from "./write-notes.ts";
 
 /**
  * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
@@ -57,8 +58,14 @@ export const TICKET_LOOKUP_SQL = {
     AND (end_at IS NULL OR end_at > ?3)`,
   ticketsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
   ticketsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
-  /** What LiveLookups holds: every ticket a lookup may list from ?1 (its horizon) on, started or not. */
-  ticketsLiveEnding: `${LISTED} WHERE end_at > ?1 AND status <> 'canceled'`,
+  /**
+   * What LivePermits holds: every ticket a lookup may list from ?1 (its horizon) on, started or
+   * not; the ending ones in slices of ?4 in (end_at, rowid) order, after (?2, ?3).
+   */
+  ticketsLiveEnding: `SELECT rowid AS rid, ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId,
+    start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt
+    FROM tickets WHERE end_at > ?1 AND (end_at, rowid) > (?2, ?3) AND status <> 'canceled'
+    ORDER BY end_at, rowid LIMIT ?4`,
   ticketsLiveOpen: `${LISTED} WHERE end_at IS NULL AND status <> 'canceled'`,
   ticketListed: `${LISTED} WHERE ticket_id = ?1`,
 } as const;
@@ -71,8 +78,6 @@ const endedBefore = (cutoff: string) => `(
   (status = 'canceled' AND COALESCE(canceled_at, updated_at) < ${cutoff})
   OR (status <> 'canceled' AND end_at IS NOT NULL AND end_at < ${cutoff})
 )`;
-
-const WRITTEN = "parkd_written_tickets";
 
 export class TicketRecords {
   private readonly current: Statement<TicketState, [string]>;
@@ -94,10 +99,13 @@ export class TicketRecords {
   private readonly countEnded: Statement<{ n: number }, [number]>;
   private readonly countEndedEvents: Statement<{ n: number }, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
-  private readonly liveEnding: Statement<ListedTicket, [number]>;
-  private readonly liveOpen: Statement<ListedTicket, []>;
+  private readonly liveEndingRows: Statement<
+    ListedTicket & { rid: number },
+    [number, number, number, number]
+  >;
+  private readonly liveOpenRows: Statement<ListedTicket, []>;
   private readonly listedOne: Statement<ListedTicket, [string]>;
-  private written?: { take: Statement<{ id: string }, []>; clear: Statement<void, []> };
+  private written?: WriteNotes<string>;
 
   constructor(private readonly sqlite: Database) {
     const s = sqlite;
@@ -158,8 +166,8 @@ export class TicketRecords {
       `SELECT count(*) AS n FROM ticket_events WHERE ticket_id IN (SELECT ticket_id FROM tickets WHERE ${endedBefore("?1")})`,
     );
     this.countAll = s.prepare("SELECT count(*) AS n FROM tickets");
-    this.liveEnding = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
-    this.liveOpen = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
+    this.liveEndingRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
+    this.liveOpenRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
     this.listedOne = s.prepare(TICKET_LOOKUP_SQL.ticketListed);
   }
 
@@ -218,42 +226,30 @@ export class TicketRecords {
     return this.byPlate.all(plateNorm, now, cutoff);
   }
 
-  /**
-   * From now on, the id of every ticket written on this connection, by whatever code (intake,
-   * retention, a test's own insert), is noted by a temporary trigger until takeWritten(); a write
-   * rolled back takes its note back with it.
-   */
-  watchWrites(): void {
-    this.sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${WRITTEN} (id TEXT PRIMARY KEY) WITHOUT ROWID`);
-    for (const [op, row] of [
-      ["INSERT", "NEW"],
-      ["UPDATE", "OLD"],
-      ["DELETE", "OLD"],
-    ] as const)
-      this.sqlite.run(
-        `CREATE TEMP TRIGGER IF NOT EXISTS ${WRITTEN}_${op.toLowerCase()} AFTER ${op} ON main.tickets
-         BEGIN INSERT OR IGNORE INTO ${WRITTEN} (id) VALUES (${row}.ticket_id); END`,
-      );
-    this.written ??= {
-      take: this.sqlite.prepare(`SELECT id FROM ${WRITTEN}`),
-      clear: this.sqlite.prepare(`DELETE FROM ${WRITTEN}`),
-    };
-  }
-
-  /** The ids noted since the last call (see watchWrites). */
+  /** Notes of the tickets written on this connection since the last call (see WriteNotes). */
   takeWritten(): string[] {
-    const w = this.written!;
-    const rows = w.take.all();
-    if (rows.length === 0) return [];
-    w.clear.run();
-    return rows.map((r) => r.id);
+    this.written ??= new WriteNotes<string>(this.sqlite, "tickets", "ticket_id", "TEXT");
+    return this.written.taken();
   }
 
-  /** Every ticket not canceled that ends after `horizon` or not at all, started or not. */
-  live(horizon: number): ListedTicket[] {
-    const rows = this.liveEnding.all(horizon);
-    for (const t of this.liveOpen.all()) rows.push(t);
-    return rows;
+  /**
+   * Tickets not canceled that end after `horizon`, `limit` at a time in (end_at, rowid) order:
+   * pass the last slice's `next` to get the following one; `next` is null after the last.
+   */
+  liveEnding(
+    horizon: number,
+    limit: number,
+    after: { endAt: number; rid: number } | null,
+  ): { rows: ListedTicket[]; next: { endAt: number; rid: number } | null } {
+    const found = this.liveEndingRows.all(horizon, after?.endAt ?? horizon, after?.rid ?? 0, limit);
+    const rows = found.map(({ rid: _, ...t }) => t);
+    const last = found[found.length - 1];
+    return { rows, next: found.length < limit || !last ? null : { endAt: last.endAt!, rid: last.rid } };
+  }
+
+  /** Tickets not canceled with no end (running), started or not. */
+  liveOpen(): ListedTicket[] {
+    return this.liveOpenRows.all();
   }
 
   /** One ticket as the lookups read it, canceled or not. */
