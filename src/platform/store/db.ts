@@ -36,6 +36,7 @@ export class Store {
     live?: LivePermits;
   } = {};
   private readonly dataVersionQuery: Statement<{ data_version: number }, []>;
+  private readonly totalChangesQuery: Statement<{ n: number }, []>;
 
   constructor(
     /** Absolute path of the SQLite file. */
@@ -45,6 +46,7 @@ export class Store {
     readonly db: Db,
   ) {
     this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
+    this.totalChangesQuery = sqlite.prepare("SELECT total_changes() AS n");
   }
 
   get tickets(): TicketRecords {
@@ -78,13 +80,21 @@ export class Store {
 
   /** What a plate lookup can return, held in memory and kept current by the repositories' writes. */
   get live(): LivePermits {
-    this.repos.live ??= new LivePermits(this.tickets, this.permits, () => this.dataVersion());
+    this.repos.live ??= new LivePermits(this.tickets, this.permits, this);
     return this.repos.live;
   }
 
   /** Moves when another connection (a CLI command while serve runs) commits. */
   dataVersion(): number {
     return this.dataVersionQuery.get()!.data_version;
+  }
+
+  /**
+   * Rows written on this connection since it opened, triggers included (rolled back ones too):
+   * a fraction of a µs to ask, where data_version costs several.
+   */
+  totalChanges(): number {
+    return this.totalChangesQuery.get()!.n;
   }
 
   /** `fn` as one transaction (a nested call is a savepoint); `.immediate` takes the write lock first. */

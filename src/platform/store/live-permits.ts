@@ -6,6 +6,12 @@ const SWEEP_MS = 60_000;
 /** Past this many tickets written since the last answer, reading the whole set again is cheaper. */
 const MAX_REREAD = 20_000;
 
+/** What LivePermits asks of the connection (the Store). */
+export interface Connection {
+  dataVersion(): number;
+  totalChanges(): number;
+}
+
 export interface LiveOptions {
   /** Tickets read per turn of the event loop while the set is (re)built. */
   slice?: number;
@@ -32,8 +38,9 @@ interface Build {
  * and `PermitRecords.listedForPlate` answer (test/platform/store/live-permits.test.ts checks it
  * on random writes, builds and clock moves):
  * - Writes on this connection, by whatever code: temporary triggers note the id of every ticket
- *   and permit written (WriteNotes); each is read again before the next answer. A write rolled
- *   back takes its note back; `serve` also reads the notes every second so they do not pile up.
+ *   and permit written (WriteNotes); each is read again before the next answer (the notes are
+ *   looked at only when the connection's total_changes moved). A write rolled back takes its
+ *   note back; `serve` also reads the notes every second so they do not pile up.
  * - Another process's commit (a CLI command on the same store) moves `PRAGMA data_version`,
  *   looked at no more than every `versionCheckMs` (a 100 ms: the pragma costs a few µs, more than
  *   the rest of the lookup); the set is then built again.
@@ -52,6 +59,8 @@ export class LivePermits {
   private horizon: number | null = null;
   private dataVersion = -1;
   private versionCheckedAt = Number.NEGATIVE_INFINITY;
+  /** total_changes when the notes were last taken: unchanged, there are none to take. */
+  private changesSeen = -1;
   private building: Build | null = null;
   private readonly slice: number;
   private readonly versionCheckMs: number;
@@ -59,7 +68,7 @@ export class LivePermits {
   constructor(
     private readonly tickets: TicketRecords,
     private readonly permits: PermitRecords,
-    private readonly currentDataVersion: () => number,
+    private readonly connection: Connection,
     opts: LiveOptions = {},
   ) {
     this.slice = opts.slice ?? 500;
@@ -99,7 +108,7 @@ export class LivePermits {
     const at = performance.now();
     if (at - this.versionCheckedAt >= this.versionCheckMs) {
       this.versionCheckedAt = at;
-      const version = this.currentDataVersion();
+      const version = this.connection.dataVersion();
       if (version !== this.dataVersion) {
         this.dataVersion = version;
         this.horizon = null;
@@ -111,6 +120,12 @@ export class LivePermits {
       if (this.building?.version !== this.dataVersion || this.building.horizon > cutoff) this.build(cutoff);
       return false;
     }
+    const changes = this.connection.totalChanges();
+    if (changes === this.changesSeen) {
+      if (cutoff - this.horizon >= SWEEP_MS) this.sweep(cutoff);
+      return true;
+    }
+    this.changesSeen = changes;
     const tickets = this.tickets.takeWritten();
     const permits = this.permits.takeWritten();
     if (tickets.length > MAX_REREAD) {
