@@ -88,15 +88,17 @@ async function writeResponse(
   requestId: string,
   closeAfter = false,
 ): Promise<void> {
-  const headers: Record<string, string | string[]> = { "x-request-id": requestId };
+  // One flat name/value list, as node:http takes it: no object per response, and a header the
+  // app repeats (set-cookie) stays repeated.
+  const headers: string[] = ["x-request-id", requestId];
+  let hasLength = false;
   response.headers.forEach((value, key) => {
-    const prev = headers[key];
-    if (prev === undefined) headers[key] = value;
-    else headers[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+    headers.push(key, value);
+    if (key === "content-length") hasLength = true;
   });
-  if (closeAfter) headers.connection = "close";
+  if (closeAfter) headers.push("connection", "close");
   const body = response.body === null ? undefined : await response.bytes();
-  if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
+  if (body && !hasLength) headers.push("content-length", String(body.length));
   res.writeHead(response.status, headers);
   res.end(body);
 }
