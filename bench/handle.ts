@@ -130,6 +130,8 @@ async function main() {
   for (const pragma of (process.env.HANDLE_PRAGMA ?? "").split(";").filter((x) => x.trim()))
     ctx.store.sqlite.run(`PRAGMA ${pragma}`);
   const app = createApp(ctx);
+  // As serve has it: the live set of plate lookups exists, so every ticket write leaves its note.
+  ctx.store.live.update(Date.now() - ctx.config.recentHours * 3_600_000);
   const token = ctx.credentials.createToken({ name: `handle-${Date.now()}`, scopes: ["admin"] }).token;
   const auth = { authorization: `Bearer ${token}` };
   console.log(`store: ${TICKETS.toLocaleString("en")} tickets; ${ROUNDS} rounds; medians of the rounds`);
