@@ -99,7 +99,7 @@ export function comparisonMarkdown(c: Comparison): string[] {
       (r, i) =>
         `| ${i + 1} | ${r.ceiling} | ${r.peerLookup} (${r.peerLookupP99}) | ${r.parkdLookup} (${r.parkdLookupP99}) | ${(r.parkdLookup / r.peerLookup).toFixed(2)} | ${r.peerIntake} (${r.peerIntakeP99}) | ${r.parkdIntake} (${r.parkdIntakeP99}) | ${(r.parkdIntake / r.peerIntake).toFixed(2)} |`,
     ),
-    `| median | | (${c.peerLookupP99}) | (${c.parkdLookupP99}) | **${c.lookupRatio.toFixed(2)}** | | | **${c.intakeRatio.toFixed(2)}** |`,
+    `| median | | (${c.peerLookupP99.toFixed(2)}) | (${c.parkdLookupP99.toFixed(2)}) | **${c.lookupRatio.toFixed(2)}** | | | **${c.intakeRatio.toFixed(2)}** |`,
     "",
   ];
 }

@@ -75,7 +75,8 @@ export class AppContext {
       onError: (e) => logError("retention run failed; retrying at the next run", e),
     });
     this.hold("retention", () => retention.stop());
-    // Plate lookups answer from memory (LivePermits): read it in now rather than in the first
+    // Plate lookups answer from memory (LivePermits): read it in soon after start (not during
+    // the first answers: it is a few hundred ms of reads, in slices) rather than at the first
     // lookup, and take in what intake wrote every second even while nobody looks.
     const refresh = () => {
       try {
@@ -84,7 +85,7 @@ export class AppContext {
         logError("reading the live permits failed; the next lookup tries again", e);
       }
     };
-    const warmUp = setTimeout(refresh, 0);
+    const warmUp = setTimeout(refresh, 500);
     const catchUp = setInterval(refresh, 1_000);
     catchUp.unref();
     this.hold("live permits", () => {
