@@ -28,6 +28,21 @@ ensure_packages() {
   fi
 }
 
+# Debian packages some tests drive (chromium for /docs, promtool for metrics and alert rules):
+# installed when missing and running as root; elsewhere those tests skip, except with CI=true.
+apt_updated=""
+ensure_debian_package() { # command package
+  if command -v "$1" >/dev/null 2>&1 || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    return
+  fi
+  echo "build.sh: installing the Debian package $2 (for $1)" >&2
+  if [ -z "$apt_updated" ]; then
+    apt-get update -qq >&2
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" >&2
+}
+
 compile() {
   mkdir -p dist
   local commit
@@ -58,9 +73,19 @@ case "${1:-build}" in
     bun x tsc --noEmit -p .
     echo "== lint" >&2
     bun x biome check .
+    ensure_debian_package chromium chromium
+    ensure_debian_package promtool prometheus
     echo "== tests" >&2
     shift
-    PARKD_BIN="$PWD/dist/parkd" bun test "$@"
+    # Route tests record the statuses they see; with the whole suite run, each must be declared
+    # in /openapi.json (test/contract/check-observed.ts).
+    observed="$(mktemp -d)/observed-statuses.jsonl"
+    PARKD_OBSERVED_FILE="$observed" PARKD_BIN="$PWD/dist/parkd" bun test "$@"
+    if [ $# -eq 0 ]; then
+      echo "== declared statuses" >&2
+      bun test/contract/check-observed.ts "$observed"
+    fi
+    rm -rf "$(dirname "$observed")"
     ;;
   *)
     echo "usage: ./build.sh [build|test]" >&2

@@ -1,27 +1,27 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
+import { adminContract } from "./modules/admin/contract.ts";
 import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
 import { lotRoutes } from "./modules/admin/lots/routes.ts";
 import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
 import { ticketAdminRoutes } from "./modules/admin/tickets/routes.ts";
+import { enforcementContract } from "./modules/enforcement/contract.ts";
 import { enforcementRoutes } from "./modules/enforcement/routes.ts";
+import { intakeContract } from "./modules/intake/contract.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
 import { healthRoutes } from "./modules/operations/health.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
-import { errorHandling } from "./platform/http/errors.ts";
-import { routeTemplates } from "./platform/http/route-template.ts";
+import { requestHandling } from "./platform/http/errors.ts";
 
-/**
- * The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call
- * app.handle. The platform plugins come first: routeTemplates must see every request before
- * errorHandling answers for it.
- */
+/** What each module says of its routes in the OpenAPI document, beyond their schemas. */
+export const API_CONTRACTS = [intakeContract, enforcementContract, adminContract];
+
+/** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
-    .use(routeTemplates)
-    .use(errorHandling({ bodyLimit: ctx.config.bodyLimit }))
+    .use(requestHandling({ bodyLimit: ctx.config.bodyLimit }))
     .use(healthRoutes(ctx))
     .use(intakeRoutes(ctx))
     .use(enforcementRoutes(ctx))
@@ -30,7 +30,7 @@ export function createApp(ctx: AppContext) {
     .use(ticketAdminRoutes(ctx))
     .use(credentialRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
-    .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes));
+    .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));
   return accountRequests(app, ctx.accounting);
 }
 

@@ -4,7 +4,7 @@ import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
 import { scheduleRetention } from "./modules/operations/retention.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { FailureLimiter } from "./platform/http/rate-limit.ts";
-import { logError, logLine } from "./platform/log.ts";
+import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
@@ -26,7 +26,7 @@ interface Job {
  */
 export class AppContext {
   readonly config: AppConfig;
-  /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type)`, `ctx.metrics.permitLookup(by)`. */
+  /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type, credential, at)`, `ctx.metrics.permitLookup(by)`. */
   readonly metrics: Metrics;
   readonly accounting: RequestAccounting;
   readonly credentials: CredentialService;
@@ -40,7 +40,7 @@ export class AppContext {
     readonly now: () => number = Date.now,
   ) {
     this.config = { ...defaultConfig(), ...config };
-    this.metrics = processMetrics(store);
+    this.metrics = processMetrics(store, now);
     this.accounting = new RequestAccounting(this.metrics);
     this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
@@ -61,6 +61,17 @@ export class AppContext {
     this.hold("checkpointer", () => checkpointer.stop());
     this.credentials.startLastUsedFlush();
     this.hold("last-used times", () => this.credentials.stop());
+    // A store opened while its file was write-protected moves to a writable connection as soon
+    // as it can have one (Store.recoverWrites), so writes come back without a restart.
+    const recovery = setInterval(() => {
+      try {
+        if (this.store.recoverWrites(this.now())) log("notice", "store writable again");
+      } catch (e) {
+        logError("store recovery failed; retrying", e);
+      }
+    }, 2_000);
+    recovery.unref();
+    this.hold("store recovery", () => clearInterval(recovery));
     const retention = scheduleRetention({
       store: this.store,
       now: this.now,

@@ -133,10 +133,16 @@ export function intOpt(
   return n;
 }
 
-/** "90d", "12h", "30m", "45s", "2w" → milliseconds. */
+/** Longer than any credential should live; also keeps expiry instants within a Date's range. */
+const MAX_DURATION_MS = 100 * 365 * 86_400_000;
+
+/** "90d", "12h", "30m", "45s", "2w" → milliseconds; more than 0 and at most 100 years. */
 export function parseDuration(text: string): number {
-  const m = /^(\d+)\s*([smhdw])$/.exec(text.trim());
+  const m = /^(\d{1,12})\s*([smhdw])$/.exec(text.trim());
   if (!m) throw new UsageError(`bad duration "${text}": use a number and s, m, h, d or w (e.g. 90d)`);
   const unit = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 }[m[2] as "s" | "m" | "h" | "d" | "w"];
-  return Number(m[1]) * unit * 1000;
+  const ms = Number(m[1]) * unit * 1000;
+  if (ms === 0) throw new UsageError(`duration "${text}" is zero: it would make something dead on arrival`);
+  if (ms > MAX_DURATION_MS) throw new UsageError(`duration "${text}" is longer than 100 years`);
+  return ms;
 }

@@ -1,3 +1,5 @@
+import { StoreMissingError } from "../platform/store/db.ts";
+import { DataFolderError } from "../platform/store/lock.ts";
 import { formatOptions, type OptionSpec, type OptionValues, parseArgs, UsageError } from "./args.ts";
 
 export interface Command {
@@ -72,6 +74,7 @@ export async function dispatch(root: Command, argv: string[]): Promise<number> {
       process.stderr.write(`${path.join(" ")}: ${e.message}\nRun '${path.join(" ")} --help' for usage.\n`);
       return 2;
     }
+    if (e instanceof StoreMissingError || e instanceof DataFolderError) return fail(e.message);
     throw e;
   }
 }

@@ -7,7 +7,7 @@ function withCredentials<T>(
   dataDir: string | undefined,
   fn: (c: CredentialService) => T | Promise<T>,
 ): Promise<T> {
-  const store = openStore(dataDir ?? "./data");
+  const store = openStore(dataDir ?? "./data", { create: false });
   const service = new CredentialService(store);
   return Promise.resolve(fn(service)).finally(() => store.close());
 }
@@ -78,11 +78,13 @@ export const tokenCommand: Command = {
                 created: isoOrDash(t.createdAt),
                 "last used": isoOrDash(t.lastUsedAt),
                 expires: isoOrDash(t.expiresAt),
-                status: t.revokedAt
-                  ? "revoked"
-                  : t.expiresAt !== null && t.expiresAt <= now
+                // A token retired at its expiry (its name reused) shows as what it was: expired.
+                status:
+                  t.expiresAt !== null && t.expiresAt <= now && (t.revokedAt ?? t.expiresAt) >= t.expiresAt
                     ? "expired"
-                    : "active",
+                    : t.revokedAt
+                      ? "revoked"
+                      : "active",
               })),
               ["id", "name", "scopes", "created", "last used", "expires", "status"],
             );

@@ -6,7 +6,7 @@ import { stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 
 function withCatalog<T>(dataDir: string | undefined, fn: (c: LotCatalog) => T): T {
-  const store = openStore(dataDir ?? "./data");
+  const store = openStore(dataDir ?? "./data", { create: false });
   try {
     return fn(new LotCatalog(store));
   } finally {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { purgeExpired } from "../modules/operations/retention.ts";
 import { BackupError, backupStore, restoreStore } from "../platform/store/backup.ts";
 import { appliedSchemaVersion, openStore, storePath } from "../platform/store/db.ts";
-import { acquireServeLock, LockHeldError } from "../platform/store/lock.ts";
+import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { intOpt, stringOpt } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 
@@ -49,6 +49,7 @@ export const restoreCommand: Command = {
     } catch (e) {
       if (e instanceof LockHeldError)
         return fail(`a parkd serve is running on ${dataDir}; stop it before restoring (nothing was changed)`);
+      if (e instanceof DataFolderError) return fail(`${e.message} (nothing was changed)`);
       throw e;
     }
     try {
@@ -88,8 +89,7 @@ export const purgeCommand: Command = {
   async run(v) {
     const dataDir = stringOpt(v, "data-dir") ?? "./data";
     const retentionDays = intOpt(v, "retention-days", 1, 36500) ?? 90;
-    if (!existsSync(storePath(dataDir))) return fail(`no store at ${storePath(dataDir)}`);
-    const store = openStore(dataDir);
+    const store = openStore(dataDir, { create: false });
     try {
       const dryRun = v["dry-run"] === true;
       const r = await purgeExpired(store, { now: Date.now(), retentionDays, dryRun });

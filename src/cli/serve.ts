@@ -1,12 +1,13 @@
+import { readFileSync } from "node:fs";
 import { createApp } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
 import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import { loadTls } from "../platform/http/tls.ts";
-import { logError } from "../platform/log.ts";
+import { log, logError } from "../platform/log.ts";
 import { appliedSchemaVersion, openStore } from "../platform/store/db.ts";
-import { acquireServeLock, LockHeldError } from "../platform/store/lock.ts";
+import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
@@ -30,10 +31,24 @@ function appConfig(v: OptionValues): AppConfig {
   };
 }
 
+/**
+ * --metrics-token (or PARKD_METRICS_TOKEN), or --metrics-token-file: a flag's value shows in `ps`
+ * to every user of the box, a file readable by parkd alone does not.
+ */
 function metricsToken(v: OptionValues): string | undefined {
-  const token = stringOpt(v, "metrics-token");
+  const file = stringOpt(v, "metrics-token-file");
+  let token = stringOpt(v, "metrics-token");
+  if (file !== undefined && token !== undefined)
+    throw new UsageError("give --metrics-token or --metrics-token-file, not both");
+  if (file !== undefined) {
+    try {
+      token = readFileSync(file, "utf8").replace(/\r?\n$/, "");
+    } catch (e) {
+      throw new UsageError(`--metrics-token-file ${file}: ${(e as Error).message}`);
+    }
+  }
   if (token === undefined) return undefined;
-  if (token.length < 16) throw new UsageError("--metrics-token must be at least 16 characters");
+  if (token.length < 16) throw new UsageError("the metrics token must be at least 16 characters");
   return token;
 }
 
@@ -47,11 +62,14 @@ function holidaysOpt(v: OptionValues): string[] {
   }
 }
 
-/** --tls-cert and --tls-key, which go together. */
-function ownCertificate(v: OptionValues): { certFile: string; keyFile: string } | undefined {
+/** --tls-cert and --tls-key, which go together, and never with --http. */
+function ownCertificate(v: OptionValues, plain: boolean): { certFile: string; keyFile: string } | undefined {
   const certFile = stringOpt(v, "tls-cert");
   const keyFile = stringOpt(v, "tls-key");
   if (!certFile && !keyFile) return undefined;
+  // Serving plain HTTP while the operator thinks a certificate protects it is worse than not starting.
+  if (plain)
+    throw new UsageError("--tls-cert/--tls-key and --http exclude each other: --http serves without TLS");
   if (!certFile || !keyFile) throw new UsageError("--tls-cert and --tls-key go together");
   return { certFile, keyFile };
 }
@@ -116,7 +134,13 @@ export const serveOptions = [
     name: "metrics-token",
     type: "string" as const,
     valueName: "TOKEN",
-    help: "a bearer token that may read /metrics only (admin tokens always may)",
+    help: "a bearer token that may read /metrics only (admin tokens always may); visible in ps: prefer --metrics-token-file",
+  },
+  {
+    name: "metrics-token-file",
+    type: "string" as const,
+    valueName: "FILE",
+    help: "file holding the --metrics-token (one line), kept out of the process list",
   },
   {
     name: "body-limit-kb",
@@ -137,16 +161,24 @@ export const serveCommand: Command = {
     const port = intOpt(v, "port", 0, 65535) ?? (plain ? 8080 : 8443);
     const host = stringOpt(v, "host") ?? "0.0.0.0";
     const config = appConfig(v);
-    const own = plain ? undefined : ownCertificate(v);
+    const own = ownCertificate(v, plain);
 
     let lock: ReturnType<typeof acquireServeLock>;
     try {
       lock = acquireServeLock(dataDir);
     } catch (e) {
-      if (e instanceof LockHeldError) return fail(e.message);
+      if (e instanceof LockHeldError || e instanceof DataFolderError) return fail(e.message);
       throw e;
     }
-    const store = openStore(dataDir);
+    let store: ReturnType<typeof openStore>;
+    try {
+      store = openStore(dataDir);
+    } catch (e) {
+      lock.release();
+      // The lock file can be usable where the store is not (a store file on its own disk trouble).
+      if (e instanceof DataFolderError) return fail(e.message);
+      throw e;
+    }
     const tls = plain ? undefined : await loadTls(store.dataDir, own);
     const ctx = createContext(store, config);
     const app = createApp(ctx);
@@ -176,28 +208,48 @@ export const serveCommand: Command = {
       return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
     }
 
+    // The start-up summary, as two log lines a person can read: where to connect (the URLs and
+    // the TLS fingerprint to pin are in msg itself) and what the store holds.
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
-    const counts = Object.entries(storeCounts(store))
-      .map(([k, n]) => `${n} ${k}`)
-      .join(", ");
-    const summary = [
-      `parkd ${VERSION} listening on ${host}:${front.port}`,
-      ...urls.map((u) => `  ${u}`),
-      tls
-        ? `  TLS certificate SHA-256 fingerprint: ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
-        : "  plain HTTP (no TLS)",
-      `  data folder ${store.dataDir}, schema version ${appliedSchemaVersion(store.sqlite)}, time zone ${config.timezone}`,
-      `  store: ${counts}`,
-      `  retention ${config.retentionDays} days; API reference at ${urls[0]}/docs`,
-    ];
-    process.stderr.write(`${summary.join("\n")}\n`);
+    const counts = storeCounts(store);
+    const schemaVersion = appliedSchemaVersion(store.sqlite);
+    const tlsText = tls
+      ? `TLS certificate SHA-256 fingerprint ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
+      : "plain HTTP (no TLS)";
+    log("notice", `parkd ${VERSION} listening on ${urls.join(" ")}; ${tlsText}`, {
+      version: VERSION,
+      listen: `${host}:${front.port}`,
+      urls,
+      tls: tls ? (own ? "own" : "self-signed") : "none",
+      ...(tls ? { fingerprint: tls.fingerprint } : {}),
+      docs: `${urls[0]}/docs`,
+    });
+    log(
+      "info",
+      `data folder ${store.dataDir}, schema version ${schemaVersion}, time zone ${config.timezone}; store: ${Object.entries(
+        counts,
+      )
+        .map(([k, n]) => `${n} ${k}`)
+        .join(", ")}; retention ${config.retentionDays} days`,
+      {
+        dataDir: store.dataDir,
+        schemaVersion,
+        timezone: config.timezone,
+        counts,
+        retentionDays: config.retentionDays,
+      },
+    );
+    if (store.readOnly)
+      log("warning", `${store.path} is write-protected: writes answer 503 until it is writable again`, {
+        store: store.path,
+      });
 
     await new Promise<void>((resolve) => {
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        process.stderr.write(`parkd: ${signal}, finishing in-flight requests\n`);
+        log("notice", `${signal}: finishing in-flight requests`, { signal });
         front
           .close()
           .catch((e) => logError("error while closing the listener", e))
@@ -206,7 +258,7 @@ export const serveCommand: Command = {
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));
     });
-    process.stderr.write("parkd: stopped\n");
+    log("notice", "stopped");
     return 0;
   },
 };

@@ -1,10 +1,42 @@
-/** One JSON object per line on stdout (requests) or stderr (errors). */
+import { fstatSync } from "node:fs";
+
+/**
+ * One JSON object per line, every line the same shape: `time`, `level`, `msg`, then fields.
+ * Request lines go to stdout (batched); events, warnings and errors to stderr (at once).
+ * Levels are the syslog names, so they map one to one onto journald priorities; when a stream
+ * is the journal's (systemd sets JOURNAL_STREAM), each line starts with `<N>`, which journald
+ * takes as the line's PRIORITY and strips (SyslogLevelPrefix), so `journalctl -p warning` works.
+ */
+
+export const LEVELS = {
+  debug: 7,
+  info: 6,
+  notice: 5,
+  warning: 4,
+  error: 3,
+  critical: 2,
+} as const;
+export type Level = keyof typeof LEVELS;
 
 let enabled = true;
 
 export function setLogging(on: boolean): void {
   enabled = on;
 }
+
+/** Whether file descriptor `fd` is the journal stream systemd named in JOURNAL_STREAM. */
+export function isJournalStream(fd: number, env: string | undefined = process.env.JOURNAL_STREAM): boolean {
+  if (!env) return false;
+  const [dev, ino] = env.split(":");
+  try {
+    const st = fstatSync(fd);
+    return String(st.dev) === dev && String(st.ino) === ino;
+  } catch {
+    return false;
+  }
+}
+
+const journal = { out: isJournalStream(1), err: isJournalStream(2) };
 
 // Lines are gathered and written once per turn of the event loop: one write for many requests.
 let pending: string[] = [];
@@ -31,9 +63,19 @@ function push(line: string): void {
   pending.push(line);
 }
 
-export function logLine(fields: Record<string, unknown>): void {
+/** The text of one line (without the journald prefix). */
+export function formatLine(level: Level, msg: string, fields: Record<string, unknown> = {}): string {
+  const rest = JSON.stringify(fields);
+  return `{"time":"${isoNow()}","level":"${level}","msg":${JSON.stringify(msg)}${rest === "{}" ? "" : `,${rest.slice(1, -1)}`}}\n`;
+}
+
+/** An event line (start-up, shutdown, retention, auth failures, errors) on stderr. */
+export function log(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
   if (!enabled) return;
-  push(`{"time":"${isoNow()}",${JSON.stringify(fields).slice(1)}\n`);
+  const line = formatLine(level, msg, fields);
+  // Pending request lines first, so the two streams read in order on one terminal.
+  if (pending.length) flush();
+  process.stderr.write(journal.err ? `<${LEVELS[level]}>${line}` : line);
 }
 
 export interface RequestLine {
@@ -41,31 +83,39 @@ export interface RequestLine {
   route: string;
   status: number;
   ms: number;
+  /** The peer address (the client, or the proxy in front). */
+  client?: string;
   credential?: string;
   requestId: string;
 }
 
 /**
- * The per-request line, the same as `logLine({ msg: "request", ...entry })` writes, built
- * without an intermediate object: it is written for every request.
+ * The per-request line, `{time, level, msg: "request", method, route, status, ms, client,
+ * credential, requestId}`, built without an intermediate object: it is written for every
+ * request. 5xx answers are errors; everything else is info.
  */
 export function logRequest(e: RequestLine): void {
   if (!enabled) return;
+  const level: Level = e.status >= 500 ? "error" : "info";
+  const client = e.client === undefined ? "" : `,"client":${JSON.stringify(e.client)}`;
   const credential = e.credential === undefined ? "" : `,"credential":${JSON.stringify(e.credential)}`;
-  push(
-    `{"time":"${isoNow()}","msg":"request","method":${JSON.stringify(e.method)},"route":${JSON.stringify(e.route)},"status":${e.status},"ms":${JSON.stringify(e.ms)}${credential},"requestId":${JSON.stringify(e.requestId)}}\n`,
-  );
+  const line = `{"time":"${isoNow()}","level":"${level}","msg":"request","method":${JSON.stringify(e.method)},"route":${JSON.stringify(e.route)},"status":${e.status},"ms":${JSON.stringify(e.ms)}${client}${credential},"requestId":${JSON.stringify(e.requestId)}}\n`;
+  push(journal.out ? `<${LEVELS[level]}>${line}` : line);
 }
 
-export function logError(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
-  if (!enabled) return;
+/** An error with its stack, as one line: `{..., level: "error", msg, ...fields, error}`. */
+export function logError(msg: string, error: unknown, fields: Record<string, unknown> = {}): void {
   const err =
     error instanceof Error
       ? { name: error.name, message: error.message, stack: error.stack }
       : { value: String(error) };
-  process.stderr.write(
-    `${JSON.stringify({ time: new Date().toISOString(), level: "error", message, ...fields, error: err })}\n`,
-  );
+  log("error", msg, { ...fields, error: err });
+}
+
+/** Kept for callers that log a free-form event: `{msg, ...fields}` at info. */
+export function logLine(fields: { msg: string } & Record<string, unknown>): void {
+  const { msg, ...rest } = fields;
+  log("info", msg, rest);
 }
 
 /** Plates are personal data: logs keep the first two characters only. */

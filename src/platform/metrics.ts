@@ -100,6 +100,20 @@ export class Metrics {
     "parkd_retention_deleted_rows_total",
     "Rows deleted by retention, by table.",
   );
+  readonly authFailures = new LabeledCounter(
+    "parkd_auth_failures_total",
+    "Refused authentications (401), by reason.",
+  );
+  readonly authLockouts = new LabeledCounter(
+    "parkd_auth_lockouts_total",
+    "Addresses locked out after too many failed authentications within a minute.",
+  );
+  readonly authRateLimitedRequests = new LabeledCounter(
+    "parkd_auth_rate_limited_requests_total",
+    "Requests refused with 429 because their address was locked out.",
+  );
+  /** credential label → Unix seconds of its last accepted intake event. */
+  private readonly lastEvent = new Map<string, number>();
   private readonly latency = new Map<string, Histogram>();
   /** Per request: route → "method status" → its series, so counting builds no label key. */
   private readonly requestSeries = new Map<string, Map<string, Count>>();
@@ -108,14 +122,32 @@ export class Metrics {
   private readonly ticketEventSeries = new Map<string, Count>();
   private readonly permitLookupSeries = new Map<string, Count>();
 
-  /** Call once per accepted intake event (after the commit). */
-  ticketEvent(type: string): void {
+  /** Call once per accepted intake event (after the commit), with who sent it and when (ms). */
+  ticketEvent(type: string, credential?: string, atMs?: number): void {
     let series = this.ticketEventSeries.get(type);
     if (!series) {
       series = this.ticketEvents.entry({ type });
       this.ticketEventSeries.set(type, series);
     }
     series.value++;
+    if (credential !== undefined && atMs !== undefined) this.lastTicketEvent(credential, atMs / 1000);
+  }
+
+  /** Records (or, at start, seeds from the store) a credential's last accepted event time. */
+  lastTicketEvent(credential: string, seconds: number): void {
+    if (seconds > (this.lastEvent.get(credential) ?? 0)) this.lastEvent.set(credential, seconds);
+  }
+
+  authFailure(reason: string): void {
+    this.authFailures.add({ reason });
+  }
+
+  authLockout(): void {
+    this.authLockouts.add({});
+  }
+
+  authRateLimited(): void {
+    this.authRateLimitedRequests.add({});
   }
 
   /** Call once per answered permit lookup. */
@@ -178,6 +210,20 @@ export class Metrics {
     this.ticketEvents.render(out);
     this.permitLookups.render(out);
     this.retentionDeleted.render(out);
+    // Registered at zero so that rate() and increase() see the first failure.
+    this.authFailures.entry({ reason: "unknown, expired or revoked credentials" });
+    this.authLockouts.entry({});
+    this.authRateLimitedRequests.entry({});
+    this.authFailures.render(out);
+    this.authLockouts.render(out);
+    this.authRateLimitedRequests.render(out);
+    const last = "parkd_last_ticket_event_timestamp_seconds";
+    out.push(
+      `# HELP ${last} When the last ticket event was accepted from each credential (Unix seconds); max() over credentials is the site's last event.`,
+      `# TYPE ${last} gauge`,
+    );
+    for (const [credential, seconds] of this.lastEvent)
+      out.push(`${last}{credential="${escapeLabel(credential)}"} ${formatValue(seconds)}`);
     for (const source of this.gauges) {
       let g: ReturnType<GaugeSource>;
       try {

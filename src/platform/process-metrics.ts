@@ -1,8 +1,9 @@
-import { statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { COMMIT, VERSION } from "../version.ts";
 import { Metrics } from "./metrics.ts";
 import type { Store } from "./store/db.ts";
 import { SCHEMA_VERSION } from "./store/db.ts";
+import { addStoreGauges } from "./store-gauges.ts";
 
 function fileSize(path: string): number {
   try {
@@ -14,9 +15,48 @@ function fileSize(path: string): number {
 
 const startedAt = Date.now() / 1000;
 
-/** A Metrics registry with the gauges every process has: build, store files, memory. */
-export function processMetrics(store: Store): Metrics {
+function openFds(): number {
+  // The listing itself holds one descriptor open while it reads.
+  return readdirSync("/proc/self/fd").length - 1;
+}
+
+function maxFds(): number | undefined {
+  const line = readFileSync("/proc/self/limits", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("Max open files"));
+  const soft = line?.split(/\s{2,}/)[1];
+  return soft === undefined || soft === "unlimited" ? undefined : Number(soft);
+}
+
+/**
+ * A Metrics registry with the gauges every process has (build, store files, memory, CPU,
+ * descriptors) and those read from the store (src/operations/store-gauges.ts).
+ */
+export function processMetrics(store: Store, now: () => number = Date.now): Metrics {
   const metrics = new Metrics();
+  addStoreGauges(metrics, store, now);
+  metrics.addGauges(() => {
+    const cpu = process.cpuUsage();
+    return {
+      name: "process_cpu_seconds_total",
+      help: "User and system CPU time spent, in seconds.",
+      type: "counter",
+      samples: [{ value: (cpu.user + cpu.system) / 1e6 }],
+    };
+  });
+  metrics.addGauges(() => ({
+    name: "process_open_fds",
+    help: "Number of open file descriptors.",
+    samples: [{ value: openFds() }],
+  }));
+  metrics.addGauges(() => {
+    const max = maxFds();
+    return {
+      name: "process_max_fds",
+      help: "Maximum number of open file descriptors (the soft limit).",
+      samples: max === undefined ? [] : [{ value: max }],
+    };
+  });
   metrics.addGauges(() => ({
     name: "parkd_build_info",
     help: "Version, commit and schema version of the running binary (always 1).",

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { normalizePlate } from "../../src/domain/plates.ts";
+import { normalizePlate, plateProblem, ticketIdProblem } from "../../src/domain/plates.ts";
 import {
+  canonicalEvent,
   decide,
   type TicketEvent,
   type TicketFacts,
@@ -171,5 +172,62 @@ describe("TicketCanceled", () => {
     expect(decide(state(), cancel).kind).toBe("cancel");
     expect(decide(state({ status: "stopped" }), cancel).kind).toBe("cancel");
     expect(decide(state({ status: "canceled" }), cancel).kind).toBe("repeat");
+  });
+});
+
+describe("a late retry (an event equal to one already applied)", () => {
+  const stopped = state({ status: "stopped", plate: "XYZ789", plateNorm: "XYZ789" });
+  test("is a repeat whatever the current state, even on a canceled ticket", () => {
+    for (const e of [withFacts("TicketStopped"), withFacts("TicketUpdated"), move("ABC 123", "XYZ789")])
+      for (const current of [stopped, state({ status: "canceled" })])
+        expect(decide(current, e, undefined, () => true).kind).toBe("repeat");
+  });
+  test("is asked only when the ticket exists", () => {
+    expect(decide(null, withFacts("CreateOrUpdate"), undefined, () => true).kind).toBe("create");
+  });
+  test("without one, the Stopped would undo the move", () => {
+    const d = decide(stopped, withFacts("TicketStopped"), undefined, () => false);
+    expect(d).toEqual({ kind: "replace", facts: facts(), status: "stopped" });
+  });
+});
+
+describe("canonicalEvent", () => {
+  test("equal for what reads the same, different for any fact or type", () => {
+    const a = withFacts("TicketUpdated");
+    expect(canonicalEvent(a)).toBe(canonicalEvent(withFacts("TicketUpdated", facts())));
+    expect(canonicalEvent(a)).not.toBe(canonicalEvent(withFacts("TicketStopped")));
+    for (const change of [
+      { zone: 13 },
+      { endAt: 1 },
+      { plate: "ABC123" },
+      { amountInclVat: 1 },
+      { currencyCode: "EUR" },
+    ])
+      expect(canonicalEvent(a)).not.toBe(canonicalEvent(withFacts("TicketUpdated", facts(change))));
+    expect(canonicalEvent(move("A1", "B2"))).not.toBe(canonicalEvent(move("B2", "A1")));
+  });
+});
+
+describe("plates and ticket ids: invisible and control characters", () => {
+  const cases: [string, string, string | null][] = [
+    ["zero-width space", "AB\u200B123", null],
+    ["soft hyphen", "AB\u00AD123", null],
+    ["byte-order mark", "\uFEFFAB123", null],
+    ["tab and newline (white space)", "AB\t123\n", null],
+    ["NUL", "AB\u0000123", "must not contain control characters"],
+    ["ESC", "AB\u001B123", "must not contain control characters"],
+    ["C1 control", "AB\u0085123", "must not contain control characters"],
+    ["lone surrogate", "AB\uD800", "must not contain control characters"],
+    ["only invisible", "\u200B\u200D", "must contain letters or digits"],
+  ];
+  for (const [what, plate, problem] of cases)
+    test(`plate with ${what}: ${problem ?? "accepted"}`, () => {
+      expect(plateProblem(plate)).toBe(problem);
+      if (problem === null) expect(normalizePlate(plate)).toBe("AB123");
+    });
+  test("ticket ids refuse control and format characters, keep the rest", () => {
+    for (const bad of ["47\u000011", "4711\t", "47\u200B11", "\u202E4711", "47\uDC0011"])
+      expect(ticketIdProblem(bad)).not.toBeNull();
+    for (const ok of ["4711", "T-4711 A", "ÅÄÖ-1", "票-1"]) expect(ticketIdProblem(ok)).toBeNull();
   });
 });

@@ -49,6 +49,7 @@ describe("the binary from an empty folder", () => {
 
   test("env vars set flags", async () => {
     const box = newBox();
+    expect((await box.run(["migrate"], { env: { PARKD_DATA_DIR: "elsewhere" } })).code).toBe(0);
     const r = await box.run(["token", "create", "--name", "e", "--scope", "admin"], {
       env: { PARKD_DATA_DIR: "elsewhere" },
     });
@@ -59,6 +60,7 @@ describe("the binary from an empty folder", () => {
 
   test("user create reads the password from stdin only", async () => {
     const box = newBox();
+    await box.migrate();
     const noStdin = await box.run(["user", "create", "--name", "t1", "--scope", "tickets:write"]);
     expect(noStdin.code).toBe(2);
     const ok = await box.run(

@@ -68,6 +68,7 @@ function write(box: Box, name: string, value: unknown): string {
 describe("parkd lots import / export", () => {
   test("export → import round-trips unchanged, ids kept", async () => {
     const box = newBox();
+    await box.migrate();
     const imported = await box.run(["lots", "import", write(box, "lots.json", lotFile())]);
     expect(imported.code).toBe(0);
     expect(imported.stderr).toContain("2 new");
@@ -83,6 +84,7 @@ describe("parkd lots import / export", () => {
 
   test("a bad file changes nothing and names the lot and the field", async () => {
     const box = newBox();
+    await box.migrate();
     expect((await box.run(["lots", "import", write(box, "good.json", lotFile())])).code).toBe(0);
     const before = (await box.run(["lots", "export"])).stdout;
     const bad = lotFile();

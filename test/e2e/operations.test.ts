@@ -231,7 +231,7 @@ describe("serve for the operator", () => {
     const started = performance.now();
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(performance.now() - started).toBeLessThan(5000);
-    expect(server.stderr()).toContain("parkd: stopped");
+    expect(server.stderr()).toContain(`"msg":"stopped"`);
   });
 
   test("version names version, commit and schema; help lists the operations commands", async () => {

@@ -2,6 +2,7 @@ import { createApp } from "../../src/app.ts";
 import { type AppConfig, type AppContext, createContext } from "../../src/context.ts";
 import type { Scope } from "../../src/domain/credentials.ts";
 import { openMemoryStore } from "../../src/platform/store/db.ts";
+import { observeStatuses } from "./observed.ts";
 
 export interface TestClock {
   now: () => number;
@@ -29,7 +30,7 @@ export function testContext(config: Partial<AppConfig> = {}, now?: () => number)
 /** A fresh app on an in-memory store, with helpers to mint credentials. */
 export function testApp(config: Partial<AppConfig> = {}, clock?: TestClock) {
   const ctx = testContext(config, clock?.now);
-  const app = createApp(ctx);
+  const app = observeStatuses(createApp(ctx));
   let n = 0;
   return {
     ctx,

@@ -84,7 +84,14 @@ export class Box {
     return { code, stdout, stderr };
   }
 
+  /** Makes the store as a technician would before the first token (only serve, migrate and restore create one). */
+  async migrate(): Promise<void> {
+    const r = await this.run(["migrate"]);
+    if (r.code !== 0) throw new Error(`migrate failed: ${r.stderr}`);
+  }
+
   async token(name: string, ...scopes: string[]): Promise<string> {
+    if (!existsSync(join(this.dataDir, "parkd.db"))) await this.migrate();
     const r = await this.run(["token", "create", "--name", name, ...scopes.flatMap((s) => ["--scope", s])]);
     if (r.code !== 0) throw new Error(`token create failed: ${r.stderr}`);
     return r.stdout.trim();

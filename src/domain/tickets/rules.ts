@@ -59,6 +59,48 @@ export function sameFacts(a: TicketFacts, b: TicketFacts): boolean {
   );
 }
 
+/**
+ * What an event says, as one string: its type and the facts it carries, read (dates as instants,
+ * numbers as numbers, plates as sent), so formatting, key order, digit strings against numbers and
+ * unknown fields do not matter. Two sends of one event are equal here; the service records it
+ * with every event, and an event equal to one already applied to its ticket is a retry.
+ */
+export function canonicalEvent(e: TicketEvent): string {
+  switch (e.type) {
+    case "TicketMoved":
+      return JSON.stringify([e.type, e.from, e.to]);
+    case "TicketCanceled":
+      return JSON.stringify([e.type]);
+    default: {
+      const f = e.facts;
+      return JSON.stringify([
+        e.type,
+        f.zone,
+        f.parkingLotId,
+        f.startAt,
+        f.endAt,
+        f.plate,
+        f.amountInclVat,
+        f.vatRate,
+        f.currencyCode,
+      ]);
+    }
+  }
+}
+
+/**
+ * The most events one ticket may have. Every accepted event is kept with its body, so without a
+ * bound one credential could grow one ticket's history without end; a real ticket has a handful.
+ */
+export const MAX_EVENTS_PER_TICKET = 1000;
+
+export const eventLimitReached = (ticketId: string) =>
+  conflict(
+    "ticket-event-limit",
+    "Too many events for this ticket",
+    `Ticket "${ticketId}" already has ${MAX_EVENTS_PER_TICKET} events, the most one ticket may have; nothing was stored`,
+  );
+
 const notFound = (ticketId: string, type: string) =>
   missing(
     "ticket-not-found",
@@ -77,12 +119,17 @@ const canceled = (ticketId: string, type: string) =>
  * The contract's event rules. `created` gives the facts the ticket was first created with; it is
  * asked only when a TicketCreated differs from the current state, so that a late retry of the
  * original create (after an update) is still recognised as a retry rather than a conflict.
+ * `appliedBefore` tells whether an event canonically equal to this one (canonicalEvent) was
+ * already applied to the ticket: then it is a late retry, and applying it again would undo what
+ * came after it (Created, Stopped, Moved A→B, and the Stopped resent would make the plate A again).
  */
 export function decide(
   current: TicketState | null,
   event: TicketEvent,
   created: () => TicketFacts | null = () => null,
+  appliedBefore: () => boolean = () => false,
 ): Decision {
+  if (current && appliedBefore()) return { kind: "repeat" };
   switch (event.type) {
     case "TicketCreated": {
       if (!current) return { kind: "create", facts: event.facts };

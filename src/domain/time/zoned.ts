@@ -157,11 +157,15 @@ const ISO =
 /**
  * Reads an ISO 8601 date-time. With `Z` or a numeric offset it is that instant; without one it
  * is wall-clock time in `tz`. Returns null when the text is not such a date or names a day
- * that does not exist (2026-02-30).
+ * that does not exist (2026-02-30). Instants are kept to the millisecond: fraction digits past
+ * the third are cut (…:00.123456Z is …:00.123Z). A date alone is the start of that day in `tz`
+ * unless `dateOnly` is false (the ticket intake: a ticket's start or end is a moment, and a date
+ * read as midnight would silently end a ticket before it began).
  */
-export function parseInstant(text: string, tz: string): number | null {
+export function parseInstant(text: string, tz: string, opts: { dateOnly?: boolean } = {}): number | null {
   const m = ISO.exec(text.trim());
   if (!m) return null;
+  if (opts.dateOnly === false && m[4] === undefined) return null;
   const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone] = m;
   const year = Number(y);
   const month = Number(mo);

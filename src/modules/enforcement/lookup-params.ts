@@ -1,6 +1,6 @@
 import { DomainError, invalid } from "../../domain/errors.ts";
-import { normalizePlate } from "../../domain/plates.ts";
-import { ZONE_MAX } from "../../domain/zones.ts";
+import { normalizePlate, plateProblem } from "../../domain/plates.ts";
+import { readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
@@ -50,8 +50,9 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
         : "Give registration_number or zone, in the query string or in a JSON body",
     );
   if (plate) {
-    const plateNorm = typeof plate.value === "string" ? normalizePlate(plate.value) : "";
-    if (plateNorm === "" || plateNorm.length > MAX_PLATE)
+    const text = typeof plate.value === "string" ? plate.value : "";
+    const plateNorm = normalizePlate(text);
+    if (plateProblem(text) !== null || plateNorm.length > MAX_PLATE)
       throw invalid([
         {
           pointer: "/registration_number",
@@ -61,14 +62,13 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
       ]);
     return { by: "registration_number", plateNorm };
   }
-  const raw = zone!.value;
-  const n =
-    typeof raw === "number" ? raw : /^\s*\d{1,10}\s*$/.test(String(raw)) ? Number(String(raw)) : Number.NaN;
-  if (!Number.isInteger(n) || n < 0 || n > ZONE_MAX)
+  // The same reading and range as every zone the service stores (readWholeNumber, ZONE_MAX).
+  const n = readWholeNumber(zone!.value, 0, ZONE_MAX, true);
+  if (n === null)
     throw invalid([
       {
         pointer: "/zone",
-        message: "Expected a zone number (an integer or a string of digits)",
+        message: `Expected a zone number from 0 to ${ZONE_MAX} (an integer or a string of digits)`,
         ...(zone!.in === "query" ? { in: "query" as const } : {}),
       },
     ]);

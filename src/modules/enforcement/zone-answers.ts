@@ -1,5 +1,5 @@
 import type { Store } from "../../platform/store/db.ts";
-import type { ZoneVersion, ZoneVersions } from "../../platform/store/zone-versions.ts";
+import type { ZoneVersion } from "../../platform/store/zone-versions.ts";
 
 /** Bodies kept, in string length; the oldest go first. 200 busy zones of check-tickets take ~11 M. */
 const MAX_CHARS = 16 * 1024 * 1024;
@@ -29,16 +29,14 @@ interface Entry extends ZoneAnswer, ZoneVersion {
  *   the builder works out from the rows (see nextChange); a clock set back rebuilds it too.
  */
 export class ZoneAnswers {
-  private readonly versions: ZoneVersions;
   private readonly entries = new Map<string, Entry>();
   private chars = 0;
 
   constructor(
-    store: Store,
+    // Asked for its repository at each use: the store may move to a new connection.
+    private readonly store: Store,
     private readonly maxChars = MAX_CHARS,
-  ) {
-    this.versions = store.zoneVersions;
-  }
+  ) {}
 
   /** The answer of this kind for `zone` at `at`: reused if it still holds, else built and kept. */
   get(
@@ -47,7 +45,7 @@ export class ZoneAnswers {
     at: number,
     build: () => ZoneAnswer & { until: number },
   ): ZoneAnswer {
-    const v = this.versions.of(zone);
+    const v = this.store.zoneVersions.of(zone);
     const key = `${kind}:${zone}`;
     const kept = this.entries.get(key);
     if (

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
+import { ID_MAX, ZONE_MAX } from "../../domain/zones.ts";
 
 /**
  * The six ticket event bodies of the interface, one schema each. They are the single source:
@@ -29,11 +30,16 @@ const MAX_INT = Number.MAX_SAFE_INTEGER;
  */
 const Int = (options: { minimum: number; maximum: number }) => Type.Integer(options);
 
-/** The interface declares int but its own examples send strings of digits. */
-const intLike = (what: string, description: string) =>
-  t.Union([Int({ minimum: 0, maximum: MAX_INT }), t.String({ pattern: "^[0-9]{1,15}$" })], {
+/**
+ * The interface declares int but its own examples send strings of digits. A string's range is
+ * checked with the other meaning checks (read-event.ts), by the same reading as every other
+ * integer of the service (readWholeNumber).
+ */
+const intLike = (what: string, description: string, maximum = MAX_INT) =>
+  t.Union([Int({ minimum: 0, maximum }), t.String({ pattern: "^[0-9]{1,15}$" })], {
     description,
-    errorMessage: `must be ${what}: a non-negative integer or a string of digits`,
+    maximum,
+    errorMessage: `must be ${what}: an integer from 0 to ${maximum}, or a string of such digits`,
   });
 
 const TicketId = t.Union(
@@ -44,8 +50,12 @@ const TicketId = t.Union(
   },
 );
 
-const ZoneCode = intLike("a zone code", "Zone code (int; a string of digits is accepted)");
-const ParkingLotId = intLike("a parking lot id", "Parking lot id (int; a string of digits is accepted)");
+const ZoneCode = intLike("a zone code", "Zone code (int; a string of digits is accepted)", ZONE_MAX);
+const ParkingLotId = intLike(
+  "a parking lot id",
+  "Parking lot id (int; a string of digits is accepted)",
+  ID_MAX,
+);
 
 const DateTime = t.String({
   minLength: 1,

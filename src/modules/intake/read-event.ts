@@ -1,9 +1,10 @@
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { describeFieldErrors, type FieldError, invalid } from "../../domain/errors.ts";
-import { normalizePlate } from "../../domain/plates.ts";
+import { normalizePlate, plateProblem, ticketIdProblem } from "../../domain/plates.ts";
 import type { TicketEvent, TicketFacts } from "../../domain/tickets/rules.ts";
 import { parseInstant } from "../../domain/time/zoned.ts";
+import { ID_MAX, readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
 import {
   type CreateOrUpdateBody,
   DECIMAL_COMMA_AMOUNT,
@@ -94,24 +95,38 @@ function meaningErrors(
   const date = (key: string): number | null => {
     const text = body[key];
     if (typeof text !== "string" || errors.has(`/${key}`)) return null;
-    const at = parseInstant(text, tz);
-    if (at === null) add(`/${key}`, "must be an ISO 8601 date-time such as 2026-06-15T10:00:00+02:00");
+    const at = parseInstant(text, tz, { dateOnly: false });
+    if (at === null)
+      add(`/${key}`, "must be an ISO 8601 date-time with a time of day, such as 2026-06-15T10:00:00+02:00");
     read.dates[key] = at;
     return at;
   };
   const plate = (key: string) => {
     const text = body[key];
     if (typeof text !== "string" || errors.has(`/${key}`)) return;
-    const norm = normalizePlate(text);
-    read.plates[key] = norm;
-    if (norm === "") add(`/${key}`, "must contain letters or digits");
+    read.plates[key] = normalizePlate(text);
+    const problem = plateProblem(text);
+    if (problem) add(`/${key}`, problem);
   };
+  if (typeof body.ticketId === "string" && !errors.has("/ticketId")) {
+    const problem = ticketIdProblem(body.ticketId);
+    if (problem) add("/ticketId", problem);
+  }
   if (type === "TicketMoved") {
     plate("fromLicenseNumber");
     plate("toLicenseNumber");
     return;
   }
   if (type === "TicketCanceled") return;
+  // A string of digits passed the schema; its range is the same as the integer's.
+  const range = (key: string, max: number, what: string) => {
+    const v = body[key];
+    if (v == null || errors.has(`/${key}`)) return;
+    if (readWholeNumber(v, 0, max, true) === null)
+      add(`/${key}`, `must be ${what}: an integer from 0 to ${max}, or a string of such digits`);
+  };
+  range("zoneCode", ZONE_MAX, "a zone code");
+  range("parkingLotId", ID_MAX, "a parking lot id");
   const start = date("startDate");
   const end = date("endDate");
   if (start !== null && end !== null && end < start) add("/endDate", "must not be before startDate");

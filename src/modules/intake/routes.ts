@@ -24,11 +24,9 @@ export function intakeRoutes(ctx: AppContext) {
       auth: { scope: "tickets:write", basic: true },
       // The body is validated in the service against the schema its eventType picks (see read-event.ts).
       response: { 200: IntakeAccepted },
+      // Description, section, statuses and examples: ./contract.ts.
       detail: {
         summary: "Receive a ticket event (created, updated, stopped, moved, canceled, create-or-update)",
-        description:
-          "The body is one of six shapes told apart by eventType. The event is stored, raw body included, in the same transaction that changes the ticket; the empty array is sent after that commit. See docs/ticket-events.md.",
-        tags: ["tickets"],
         requestBody: {
           required: true,
           content: { "application/json": { schema: TicketEventBody as object } },

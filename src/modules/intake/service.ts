@@ -1,15 +1,19 @@
 import type { AppContext } from "../../context.ts";
 import type { DomainError } from "../../domain/errors.ts";
 import {
+  canonicalEvent,
   type Decision,
   decide,
+  eventLimitReached,
+  MAX_EVENTS_PER_TICKET,
   type TicketEvent,
   type TicketFacts,
   type TicketStatus,
 } from "../../domain/tickets/rules.ts";
 import { isStoreUnavailable } from "../../platform/store/connection.ts";
-import type { TicketRow } from "../../platform/store/tickets.ts";
+import type { TicketRow } from "../../platform/store/ticket-rows.ts";
 import { readTicketEvent } from "./read-event.ts";
+import { storedBody } from "./stored-body.ts";
 
 export interface EventSource {
   /** The body exactly as it arrived. */
@@ -20,6 +24,8 @@ export interface EventSource {
 
 interface Pending {
   event: TicketEvent;
+  /** The parsed body, for the stored form of a body over the stored-body bound. */
+  body: unknown;
   source: EventSource;
   done: (error?: unknown) => void;
 }
@@ -43,13 +49,11 @@ export class TicketIntake {
     const store = ctx.store;
     // The usual way: the group's events one after another in one transaction. A refused event is
     // refused before it writes anything, so no event needs a savepoint of its own here.
-    this.commitFast = store.transaction((group: Pending[]) =>
-      group.map((p) => this.apply(p.event, p.source)),
-    );
+    this.commitFast = store.transaction((group: Pending[]) => group.map((p) => this.apply(p)));
     // When a statement fails in the middle of an event (rare), that attempt is rolled back whole
     // and the group is redone this way: each event in its own savepoint (bun:sqlite runs a nested
     // transaction as one, rolled back on throw), so only the failing event is lost.
-    this.applyOne = store.transaction((p: Pending) => this.apply(p.event, p.source));
+    this.applyOne = store.transaction((p: Pending) => this.apply(p));
     this.commitGroup = store.transaction((group: Pending[]) => {
       const outcomes: unknown[] = [];
       for (const p of group) {
@@ -72,7 +76,7 @@ export class TicketIntake {
   receive(body: unknown, source: EventSource): Promise<void> {
     const event = readTicketEvent(body, this.ctx.config.timezone);
     return new Promise((resolve, reject) => {
-      this.queue.push({ event, source, done: (e) => (e === undefined ? resolve() : reject(e)) });
+      this.queue.push({ event, body, source, done: (e) => (e === undefined ? resolve() : reject(e)) });
       if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
@@ -95,27 +99,37 @@ export class TicketIntake {
       }
     }
     group.forEach((p, i) => {
-      if (outcomes[i] === undefined) this.ctx.metrics.ticketEvent(p.event.type);
+      if (outcomes[i] === undefined)
+        this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
       p.done(outcomes[i]);
     });
   }
 
   /** Stores the event and its change, or answers the refusal, having written nothing. */
-  private apply(event: TicketEvent, source: EventSource): DomainError | undefined {
+  private apply({ event, body, source }: Pending): DomainError | undefined {
     const tickets = this.ctx.store.tickets;
     const now = this.ctx.now();
     const ticketId = event.ticketId;
-    const decision = decide(tickets.state(ticketId), event, () => this.createdFacts(ticketId));
+    const current = tickets.state(ticketId);
+    if (current && tickets.eventCount(ticketId) >= MAX_EVENTS_PER_TICKET) return eventLimitReached(ticketId);
+    const canonical = canonicalEvent(event);
+    const decision = decide(
+      current,
+      event,
+      () => this.createdFacts(ticketId),
+      () => tickets.appliedBefore(ticketId, canonical),
+    );
     if (decision.kind === "reject") return decision.error;
     this.write(ticketId, decision, now);
-    tickets.appendEvent(
+    tickets.appendEvent({
       ticketId,
-      event.type,
-      now,
-      source.credential,
-      source.raw,
-      decision.kind === "repeat" ? "repeat" : "applied",
-    );
+      eventType: event.type,
+      receivedAt: now,
+      credential: source.credential,
+      ...storedBody(source.raw, event.type, body),
+      canonical,
+      outcome: decision.kind === "repeat" ? "repeat" : "applied",
+    });
     return undefined;
   }
 

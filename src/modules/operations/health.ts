@@ -13,11 +13,23 @@ export function healthRoutes(ctx: AppContext) {
     .get(
       "/readyz",
       () => {
-        // A real commit, so a full or read-only disk shows here before a terminal finds it.
+        const store = ctx.store;
+        store.recoverWrites(ctx.now());
+        // A real commit, so a full or read-only disk shows here before a terminal finds it. A
+        // small one can still fit on a full disk (SQLite reuses its WAL's space) while every
+        // event is refused; so once a write has failed, the probe is as large as the largest
+        // request body, and readiness returns only when a write of that size commits again.
         try {
-          ctx.store.probe.commit(ctx.now());
+          if (store.writesFailing) {
+            store.probe.commitLarge(ctx.now(), ctx.config.bodyLimit);
+            store.noteWrite(true);
+          } else store.probe.commit(ctx.now());
         } catch {
-          throw problems.storeUnavailable("The store cannot commit a write");
+          throw problems.storeUnavailable(
+            store.writesFailing
+              ? `The store refused the latest write and cannot commit ${ctx.config.bodyLimit} bytes (disk full or read-only?)`
+              : "The store cannot commit a write (disk full or read-only?)",
+          );
         }
         return { status: "ok" as const };
       },

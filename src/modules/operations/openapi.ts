@@ -4,7 +4,17 @@
  * macro (it writes `security` and `x-scope` into each route's `detail`); a route's `detail` can
  * add or override any operation field (a oneOf body, extra responses, a description).
  */
-import { ProblemSchema } from "./model.ts";
+import { type ApiContract, mergeContracts } from "../../platform/http/api-contract.ts";
+import { TAGS } from "./contract.ts";
+import { Components, isSchema, type Json, toJsonSchema } from "./json-schema.ts";
+import {
+  fromDetail,
+  kindsFor,
+  media,
+  problemResponse,
+  STATUS_TEXT,
+  successResponse,
+} from "./openapi-responses.ts";
 
 export interface RouteInfo {
   method: string;
@@ -12,26 +22,7 @@ export interface RouteInfo {
   hooks?: unknown;
 }
 
-type Json = Record<string, unknown>;
-
 const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
-
-const STATUS_TEXT: Record<string, string> = {
-  "200": "OK",
-  "201": "Created",
-  "204": "No content",
-  "304": "Not modified",
-  "400": "Malformed JSON, or failed validation (every failing field listed with a JSON pointer)",
-  "401": "No credentials, or unknown, expired or revoked ones",
-  "403": "The credential lacks the needed scope",
-  "404": "Not found",
-  "409": "Conflict with the stored state",
-  "413": "Body over the limit",
-  "415": "A body that is not JSON",
-  "429": "Too many failed authentications from this address (see Retry-After)",
-  "500": "Internal error (logged; no internals in the answer)",
-  "503": "The store is not writable; the request changed nothing",
-};
 
 export const SECURITY_SCHEMES = {
   bearer: {
@@ -45,47 +36,6 @@ export const SECURITY_SCHEMES = {
     description: "A user from `parkd user create` (accepted on the ticket intake only).",
   },
 };
-
-/** TypeBox keeps its bookkeeping in symbol keys, which JSON drops; a few kinds need mapping. */
-export function toJsonSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toJsonSchema);
-  if (!schema || typeof schema !== "object") return schema;
-  const s = schema as Json;
-  // Elysia widens numeric params/query to "digits as a string, or a number": publish the number.
-  if (Array.isArray(s.anyOf) && s.anyOf.length === 2) {
-    const [a, b] = s.anyOf as Json[];
-    const coerced = (x: Json | undefined) =>
-      x?.type === "string" &&
-      typeof x.format === "string" &&
-      ["integer", "numeric", "boolean"].includes(x.format);
-    if (coerced(a) && b && !coerced(b)) return toJsonSchema({ ...omit(s, "anyOf"), ...b });
-    if (coerced(b) && a && !coerced(a)) return toJsonSchema({ ...omit(s, "anyOf"), ...a });
-  }
-  const out: Json = {};
-  for (const [k, v] of Object.entries(s)) out[k] = toJsonSchema(v);
-  switch (out.type) {
-    case "Date":
-      return { ...omit(out, "type"), type: "string", format: "date-time" };
-    case "Uint8Array":
-      return { ...omit(out, "type"), type: "string", contentEncoding: "base64" };
-    case "undefined":
-    case "void":
-    case "function":
-      return {};
-    case "bigint":
-      return { ...omit(out, "type"), type: "integer" };
-  }
-  return out;
-}
-
-function omit(o: Json, key: string): Json {
-  const { [key]: _, ...rest } = o;
-  return rest;
-}
-
-function isSchema(x: unknown): x is Json {
-  return !!x && typeof x === "object" && !Array.isArray(x);
-}
 
 /** Several schemas that all apply (a guard's and the route's own): objects merge, others allOf. */
 function allOf(schemas: Json[]): Json | undefined {
@@ -136,13 +86,6 @@ function responseSchemas(response: unknown): Map<string, Json> {
     }
   } else out.set("200", response);
   return out;
-}
-
-function problemResponse(status: string) {
-  return {
-    description: STATUS_TEXT[status] ?? "Error",
-    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
-  };
 }
 
 function parameters(where: "path" | "query" | "header", schema: unknown, pathParams: string[]): Json[] {
@@ -197,7 +140,11 @@ function operationId(method: string, path: string): string {
   return [method, ...words.map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))].join("");
 }
 
-function buildOperation(route: RouteInfo): { path: string; method: string; op: Json } | null {
+function buildOperation(
+  route: RouteInfo,
+  c: Components,
+  all: Required<ApiContract>,
+): { path: string; method: string; op: Json } | null {
   const method = route.method.toLowerCase();
   if (!METHODS.has(method)) return null;
   const raw = (isSchema(route.hooks) ? route.hooks : {}) as Json;
@@ -207,14 +154,16 @@ function buildOperation(route: RouteInfo): { path: string; method: string; op: J
   const detail = (isSchema(hooks.detail) ? hooks.detail : {}) as Json;
   if (detail.hide === true) return null;
   const { path, params } = openApiPath(route.path);
+  const contract = all.operations[`${route.method.toUpperCase()} ${route.path}`];
 
   const op: Json = { operationId: operationId(method, path) };
+  if (typeof detail.summary === "string") op.summary = detail.summary;
   const security = detail.security as Json[] | undefined;
   const scope = typeof detail["x-scope"] === "string" ? (detail["x-scope"] as string) : undefined;
   const authNote = security?.length
     ? `Authentication: ${security.map((s) => Object.keys(s).join("+")).join(" or ")}${scope ? `, scope \`${scope}\`${scope === "admin" ? "" : " (or `admin`)"}` : ", any valid credential"}.`
     : "No authentication.";
-  op.description = [detail.description, authNote].filter(Boolean).join("\n\n");
+  op.description = [contract?.description ?? detail.description, authNote].filter(Boolean).join("\n\n");
   op.security = security?.length ? security : [];
 
   const parameterList = [
@@ -224,48 +173,57 @@ function buildOperation(route: RouteInfo): { path: string; method: string; op: J
       params.filter((p) => p !== "*"),
     ),
     ...parameters("query", hooks.query, []),
+    ...(contract?.headers ?? []).map((h) => ({
+      ...h,
+      in: "header",
+      required: false,
+      schema: { type: "string" },
+    })),
   ];
   if (parameterList.length) op.parameters = parameterList;
 
-  const body = hooks.body;
-  if (isSchema(body)) {
-    op.requestBody = {
-      required: true,
-      content: { "application/json": { schema: toJsonSchema(body) } },
-    };
-  }
+  const detailBody = isSchema(detail.requestBody) ? (detail.requestBody as Json) : undefined;
+  const body = contract?.requestBody ?? detailBody;
+  if (body) op.requestBody = fromDetail(c, { required: true, ...body });
+  else if (isSchema(hooks.body))
+    op.requestBody = { required: true, content: { "application/json": media(c, hooks.body) } };
 
   const responses: Json = {};
-  const declared = responseSchemas(hooks.response);
-  for (const [status, schema] of declared) {
-    const n = Number(status);
-    if (n >= 400) responses[status] = problemResponse(status);
-    else if (n === 204 || n === 304) responses[status] = { description: STATUS_TEXT[status] ?? "No content" };
-    else
-      responses[status] = {
-        description: STATUS_TEXT[status] ?? "Success",
-        content: { "application/json": { schema: toJsonSchema(schema) } },
-      };
-  }
-  if (![...declared.keys()].some((s) => s.startsWith("2") || s.startsWith("3")))
-    responses["200"] = { description: "Success" };
-  const errors: string[] = [];
-  if (isSchema(body) || isSchema(hooks.query) || isSchema(hooks.params) || params.length) errors.push("400");
-  if (isSchema(body)) errors.push("413", "415");
-  if (security?.length) errors.push("401", "403", "429");
-  errors.push("500", "503");
-  for (const status of errors) if (!(status in responses)) responses[status] = problemResponse(status);
+  for (const [status, schema] of responseSchemas(hooks.response))
+    if (Number(status) < 400)
+      responses[status] =
+        status === "204" || status === "304"
+          ? { description: STATUS_TEXT[status] }
+          : {
+              description: STATUS_TEXT[status] ?? "Success",
+              content: { "application/json": media(c, schema) },
+            };
+  for (const [status, r] of Object.entries(isSchema(detail.responses) ? detail.responses : {}))
+    if (Number(status) < 400 && isSchema(r)) responses[status] = fromDetail(c, r);
+  for (const [status, s] of Object.entries(contract?.ok ?? {}))
+    responses[status] = successResponse(c, status, s);
+  if (!Object.keys(responses).some((s) => s < "400")) responses["200"] = { description: "Success" };
+  const hasInput = isSchema(hooks.query) || isSchema(hooks.params) || params.length > 0;
+  const kinds = kindsFor(method, !!op.requestBody, hasInput, security, scope, contract);
+  for (const [status, list] of kinds)
+    responses[status] = problemResponse(status, [...list], path, all.problems);
+  // Error statuses a route declares itself, beyond the known problem types.
+  for (const status of [
+    ...responseSchemas(hooks.response).keys(),
+    ...Object.keys(isSchema(detail.responses) ? detail.responses : {}),
+  ])
+    if (Number(status) >= 400 && !responses[status])
+      responses[status] = problemResponse(status, [], path, all.problems);
 
-  // The route's own detail wins; responses and parameters are merged rather than replaced.
   for (const [k, v] of Object.entries(detail)) {
-    if (k === "hide" || k === "x-scope") continue;
-    if (k === "responses" && isSchema(v)) Object.assign(responses, v);
-    else if (k === "description") continue;
-    else op[k] = v;
+    if (["hide", "x-scope", "responses", "description", "requestBody", "summary", "tags"].includes(k))
+      continue;
+    op[k] = v;
   }
   if (scope) op["x-scope"] = scope;
   op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
-  if (!op.tags) op.tags = [path.split("/").filter(Boolean)[0] === "api" ? "api" : "operations"];
+  const tag = contract?.tag ?? (detail.tags as string[] | undefined)?.[0];
+  op.tags = [tag ?? (path.split("/").filter(Boolean)[0] === "api" ? "api" : "operations")];
   return { path, method, op };
 }
 
@@ -275,24 +233,33 @@ export interface DocumentInfo {
   description?: string;
 }
 
-export function buildOpenApi(routes: readonly RouteInfo[], info: DocumentInfo): Json {
+/** `contracts`: what each module says of its operations and shapes (api-contract.ts). */
+export function buildOpenApi(
+  routes: readonly RouteInfo[],
+  info: DocumentInfo,
+  contracts: readonly ApiContract[] = [],
+): Json {
+  const all = mergeContracts(...contracts);
+  const components = new Components(all.named);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    const built = buildOperation(route);
+    const built = buildOperation(route, components, all);
     if (!built) continue;
     const item = paths[built.path] ?? {};
     paths[built.path] = item;
     if (!item[built.method]) item[built.method] = built.op;
   }
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  const used = new Set<string>(TAGS.map((t) => t.name));
+  const extraTags = Object.values(paths)
+    .flatMap((item) => Object.values(item).map((op) => ((op as Json).tags as string[])[0]!))
+    .filter((t) => !used.has(t) && used.add(t));
   return {
     openapi: "3.1.0",
     info,
     servers: [{ url: "/" }],
+    tags: [...TAGS, ...extraTags.map((name) => ({ name, description: name }))],
     paths: sorted,
-    components: {
-      schemas: { Problem: toJsonSchema(ProblemSchema) },
-      securitySchemes: SECURITY_SCHEMES,
-    },
+    components: { schemas: components.schemas, securitySchemes: SECURITY_SCHEMES },
   };
 }

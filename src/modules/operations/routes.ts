@@ -1,8 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
+import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { authenticate } from "../../platform/http/auth.ts";
 import { VERSION } from "../../version.ts";
+import { operationsContract } from "./contract.ts";
 import { renderDocsPage } from "./docs-page.ts";
 import { buildOpenApi, type RouteInfo } from "./openapi.ts";
 
@@ -21,17 +23,25 @@ export function isMetricsToken(expected: string | undefined, header: string | nu
  * each request, so routes added by other features are covered without a list here); `/metrics`
  * for the site's monitoring.
  */
-export function operationsRoutes(ctx: AppContext, routesOf: () => readonly RouteInfo[]) {
+export function operationsRoutes(
+  ctx: AppContext,
+  routesOf: () => readonly RouteInfo[],
+  contracts: readonly ApiContract[] = [],
+) {
   let cached: { count: number; doc: Record<string, unknown>; html: string } | undefined;
   const documents = () => {
     const routes = routesOf();
     if (!cached || cached.count !== routes.length) {
-      const doc = buildOpenApi(routes, {
-        title: "parkd: parking ticket and permit service",
-        version: VERSION,
-        description:
-          "Ticket event intake, permit lookups and parking lots for one site. Errors are RFC 9457 problem+json.",
-      });
+      const doc = buildOpenApi(
+        routes,
+        {
+          title: "parkd: parking ticket and permit service",
+          version: VERSION,
+          description:
+            "Ticket event intake, permit lookups and parking lots for one site. Errors are RFC 9457 problem+json.",
+        },
+        [operationsContract, ...contracts],
+      );
       cached = { count: routes.length, doc, html: renderDocsPage(doc) };
     }
     return cached;

@@ -40,6 +40,7 @@ export function accountRequests<A extends Handles>(app: A, accounting: RequestAc
         route: meta.route ?? "(unmatched)",
         status,
         ms: Math.round((performance.now() - started) * 100) / 100,
+        client: meta.ip,
         credential: meta.credential,
         requestId: meta.id,
       });

@@ -1,9 +1,11 @@
 import { bearer } from "@elysiajs/bearer";
 import { Elysia, type TSchema } from "elysia";
 import { type Credential, credentialLabel, grants, type Scope } from "../../domain/credentials.ts";
+import { log } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 import { problems } from "./problem.ts";
 import type { FailureLimiter } from "./rate-limit.ts";
-import { metaOf } from "./request-meta.ts";
+import { metaOf, type RequestMeta } from "./request-meta.ts";
 import { rejectUnknownFields } from "./validation.ts";
 
 export interface AuthRequirement {
@@ -28,6 +30,25 @@ export interface CredentialVerifier {
 export interface AuthDeps {
   credentials: CredentialVerifier;
   limiter: FailureLimiter;
+  /** Counts failures and lockouts for /metrics (ctx.metrics). */
+  metrics?: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited">;
+}
+
+/**
+ * A refused authentication as its own log event, naming the address and the reason, never
+ * what was sent; and a lockout when this failure was the one that crossed the limit.
+ */
+function refuse(deps: AuthDeps, meta: RequestMeta, reason: string, counts: boolean): void {
+  deps.metrics?.authFailure(reason);
+  log("warning", "authentication failed", { client: meta.ip, route: meta.route, reason, requestId: meta.id });
+  if (counts && deps.limiter.fail(meta.ip)) {
+    deps.metrics?.authLockout();
+    log("warning", "address locked out after repeated authentication failures", {
+      client: meta.ip,
+      failures: deps.limiter.limit,
+      retryAfterSeconds: deps.limiter.windowLeft(meta.ip),
+    });
+  }
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="parking"';
@@ -53,24 +74,36 @@ export async function authenticate(
 ): Promise<Credential> {
   const meta = metaOf(request);
   const wait = deps.limiter.blockedFor(meta.ip);
-  if (wait > 0) throw problems.tooManyRequests(wait);
+  if (wait > 0) {
+    deps.metrics?.authRateLimited();
+    throw problems.tooManyRequests(wait);
+  }
   const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
   const header = request.headers.get("authorization")?.trim();
   let credential: Credential | null = null;
-  if (!header && !bearerToken) throw problems.unauthorized("Credentials are required", challenge);
+  if (!header && !bearerToken) {
+    refuse(deps, meta, "no credentials", false);
+    throw problems.unauthorized("Credentials are required", challenge);
+  }
   const space = header?.indexOf(" ") ?? -1;
   const scheme = header && space > 0 ? header.slice(0, space).toLowerCase() : "";
   const value = header && space > 0 ? header.slice(space + 1).trim() : "";
   if (scheme === "basic") {
-    if (!need.basic) throw problems.unauthorized("This route accepts Bearer tokens only", challenge);
+    if (!need.basic) {
+      refuse(deps, meta, "basic not accepted here", false);
+      throw problems.unauthorized("This route accepts Bearer tokens only", challenge);
+    }
     const pair = decodeBasic(value);
     if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password);
   } else if (scheme === "bearer" || bearerToken) {
     const token = scheme === "bearer" ? value : bearerToken!;
     if (token) credential = deps.credentials.verifyBearer(token);
-  } else throw problems.unauthorized(`Unsupported authorization scheme`, challenge);
+  } else {
+    refuse(deps, meta, "unsupported scheme", false);
+    throw problems.unauthorized(`Unsupported authorization scheme`, challenge);
+  }
   if (!credential) {
-    deps.limiter.fail(meta.ip);
+    refuse(deps, meta, "unknown, expired or revoked credentials", true);
     throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
   }
   meta.credential = credentialLabel(credential);

@@ -23,13 +23,20 @@ export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
 }
 
 /**
- * Body parsing and error mapping for the whole app: every failure leaves as problem+json,
- * and nothing internal (stack, SQL, paths) reaches the client.
+ * What every request goes through, whichever module answers it: the matched route template is
+ * recorded for the log line and the metrics (in transform, before validation and auth, and again
+ * on error, for a body that fails to parse), the body is parsed, and every failure leaves as
+ * problem+json with nothing internal (stack, SQL, paths) in it. One plugin, so the recording can
+ * never come after the answer.
  */
-export const errorHandling = (opts: { bodyLimit: number }) =>
-  new Elysia({ name: "error-handling", seed: opts })
+export const requestHandling = (opts: { bodyLimit: number }) =>
+  new Elysia({ name: "request-handling", seed: opts })
+    .onTransform({ as: "global" }, ({ request, route }) => {
+      if (route) metaOf(request).route = route;
+    })
     .onParse({ as: "global" }, ({ request }) => readJsonBody(request, opts.bodyLimit))
-    .onError({ as: "global" }, ({ code, error, request, path }) => {
+    .onError({ as: "global" }, ({ code, error, request, path, route }) => {
+      if (route) metaOf(request).route = route;
       const problem = asProblem(error);
       if (problem) return problem.toResponse(path);
       switch (code) {

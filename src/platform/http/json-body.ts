@@ -37,13 +37,41 @@ export function rawBodyOf(request: Request): string | undefined {
   return (request as WithRawBody)[RAW_BODY];
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The charset parameter of a Content-Type, lower case, or undefined when it has none. */
+function charsetOf(contentType: string | null): string | undefined {
+  const m = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? "");
+  return m?.[1]?.toLowerCase();
+}
+
+/**
+ * The body as text. JSON is UTF-8 (RFC 8259): a body that is not valid UTF-8, or that declares
+ * another charset, is refused rather than read with U+FFFD in place of what the sender meant,
+ * which would then be stored as if it had been sent.
+ */
+function bodyText(bytes: Uint8Array, contentType: string | null): string {
+  const json = isJsonContentType(contentType);
+  const charset = charsetOf(contentType);
+  if (json && charset !== undefined && charset !== "utf-8" && charset !== "utf8")
+    throw problems.invalidEncoding(`The body must be UTF-8 JSON; it declares charset=${charset}`);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    if (!json) throw problems.unsupportedMediaType(contentType ?? "");
+    throw problems.invalidEncoding("The body is not valid UTF-8");
+  }
+}
+
 /** `limit` repeats the front end's body limit for requests that reach the app another way. */
 export async function readJsonBody(request: Request, limit = Number.POSITIVE_INFINITY): Promise<unknown> {
   if (request.body === null) return undefined;
-  const text = await request.text();
-  if (text.length > limit && Buffer.byteLength(text) > limit) throw problems.payloadTooLarge(limit);
+  const bytes = await request.bytes();
+  if (bytes.length > limit) throw problems.payloadTooLarge(limit);
+  const contentType = request.headers.get("content-type");
+  const text = bodyText(bytes, contentType);
   (request as WithRawBody)[RAW_BODY] = text;
-  return parseJsonText(text, request.headers.get("content-type"));
+  return parseJsonText(text, contentType);
 }
 
 export function asProblem(e: unknown): Problem | undefined {

@@ -73,6 +73,7 @@ export function problemOf(e: DomainError): Problem {
 
 export const problems = {
   malformedJson: (detail: string) => new Problem(400, "malformed-json", "Malformed JSON", detail),
+  invalidEncoding: (detail: string) => new Problem(400, "invalid-encoding", "Body is not UTF-8", detail),
   unauthorized: (detail: string, challenge: string) =>
     new Problem(401, "unauthorized", "Authentication required", detail, {
       headers: { "www-authenticate": challenge },

@@ -26,13 +26,27 @@ export class FailureLimiter {
     return e.count >= this.max ? Math.ceil((this.windowMs - elapsed) / 1000) : 0;
   }
 
-  fail(ip: string): void {
+  /** Counts a failure; true when this one locks the address out (once per window). */
+  fail(ip: string): boolean {
     const now = this.now();
     const e = this.entries.get(ip);
     if (!e || now - e.windowStart >= this.windowMs) {
       if (this.entries.size >= 10_000) this.prune(now);
       this.entries.set(ip, { count: 1, windowStart: now });
-    } else e.count++;
+      return this.max <= 1;
+    }
+    e.count++;
+    return e.count === this.max;
+  }
+
+  /** Seconds until the window of this address ends. */
+  windowLeft(ip: string): number {
+    const e = this.entries.get(ip);
+    return e ? Math.max(0, Math.ceil((this.windowMs - (this.now() - e.windowStart)) / 1000)) : 0;
+  }
+
+  get limit(): number {
+    return this.max;
   }
 
   private prune(now: number): void {

@@ -43,7 +43,11 @@ function nextRequestId(): string {
   return `${ID_PREFIX}-${(++requestCounter).toString(36)}`;
 }
 
-/** The peer address is asked of the socket only when something needs it (authentication does). */
+// The peer address, asked of a socket once however many requests a kept-alive connection carries.
+const PEER = Symbol("parkd.peer");
+type WithPeer = Socket & { [PEER]?: string };
+
+/** The peer address is asked of the socket only when something needs it (auth, the log line). */
 class FrontEndMeta implements RequestMeta {
   route?: string;
   credential?: string;
@@ -54,7 +58,11 @@ class FrontEndMeta implements RequestMeta {
     public startedAt: number,
   ) {}
   get ip(): string {
-    if (this.#ip === undefined) this.#ip = this.socket.remoteAddress ?? "unknown";
+    if (this.#ip === undefined) {
+      const socket = this.socket as WithPeer;
+      socket[PEER] ??= socket.remoteAddress ?? "unknown";
+      this.#ip = socket[PEER];
+    }
     return this.#ip;
   }
 }
@@ -165,6 +173,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
           route: meta.route ?? "(unmatched)",
           status,
           ms: Math.round((performance.now() - started) * 100) / 100,
+          client: meta.ip,
           credential: meta.credential,
           requestId: meta.id,
         });
@@ -200,6 +209,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       route: "(malformed request)",
       status: problem.status,
       ms: 0,
+      client: (socket as Socket).remoteAddress ?? "unknown",
       requestId: nextRequestId(),
     };
     opts.account(entry);

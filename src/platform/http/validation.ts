@@ -1,7 +1,9 @@
 import type { TSchema } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
+import { t } from "elysia";
 import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.ts";
+import { readWholeNumber } from "../../domain/zones.ts";
 
 /**
  * Admin writes reject unknown fields (a typo must not silently drop a setting). Elysia's
@@ -53,19 +55,32 @@ export function schemaErrors(schema: TSchema, value: unknown): FieldError[] {
   );
 }
 
+function wholeNumberRefused(name: string, where: "params" | "query", min: number, max: number) {
+  return invalid(
+    [{ pointer: `/${name}`, message: `Expected a whole number from ${min} to ${max}`, in: where }],
+    `/${name}: expected a whole number from ${min} to ${max} (digits only)`,
+  );
+}
+
 /** A whole number from a path segment, or a validation problem that names the parameter. */
 export function pathNumber(value: string, name: string, min: number, max = 2_147_483_647): number {
-  const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw invalid(
-      [
-        {
-          pointer: `/${name}`,
-          message: `Expected a whole number${min > 0 ? ` from ${min}` : ""}`,
-          in: "params",
-        },
-      ],
-      `/${name}: expected a whole number`,
-    );
+  const n = readWholeNumber(value, min, max, true);
+  if (n === null) throw wholeNumberRefused(name, "params", min, max);
   return n;
+}
+
+/**
+ * A path or query parameter that is a whole number, read the one way (readWholeNumber: ASCII
+ * digits only, so "0x10" and "1e2" are refused) and range-checked. Elysia's own t.Integer would
+ * read any JavaScript numeric string.
+ */
+export function wholeNumberParam(name: string, where: "params" | "query", min: number, max: number) {
+  return t
+    .Transform(t.String({ pattern: "^[0-9]{1,16}$", description: `a whole number from ${min} to ${max}` }))
+    .Decode((text) => {
+      const n = readWholeNumber(text, min, max, true);
+      if (n === null) throw wholeNumberRefused(name, where, min, max);
+      return n;
+    })
+    .Encode((n) => String(n));
 }

@@ -26,15 +26,33 @@ function checkpoint(): void {
   }
 }
 
+let path = "";
+
+function open(): void {
+  db = new Database(path);
+  db.run("PRAGMA busy_timeout = 5000");
+}
+
 self.onmessage = (
-  event: MessageEvent<{ kind: "start"; path: string; intervalMs: number } | { kind: "stop" }>,
+  event: MessageEvent<
+    { kind: "start"; path: string; intervalMs: number } | { kind: "stop" } | { kind: "reopen" }
+  >,
 ) => {
   const m = event.data;
   if (m.kind === "start") {
-    db = new Database(m.path);
-    db.run("PRAGMA busy_timeout = 5000");
+    path = m.path;
+    open();
     timer = setInterval(checkpoint, m.intervalMs);
     postMessage({ kind: "started" });
+  } else if (m.kind === "reopen") {
+    // Opened while the store was write-protected, this connection stays read-only for life.
+    db?.close(false);
+    try {
+      open();
+    } catch (e) {
+      db = undefined;
+      postMessage({ kind: "failed", message: (e as Error).message });
+    }
   } else {
     if (timer) clearInterval(timer);
     checkpoint();

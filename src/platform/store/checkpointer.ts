@@ -33,8 +33,14 @@ function workerUrl(): string {
  */
 export async function startCheckpointer(store: Store, intervalMs = 250): Promise<Checkpointer> {
   // A WAL that grew during a burst is cut back once it restarts, so the disk gets the space back.
-  store.sqlite.run(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
+  const limitWal = () => store.sqlite.run(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
+  limitWal();
   const worker = new Worker(workerUrl());
+  // A store that recovered from a read-only start has a new connection; the thread needs one too.
+  store.onReopen(() => {
+    limitWal();
+    worker.postMessage({ kind: "reopen" });
+  });
   let last: CheckpointResult | undefined;
   let onStopped: (() => void) | undefined;
   const started = new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { chmodSync, statSync } from "node:fs";
 
 const UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PERM|NOMEM)/;
 
@@ -32,4 +33,42 @@ export function configureConnection(sqlite: Database): void {
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = FULL");
   sqlite.run("PRAGMA foreign_keys = ON");
+}
+
+/**
+ * Whether the connection was opened read-only, found by a write that is rolled back: nothing
+ * reaches the disk. SQLite opens a write-protected file read-only without saying so, and BEGIN
+ * alone succeeds there; the first write is what fails. Any other failure (busy, full) is not this.
+ */
+export function isReadOnlyConnection(sqlite: Database): boolean {
+  try {
+    sqlite.run("BEGIN");
+    try {
+      sqlite.run("CREATE TABLE parkd_write_check (x)");
+    } finally {
+      sqlite.run("ROLLBACK");
+    }
+    return false;
+  } catch (e) {
+    return String((e as { code?: unknown })?.code ?? "").startsWith("SQLITE_READONLY");
+  }
+}
+
+/**
+ * SQLite gives a new -wal and -shm file the database file's permissions. Made while the database
+ * file was write-protected, they stay so after it is fixed; give them its permissions back (they
+ * are ours: this process made them). Failures are left for the next try.
+ */
+export function restoreSideFilePermissions(path: string): void {
+  let mode: number;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    return;
+  }
+  for (const side of [`${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(side).mode & 0o777) !== mode) chmodSync(side, mode);
+    } catch {}
+  }
 }

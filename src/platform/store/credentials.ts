@@ -49,14 +49,14 @@ export class CredentialRecords {
     return this.tokenByHash.get(hash);
   }
 
-  /** The id of the live (not revoked) token with this name. */
-  liveTokenNamed(name: string): string | null {
+  /** The live (not revoked) token with this name; it may have expired. */
+  liveTokenNamed(name: string): { id: string; expiresAt: number | null } | null {
     return (
       this.db
-        .select({ id: apiTokens.id })
+        .select({ id: apiTokens.id, expiresAt: apiTokens.expiresAt })
         .from(apiTokens)
         .where(and(eq(apiTokens.name, name), isNull(apiTokens.revokedAt)))
-        .get()?.id ?? null
+        .get() ?? null
     );
   }
 
@@ -71,8 +71,15 @@ export class CredentialRecords {
     );
   }
 
-  insertToken(token: typeof apiTokens.$inferInsert): void {
-    this.db.insert(apiTokens).values(token).run();
+  /**
+   * Inserts a token; `retire` (an expired token of the same name) is marked revoked at the moment
+   * it expired, in the same transaction, so the name is free for the new one.
+   */
+  insertToken(token: typeof apiTokens.$inferInsert, retire?: { id: string; at: number }): void {
+    this.sqlite.transaction(() => {
+      if (retire) this.revokeToken(retire.id, retire.at);
+      this.db.insert(apiTokens).values(token).run();
+    })();
   }
 
   tokens(): StoredToken[] {

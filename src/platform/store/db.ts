@@ -1,11 +1,17 @@
 import { Database, type Statement } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
-import { configureConnection } from "./connection.ts";
+import {
+  configureConnection,
+  isReadOnlyConnection,
+  isStoreUnavailable,
+  restoreSideFilePermissions,
+} from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
 import { LivePermits } from "./live-permits.ts";
+import { folderTrouble } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
 import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
@@ -25,6 +31,10 @@ export type Db = BunSQLiteDatabase<typeof schema>;
  * the statements it needs.
  */
 export class Store {
+  private conn: { sqlite: Database; db: Db };
+  /** Counts reopenings, so that dataVersion() never repeats across connections. */
+  private epoch = 0;
+  private readonly reopenListeners: (() => void)[] = [];
   private repos: {
     tickets?: TicketRecords;
     permits?: PermitRecords;
@@ -35,18 +45,96 @@ export class Store {
     zoneVersions?: ZoneVersions;
     live?: LivePermits;
   } = {};
-  private readonly dataVersionQuery: Statement<{ data_version: number }, []>;
-  private readonly totalChangesQuery: Statement<{ n: number }, []>;
+  private dataVersionQuery: Statement<{ data_version: number }, []>;
+  private totalChangesQuery: Statement<{ n: number }, []>;
+  /**
+   * The connection was opened read-only (SQLite's fallback when the file was write-protected):
+   * it stays so for life, whatever happens to the file, so recoverWrites() replaces it.
+   */
+  private stuckReadOnly: boolean;
+  private lastRecovery = 0;
+  /** The latest write transaction failed because the store could not take it (full, read-only). */
+  private failing = false;
 
   constructor(
     /** Absolute path of the SQLite file. */
     readonly path: string,
     readonly dataDir: string,
-    readonly sqlite: Database,
-    readonly db: Db,
+    sqlite: Database,
+    db: Db,
   ) {
+    this.conn = { sqlite, db };
     this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
     this.totalChangesQuery = sqlite.prepare("SELECT total_changes() AS n");
+    this.stuckReadOnly = path !== ":memory:" && isReadOnlyConnection(sqlite);
+  }
+
+  get sqlite(): Database {
+    return this.conn.sqlite;
+  }
+  get db(): Db {
+    return this.conn.db;
+  }
+
+  /** The connection cannot write and will not by itself (see recoverWrites). */
+  get readOnly(): boolean {
+    return this.stuckReadOnly;
+  }
+
+  /**
+   * The latest write transaction (transaction()) was refused by the store: the disk is full or
+   * read-only, as far as the writes that matter know. A later successful one, or noteWrite(true)
+   * after a probe as large as a request, clears it.
+   */
+  get writesFailing(): boolean {
+    return this.failing;
+  }
+
+  noteWrite(ok: boolean): void {
+    this.failing = !ok;
+  }
+
+  /** `fn` runs after the store has moved to a new connection (the checkpointer follows it). */
+  onReopen(fn: () => void): void {
+    this.reopenListeners.push(fn);
+  }
+
+  /**
+   * A store opened while its file was write-protected keeps a read-only connection, and SQLite
+   * made its -wal and -shm files with the database file's permissions, so even a new connection
+   * could not write once the file is writable again: every write would stay 503 until a restart.
+   * This gives the side files the database file's permissions back and moves to a new connection
+   * once that one can write. Cheap when there is nothing to recover; tries at most every `everyMs`.
+   */
+  recoverWrites(now = Date.now(), everyMs = 2_000): boolean {
+    if (!this.stuckReadOnly || now - this.lastRecovery < everyMs) return false;
+    this.lastRecovery = now;
+    restoreSideFilePermissions(this.path);
+    let fresh: Database;
+    try {
+      fresh = new Database(this.path, { strict: true });
+    } catch {
+      return false;
+    }
+    let writable = false;
+    try {
+      configureConnection(fresh);
+      writable = !isReadOnlyConnection(fresh);
+    } catch {}
+    if (!writable) {
+      fresh.close(false);
+      return false;
+    }
+    const old = this.conn.sqlite;
+    this.conn = { sqlite: fresh, db: drizzle({ client: fresh, schema }) };
+    this.repos = {};
+    this.epoch++;
+    this.dataVersionQuery = fresh.prepare("PRAGMA data_version");
+    this.totalChangesQuery = fresh.prepare("SELECT total_changes() AS n");
+    this.stuckReadOnly = false;
+    old.close(false);
+    for (const fn of this.reopenListeners) fn();
+    return true;
   }
 
   get tickets(): TicketRecords {
@@ -84,9 +172,9 @@ export class Store {
     return this.repos.live;
   }
 
-  /** Moves when another connection (a CLI command while serve runs) commits. */
+  /** Moves when another connection (a CLI command while serve runs) commits, or the store reopens. */
   dataVersion(): number {
-    return this.dataVersionQuery.get()!.data_version;
+    return this.epoch * 1_000_000_000 + this.dataVersionQuery.get()!.data_version;
   }
 
   /**
@@ -97,9 +185,38 @@ export class Store {
     return this.totalChangesQuery.get()!.n;
   }
 
-  /** `fn` as one transaction (a nested call is a savepoint); `.immediate` takes the write lock first. */
+  /**
+   * `fn` as one transaction (a nested call is a savepoint); `.immediate` takes the write lock
+   * first. Bound to the connection of the moment it runs, so it survives recoverWrites().
+   */
   transaction<A extends unknown[], T>(fn: (...args: A) => T) {
-    return this.sqlite.transaction(fn);
+    let bound: { sqlite: Database; tx: ReturnType<Database["transaction"]> } | undefined;
+    const current = () => {
+      if (bound?.sqlite !== this.sqlite) bound = { sqlite: this.sqlite, tx: this.sqlite.transaction(fn) };
+      return bound.tx as unknown as ((...args: A) => T) &
+        Record<"deferred" | "immediate" | "exclusive", (...args: A) => T>;
+    };
+    // The outcome of each outermost transaction is what /readyz reports (writesFailing).
+    const noted =
+      (run: (...args: A) => T) =>
+      (...args: A): T => {
+        try {
+          const result = run(...args);
+          if (!this.sqlite.inTransaction) this.failing = false;
+          return result;
+        } catch (e) {
+          if (isStoreUnavailable(e)) this.failing = true;
+          throw e;
+        }
+      };
+    return Object.assign(
+      noted((...args) => current()(...args)),
+      {
+        deferred: noted((...args) => current().deferred(...args)),
+        immediate: noted((...args) => current().immediate(...args)),
+        exclusive: noted((...args) => current().exclusive(...args)),
+      },
+    );
   }
 
   close(): void {
@@ -114,20 +231,43 @@ export function storePath(dataDir: string): string {
   return join(resolve(dataDir), STORE_FILE);
 }
 
+/** A command that must not create a store was pointed at a folder without one. */
+export class StoreMissingError extends Error {
+  constructor(readonly dataDir: string) {
+    super(
+      `no parkd store in ${dataDir} (${STORE_FILE} not found). Pass the --data-dir that holds it, or create one there first with 'parkd migrate --data-dir ${dataDir}' (serve creates it too)`,
+    );
+  }
+}
+
 /**
- * Opens (creating if needed) the store in dataDir and brings its schema up to date.
- * WAL with synchronous=FULL: a commit is on disk before we answer, so an acknowledged
- * event survives a power cut.
+ * Opens the store in dataDir and brings its schema up to date. Only `serve`, `migrate` and
+ * `restore` create a missing store (`create`, the default); every other command passes
+ * `create: false`, so a mistyped --data-dir fails with StoreMissingError instead of writing a
+ * token into a fresh, empty store nobody serves. WAL with synchronous=FULL: a commit is on disk
+ * before we answer, so an acknowledged event survives a power cut.
  */
-export function openStore(dataDir: string, opts: { migrate?: boolean } = {}): Store {
+export function openStore(dataDir: string, opts: { migrate?: boolean; create?: boolean } = {}): Store {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, STORE_FILE);
-  const sqlite = new Database(path, { create: true, strict: true });
-  configureConnection(sqlite);
-  const db = drizzle({ client: sqlite, schema });
-  if (opts.migrate !== false) applyMigrations(db);
-  return new Store(path, dir, sqlite, db);
+  if (opts.create === false && !existsSync(path)) throw new StoreMissingError(dir);
+  let sqlite: Database | undefined;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    sqlite = new Database(path, { create: opts.create !== false, strict: true });
+    configureConnection(sqlite);
+    const db = drizzle({ client: sqlite, schema });
+    if (opts.migrate !== false) applyMigrations(db);
+    return new Store(path, dir, sqlite, db);
+  } catch (e) {
+    sqlite?.close(false);
+    // A folder or disk that cannot take the store is named as such (read-only, full, no permission).
+    const cause = (e as { cause?: unknown }).cause ?? e;
+    const code = String((e as { code?: unknown }).code ?? (cause as { code?: unknown })?.code ?? "");
+    if (isStoreUnavailable(e) || isStoreUnavailable(cause) || /^E(ROFS|ACCES|PERM|NOSPC)$/.test(code))
+      throw folderTrouble(dir, cause);
+    throw e;
+  }
 }
 
 /** An in-memory store for tests: same schema, same pragmas where they apply. */

@@ -1,5 +1,6 @@
 import type { ListedPermit, PermitRecords } from "./permits.ts";
-import type { ListedTicket, TicketRecords } from "./tickets.ts";
+import type { ListedTicket } from "./ticket-rows.ts";
+import type { LiveCursor, TicketRecords } from "./tickets.ts";
 
 /** How far the clock moves on before entries that can no longer be listed are swept out. */
 const SWEEP_MS = 60_000;
@@ -27,7 +28,7 @@ export interface PlateEntries {
 interface Build {
   horizon: number;
   version: number;
-  after: { endAt: number; rid: number } | null;
+  after: LiveCursor | null;
 }
 
 /**
@@ -150,13 +151,20 @@ export class LivePermits {
     this.tickets.takeWritten();
     this.permits.takeWritten();
     for (const p of this.permits.live(horizon)) this.addPermit(p);
-    for (const t of this.tickets.liveOpen()) this.addTicket(t);
     const step = () => {
       if (this.building !== build) return;
-      const { rows, next } = this.tickets.liveEnding(horizon, this.slice, build.after);
-      for (const t of rows) this.addTicket(t);
-      build.after = next;
-      if (next) {
+      let slice: ReturnType<TicketRecords["live"]>;
+      try {
+        slice = this.tickets.live(horizon, this.slice, build.after);
+      } catch {
+        // The connection closed under the build (shutdown, or Store.recoverWrites moved to a new
+        // one, which has a set of its own): the build is dropped; a later update starts another.
+        this.building = null;
+        return;
+      }
+      for (const t of slice.rows) this.addTicket(t);
+      build.after = slice.next;
+      if (slice.next) {
         setImmediate(step);
         return;
       }

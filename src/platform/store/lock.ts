@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, mkdirSync, statfsSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /**
@@ -13,18 +13,61 @@ export interface ServeLock {
 
 export class LockHeldError extends Error {}
 
+/** The data folder cannot be used at all (read-only, full, no permission): not another serve. */
+export class DataFolderError extends Error {}
+
 const LOCK_FILE = "serve.lock";
+
+/**
+ * Only SQLITE_BUSY means another process holds the lock; anything else is the folder's own
+ * trouble, told as what it is, so a technician does not go looking for a second serve.
+ */
+export function folderTrouble(dir: string, e: unknown): DataFolderError {
+  const code = String((e as { code?: unknown })?.code ?? "");
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (access) {
+    const why = (access as { code?: string }).code;
+    if (why === "EROFS")
+      return new DataFolderError(
+        `data folder ${dir} is on a read-only file system; parkd needs to write there`,
+      );
+    if (why === "EACCES" || why === "EPERM")
+      return new DataFolderError(
+        `data folder ${dir} is not writable by this user; parkd needs to write there`,
+      );
+    if (why === "ENOENT")
+      return new DataFolderError(`data folder ${dir} does not exist and cannot be created`);
+  }
+  let full = code.startsWith("SQLITE_FULL") || code === "ENOSPC";
+  try {
+    const fs = statfsSync(dir);
+    full ||= fs.bavail === 0 || fs.ffree === 0;
+  } catch {}
+  if (full)
+    return new DataFolderError(`data folder ${dir} is full (no space left on its disk); free some space`);
+  if (code.startsWith("SQLITE_READONLY"))
+    return new DataFolderError(`data folder ${dir} is read-only; parkd needs to write there`);
+  return new DataFolderError(`cannot use data folder ${dir}: ${(e as Error).message ?? e}`);
+}
 
 export function acquireServeLock(dataDir: string): ServeLock {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const lockDb = new Database(join(dir, LOCK_FILE), { create: true });
+  let lockDb: Database;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    lockDb = new Database(join(dir, LOCK_FILE), { create: true });
+  } catch (e) {
+    throw folderTrouble(dir, e);
+  }
   try {
     lockDb.run("PRAGMA busy_timeout = 0");
     lockDb.run("BEGIN EXCLUSIVE");
-  } catch {
+  } catch (e) {
     lockDb.close(false);
-    throw new LockHeldError(`another parkd serve is already running on data folder ${dir}`);
+    if (String((e as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY"))
+      throw new LockHeldError(`another parkd serve is already running on data folder ${dir}`);
+    throw folderTrouble(dir, e);
   }
   return {
     release() {

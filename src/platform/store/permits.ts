@@ -133,4 +133,15 @@ export class PermitRecords {
   count(): number {
     return this.countAll.get()!.n;
   }
+
+  /** Permits whose validity covers `now`, weekly windows not applied (read at scrape time). */
+  countValid(now: number): number {
+    return (
+      this.sqlite
+        .query<{ n: number }, [number]>(
+          "SELECT count(*) AS n FROM permits WHERE (end_at IS NULL OR end_at > ?1) AND start_at <= ?1",
+        )
+        .get(now)?.n ?? 0
+    );
+  }
 }

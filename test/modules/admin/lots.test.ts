@@ -151,7 +151,7 @@ describe("admin writes", () => {
       token: s.admin,
       body: {
         name: "Hamnen",
-        zone_number: "12",
+        zone_number: 12,
         parking_lot_fee: [
           {
             id: 5,

@@ -49,7 +49,7 @@ describe("operator permits: create, read, list", () => {
     const s = setup();
     const res = await call(s.app, "POST", BASE, {
       token: s.admin,
-      body: { registration_number: "XYZ999", zone: "7", start_at: "2026-06-15T10:00:00Z" },
+      body: { registration_number: "XYZ999", zone: 7, start_at: "2026-06-15T10:00:00Z" },
     });
     expect(res.status).toBe(201);
     expect(res.json.data).toMatchObject({ zone: 7, end_at: null, note: "", days: [], active: true });

@@ -121,8 +121,14 @@ describe("GET /openapi.json", () => {
     ]);
     expect(zone.responses["200"].content["application/json"].schema.properties.data.type).toBe("array");
     const problemRef = { $ref: "#/components/schemas/Problem" };
-    for (const status of ["400", "401", "403", "404", "429", "500", "503"])
-      expect(zone.responses[status].content["application/problem+json"].schema).toEqual(problemRef);
+    for (const status of ["400", "401", "403", "404", "429", "500", "503"]) {
+      const schema = zone.responses[status].content["application/problem+json"].schema;
+      expect(schema.allOf?.[0] ?? schema).toEqual(problemRef);
+    }
+    // Known problem types are named with the status that carries them, and shown by example.
+    const unauthorized = zone.responses["401"].content["application/problem+json"];
+    expect(unauthorized.schema.allOf[1].properties.type.enum).toEqual(["/problems/unauthorized"]);
+    expect(unauthorized.examples.unauthorized.value.status).toBe(401);
     const problem = doc.components.schemas.Problem;
     expect(problem.required).toEqual(["type", "title", "status", "detail"]);
     expect(Object.keys(problem.properties)).toEqual([

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { type Credential, isScope, type Scope } from "../../../domain/credentials.ts";
+import { logLine } from "../../../platform/log.ts";
 import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
 
@@ -92,6 +93,7 @@ export class CredentialService {
   private readonly tokenCache = new Map<string, { row: TokenCheck; readAt: number }>();
   private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
+  private flushFailing = false;
 
   constructor(
     private readonly store: Store,
@@ -104,21 +106,30 @@ export class CredentialService {
   } {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
-    if (this.store.credentials.liveTokenNamed(name) !== null)
+    if (input.expiresInMs !== undefined && !(input.expiresInMs > 0))
+      throw new CredentialError("a token must live longer than 0 (leave out the expiry for none)");
+    const now = this.now();
+    // A name belongs to one token that can still be used: an expired one gives it up (it is
+    // marked revoked as of its expiry, so the record stays true), a live one keeps it.
+    const holder = this.store.credentials.liveTokenNamed(name);
+    const expired = holder !== null && holder.expiresAt !== null && holder.expiresAt <= now;
+    if (holder !== null && !expired)
       throw new CredentialError(`a token named "${name}" already exists; revoke it first`);
     const token =
       TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const id = newId("tok_");
-    const now = this.now();
     this.tokenCache.clear();
-    this.store.credentials.insertToken({
-      id,
-      name,
-      tokenHash: sha256Hex(token),
-      scopes: scopes.join(" "),
-      createdAt: now,
-      expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
-    });
+    this.store.credentials.insertToken(
+      {
+        id,
+        name,
+        tokenHash: sha256Hex(token),
+        scopes: scopes.join(" "),
+        createdAt: now,
+        expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
+      },
+      expired ? { id: holder.id, at: holder.expiresAt! } : undefined,
+    );
     return { id, token };
   }
 
@@ -236,11 +247,31 @@ export class CredentialService {
     this.flushTimer.unref?.();
   }
 
+  /**
+   * Writes the last-used times gathered since the previous flush. It runs on a timer, where a
+   * throw would be an uncaught error: a store that cannot write (full, read-only) keeps the
+   * times for the next try and is logged once, as one JSON line, until a flush succeeds again.
+   */
   flushLastUsed(): void {
     if (this.lastUsed.size === 0) return;
     const pending = [...this.lastUsed];
     this.lastUsed.clear();
-    this.store.credentials.recordLastUsed(pending);
+    try {
+      this.store.credentials.recordLastUsed(pending);
+      if (this.flushFailing) logLine({ level: "info", msg: "last-used times written again" });
+      this.flushFailing = false;
+    } catch (e) {
+      // Newer times that came in meanwhile win over the ones kept for the retry.
+      for (const [key, used] of pending) if (!this.lastUsed.has(key)) this.lastUsed.set(key, used);
+      if (this.flushFailing) return;
+      this.flushFailing = true;
+      const code = (e as { code?: unknown })?.code;
+      logLine({
+        level: "warn",
+        msg: "last-used times not written; kept for the next try",
+        error: typeof code === "string" ? code : String((e as Error)?.message ?? e),
+      });
+    }
   }
 
   stop(): void {

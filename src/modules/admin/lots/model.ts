@@ -1,19 +1,26 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import type { ParkingLot as Lot, LotInput } from "../../../domain/lots/lot.ts";
+import { ID_MAX, ZONE_MAX } from "../../../domain/zones.ts";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
 
 /**
  * Shapes of a parking lot. The record (`ParkingLot`) is what reads answer and what export writes;
  * `ParkingLotInput` is what creates, replaces and imports accept (ids optional, defaults filled);
  * `ParkingLotPatch` is every input field optional. Inputs reject unknown fields.
+ *
+ * Numbers are JSON integers only (TypeBox's Integer): Elysia's t.Integer would also read "0x10"
+ * as 16 and "1e2" as 100, a reading no other part of the service shares.
  */
 
-const MAX_INT = 2_147_483_647;
+const MAX_INT = ID_MAX;
+const Int = Type.Integer;
 const strict = { additionalProperties: false } as const;
 
-const Id = t.Integer({ minimum: 1, maximum: MAX_INT });
-const Money = t.Integer({ minimum: 0, maximum: 1_000_000_000, description: "öre (cents) incl. VAT" });
-const Unit = t.Integer({ minimum: 1, maximum: 4, description: "1 = hour, 2 = day, 3 = week, 4 = month" });
-const DayType = t.Integer({
+const Id = Int({ minimum: 1, maximum: MAX_INT });
+const Money = Int({ minimum: 0, maximum: 1_000_000_000, description: "öre (cents) incl. VAT" });
+const Unit = Int({ minimum: 1, maximum: 4, description: "1 = hour, 2 = day, 3 = week, 4 = month" });
+const DayType = Int({
   minimum: 1,
   maximum: 3,
   description: "1 = weekday (Mon-Fri), 2 = Saturday, 3 = Sunday and public holidays",
@@ -24,7 +31,7 @@ const EndOfWindow = t.String({
   description:
     "HH:MM:SS; earlier than the start runs past midnight; 23:59:59 or 24:00:00 is the end of the day",
 });
-const Minute = t.Integer({ minimum: 0, maximum: 100_000_000 });
+const Minute = Int({ minimum: 0, maximum: 100_000_000 });
 
 const feeFields = {
   cost_per_unit: Money,
@@ -40,7 +47,7 @@ const variableFeeFields = {
   cost_per_unit: Money,
   unit: Unit,
 };
-const ToMinute = t.Union([t.Integer({ minimum: 1, maximum: 100_000_000 }), t.Null()], {
+const ToMinute = t.Union([Int({ minimum: 1, maximum: 100_000_000 }), t.Null()], {
   description: "minutes parked when this step ends; null: no end",
 });
 const openFields = { type_of_day: DayType, open_time: TimeOfDay, close_time: EndOfWindow };
@@ -63,10 +70,10 @@ const ParkingLotOpenInput = t.Object({ id: t.Optional(Id), ...openFields }, stri
 const ParkingLotLocationInput = t.Object({ id: t.Optional(Id), ...locationFields }, strict);
 
 const Name = t.String({ minLength: 1, maxLength: 200, pattern: "\\S" });
-const Count = t.Integer({ minimum: 0, maximum: MAX_INT, description: "0 = unlimited" });
-const Zone = t.Integer({ minimum: 0, maximum: MAX_INT });
-const Seconds = t.Integer({ minimum: 0, maximum: MAX_INT, description: "seconds; 0 = unlimited" });
-const Cap = t.Integer({ minimum: 0, maximum: 1_000_000_000, description: "öre incl. VAT; 0 = no cap" });
+const Count = Int({ minimum: 0, maximum: MAX_INT, description: "0 = unlimited" });
+const Zone = Int({ minimum: 0, maximum: ZONE_MAX });
+const Seconds = Int({ minimum: 0, maximum: MAX_INT, description: "seconds; 0 = unlimited" });
+const Cap = Int({ minimum: 0, maximum: 1_000_000_000, description: "öre incl. VAT; 0 = no cap" });
 const many = <T extends Parameters<typeof t.Array>[0]>(item: T) => t.Array(item, { maxItems: 500 });
 
 export const ParkingLot = t.Object({
@@ -91,19 +98,29 @@ const optionalInputFields = {
   variable_fees: t.Optional(many(VariableFeeInput)),
   parking_lot_open: t.Optional(many(ParkingLotOpenInput)),
   parking_lot_location: t.Optional(many(ParkingLotLocationInput)),
-  active: t.Optional(t.Boolean({ default: true })),
   max_fee: t.Optional(Cap),
 };
 
-export const ParkingLotInput = t.Object({ ...optionalInputFields, name: Name, zone_number: Zone }, strict);
+/**
+ * A lot left without `active` is active when created or replaced (completeLot fills it in). The
+ * schema carries no `default`: Elysia would apply it to a PATCH too and switch an inactive lot back on.
+ */
+const Active = t.Optional(
+  t.Boolean({ description: "absent on create or replace: true; on PATCH: unchanged" }),
+);
+
+export const ParkingLotInput = t.Object(
+  { ...optionalInputFields, active: Active, name: Name, zone_number: Zone },
+  strict,
+);
 export const ParkingLotPatch = t.Object(
-  { ...optionalInputFields, name: t.Optional(Name), zone_number: t.Optional(Zone) },
+  { ...optionalInputFields, active: Active, name: t.Optional(Name), zone_number: t.Optional(Zone) },
   strict,
 );
 /** The file `parkd lots import` reads and `parkd lots export` writes: what GET /api/v1/parkings answers. */
 export const LotFile = t.Object({ data: t.Array(ParkingLotInput) }, strict);
 
-export const LotId = t.Object({ id: Id });
+export const LotId = t.Object({ id: wholeNumberParam("id", "params", 1, ID_MAX) });
 export const ListQuery = t.Object({
   active: t.Optional(t.Boolean({ description: "true: active lots only; false: inactive only" })),
 });
@@ -116,23 +133,23 @@ const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Un
 export const QuoteLine = t.Object({
   from: t.String(),
   to: t.String(),
-  amount: t.Integer(),
+  amount: Int(),
   source: t.UnionEnum(["fee", "variable_fee", "free"]),
-  fee_ids: t.Array(t.Integer()),
-  type_of_day: Nullable(t.Integer()),
-  cost_per_unit: Nullable(t.Integer()),
-  unit: Nullable(t.Integer()),
+  fee_ids: t.Array(Int()),
+  type_of_day: Nullable(Int()),
+  cost_per_unit: Nullable(Int()),
+  unit: Nullable(Int()),
   round: Nullable(t.Boolean()),
-  minutes: t.Integer(),
+  minutes: Int(),
   units: t.Number(),
 });
 export const Quote = t.Object({
   data: t.Object({
-    amount_incl_vat: t.Integer(),
+    amount_incl_vat: Int(),
     currency_code: t.String(),
     capped_by_max_fee: t.Boolean(),
     exceeds_max_time: t.Boolean(),
-    amount_before_cap: t.Integer(),
+    amount_before_cap: Int(),
     start: t.String(),
     end: t.String(),
     breakdown: t.Array(QuoteLine),

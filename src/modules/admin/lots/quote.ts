@@ -11,12 +11,26 @@ function badQuery(errors: FieldError[]): never {
   throw invalid(errors, detail);
 }
 
+/** A time of day followed by a space and an offset's digits: where the offset's sign goes. */
+const SPACE_FOR_PLUS = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?) (\d{2}(?::?\d{2})?)$/i;
+
+/**
+ * A query string decodes an unencoded `+` as a space, so `start=2026-06-15T10:00:00+01:00` typed
+ * into a browser or curl arrives as `…10:00:00 01:00`. A space exactly where an offset's sign
+ * goes can only have been a `+` (a `-` arrives as itself), so it is read as one.
+ */
+function queryInstant(text: string, timezone: string): number | null {
+  const m = SPACE_FOR_PLUS.exec(text.trim());
+  return parseInstant(m ? `${m[1]}+${m[2]}` : text, timezone);
+}
+
 /** The quote answer's `data` for parking on `lot` from `startText` to `endText`. */
 export function quoteStay(lot: ParkingLot, startText: string, endText: string, site: Site, currency: string) {
-  const start = parseInstant(startText, site.timezone);
-  const end = parseInstant(endText, site.timezone);
+  const start = queryInstant(startText, site.timezone);
+  const end = queryInstant(endText, site.timezone);
   const errors: FieldError[] = [];
-  const unreadable = "Expected an ISO 8601 date-time such as 2026-06-15T08:00:00+02:00";
+  const unreadable =
+    "Expected an ISO 8601 date-time such as 2026-06-15T08:00:00+02:00 (in a query string, + may be written %2B)";
   if (start === null) errors.push({ pointer: "/start", message: unreadable, in: "query" });
   if (end === null) errors.push({ pointer: "/end", message: unreadable, in: "query" });
   if (start !== null && end !== null) {

@@ -1,5 +1,10 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { ZONE_MAX } from "../../../domain/zones.ts";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
+
+/** JSON integers only: Elysia's t.Integer would read "0x10" as 16 (see readWholeNumber). */
+const Int = Type.Integer;
 
 /** Operator-issued permits: what the admin API accepts and answers. */
 
@@ -7,7 +12,7 @@ const TIME_OF_DAY = "^([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$|^24:00:00$";
 
 export const PermitWindow = t.Object(
   {
-    weekday: t.Integer({ minimum: 1, maximum: 7, description: "ISO weekday the window starts: 1 = Monday" }),
+    weekday: Int({ minimum: 1, maximum: 7, description: "ISO weekday the window starts: 1 = Monday" }),
     start_time: t.String({ pattern: TIME_OF_DAY, description: "HH:MM:SS, site time zone" }),
     end_time: t.String({
       pattern: TIME_OF_DAY,
@@ -19,7 +24,7 @@ export const PermitWindow = t.Object(
 
 const permitFields = {
   registration_number: t.String({ minLength: 1, maxLength: 64 }),
-  zone: t.Integer({ minimum: 0, maximum: ZONE_MAX }),
+  zone: Int({ minimum: 0, maximum: ZONE_MAX }),
   start_at: t.String({ description: "ISO 8601; without an offset it is site time" }),
   end_at: t.Optional(t.Union([t.String(), t.Null()], { description: "null or absent: open-ended" })),
   note: t.Optional(t.String({ maxLength: 500 })),
@@ -41,13 +46,13 @@ export const PermitIdParams = t.Object({ id: t.String({ description: "Permit id"
 
 export const PermitListQuery = t.Object({
   registration_number: t.Optional(t.String({ maxLength: 64 })),
-  zone: t.Optional(t.Integer({ minimum: 0, maximum: ZONE_MAX })),
+  zone: t.Optional(wholeNumberParam("zone", "query", 0, ZONE_MAX)),
 });
 
 export const Permit = t.Object({
-  id: t.Integer(),
+  id: Int(),
   registration_number: t.String(),
-  zone: t.Integer(),
+  zone: Int(),
   start_at: t.String(),
   end_at: t.Union([t.String(), t.Null()]),
   note: t.String(),

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../../context.ts";
 import { type FieldError, invalid, notFound as missing } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
-import { normalizePlate } from "../../../domain/plates.ts";
+import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import type { StoredPermit } from "../../../platform/store/permits.ts";
 import type { Permit, PermitInput, PermitPatch } from "./model.ts";
@@ -13,10 +13,14 @@ const notFound = (id: number) =>
 function checked(input: PermitInput, timezone: string) {
   const errors: FieldError[] = [];
   const plateNorm = normalizePlate(input.registration_number);
-  if (plateNorm === "")
+  const problem = plateProblem(input.registration_number);
+  if (problem)
     errors.push({
       pointer: "/registration_number",
-      message: "A registration number needs letters or digits",
+      message:
+        plateNorm === ""
+          ? "A registration number needs letters or digits"
+          : `A registration number ${problem}`,
     });
   const startAt = parseInstant(input.start_at, timezone);
   if (startAt === null)

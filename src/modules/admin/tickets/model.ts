@@ -1,4 +1,5 @@
 import { type Static, t } from "elysia";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
 
 /** The operator's view of one ticket: its state and every event a terminal sent for it. */
 
@@ -12,7 +13,13 @@ export const TicketEventView = t.Object({
   outcome: t.UnionEnum(["applied", "repeat"], {
     description: "applied changed the ticket; repeat was a retry that changed nothing",
   }),
-  body: t.Unknown({ description: "The body as the sender posted it" }),
+  body: t.Unknown({
+    description:
+      "The body as the sender posted it; a body over 8 KiB is kept as its known fields only (see bodyCutFrom)",
+  }),
+  bodyCutFrom: t.Union([t.Integer(), t.Null()], {
+    description: "Bytes the body had when only its known fields were kept; null when kept whole",
+  }),
 });
 
 export const TicketView = t.Object({
@@ -34,9 +41,22 @@ export const TicketView = t.Object({
     createdAt: Instant,
     updatedAt: Instant,
     canceledAt: t.Union([Instant, t.Null()]),
-    events: t.Array(TicketEventView),
+    events: t.Array(TicketEventView, { description: "One page, oldest first (events_limit, default 100)" }),
+    events_next_cursor: t.Union([t.String(), t.Null()], {
+      description: "Pass as events_cursor for the next page; null on the last page",
+    }),
   }),
 });
 export type TicketView = Static<typeof TicketView>;
 
 export const TicketIdParams = t.Object({ ticketId: t.String({ minLength: 1, maxLength: 128 }) });
+
+export const EVENTS_PAGE = 100;
+export const EVENTS_PAGE_MAX = 500;
+
+export const TicketViewQuery = t.Object({
+  events_cursor: t.Optional(
+    t.String({ pattern: "^[0-9]{0,16}$", description: "events_next_cursor of the previous page" }),
+  ),
+  events_limit: t.Optional(wholeNumberParam("events_limit", "query", 1, EVENTS_PAGE_MAX)),
+});

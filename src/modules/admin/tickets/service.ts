@@ -1,7 +1,7 @@
 import { notFound } from "../../../domain/errors.ts";
 import { formatMicros } from "../../../domain/time/zoned.ts";
 import type { Store } from "../../../platform/store/db.ts";
-import type { TicketView } from "./model.ts";
+import { EVENTS_PAGE, type TicketView } from "./model.ts";
 
 /** Stored bodies were valid JSON when they arrived; show them as JSON, or as text if not. */
 function parseStored(raw: string): unknown {
@@ -12,17 +12,32 @@ function parseStored(raw: string): unknown {
   }
 }
 
-/** The ticket as stored now, with every event received for it (oldest first). */
-export function ticketView(store: Store, ticketId: string): TicketView["data"] {
+export interface EventsPage {
+  /** events_next_cursor of the previous page (the last seq it held); absent or empty: the first page. */
+  cursor?: string;
+  limit?: number;
+}
+
+/**
+ * The ticket as stored now, with one page of the events received for it (oldest first): a
+ * ticket may hold MAX_EVENTS_PER_TICKET events of up to 8 KiB, too much for one answer.
+ */
+export function ticketView(store: Store, ticketId: string, page: EventsPage = {}): TicketView["data"] {
   const t = store.tickets.get(ticketId);
   if (!t) throw notFound("ticket-not-found", "Ticket not found", `No ticket has ticketId "${ticketId}"`);
-  const events = store.tickets.events(ticketId).map((e) => ({
+  const limit = page.limit ?? EVENTS_PAGE;
+  // One more than the page shows whether another page follows.
+  const rows = store.tickets.events(ticketId, Number(page.cursor || 0), limit + 1);
+  const more = rows.length > limit;
+  if (more) rows.pop();
+  const events = rows.map((e) => ({
     seq: e.seq,
     eventType: e.eventType,
     receivedAt: formatMicros(e.receivedAt),
     credential: e.credential,
     outcome: e.outcome,
     body: parseStored(e.rawBody),
+    bodyCutFrom: e.bodyCutFrom,
   }));
   return {
     ticketId: t.ticketId,
@@ -39,5 +54,6 @@ export function ticketView(store: Store, ticketId: string): TicketView["data"] {
     updatedAt: formatMicros(t.updatedAt),
     canceledAt: t.canceledAt === null ? null : formatMicros(t.canceledAt),
     events,
+    events_next_cursor: more ? String(rows[rows.length - 1]!.seq) : null,
   };
 }

@@ -46,7 +46,18 @@ export const ticketEvents = sqliteTable(
     receivedAt: integer("received_at").notNull(),
     /** credentialLabel() of whoever sent it, e.g. "token:terminal-1". */
     credential: text().notNull(),
+    /**
+     * The body exactly as sent, up to the stored-body bound; a longer one is replaced by its known
+     * fields (canonical JSON) and bodyCutFrom holds the length it had.
+     */
     rawBody: text("raw_body").notNull(),
+    /** Bytes of the body as sent when rawBody holds only its known fields; null when kept whole. */
+    bodyCutFrom: integer("body_cut_from"),
+    /**
+     * What the event says, in one canonical form (canonicalEvent): an event equal to one already
+     * applied to the ticket is a retry. Null for events stored before this column existed.
+     */
+    canonical: text(),
     /** "applied" changed the ticket; "repeat" was an idempotent retry that changed nothing. */
     outcome: text({ enum: ["applied", "repeat"] }).notNull(),
   },

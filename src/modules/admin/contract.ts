@@ -1,0 +1,121 @@
+import { t } from "elysia";
+import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
+import { ADMIN_EXAMPLES as EX } from "./contract-examples.ts";
+import { WhoAmI } from "./credentials/routes.ts";
+import {
+  ParkingLot,
+  ParkingLotFee,
+  ParkingLotInput,
+  ParkingLotLocation,
+  ParkingLotOpen,
+  ParkingLotPatch,
+  Quote,
+  QuoteLine,
+  VariableFee,
+} from "./lots/model.ts";
+import {
+  Permit,
+  PermitEnvelope,
+  PermitInput,
+  PermitList,
+  PermitPatch,
+  PermitWindow,
+} from "./permits/model.ts";
+import { TicketEventView, TicketView } from "./tickets/model.ts";
+
+const LOT_404 = { 404: ["lot-not-found"] };
+const PERMIT_404 = { 404: ["permit-not-found"] };
+const envelope = (data: Parameters<typeof t.Object>[0][string]) => t.Object({ data });
+
+/** What the OpenAPI document says of lots, permits, tickets and credentials (api-contract.ts). */
+export const adminContract: ApiContract = {
+  named: {
+    ParkingLotFee: { schema: ParkingLotFee, example: EX.lot.parking_lot_fee[0] },
+    VariableFee: { schema: VariableFee, example: EX.lot.variable_fees[0] },
+    ParkingLotOpen: { schema: ParkingLotOpen, example: EX.lot.parking_lot_open[0] },
+    ParkingLotLocation: { schema: ParkingLotLocation, example: EX.lot.parking_lot_location[0] },
+    ParkingLot: { schema: ParkingLot, example: EX.lot },
+    ParkingLotList: { schema: envelope(t.Array(ParkingLot)) },
+    ParkingLotEnvelope: { schema: envelope(ParkingLot) },
+    ParkingLotInput: { schema: ParkingLotInput, example: EX.lotInput },
+    ParkingLotPatch: { schema: ParkingLotPatch, example: { max_fee: 20000 } },
+    QuoteLine: { schema: QuoteLine, example: EX.quote.breakdown[0] },
+    Quote: { schema: Quote.properties.data, example: EX.quote },
+    QuoteEnvelope: { schema: Quote },
+    PermitWindow: { schema: PermitWindow, example: EX.permit.days[0] },
+    Permit: { schema: Permit, example: EX.permit },
+    PermitEnvelope: { schema: PermitEnvelope },
+    PermitList: { schema: PermitList },
+    PermitInput: { schema: PermitInput, example: EX.permitInput },
+    PermitPatch: { schema: PermitPatch, example: { end_at: "2026-12-31T23:59:59+01:00" } },
+    TicketEventRecord: { schema: TicketEventView, example: EX.ticket.events[0] },
+    Ticket: { schema: TicketView.properties.data, example: EX.ticket },
+    TicketEnvelope: { schema: TicketView },
+    WhoAmI: { schema: WhoAmI, example: { kind: "token", name: "terminal-1", scopes: ["tickets:write"] } },
+  },
+  problems: {
+    "lot-not-found": { status: 404, title: "Parking lot not found", detail: "There is no parking lot 12" },
+    "lot-exists": { status: 409, title: "Parking lot exists", detail: "There is already a parking lot 12" },
+    "permit-not-found": { status: 404, title: "Permit not found", detail: "There is no permit with id 7" },
+    "ticket-not-found": { status: 404, title: "Ticket not found", detail: 'No ticket has ticketId "100234"' },
+  },
+  operations: {
+    "GET /api/v1/parkings": {
+      tag: "parking lots",
+      ok: {
+        200: {
+          description: "Every lot (or only active/inactive ones)",
+          schema: "ParkingLotList",
+          headers: ["ETag"],
+        },
+        304: NOT_MODIFIED,
+      },
+      headers: IF_NONE_MATCH,
+    },
+    "GET /api/v1/parkings/:id": {
+      tag: "parking lots",
+      problems: LOT_404,
+      ok: {
+        200: { description: "The lot", schema: "ParkingLotEnvelope", headers: ["ETag"] },
+        304: NOT_MODIFIED,
+      },
+      headers: IF_NONE_MATCH,
+    },
+    "GET /api/v1/parkings/:id/quote": { tag: "parking lots", problems: LOT_404 },
+    "POST /api/v1/parkings": {
+      tag: "parking lots",
+      problems: { 409: ["lot-exists"] },
+      ok: { 201: { description: "Created", schema: "ParkingLotEnvelope", headers: ["Location"] } },
+    },
+    "PUT /api/v1/parkings/:id": {
+      tag: "parking lots",
+      problems: LOT_404,
+      ok: { 200: { description: "The lot as stored", schema: "ParkingLotEnvelope" } },
+    },
+    "PATCH /api/v1/parkings/:id": {
+      tag: "parking lots",
+      problems: LOT_404,
+      ok: { 200: { description: "The lot as stored", schema: "ParkingLotEnvelope" } },
+    },
+    "DELETE /api/v1/parkings/:id": {
+      tag: "parking lots",
+      problems: LOT_404,
+      ok: { 204: { description: "Deleted" } },
+    },
+    "POST /api/v1/permits": {
+      tag: "permits",
+      ok: { 201: { description: "Issued", schema: "PermitEnvelope", headers: ["Location"] } },
+    },
+    "GET /api/v1/permits": { tag: "permits" },
+    "GET /api/v1/permits/:id": { tag: "permits", problems: PERMIT_404 },
+    "PUT /api/v1/permits/:id": { tag: "permits", problems: PERMIT_404 },
+    "PATCH /api/v1/permits/:id": { tag: "permits", problems: PERMIT_404 },
+    "DELETE /api/v1/permits/:id": {
+      tag: "permits",
+      problems: PERMIT_404,
+      ok: { 204: { description: "Deleted" } },
+    },
+    "GET /api/v1/tickets/:ticketId": { tag: "tickets", problems: { 404: ["ticket-not-found"] } },
+    "GET /api/v1/whoami": { tag: "credentials" },
+  },
+};

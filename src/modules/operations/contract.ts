@@ -1,0 +1,29 @@
+import type { ApiContract } from "../../platform/http/api-contract.ts";
+import { HealthStatus } from "./health.ts";
+import { ProblemSchema } from "./model.ts";
+
+/** Sections of the reference, in the order a terminal vendor reads them. */
+export const TAGS = [
+  { name: "ticket intake", description: "Terminals and parking apps send ticket events." },
+  { name: "attendant lookups", description: "Handhelds ask whether a car may park." },
+  { name: "parking lots", description: "Lots with their fees, opening hours and locations; quotes." },
+  { name: "permits", description: "Operator-issued permits (admin)." },
+  { name: "tickets", description: "One ticket with every event received for it (admin)." },
+  { name: "credentials", description: "Which credential a request carried." },
+  { name: "operations", description: "Health, metrics and this reference." },
+];
+
+/** What the OpenAPI document says of the operations routes (see src/platform/http/api-contract.ts). */
+export const operationsContract: ApiContract = {
+  named: {
+    Problem: { schema: ProblemSchema },
+    HealthStatus: { schema: HealthStatus },
+  },
+  operations: {
+    "GET /healthz": { tag: "operations", noStore: true },
+    "GET /readyz": { tag: "operations" },
+    "GET /metrics": { tag: "operations" },
+    "GET /openapi.json": { tag: "operations", noStore: true },
+    "GET /docs": { tag: "operations", noStore: true },
+  },
+};

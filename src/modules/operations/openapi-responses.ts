@@ -1,0 +1,161 @@
+/**
+ * The responses of one OpenAPI operation: success bodies with examples, and a problem+json
+ * answer per error status naming the problem types it carries.
+ */
+import {
+  HEADERS,
+  type OperationContract,
+  type ProblemInfo,
+  type Success,
+} from "../../platform/http/api-contract.ts";
+import { type Components, isSchema, type Json, toJsonSchema } from "./json-schema.ts";
+
+export const STATUS_TEXT: Record<string, string> = {
+  "200": "OK",
+  "201": "Created",
+  "204": "No content",
+  "304": "Not modified",
+  "400": "Malformed JSON, or failed validation (every failing field listed with a JSON pointer)",
+  "401": "No credentials, or unknown, expired or revoked ones",
+  "403": "The credential lacks the needed scope",
+  "404": "Not found",
+  "409": "Conflict with the stored state",
+  "413": "Body over the limit",
+  "415": "A body that is not JSON",
+  "429": "Too many failed authentications from this address (see Retry-After)",
+  "500": "Internal error (logged; no internals in the answer)",
+  "503": "The store is not writable; the request changed nothing",
+};
+
+/**
+ * The problem types an operation can answer, by status. Any request but a GET may carry a body,
+ * which is parsed (400 malformed-json, 415) whether or not the route reads it; the front end
+ * refuses any body over the limit (413) before routing.
+ */
+export function kindsFor(
+  method: string,
+  hasBodySchema: boolean,
+  hasInput: boolean,
+  security: Json[] | undefined,
+  scope: string | undefined,
+  contract: OperationContract | undefined,
+) {
+  const kinds = new Map<string, Set<string>>();
+  const add = (status: number | string, ...list: string[]) => {
+    const set = kinds.get(String(status)) ?? new Set();
+    for (const k of list) set.add(k);
+    kinds.set(String(status), set);
+  };
+  if (hasBodySchema || hasInput) add(400, "validation");
+  if (method !== "get" && method !== "head") {
+    add(400, "malformed-json");
+    add(415, "unsupported-media-type");
+  }
+  add(413, "payload-too-large");
+  if (security?.length) {
+    add(401, "unauthorized");
+    add(429, "too-many-requests");
+    if (scope) add(403, "insufficient-scope");
+  }
+  for (const [status, list] of Object.entries(contract?.problems ?? {})) add(status, ...list);
+  add(500, "internal");
+  if (!contract?.noStore) add(503, "store-unavailable");
+  return kinds;
+}
+
+const PROBLEM_HEADERS: Record<string, string[]> = {
+  "401": ["WWW-Authenticate"],
+  "403": ["WWW-Authenticate"],
+  "429": ["Retry-After"],
+  "503": ["Retry-After"],
+};
+
+function headersOf(names: readonly string[] | undefined): Json | undefined {
+  if (!names?.length) return undefined;
+  return Object.fromEntries(names.map((n) => [n, HEADERS[n] ?? { schema: { type: "string" } }]));
+}
+
+export function problemResponse(
+  status: string,
+  kinds: string[],
+  instance: string,
+  problems: Record<string, ProblemInfo>,
+): Json {
+  const types = kinds.map((k) => `/problems/${k}`);
+  if (kinds.length === 0)
+    return {
+      description: STATUS_TEXT[status] ?? "Error",
+      content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+    };
+  const schema = {
+    allOf: [
+      { $ref: "#/components/schemas/Problem" },
+      { type: "object", properties: { type: { enum: types }, status: { const: Number(status) } } },
+    ],
+  };
+  const examples = Object.fromEntries(
+    kinds.map((kind) => {
+      const p = problems[kind] ?? {
+        status: Number(status),
+        title: STATUS_TEXT[status] ?? "Error",
+        detail: "",
+      };
+      const value: Json = {
+        type: `/problems/${kind}`,
+        title: p.title,
+        status: Number(status),
+        detail: p.detail,
+        instance,
+      };
+      if (kind === "validation")
+        value.errors = [
+          { pointer: "/licenseNumber", message: "must be a license number string of 1 to 32 characters" },
+        ];
+      return [kind, { summary: p.title, value }];
+    }),
+  );
+  const headers = headersOf(PROBLEM_HEADERS[status]);
+  return {
+    description: kinds.map((k) => problems[k]?.title ?? k).join("; "),
+    ...(headers ? { headers } : {}),
+    content: { "application/problem+json": { schema, examples } },
+  };
+}
+
+/** A media type object with the schema lifted to components and an example for it. */
+export function media(c: Components, schema: unknown): Json {
+  const lifted = c.lift(isSchema(schema) ? toJsonSchema(schema) : {});
+  const oneOf = c.resolve(lifted).oneOf;
+  if (Array.isArray(oneOf) && oneOf.every((b) => typeof (b as Json).$ref === "string")) {
+    const examples = Object.fromEntries(
+      (oneOf as Json[]).map((b) => [String(b.$ref).split("/").pop(), { value: c.example(b) }]),
+    );
+    return { schema: lifted, examples };
+  }
+  return { schema: lifted, example: c.example(lifted) };
+}
+
+export function successResponse(c: Components, status: string, s: Success): Json {
+  const headers = headersOf(s.headers);
+  const out: Json = { description: s.description, ...(headers ? { headers } : {}) };
+  if (s.schema !== undefined) {
+    const schema = typeof s.schema === "string" ? { $ref: `#/components/schemas/${s.schema}` } : s.schema;
+    out.content = { [s.contentType ?? "application/json"]: media(c, schema) };
+  }
+  return status === "204" || status === "304" ? { ...out, content: undefined } : out;
+}
+
+/** `detail.responses` as a route wrote it: TypeBox schemas inside, converted here. */
+export function fromDetail(c: Components, r: Json): Json {
+  const content = isSchema(r.content) ? r.content : undefined;
+  if (!content) return r;
+  return {
+    ...r,
+    content: Object.fromEntries(
+      Object.entries(content).map(([type, m]) => [
+        type,
+        type.includes("json") ? media(c, (m as Json).schema) : { schema: toJsonSchema((m as Json).schema) },
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * What a module tells the OpenAPI document beyond the schemas that validate its requests: per
+ * operation (`"METHOD /path/:param"`), its section, the problem types it can answer, the success
+ * bodies of routes that answer a ready Response, headers; and the shapes it publishes by name.
+ * Each module keeps its own next to its routes; the composition root hands them all to the
+ * operations module, and test/contract checks them against what the routes really answer.
+ */
+
+type Json = Record<string, unknown>;
+
+export interface Success {
+  description: string;
+  /** A schema, or the name of a component. */
+  schema?: Json | string;
+  contentType?: string;
+  /** Response header names (see HEADERS). */
+  headers?: string[];
+}
+
+export interface OperationContract {
+  /** Section of the reference (the document's tag). */
+  tag: string;
+  /** Problem types by status, besides those every route of its kind answers (validation, auth, 5xx). */
+  problems?: Record<number, string[]>;
+  /** Success answers; replaces what the route declares for the same status. */
+  ok?: Record<number, Success>;
+  /** A route that never touches the store cannot answer 503. */
+  noStore?: boolean;
+  description?: string;
+  requestBody?: Json;
+  /** Request headers the route reads. */
+  headers?: { name: string; description: string }[];
+}
+
+export interface ProblemInfo {
+  status: number;
+  title: string;
+  /** A typical detail, for the examples. */
+  detail: string;
+}
+
+export interface ApiContract {
+  /** Shapes published by name in components.schemas (matched by content wherever they occur). */
+  named?: Record<string, { schema: unknown; example?: unknown }>;
+  operations?: Record<string, OperationContract>;
+  problems?: Record<string, ProblemInfo>;
+}
+
+/** The problem types the platform itself answers (src/platform/http/problem.ts and errors.ts). */
+export const PLATFORM_PROBLEMS: Record<string, ProblemInfo> = {
+  validation: {
+    status: 400,
+    title: "Request failed validation",
+    detail: "/licenseNumber: must be a license number string of 1 to 32 characters",
+  },
+  "malformed-json": { status: 400, title: "Malformed JSON", detail: "The body is not valid JSON" },
+  unauthorized: {
+    status: 401,
+    title: "Authentication required",
+    detail: "The credentials are unknown, expired or revoked",
+  },
+  "insufficient-scope": {
+    status: 403,
+    title: "Insufficient scope",
+    detail: "This credential lacks the scope admin",
+  },
+  "payload-too-large": {
+    status: 413,
+    title: "Payload too large",
+    detail: "The request body is larger than 65536 bytes",
+  },
+  "unsupported-media-type": {
+    status: 415,
+    title: "Unsupported media type",
+    detail: "The body must be JSON (Content-Type: application/json), not text/plain",
+  },
+  "too-many-requests": {
+    status: 429,
+    title: "Too many failed authentications",
+    detail: "Too many failed authentications from this address; try again later",
+  },
+  internal: {
+    status: 500,
+    title: "Internal error",
+    detail: "The request could not be completed; the error has been logged",
+  },
+  "store-unavailable": {
+    status: 503,
+    title: "Store unavailable",
+    detail: "The store is not writable; the request changed nothing",
+  },
+};
+
+/** Response headers by name. */
+export const HEADERS: Record<string, Json> = {
+  ETag: { description: "Version of this answer, for If-None-Match", schema: { type: "string" } },
+  Location: { description: "Path of the created resource", schema: { type: "string" } },
+  "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer" } },
+  "WWW-Authenticate": {
+    description: "The accepted schemes (and the missing scope on 403)",
+    schema: { type: "string" },
+  },
+};
+
+export const IF_NONE_MATCH = [
+  { name: "If-None-Match", description: "An ETag from an earlier answer: 304 when unchanged" },
+];
+export const NOT_MODIFIED: Success = {
+  description: "Unchanged since the ETag sent in If-None-Match",
+  headers: ["ETag"],
+};
+
+/** One contract from many; an operation or shape named twice is a mistake. */
+export function mergeContracts(...parts: ApiContract[]): Required<ApiContract> {
+  const out: Required<ApiContract> = { named: {}, operations: {}, problems: { ...PLATFORM_PROBLEMS } };
+  for (const part of parts) {
+    for (const key of Object.keys(part.operations ?? {}))
+      if (out.operations[key]) throw new Error(`operation ${key} is described twice`);
+    for (const key of Object.keys(part.named ?? {}))
+      if (out.named[key]) throw new Error(`shape ${key} is described twice`);
+    Object.assign(out.named, part.named);
+    Object.assign(out.operations, part.operations);
+    Object.assign(out.problems, part.problems);
+  }
+  return out;
+}
