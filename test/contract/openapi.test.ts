@@ -106,12 +106,17 @@ describe("what the document promises", () => {
       "500",
       "503",
     ]);
-    expect(typesOf("400")).toEqual(["/problems/validation", "/problems/malformed-json"]);
+    expect(typesOf("400")).toEqual([
+      "/problems/validation",
+      "/problems/malformed-json",
+      "/problems/invalid-encoding",
+    ]);
     expect(typesOf("404")).toEqual(["/problems/ticket-not-found"]);
     expect(typesOf("409")).toEqual([
       "/problems/ticket-exists",
       "/problems/plate-mismatch",
       "/problems/ticket-canceled",
+      "/problems/ticket-event-limit",
     ]);
     const body = (intake.requestBody as Json).content as Record<string, Json>;
     expect(body["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/TicketEvent" });

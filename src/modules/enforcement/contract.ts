@@ -48,7 +48,7 @@ export const enforcementContract: ApiContract = {
       tag: "attendant lookups",
       // The GET may carry a JSON body, read like any other.
       problems: {
-        400: ["lookup-parameters", "bad-request", "malformed-json"],
+        400: ["lookup-parameters", "bad-request", "malformed-json", "invalid-encoding"],
         415: ["unsupported-media-type"],
       },
       description:

@@ -79,13 +79,18 @@ export const intakeContract: ApiContract = {
       title: "Ticket is canceled",
       detail: 'Ticket "100234" is canceled; TicketUpdated cannot change it',
     },
+    "ticket-event-limit": {
+      status: 409,
+      title: "Too many events for this ticket",
+      detail: 'Ticket "100234" already has 1000 events, the most one ticket may have; nothing was stored',
+    },
   },
   operations: {
     "POST /api/v1/actions/tickets": {
       tag: "ticket intake",
       problems: {
         404: ["ticket-not-found"],
-        409: ["ticket-exists", "plate-mismatch", "ticket-canceled"],
+        409: ["ticket-exists", "plate-mismatch", "ticket-canceled", "ticket-event-limit"],
       },
       ok: {
         200: {

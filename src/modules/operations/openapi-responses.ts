@@ -29,7 +29,7 @@ export const STATUS_TEXT: Record<string, string> = {
 
 /**
  * The problem types an operation can answer, by status. Any request but a GET may carry a body,
- * which is parsed (400 malformed-json, 415) whether or not the route reads it; the front end
+ * which is parsed (400 malformed-json or invalid-encoding, 415) whether or not the route reads it; the front end
  * refuses any body over the limit (413) before routing.
  */
 export function kindsFor(
@@ -48,7 +48,7 @@ export function kindsFor(
   };
   if (hasBodySchema || hasInput) add(400, "validation");
   if (method !== "get" && method !== "head") {
-    add(400, "malformed-json");
+    add(400, "malformed-json", "invalid-encoding");
     add(415, "unsupported-media-type");
   }
   add(413, "payload-too-large");

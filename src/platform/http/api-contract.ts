@@ -54,6 +54,11 @@ export const PLATFORM_PROBLEMS: Record<string, ProblemInfo> = {
     detail: "/licenseNumber: must be a license number string of 1 to 32 characters",
   },
   "malformed-json": { status: 400, title: "Malformed JSON", detail: "The body is not valid JSON" },
+  "invalid-encoding": {
+    status: 400,
+    title: "Body is not UTF-8",
+    detail: "The body is not valid UTF-8; send JSON in UTF-8",
+  },
   unauthorized: {
     status: 401,
     title: "Authentication required",
