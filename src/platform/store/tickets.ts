@@ -235,7 +235,8 @@ export class TicketRecords {
   ): { rows: ListedTicket[]; next: LiveCursor | null } {
     const found = this.liveEndingRows.all(horizon, after?.endAt ?? horizon, after?.rid ?? 0, limit);
     const rows = after === null ? this.liveOpenRows.all() : [];
-    for (const { rid: _, ...t } of found) rows.push(t);
+    // The rows keep their rid: copying 36 000 of them without it costs more memory than it saves.
+    for (const t of found) rows.push(t);
     const last = found[found.length - 1];
     return { rows, next: found.length < limit || !last ? null : { endAt: last.endAt!, rid: last.rid } };
   }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openStore, type Store } from "../../../src/platform/store/db.ts";
 import { LivePermits } from "../../../src/platform/store/live-permits.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
-import type { TicketRow } from "../../../src/platform/store/ticket-rows.ts";
+import type { ListedTicket, TicketRow } from "../../../src/platform/store/ticket-rows.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -31,9 +31,14 @@ function both(store: Store, live: LivePermits, plate: string, now: number, cutof
       key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   const tid = byId<{ ticketId: string }>((t) => t.ticketId);
   const pid = byId<{ id: number }>((p) => String(p.id).padStart(12, "0"));
+  // Rows read while the set was built carry their rowid (`rid`) besides what the queries give.
   const held = live.forPlate(plate, now, cutoff);
+  const withoutRid = (t: ListedTicket) => {
+    const { rid: _, ...rest } = t as ListedTicket & { rid?: number };
+    return rest;
+  };
   return {
-    live: { tickets: [...held.tickets].sort(tid), permits: [...held.permits].sort(pid) },
+    live: { tickets: held.tickets.map(withoutRid).sort(tid), permits: [...held.permits].sort(pid) },
     sql: {
       tickets: store.tickets.listedForPlate(plate, now, cutoff).sort(tid),
       permits: store.permits.listedForPlate(plate, now, cutoff).sort(pid),
