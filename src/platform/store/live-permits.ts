@@ -25,6 +25,9 @@ export interface PlateEntries {
   permits: ListedPermit[];
 }
 
+type Held = ListedTicket | ListedPermit;
+const isTicket = (h: Held): h is ListedTicket => "ticketId" in h;
+
 interface Build {
   horizon: number;
   version: number;
@@ -52,7 +55,8 @@ interface Build {
  * requests; until it is done, lookups are answered by the queries themselves.
  */
 export class LivePermits {
-  private readonly plates = new Map<string, PlateEntries>();
+  /** A plate's tickets and permits in one array (a permit has an `id`, a ticket a `ticketId`). */
+  private readonly plates = new Map<string, Held[]>();
   /** Where each held ticket / permit is, to take it out when it changes. */
   private readonly ticketPlates = new Map<string, string>();
   private readonly permitPlates = new Map<number, string>();
@@ -92,10 +96,11 @@ export class LivePermits {
     const held = this.plates.get(plateNorm);
     const out: PlateEntries = { tickets: [], permits: [] };
     if (!held) return out;
-    for (const t of held.tickets)
-      if (t.startAt <= now && (t.endAt === null || t.endAt > cutoff)) out.tickets.push(t);
-    for (const p of held.permits)
-      if (p.startAt <= now && (p.endAt === null || p.endAt > cutoff)) out.permits.push(p);
+    for (const h of held) {
+      if (h.startAt > now || (h.endAt !== null && h.endAt <= cutoff)) continue;
+      if (isTicket(h)) out.tickets.push(h);
+      else out.permits.push(h);
+    }
     return out;
   }
 
@@ -194,39 +199,40 @@ export class LivePermits {
   private sweep(horizon: number): void {
     this.horizon = horizon;
     for (const [plate, held] of this.plates) {
-      held.tickets = held.tickets.filter((t) => {
-        if (this.holds(t.endAt)) return true;
-        this.ticketPlates.delete(t.ticketId);
+      const kept = held.filter((h) => {
+        if (this.holds(h.endAt)) return true;
+        if (isTicket(h)) this.ticketPlates.delete(h.ticketId);
+        else this.permitPlates.delete(h.id);
         return false;
       });
-      held.permits = held.permits.filter((p) => {
-        if (this.holds(p.endAt)) return true;
-        this.permitPlates.delete(p.id);
-        return false;
-      });
-      if (held.tickets.length === 0 && held.permits.length === 0) this.plates.delete(plate);
+      if (kept.length === 0) this.plates.delete(plate);
+      else if (kept.length < held.length) this.plates.set(plate, kept);
     }
   }
 
-  private entriesOf(plateNorm: string): PlateEntries {
-    let held = this.plates.get(plateNorm);
-    if (!held) {
-      held = { tickets: [], permits: [] };
-      this.plates.set(plateNorm, held);
-    }
-    return held;
+  private hold(plateNorm: string, h: Held): void {
+    const held = this.plates.get(plateNorm);
+    if (held) held.push(h);
+    else this.plates.set(plateNorm, [h]);
+  }
+
+  private release(plateNorm: string, gone: (h: Held) => boolean): void {
+    const held = this.plates.get(plateNorm)!;
+    const kept = held.filter((h) => !gone(h));
+    if (kept.length === 0) this.plates.delete(plateNorm);
+    else this.plates.set(plateNorm, kept);
   }
 
   // A ticket written while the set is built may be read twice (in two slices): once is kept.
   private addTicket(t: ListedTicket): void {
     this.removeTicket(t.ticketId);
-    this.entriesOf(t.plateNorm).tickets.push(t);
+    this.hold(t.plateNorm, t);
     this.ticketPlates.set(t.ticketId, t.plateNorm);
   }
 
   private addPermit(p: ListedPermit): void {
     this.removePermit(p.id);
-    this.entriesOf(p.plateNorm).permits.push(p);
+    this.hold(p.plateNorm, p);
     this.permitPlates.set(p.id, p.plateNorm);
   }
 
@@ -234,17 +240,13 @@ export class LivePermits {
     const plate = this.ticketPlates.get(id);
     if (plate === undefined) return;
     this.ticketPlates.delete(id);
-    const held = this.plates.get(plate)!;
-    held.tickets = held.tickets.filter((t) => t.ticketId !== id);
-    if (held.tickets.length === 0 && held.permits.length === 0) this.plates.delete(plate);
+    this.release(plate, (h) => isTicket(h) && h.ticketId === id);
   }
 
   private removePermit(id: number): void {
     const plate = this.permitPlates.get(id);
     if (plate === undefined) return;
     this.permitPlates.delete(id);
-    const held = this.plates.get(plate)!;
-    held.permits = held.permits.filter((p) => p.id !== id);
-    if (held.tickets.length === 0 && held.permits.length === 0) this.plates.delete(plate);
+    this.release(plate, (h) => !isTicket(h) && h.id === id);
   }
 }
