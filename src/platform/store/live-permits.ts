@@ -1,3 +1,4 @@
+import type { Database, Statement } from "bun:sqlite";
 import type { ListedPermit, PermitRecords } from "./permits.ts";
 import type { ListedTicket } from "./ticket-rows.ts";
 import type { LiveCursor, TicketRecords } from "./tickets.ts";
@@ -25,9 +26,6 @@ export interface PlateEntries {
   permits: ListedPermit[];
 }
 
-type Held = ListedTicket | ListedPermit;
-const isTicket = (h: Held): h is ListedTicket => "ticketId" in h;
-
 interface Build {
   horizon: number;
   version: number;
@@ -35,10 +33,11 @@ interface Build {
 }
 
 /**
- * The tickets and operator permits a plate lookup can return, held in memory by normalized plate:
- * every one not canceled that is open-ended or ends after the horizon, started or not. That is
- * about a day of tickets out of the 90 kept, so a lookup is a map read instead of two indexed
- * queries on the whole history. `forPlate` answers exactly what `TicketRecords.listedForPlate`
+ * The tickets and operator permits a plate lookup can return, copied into two small temporary
+ * tables of the connection (LiveCopy, in memory or the temp file, never in the store): every one
+ * not canceled that is open-ended or ends after the horizon, started or not. That is about a day
+ * of tickets out of the 90 kept, so a lookup reads a table of 36 000 rows that takes no lock,
+ * instead of two indexed queries on the plate's whole history in the store. `forPlate` answers exactly what `TicketRecords.listedForPlate`
  * and `PermitRecords.listedForPlate` answer (test/platform/store/live-permits.test.ts checks it
  * on random writes, builds and clock moves):
  * - Writes on this connection, by whatever code: temporary triggers note the id of every ticket
@@ -55,11 +54,7 @@ interface Build {
  * requests; until it is done, lookups are answered by the queries themselves.
  */
 export class LivePermits {
-  /** A plate's tickets and permits in one array (a permit has an `id`, a ticket a `ticketId`). */
-  private readonly plates = new Map<string, Held[]>();
-  /** Where each held ticket / permit is, to take it out when it changes. */
-  private readonly ticketPlates = new Map<string, string>();
-  private readonly permitPlates = new Map<number, string>();
+  private readonly copy: LiveCopy;
   /** Rows ending at or before the horizon are not held; null while not built. */
   private horizon: number | null = null;
   private dataVersion = -1;
@@ -74,8 +69,10 @@ export class LivePermits {
     private readonly tickets: TicketRecords,
     private readonly permits: PermitRecords,
     private readonly connection: Connection,
+    sqlite: Database,
     opts: LiveOptions = {},
   ) {
+    this.copy = new LiveCopy(sqlite);
     this.slice = opts.slice ?? 500;
     this.versionCheckMs = opts.versionCheckMs ?? 100;
     // From now on every write is noted (the first take sets the notes up).
@@ -93,20 +90,12 @@ export class LivePermits {
         tickets: this.tickets.listedForPlate(plateNorm, now, cutoff),
         permits: this.permits.listedForPlate(plateNorm, now, cutoff),
       };
-    const held = this.plates.get(plateNorm);
-    const out: PlateEntries = { tickets: [], permits: [] };
-    if (!held) return out;
-    for (const h of held) {
-      if (h.startAt > now || (h.endAt !== null && h.endAt <= cutoff)) continue;
-      if (isTicket(h)) out.tickets.push(h);
-      else out.permits.push(h);
-    }
-    return out;
+    return this.copy.forPlate(plateNorm, now, cutoff);
   }
 
   /** How many tickets and permits are held (for tests and the bench). */
   get size(): number {
-    return this.ticketPlates.size + this.permitPlates.size;
+    return this.copy.size();
   }
 
   /** True when the set is built and current for answers with this cutoff; else starts building it. */
@@ -149,13 +138,11 @@ export class LivePermits {
   private build(horizon: number): void {
     const build: Build = { horizon, version: this.dataVersion, after: null };
     this.building = build;
-    this.plates.clear();
-    this.ticketPlates.clear();
-    this.permitPlates.clear();
+    this.copy.clear();
     // Whatever was written before now is in what is read from now on; later writes leave notes.
     this.tickets.takeWritten();
     this.permits.takeWritten();
-    for (const p of this.permits.live(horizon)) this.addPermit(p);
+    for (const p of this.permits.live(horizon)) this.copy.putPermit(p);
     const step = () => {
       if (this.building !== build) return;
       let slice: ReturnType<TicketRecords["live"]>;
@@ -167,7 +154,7 @@ export class LivePermits {
         this.building = null;
         return;
       }
-      for (const t of slice.rows) this.addTicket(t);
+      for (const t of slice.rows) this.copy.putTicket(t);
       build.after = slice.next;
       if (slice.next) {
         setImmediate(step);
@@ -180,15 +167,15 @@ export class LivePermits {
   }
 
   private rereadTicket(id: string): void {
-    this.removeTicket(id);
+    this.copy.dropTicket(id);
     const t = this.tickets.listed(id);
-    if (t && t.status !== "canceled" && this.holds(t.endAt)) this.addTicket(t);
+    if (t && t.status !== "canceled" && this.holds(t.endAt)) this.copy.putTicket(t);
   }
 
   private rereadPermit(id: number): void {
-    this.removePermit(id);
+    this.copy.dropPermit(id);
     const p = this.permits.listed(id);
-    if (p && this.holds(p.endAt)) this.addPermit(p);
+    if (p && this.holds(p.endAt)) this.copy.putPermit(p);
   }
 
   private holds(endAt: number | null): boolean {
@@ -198,55 +185,102 @@ export class LivePermits {
   /** Drops what ended at or before the new horizon: no later answer (cutoff ≥ horizon) lists it. */
   private sweep(horizon: number): void {
     this.horizon = horizon;
-    for (const [plate, held] of this.plates) {
-      const kept = held.filter((h) => {
-        if (this.holds(h.endAt)) return true;
-        if (isTicket(h)) this.ticketPlates.delete(h.ticketId);
-        else this.permitPlates.delete(h.id);
-        return false;
-      });
-      if (kept.length === 0) this.plates.delete(plate);
-      else if (kept.length < held.length) this.plates.set(plate, kept);
-    }
+    this.copy.dropEnded(horizon);
+  }
+}
+
+const TICKETS = "parkd_live_tickets";
+const PERMITS = "parkd_live_permits";
+const TICKET_COLUMNS = `ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
+  end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt`;
+const PERMIT_COLUMNS =
+  "id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm, note, days";
+const COUNTS = "plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)";
+
+/**
+ * The set itself, in two temporary tables of the connection: outside the JavaScript heap (held
+ * there it grew the heap by 18-22 MB, and the process's peak size by about 50 MB under load),
+ * and a temporary table needs none of the locks a read of the store takes.
+ */
+class LiveCopy {
+  private readonly ticketsFor: Statement<ListedTicket, [string, number, number]>;
+  private readonly permitsFor: Statement<ListedPermit, [string, number, number]>;
+  private readonly putT: Statement<void, (string | number | null)[]>;
+  private readonly putP: Statement<void, (string | number | null)[]>;
+  private readonly dropT: Statement<void, [string]>;
+  private readonly dropP: Statement<void, [number]>;
+  private readonly endedT: Statement<void, [number]>;
+  private readonly endedP: Statement<void, [number]>;
+  private readonly count: Statement<{ n: number }, []>;
+
+  constructor(private readonly sqlite: Database) {
+    sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${TICKETS} (ticket_id TEXT PRIMARY KEY, zone INTEGER,
+      parking_lot_id INTEGER, start_at INTEGER, end_at INTEGER, plate TEXT, plate_norm TEXT, status TEXT,
+      updated_at INTEGER)`);
+    sqlite.run(`CREATE INDEX IF NOT EXISTS temp.${TICKETS}_plate ON ${TICKETS} (plate_norm)`);
+    sqlite.run(`CREATE INDEX IF NOT EXISTS temp.${TICKETS}_end ON ${TICKETS} (end_at)`);
+    sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${PERMITS} (id INTEGER PRIMARY KEY, zone INTEGER,
+      start_at INTEGER, end_at INTEGER, plate TEXT, plate_norm TEXT, note TEXT, days TEXT)`);
+    sqlite.run(`CREATE INDEX IF NOT EXISTS temp.${PERMITS}_plate ON ${PERMITS} (plate_norm)`);
+    this.ticketsFor = sqlite.prepare(`SELECT ${TICKET_COLUMNS} FROM temp.${TICKETS} WHERE ${COUNTS}`);
+    this.permitsFor = sqlite.prepare(`SELECT ${PERMIT_COLUMNS} FROM temp.${PERMITS} WHERE ${COUNTS}`);
+    this.putT = sqlite.prepare(`INSERT OR REPLACE INTO temp.${TICKETS} (ticket_id, zone, parking_lot_id,
+      start_at, end_at, plate, plate_norm, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.putP = sqlite.prepare(`INSERT OR REPLACE INTO temp.${PERMITS} (id, zone, start_at, end_at, plate,
+      plate_norm, note, days) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.dropT = sqlite.prepare(`DELETE FROM temp.${TICKETS} WHERE ticket_id = ?1`);
+    this.dropP = sqlite.prepare(`DELETE FROM temp.${PERMITS} WHERE id = ?1`);
+    this.endedT = sqlite.prepare(`DELETE FROM temp.${TICKETS} WHERE end_at <= ?1`);
+    this.endedP = sqlite.prepare(`DELETE FROM temp.${PERMITS} WHERE end_at <= ?1`);
+    this.count = sqlite.prepare(
+      `SELECT (SELECT count(*) FROM temp.${TICKETS}) + (SELECT count(*) FROM temp.${PERMITS}) AS n`,
+    );
   }
 
-  private hold(plateNorm: string, h: Held): void {
-    const held = this.plates.get(plateNorm);
-    if (held) held.push(h);
-    else this.plates.set(plateNorm, [h]);
+  forPlate(plateNorm: string, now: number, cutoff: number): PlateEntries {
+    return {
+      tickets: this.ticketsFor.all(plateNorm, now, cutoff),
+      permits: this.permitsFor.all(plateNorm, now, cutoff),
+    };
   }
 
-  private release(plateNorm: string, gone: (h: Held) => boolean): void {
-    const held = this.plates.get(plateNorm)!;
-    const kept = held.filter((h) => !gone(h));
-    if (kept.length === 0) this.plates.delete(plateNorm);
-    else this.plates.set(plateNorm, kept);
+  putTicket(t: ListedTicket): void {
+    this.putT.run(
+      t.ticketId,
+      t.zone,
+      t.parkingLotId,
+      t.startAt,
+      t.endAt,
+      t.plate,
+      t.plateNorm,
+      t.status,
+      t.updatedAt,
+    );
   }
 
-  // A ticket written while the set is built may be read twice (in two slices): once is kept.
-  private addTicket(t: ListedTicket): void {
-    this.removeTicket(t.ticketId);
-    this.hold(t.plateNorm, t);
-    this.ticketPlates.set(t.ticketId, t.plateNorm);
+  putPermit(p: ListedPermit): void {
+    this.putP.run(p.id, p.zone, p.startAt, p.endAt, p.plate, p.plateNorm, p.note, p.days);
   }
 
-  private addPermit(p: ListedPermit): void {
-    this.removePermit(p.id);
-    this.hold(p.plateNorm, p);
-    this.permitPlates.set(p.id, p.plateNorm);
+  dropTicket(id: string): void {
+    this.dropT.run(id);
   }
 
-  private removeTicket(id: string): void {
-    const plate = this.ticketPlates.get(id);
-    if (plate === undefined) return;
-    this.ticketPlates.delete(id);
-    this.release(plate, (h) => isTicket(h) && h.ticketId === id);
+  dropPermit(id: number): void {
+    this.dropP.run(id);
   }
 
-  private removePermit(id: number): void {
-    const plate = this.permitPlates.get(id);
-    if (plate === undefined) return;
-    this.permitPlates.delete(id);
-    this.release(plate, (h) => !isTicket(h) && h.id === id);
+  dropEnded(horizon: number): void {
+    this.endedT.run(horizon);
+    this.endedP.run(horizon);
+  }
+
+  clear(): void {
+    this.sqlite.run(`DELETE FROM temp.${TICKETS}`);
+    this.sqlite.run(`DELETE FROM temp.${PERMITS}`);
+  }
+
+  size(): number {
+    return this.count.get()!.n;
   }
 }

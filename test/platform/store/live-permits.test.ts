@@ -114,7 +114,7 @@ describe("LivePermits answers what the plate queries answer", () => {
     const int = (n: number) => Math.floor(rand() * n);
     const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
     const store = fileStore();
-    const live = new LivePermits(store.tickets, store.permits, store, {
+    const live = new LivePermits(store.tickets, store.permits, store, store.sqlite, {
       slice: 3,
       versionCheckMs: 0,
     });
