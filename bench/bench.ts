@@ -26,8 +26,9 @@ const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SERVER_CORE = "0";
 /**
- * Zone answers' ratio to the ceiling before the issue-12 work (bench/notes.md), which they must
- * keep: the median of the same-machine runs of the commit before it.
+ * Zone answers' ratio to the ceiling before the issue-12 work, which they must keep: the quiet
+ * run of 2026-11-21 (bench/results.md of the commit before it). On a busy machine compare with a
+ * `BENCH_BIN=` run of the old build in the same period instead (bench/notes.md).
  */
 const BEFORE_RATIO = { zone: 0.11, zoneList: 0.16 };
 const LOAD_CORE = "1";
