@@ -106,6 +106,12 @@ function startParkd(dataDir: string, port: number): Subprocess {
       dataDir,
       "--timezone",
       "Europe/Stockholm",
+      // One token at full speed from one address: the per-credential and per-address limits
+      // would measure themselves, not the service.
+      "--rate-limit-per-second",
+      "0",
+      "--max-connections-per-address",
+      String(Math.max(64, CONNECTIONS * 2)),
     ],
     { stdout: "ignore", stderr: "pipe" },
   );

@@ -1,27 +1,53 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
+import { adminConsoleContract } from "./modules/admin/console-contract.ts";
 import { adminContract } from "./modules/admin/contract.ts";
+import { credentialApiRoutes } from "./modules/admin/credentials/api-routes.ts";
 import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
+import { lookupRecordRoutes } from "./modules/admin/lookups/routes.ts";
 import { lotRoutes } from "./modules/admin/lots/routes.ts";
 import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
 import { ticketAdminRoutes } from "./modules/admin/tickets/routes.ts";
+import { ticketSearchRoutes } from "./modules/admin/tickets/search-routes.ts";
 import { enforcementContract } from "./modules/enforcement/contract.ts";
+import { feedContract } from "./modules/enforcement/feed-contract.ts";
+import { zoneFeedRoutes } from "./modules/enforcement/feed-routes.ts";
 import { enforcementRoutes } from "./modules/enforcement/routes.ts";
 import { intakeContract } from "./modules/intake/contract.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
 import { healthRoutes } from "./modules/operations/health.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
+import { statusContract } from "./modules/operations/status-contract.ts";
+import { statusRoutes } from "./modules/operations/status-routes.ts";
+import { webContract } from "./modules/web/contract.ts";
+import { webRoutes } from "./modules/web/routes.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
+import { refuseQueryTokens } from "./platform/http/auth.ts";
 import { requestHandling } from "./platform/http/errors.ts";
+import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
 
 /** What each module says of its routes in the OpenAPI document, beyond their schemas. */
-export const API_CONTRACTS = [intakeContract, enforcementContract, adminContract];
+export const API_CONTRACTS = [
+  intakeContract,
+  enforcementContract,
+  adminContract,
+  feedContract,
+  adminConsoleContract,
+  statusContract,
+  webContract,
+];
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
 export function createApp(ctx: AppContext) {
   const app = new Elysia()
-    .use(requestHandling({ bodyLimit: ctx.config.bodyLimit }))
+    .use(refuseQueryTokens)
+    .use(
+      requestHandling({
+        bodyLimit: ctx.config.bodyLimit,
+        methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
+      }),
+    )
     .use(healthRoutes(ctx))
     .use(intakeRoutes(ctx))
     .use(enforcementRoutes(ctx))
@@ -29,6 +55,12 @@ export function createApp(ctx: AppContext) {
     .use(permitAdminRoutes(ctx))
     .use(ticketAdminRoutes(ctx))
     .use(credentialRoutes(ctx))
+    .use(zoneFeedRoutes(ctx))
+    .use(ticketSearchRoutes(ctx))
+    .use(lookupRecordRoutes(ctx))
+    .use(credentialApiRoutes(ctx))
+    .use(statusRoutes(ctx))
+    .use(webRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));
   return accountRequests(app, ctx.accounting);

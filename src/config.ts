@@ -15,6 +15,11 @@ export interface AppConfig {
    * holidays of every year (src/domain/tariff/holidays.ts). Default ["SE"].
    */
   holidays: readonly string[];
+  /** Requests a second each credential may send on average (0: no limit), and how many at once. */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For names the client. */
+  trustProxy: readonly string[];
 }
 
 export function systemTimezone(): string {
@@ -28,4 +33,7 @@ export const defaultConfig = (): AppConfig => ({
   retentionDays: 90,
   bodyLimit: 64 * 1024,
   holidays: ["SE"],
+  rateLimitPerSecond: 100,
+  rateLimitBurst: 200,
+  trustProxy: [],
 });

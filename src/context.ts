@@ -2,13 +2,16 @@ import { type AppConfig, defaultConfig } from "./config.ts";
 import { CredentialService } from "./modules/admin/credentials/service.ts";
 import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
 import { scheduleRetention } from "./modules/operations/retention.ts";
+import { SessionStore } from "./modules/web/sessions.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
-import { FailureLimiter } from "./platform/http/rate-limit.ts";
+import { TrustedProxies } from "./platform/http/client-address.ts";
+import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.ts";
 import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
 import type { Store } from "./platform/store/db.ts";
+import { ZoneChanges } from "./platform/zone-changes.ts";
 
 export type { AppConfig } from "./config.ts";
 export { defaultConfig, systemTimezone } from "./config.ts";
@@ -31,7 +34,13 @@ export class AppContext {
   readonly accounting: RequestAccounting;
   readonly credentials: CredentialService;
   readonly limiter: FailureLimiter;
+  readonly rateLimiter: RequestRateLimiter;
+  readonly trustedProxies: TrustedProxies;
   readonly lookupRecorder: LookupRecorder;
+  /** Browser sessions of the web app; the auth plugin accepts them like Bearer tokens. */
+  readonly sessions: SessionStore;
+  /** Write paths say which zones they changed; the live zone feed listens. */
+  readonly zoneChanges = new ZoneChanges();
   private readonly jobs: Job[] = [];
 
   constructor(
@@ -44,7 +53,14 @@ export class AppContext {
     this.accounting = new RequestAccounting(this.metrics);
     this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
+    this.rateLimiter = new RequestRateLimiter({
+      perSecond: this.config.rateLimitPerSecond,
+      burst: this.config.rateLimitBurst,
+      now,
+    });
+    this.trustedProxies = new TrustedProxies(this.config.trustProxy);
     this.lookupRecorder = new LookupRecorder(store, this.metrics);
+    this.sessions = new SessionStore(this.credentials, now);
   }
 
   /** Keeps `stop` to run at shutdown (in reverse order of holding). */

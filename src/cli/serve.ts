@@ -12,6 +12,7 @@ import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
+import { connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
 
 function appConfig(v: OptionValues): AppConfig {
   const timezone = stringOpt(v, "timezone") ?? systemTimezone();
@@ -28,6 +29,9 @@ function appConfig(v: OptionValues): AppConfig {
     bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
     metricsToken: metricsToken(v),
     holidays: holidaysOpt(v),
+    rateLimitPerSecond: intOpt(v, "rate-limit-per-second", 0, 1_000_000) ?? 100,
+    rateLimitBurst: intOpt(v, "rate-limit-burst", 1, 1_000_000) ?? 200,
+    trustProxy: trustProxyOpt(v),
   };
 }
 
@@ -142,6 +146,7 @@ export const serveOptions = [
     valueName: "FILE",
     help: "file holding the --metrics-token (one line), kept out of the process list",
   },
+  ...limitOptions,
   {
     name: "body-limit-kb",
     type: "string" as const,
@@ -161,6 +166,7 @@ export const serveCommand: Command = {
     const port = intOpt(v, "port", 0, 65535) ?? (plain ? 8080 : 8443);
     const host = stringOpt(v, "host") ?? "0.0.0.0";
     const config = appConfig(v);
+    const limits = connectionLimits(v, config.trustProxy);
     const own = ownCertificate(v, plain);
 
     let lock: ReturnType<typeof acquireServeLock>;
@@ -196,6 +202,9 @@ export const serveCommand: Command = {
         port,
         tls,
         bodyLimit: config.bodyLimit,
+        limits,
+        lenientRequestTarget: v["lenient-request-target"] === true,
+        metrics: ctx.metrics,
         handle: app.handle,
         account: (entry) => ctx.accounting.finish(entry),
       });
@@ -250,6 +259,7 @@ export const serveCommand: Command = {
         if (stopping) return;
         stopping = true;
         log("notice", `${signal}: finishing in-flight requests`, { signal });
+        ctx.zoneChanges.close(); // open zone feeds end now, or the listener would wait for them
         front
           .close()
           .catch((e) => logError("error while closing the listener", e))

@@ -114,6 +114,18 @@ export class Metrics {
   );
   /** credential label → Unix seconds of its last accepted intake event. */
   private readonly lastEvent = new Map<string, number>();
+  readonly rateLimited = new LabeledCounter(
+    "parkd_rate_limited_requests_total",
+    "Requests answered 429 because their credential went over --rate-limit-per-second, by credential kind.",
+  );
+  readonly connectionsRefused = new LabeledCounter(
+    "parkd_connections_refused_total",
+    "Connections closed at once or evicted by the connection limits, by reason.",
+  );
+  readonly connectionsTimedOut = new LabeledCounter(
+    "parkd_connections_timed_out_total",
+    "Connections closed because a request took too long to arrive, by phase (headers, body).",
+  );
   private readonly latency = new Map<string, Histogram>();
   /** Per request: route → "method status" → its series, so counting builds no label key. */
   private readonly requestSeries = new Map<string, Map<string, Count>>();
@@ -162,6 +174,18 @@ export class Metrics {
 
   retentionDeletedRows(table: string, rows: number): void {
     if (rows > 0) this.retentionDeleted.add({ table }, rows);
+  }
+
+  rateLimit(credentialKind: string): void {
+    this.rateLimited.add({ credential_kind: credentialKind });
+  }
+
+  connectionRefused(reason: string): void {
+    this.connectionsRefused.add({ reason });
+  }
+
+  connectionTimedOut(phase: string): void {
+    this.connectionsTimedOut.add({ phase });
   }
 
   request(sample: RequestSample): void {
@@ -224,6 +248,9 @@ export class Metrics {
     );
     for (const [credential, seconds] of this.lastEvent)
       out.push(`${last}{credential="${escapeLabel(credential)}"} ${formatValue(seconds)}`);
+    this.rateLimited.render(out);
+    this.connectionsRefused.render(out);
+    this.connectionsTimedOut.render(out);
     for (const source of this.gauges) {
       let g: ReturnType<GaugeSource>;
       try {

@@ -37,7 +37,13 @@ describe("the log, as an operator searches it", () => {
       ...tls,
       headers: { authorization: `Bearer ${token}` },
     });
-    expect(ok.status).toBe(429); // this address is locked out by now, whatever it sends
+    // This address is locked out by now, but a valid Bearer token is still served (issue 11, item 4).
+    expect(ok.status).toBe(200);
+    const locked = await fetch(`${server.url}/api/v1/whoami`, {
+      ...tls,
+      headers: { authorization: `Bearer ${wrong}` },
+    });
+    expect(locked.status).toBe(429);
     expect(await server.stop("SIGTERM")).toBe(0);
 
     const events = lines(server.stderr());

@@ -68,7 +68,8 @@ describe("ticket intake survives kill -9", () => {
     boxes.push(box);
     const writer = await box.token("terminal", "tickets:write");
     const admin = await box.token("operator", "admin");
-    const server = await box.serve(["--http"]);
+    // Durability at full speed from one token: the per-credential rate limit is not the subject.
+    const server = await box.serve(["--http", "--rate-limit-per-second", "0"]);
     const acks: Ack[] = [];
     let killed = false;
     const started = Date.now();

@@ -8,7 +8,9 @@ import { request, testApp, testClock } from "../support/app.ts";
  * The table is written from the contract, not read from the code, and every route the app
  * registers must appear in it: a new route without a decision fails here.
  */
-type Access = "public" | "any" | { scope: Scope; basic: boolean };
+/** "session": answers only a browser session cookie, so every caller here gets 401. */
+type Access = "public" | "any" | "session" | { scope: Scope; basic: boolean };
+const admin = { scope: "admin", basic: false } as const;
 
 const ROUTES: [method: string, template: string, sample: string, access: Access][] = [
   ["GET", "/healthz", "/healthz", "public"],
@@ -44,6 +46,30 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["PUT", "/api/v1/parkings/:id", "/api/v1/parkings/1", { scope: "admin", basic: false }],
   ["PATCH", "/api/v1/parkings/:id", "/api/v1/parkings/1", { scope: "admin", basic: false }],
   ["DELETE", "/api/v1/parkings/:id", "/api/v1/parkings/1", { scope: "admin", basic: false }],
+  [
+    "GET",
+    "/api/v1/tickets/zone/:zone/events",
+    "/api/v1/tickets/zone/1/events",
+    { scope: "permits:read", basic: false },
+  ],
+  ["GET", "/api/v1/tickets", "/api/v1/tickets", admin],
+  ["GET", "/api/v1/lookups", "/api/v1/lookups", admin],
+  ["GET", "/api/v1/tokens", "/api/v1/tokens", admin],
+  ["POST", "/api/v1/tokens", "/api/v1/tokens", admin],
+  ["DELETE", "/api/v1/tokens/:id", "/api/v1/tokens/tok_000000000000", admin],
+  ["GET", "/api/v1/users", "/api/v1/users", admin],
+  ["POST", "/api/v1/users", "/api/v1/users", admin],
+  ["DELETE", "/api/v1/users/:id", "/api/v1/users/usr_000000000000", admin],
+  ["GET", "/api/v1/status", "/api/v1/status", admin],
+  ["POST", "/api/v1/session", "/api/v1/session", "public"],
+  ["GET", "/api/v1/session", "/api/v1/session", "session"],
+  ["DELETE", "/api/v1/session", "/api/v1/session", "public"],
+  ["GET", "/", "/", "public"],
+  ["GET", "/app.js", "/app.js", "public"],
+  ["GET", "/app.css", "/app.css", "public"],
+  ["GET", "/sw.js", "/sw.js", "public"],
+  ["GET", "/manifest.webmanifest", "/manifest.webmanifest", "public"],
+  ["GET", "/icon.svg", "/icon.svg", "public"],
 ];
 
 const PASSWORD = "a long enough password";
@@ -94,6 +120,7 @@ describe("authorisation matrix", async () => {
 
   function expected(access: Access, caller: Caller): "ok" | 401 | 403 {
     if (access === "public") return "ok";
+    if (access === "session") return 401;
     if (caller.scopes === null) return 401;
     if (access === "any") return "ok";
     if (caller.basic && !access.basic) return 401;
@@ -111,6 +138,7 @@ describe("authorisation matrix", async () => {
         const res = await s.app.handle(req);
         const want = expected(access, caller);
         const got = res.status;
+        await res.body?.cancel(); // an event stream would stay open
         const label = `${method} ${sample} as ${caller.name}: got ${got}, want ${want}`;
         if (want === "ok") expect([401, 403, 429, 500], label).not.toContain(got);
         else {

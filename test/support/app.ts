@@ -23,8 +23,16 @@ export function testClock(start: number | string = "2026-06-15T10:00:00Z"): Test
   };
 }
 
+/**
+ * Tests send bursts far beyond any site's rate, mostly on a clock that does not move: the
+ * per-credential rate limit is off unless a test turns it on (test/platform/limits.test.ts).
+ */
 export function testContext(config: Partial<AppConfig> = {}, now?: () => number): AppContext {
-  return createContext(openMemoryStore(), { timezone: "Europe/Stockholm", ...config }, now);
+  return createContext(
+    openMemoryStore(),
+    { timezone: "Europe/Stockholm", rateLimitPerSecond: 0, ...config },
+    now,
+  );
 }
 
 /** A fresh app on an in-memory store, with helpers to mint credentials. */

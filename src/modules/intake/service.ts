@@ -44,6 +44,8 @@ export class TicketIntake {
   private readonly applyOne;
   private readonly commitGroup;
   private queue: Pending[] = [];
+  /** Zones the group being committed writes to, for the live zone feed (ctx.zoneChanges). */
+  private touched = new Set<number>();
 
   constructor(private readonly ctx: AppContext) {
     const store = ctx.store;
@@ -94,10 +96,13 @@ export class TicketIntake {
         if (isStoreUnavailable(first)) throw first;
         outcomes = this.commitGroup.immediate(group);
       } catch (e) {
+        this.touched.clear();
         for (const p of group) p.done(e);
         return;
       }
     }
+    this.ctx.zoneChanges.changed(this.touched);
+    this.touched.clear();
     group.forEach((p, i) => {
       if (outcomes[i] === undefined)
         this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
@@ -121,6 +126,8 @@ export class TicketIntake {
     );
     if (decision.kind === "reject") return decision.error;
     this.write(ticketId, decision, now);
+    if (current) this.touched.add(current.zone);
+    if ("facts" in decision) this.touched.add(decision.facts.zone);
     tickets.appendEvent({
       ticketId,
       eventType: event.type,

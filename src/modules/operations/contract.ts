@@ -8,9 +8,10 @@ export const TAGS = [
   { name: "attendant lookups", description: "Handhelds ask whether a car may park." },
   { name: "parking lots", description: "Lots with their fees, opening hours and locations; quotes." },
   { name: "permits", description: "Operator-issued permits (admin)." },
-  { name: "tickets", description: "One ticket with every event received for it (admin)." },
-  { name: "credentials", description: "Which credential a request carried." },
-  { name: "operations", description: "Health, metrics and this reference." },
+  { name: "tickets", description: "Ticket search, and one ticket with every event received for it (admin)." },
+  { name: "credentials", description: "Tokens and users (admin), and which credential a request carried." },
+  { name: "operations", description: "Health, metrics, status and this reference." },
+  { name: "web app", description: "The pages served at / and the browser sessions they sign in with." },
 ];
 
 /** What the OpenAPI document says of the operations routes (see src/platform/http/api-contract.ts). */

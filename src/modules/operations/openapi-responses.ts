@@ -22,7 +22,8 @@ export const STATUS_TEXT: Record<string, string> = {
   "409": "Conflict with the stored state",
   "413": "Body over the limit",
   "415": "A body that is not JSON",
-  "429": "Too many failed authentications from this address (see Retry-After)",
+  "429":
+    "Too many failed authentications from this address, or this credential over its rate limit (see Retry-After)",
   "500": "Internal error (logged; no internals in the answer)",
   "503": "The store is not writable; the request changed nothing",
 };
@@ -54,8 +55,10 @@ export function kindsFor(
   add(413, "payload-too-large");
   if (security?.length) {
     add(401, "unauthorized");
-    add(429, "too-many-requests");
+    add(429, "too-many-requests", "rate-limited");
     if (scope) add(403, "insufficient-scope");
+    // A browser session authenticates like a credential; its writes need the csrf value.
+    if (method !== "get" && method !== "head") add(403, "csrf");
   }
   for (const [status, list] of Object.entries(contract?.problems ?? {})) add(status, ...list);
   add(500, "internal");

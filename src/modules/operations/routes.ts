@@ -84,7 +84,7 @@ export function operationsRoutes(
       "/metrics",
       async ({ request }) => {
         if (!isMetricsToken(ctx.config.metricsToken, request.headers.get("authorization")))
-          await authenticate(ctx, request, undefined, { scope: "admin" });
+          await authenticate(ctx, request, { scope: "admin" });
         return new Response(ctx.metrics.render(), {
           headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
         });

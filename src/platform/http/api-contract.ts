@@ -84,6 +84,11 @@ export const PLATFORM_PROBLEMS: Record<string, ProblemInfo> = {
     title: "Too many failed authentications",
     detail: "Too many failed authentications from this address; try again later",
   },
+  "rate-limited": {
+    status: 429,
+    title: "Rate limit exceeded",
+    detail: "This credential sent more than 100 requests a second; try again in 1 s",
+  },
   internal: {
     status: 500,
     title: "Internal error",

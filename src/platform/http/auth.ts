@@ -1,10 +1,10 @@
-import { bearer } from "@elysiajs/bearer";
 import { Elysia, type TSchema } from "elysia";
 import { type Credential, credentialLabel, grants, type Scope } from "../../domain/credentials.ts";
 import { log } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
+import type { TrustedProxies } from "./client-address.ts";
 import { problems } from "./problem.ts";
-import type { FailureLimiter } from "./rate-limit.ts";
+import type { FailureLimiter, RequestRateLimiter } from "./rate-limit.ts";
 import { metaOf, type RequestMeta } from "./request-meta.ts";
 import { rejectUnknownFields } from "./validation.ts";
 
@@ -27,28 +27,20 @@ export interface CredentialVerifier {
   verifyBasic(name: string, password: string): Promise<Credential | null>;
 }
 
+/** Browser sessions (src/modules/web/sessions.ts): a request without Authorization may carry one. */
+export interface CookieAuth {
+  /** The session's credential, null when there is none; throws a Problem (403) on a CSRF failure. */
+  credentialOf(request: Request): Credential | null;
+}
+
 export interface AuthDeps {
   credentials: CredentialVerifier;
   limiter: FailureLimiter;
-  /** Counts failures and lockouts for /metrics (ctx.metrics). */
-  metrics?: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited">;
-}
-
-/**
- * A refused authentication as its own log event, naming the address and the reason, never
- * what was sent; and a lockout when this failure was the one that crossed the limit.
- */
-function refuse(deps: AuthDeps, meta: RequestMeta, reason: string, counts: boolean): void {
-  deps.metrics?.authFailure(reason);
-  log("warning", "authentication failed", { client: meta.ip, route: meta.route, reason, requestId: meta.id });
-  if (counts && deps.limiter.fail(meta.ip)) {
-    deps.metrics?.authLockout();
-    log("warning", "address locked out after repeated authentication failures", {
-      client: meta.ip,
-      failures: deps.limiter.limit,
-      retryAfterSeconds: deps.limiter.windowLeft(meta.ip),
-    });
-  }
+  rateLimiter: RequestRateLimiter;
+  trustedProxies: TrustedProxies;
+  sessions?: CookieAuth;
+  /** Counts failures, lockouts and 429s for /metrics (ctx.metrics). */
+  metrics?: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited" | "rateLimit">;
 }
 
 const BEARER_CHALLENGE = 'Bearer realm="parking"';
@@ -66,47 +58,107 @@ function decodeBasic(value: string): { name: string; password: string } | null {
   return { name: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
+/**
+ * A refused authentication as its own log event, naming the client and the reason, never what
+ * was sent; `failures` (a lockout key) counts it, and the failure that crosses the limit is
+ * logged and counted as a lockout.
+ */
+function refuse(deps: AuthDeps, meta: RequestMeta, client: string, reason: string, failures?: string): void {
+  deps.metrics?.authFailure(reason);
+  log("warning", "authentication failed", { client, route: meta.route, reason, requestId: meta.id });
+  if (failures && deps.limiter.fail(failures)) {
+    deps.metrics?.authLockout();
+    log("warning", "address locked out after repeated authentication failures", {
+      client,
+      scheme: failures.split(" ")[0],
+      failures: deps.limiter.limit,
+      retryAfterSeconds: deps.limiter.windowLeft(failures),
+    });
+  }
+}
+
+/** 429 instead of 401 while the key is locked out. */
+function lockedOut(deps: AuthDeps, key: string, detail: string): void {
+  const wait = deps.limiter.blockedFor(key);
+  if (wait <= 0) return;
+  deps.metrics?.authRateLimited();
+  throw problems.tooManyRequests(wait, detail);
+}
+
+const ADDRESS_LOCKED = "Too many failed authentications from this address; try again later";
+
+/**
+ * Who may call, under what limits. A valid Bearer token is always admitted, whatever its address
+ * did before: 256 random bits cannot be guessed, so failures from the same address (a
+ * misconfigured terminal behind the same proxy) must not stop it. Failed Bearer attempts are
+ * counted per client address and, past the limit, a request from it that does not carry a valid
+ * credential gets 429 instead of 401. Basic passwords can be guessed: failures count per address
+ * and user name, and a locked pair gets 429 before its password is even checked. Every admitted
+ * credential then draws on its own token bucket.
+ */
 export async function authenticate(
   deps: AuthDeps,
   request: Request,
-  bearerToken: string | undefined,
   need: AuthRequirement,
 ): Promise<Credential> {
   const meta = metaOf(request);
-  const wait = deps.limiter.blockedFor(meta.ip);
-  if (wait > 0) {
-    deps.metrics?.authRateLimited();
-    throw problems.tooManyRequests(wait);
-  }
   const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
+  const client = deps.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
+  const byAddress = `bearer ${client}`;
   const header = request.headers.get("authorization")?.trim();
-  let credential: Credential | null = null;
-  if (!header && !bearerToken) {
-    refuse(deps, meta, "no credentials", false);
-    throw problems.unauthorized("Credentials are required", challenge);
-  }
-  const space = header?.indexOf(" ") ?? -1;
-  const scheme = header && space > 0 ? header.slice(0, space).toLowerCase() : "";
+  const space = header ? header.indexOf(" ") : -1;
+  const scheme = !header ? "" : space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
   const value = header && space > 0 ? header.slice(space + 1).trim() : "";
-  if (scheme === "basic") {
-    if (!need.basic) {
-      refuse(deps, meta, "basic not accepted here", false);
-      throw problems.unauthorized("This route accepts Bearer tokens only", challenge);
-    }
+  let credential: Credential | null = null;
+  if (scheme === "basic" && need.basic) {
     const pair = decodeBasic(value);
+    const byUser = `basic ${client} ${pair?.name ?? ""}`;
+    lockedOut(
+      deps,
+      byUser,
+      "Too many failed authentications for this user name from this address; try again later",
+    );
     if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password);
-  } else if (scheme === "bearer" || bearerToken) {
-    const token = scheme === "bearer" ? value : bearerToken!;
-    if (token) credential = deps.credentials.verifyBearer(token);
+    if (!credential) {
+      refuse(deps, meta, client, "unknown, expired or revoked credentials", byUser);
+      throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
+    }
+  } else if (scheme === "bearer") {
+    if (value) credential = deps.credentials.verifyBearer(value);
+    if (!credential) {
+      lockedOut(deps, byAddress, ADDRESS_LOCKED);
+      refuse(deps, meta, client, "unknown, expired or revoked credentials", byAddress);
+      throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
+    }
   } else {
-    refuse(deps, meta, "unsupported scheme", false);
-    throw problems.unauthorized(`Unsupported authorization scheme`, challenge);
+    // Without Authorization, a browser session (the web app) may stand for the credential.
+    const session = header ? null : (deps.sessions?.credentialOf(request) ?? null);
+    if (session) return authorized(deps, meta, session, need);
+    lockedOut(deps, byAddress, ADDRESS_LOCKED);
+    const [reason, detail] = !header
+      ? ["no credentials", "Credentials are required"]
+      : scheme === "basic"
+        ? ["basic not accepted here", "This route accepts Bearer tokens only"]
+        : ["unsupported scheme", "Unsupported authorization scheme"];
+    refuse(deps, meta, client, reason);
+    throw problems.unauthorized(detail, challenge);
   }
-  if (!credential) {
-    refuse(deps, meta, "unknown, expired or revoked credentials", true);
-    throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
-  }
+  return authorized(deps, meta, credential, need);
+}
+
+/** An admitted credential: its own token bucket, then the scope the route needs. */
+function authorized(
+  deps: AuthDeps,
+  meta: RequestMeta,
+  credential: Credential,
+  need: AuthRequirement,
+): Credential {
   meta.credential = credentialLabel(credential);
+  const wait = deps.rateLimiter.take(`${credential.kind} ${credential.id}`);
+  if (wait > 0) {
+    deps.metrics?.rateLimit(credential.kind);
+    throw problems.rateLimited(wait, deps.rateLimiter.perSecond);
+  }
   if (need.scope && !grants(credential, need.scope))
     throw problems.forbidden(`This credential lacks the scope ${need.scope}`, need.scope);
   return credential;
@@ -131,19 +183,34 @@ type WithCredential = Request & { [CREDENTIAL]?: Credential };
  * the same hook sees the body before Elysia's normalization strips unknown fields.
  */
 export function authPlugin(deps: AuthDeps) {
-  return new Elysia({ name: "auth" })
-    .use(bearer({ extract: { header: "Bearer", query: "access_token", body: "" } }))
-    .macro({
-      auth: (need: AuthRequirement) => ({
-        // What the OpenAPI document publishes for the route (src/modules/operations/openapi.ts).
-        detail: openApiSecurity(need),
-        async transform({ request, bearer: token, body }) {
-          (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, token, need);
-          if (need.strictBody) rejectUnknownFields(need.strictBody, body);
-        },
-        resolve({ request }) {
-          return { credential: (request as WithCredential)[CREDENTIAL]! };
-        },
-      }),
-    });
+  return new Elysia({ name: "auth" }).macro({
+    auth: (need: AuthRequirement) => ({
+      // What the OpenAPI document publishes for the route (src/modules/operations/openapi.ts).
+      detail: openApiSecurity(need),
+      async transform({ request, body }) {
+        (request as WithCredential)[CREDENTIAL] = await authenticate(deps, request, need);
+        if (need.strictBody) rejectUnknownFields(need.strictBody, body);
+      },
+      resolve({ request }) {
+        return { credential: (request as WithCredential)[CREDENTIAL]! };
+      },
+    }),
+  });
 }
+
+/**
+ * A token in the query string ends up in proxy logs, browser history and Referer headers: it is
+ * refused on every route, public ones included, before anything else looks at the request.
+ */
+export const refuseQueryTokens = new Elysia({ name: "refuse-query-tokens" }).onRequest(({ request }) => {
+  const url = request.url;
+  const q = url.indexOf("?");
+  if (q < 0 || !url.includes("access_token", q)) return;
+  if (!new URLSearchParams(url.slice(q + 1)).has("access_token")) return;
+  return problems
+    .unauthorized(
+      "Tokens in the query string (access_token) are refused: they end up in logs. Send Authorization: Bearer <token>",
+      BEARER_CHALLENGE,
+    )
+    .toResponse(new URL(url).pathname);
+});

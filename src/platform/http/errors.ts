@@ -29,7 +29,11 @@ export function fieldErrors(error: Readonly<ValidationError>): FieldError[] {
  * problem+json with nothing internal (stack, SQL, paths) in it. One plugin, so the recording can
  * never come after the answer.
  */
-export const requestHandling = (opts: { bodyLimit: number }) =>
+export const requestHandling = (opts: {
+  bodyLimit: number;
+  /** The template and methods of the route a path belongs to (routeMethods), for 405. */
+  methodsOf?: (path: string) => { template: string; methods: string[] } | undefined;
+}) =>
   new Elysia({ name: "request-handling", seed: opts })
     .onTransform({ as: "global" }, ({ request, route }) => {
       if (route) metaOf(request).route = route;
@@ -44,8 +48,12 @@ export const requestHandling = (opts: { bodyLimit: number }) =>
           return problemOf(invalid(fieldErrors(error))).toResponse(path);
         case "PARSE":
           return problems.malformedJson("The body could not be read as JSON").toResponse(path);
-        case "NOT_FOUND":
-          return problems.routeNotFound(request.method, path).toResponse(path);
+        case "NOT_FOUND": {
+          const known = opts.methodsOf?.(path);
+          if (!known) return problems.routeNotFound(request.method, path).toResponse(path);
+          metaOf(request).route = known.template;
+          return problems.methodNotAllowed(request.method, path, known.methods).toResponse(path);
+        }
         default: {
           if (isStoreUnavailable(error)) return problems.storeUnavailable().toResponse(path);
           const meta = metaOf(request);

@@ -98,15 +98,25 @@ export const problems = {
       "Unsupported media type",
       `The body must be JSON (Content-Type: application/json), not ${contentType}`,
     ),
-  tooManyRequests: (retryAfterSeconds: number) =>
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
+    new Problem(
+      405,
+      "method-not-allowed",
+      "Method not allowed",
+      `${path} does not take ${method}; it takes ${allowed.join(", ")}`,
+      { headers: { allow: allowed.join(", ") } },
+    ),
+  tooManyRequests: (retryAfterSeconds: number, detail: string) =>
+    new Problem(429, "too-many-requests", "Too many failed authentications", detail, {
+      headers: { "retry-after": String(retryAfterSeconds) },
+    }),
+  rateLimited: (retryAfterSeconds: number, perSecond: number) =>
     new Problem(
       429,
-      "too-many-requests",
-      "Too many failed authentications",
-      "Too many failed authentications from this address; try again later",
-      {
-        headers: { "retry-after": String(retryAfterSeconds) },
-      },
+      "rate-limited",
+      "Rate limit exceeded",
+      `This credential sent more than ${perSecond} requests a second; try again in ${retryAfterSeconds} s`,
+      { headers: { "retry-after": String(retryAfterSeconds) } },
     ),
   storeUnavailable: (detail = "The store is not writable; the request changed nothing") =>
     new Problem(503, "store-unavailable", "Store unavailable", detail, { headers: { "retry-after": "5" } }),

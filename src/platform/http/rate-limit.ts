@@ -1,6 +1,7 @@
 /**
- * Counts failed authentications per peer address in a fixed window. Past the limit the
- * address gets 429 until the window ends, whether or not its next guess would be right.
+ * Counts failed authentications per key (an address, or an address and a user name) in a fixed
+ * window. Past the limit the key gets 429 until the window ends, whether or not its next guess
+ * would be right.
  */
 export class FailureLimiter {
   private readonly entries = new Map<string, { count: number; windowStart: number }>();
@@ -14,34 +15,34 @@ export class FailureLimiter {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Seconds the address must wait, or 0 when it may try. */
-  blockedFor(ip: string): number {
-    const e = this.entries.get(ip);
+  /** Seconds the key must wait, or 0 when it may try. */
+  blockedFor(key: string): number {
+    const e = this.entries.get(key);
     if (!e) return 0;
     const elapsed = this.now() - e.windowStart;
     if (elapsed >= this.windowMs) {
-      this.entries.delete(ip);
+      this.entries.delete(key);
       return 0;
     }
     return e.count >= this.max ? Math.ceil((this.windowMs - elapsed) / 1000) : 0;
   }
 
-  /** Counts a failure; true when this one locks the address out (once per window). */
-  fail(ip: string): boolean {
+  /** Counts a failure; true when this one locks the key out (once per window). */
+  fail(key: string): boolean {
     const now = this.now();
-    const e = this.entries.get(ip);
+    const e = this.entries.get(key);
     if (!e || now - e.windowStart >= this.windowMs) {
       if (this.entries.size >= 10_000) this.prune(now);
-      this.entries.set(ip, { count: 1, windowStart: now });
+      this.entries.set(key, { count: 1, windowStart: now });
       return this.max <= 1;
     }
     e.count++;
     return e.count === this.max;
   }
 
-  /** Seconds until the window of this address ends. */
-  windowLeft(ip: string): number {
-    const e = this.entries.get(ip);
+  /** Seconds until the window of this key ends. */
+  windowLeft(key: string): number {
+    const e = this.entries.get(key);
     return e ? Math.max(0, Math.ceil((this.windowMs - (this.now() - e.windowStart)) / 1000)) : 0;
   }
 
@@ -50,6 +51,49 @@ export class FailureLimiter {
   }
 
   private prune(now: number): void {
-    for (const [ip, e] of this.entries) if (now - e.windowStart >= this.windowMs) this.entries.delete(ip);
+    for (const [key, e] of this.entries) if (now - e.windowStart >= this.windowMs) this.entries.delete(key);
+  }
+}
+
+/**
+ * A token bucket per credential: `perSecond` requests a second on average, up to `burst` at once.
+ * perSecond 0 turns it off.
+ */
+export class RequestRateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  readonly perSecond: number;
+  readonly burst: number;
+  private readonly now: () => number;
+
+  constructor(opts: { perSecond: number; burst: number; now?: () => number }) {
+    this.perSecond = opts.perSecond;
+    this.burst = Math.max(1, opts.burst);
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Takes one request from the key's bucket: 0 when it may go, else whole seconds to wait. */
+  take(key: string): number {
+    if (this.perSecond <= 0) return 0;
+    const now = this.now();
+    let b = this.buckets.get(key);
+    if (!b) {
+      if (this.buckets.size >= 10_000) this.prune(now);
+      b = { tokens: this.burst, at: now };
+      this.buckets.set(key, b);
+    } else {
+      b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond);
+      b.at = now;
+    }
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
+  }
+
+  /** A bucket that has refilled is the same as no bucket. */
+  private prune(now: number): void {
+    for (const [key, b] of this.buckets)
+      if (b.tokens + ((now - b.at) / 1000) * this.perSecond >= this.burst) this.buckets.delete(key);
   }
 }

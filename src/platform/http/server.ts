@@ -1,25 +1,42 @@
 import {
   createServer as createHttpServer,
+  type Server as HttpServer,
   type IncomingMessage,
-  type Server,
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { Socket } from "node:net";
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
+import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
+import { answerBrokenRequest, CLIENT_CLOSED } from "./broken-requests.ts";
+import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta, type RequestMeta } from "./request-meta.ts";
+import { HSTS, TLS_CIPHERS } from "./tls.ts";
+import { writeResponse } from "./write-response.ts";
 
 /**
  * The HTTP(S) front end. It is node:http rather than Bun.serve because the interface's own
- * check-tickets example is a GET with a JSON body, which Bun.serve drops. It also enforces
- * the body limit itself so that an oversized body gets a problem+json 413, not a bare reset.
+ * check-tickets example is a GET with a JSON body, which Bun.serve drops. It enforces the body
+ * limit itself so that an oversized body gets a problem+json 413, not a bare reset.
+ *
+ * Bun's node:http enforces no header or body deadline and has no per-address view: the
+ * ConnectionGuard adds both from the connection and request events. Its native parser refuses raw
+ * UTF-8 in the request target; --lenient-request-target hands sockets from a listener of ours to
+ * node:http's JS parser instead, which accepts it once percent-encoded but costs about 12-20 µs
+ * of CPU per request (docs/network.md).
  */
 export interface FrontEndOptions {
   host: string;
   port: number;
   tls?: { cert: string; key: string };
   bodyLimit: number;
+  /** Default: DEFAULT_LIMITS (serve's own defaults). */
+  limits?: ConnectionLimits;
+  /** Accept raw UTF-8 in the request target, at the cost of node:http's slower JS parser. */
+  lenientRequestTarget?: boolean;
+  metrics?: Pick<Metrics, "connectionRefused" | "connectionTimedOut">;
   /** The app; it accounts (logs and counts) every request it answers. */
   handle: (request: Request) => Response | Promise<Response>;
   /** Accounts a request the front end answers itself, without the app (see RequestAccounting). */
@@ -67,62 +84,88 @@ class FrontEndMeta implements RequestMeta {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
-  return new Promise((resolve, reject) => {
+type BodyRead = Buffer | "too-large" | "gone" | "timeout";
+
+/** The body, or why there is none: over the limit, the client left, or it did not arrive in time. */
+function readBody(req: IncomingMessage, limit: number, guard: ConnectionGuard): Promise<BodyRead> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      if (over) return;
+    let settled = false;
+    const settle = (result: BodyRead) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onGone);
+      req.off("aborted", onGone);
+      req.off("close", onGone);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        over = true;
         chunks.length = 0;
-        resolve("too-large");
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!over) resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
+        settle("too-large");
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => settle(Buffer.concat(chunks));
+    const onGone = () => settle("gone");
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onGone);
+    req.on("aborted", onGone);
+    req.on("close", onGone);
+    guard.bodyStarted(req.socket, () => settle("timeout"));
   });
-}
-
-async function writeResponse(
-  res: ServerResponse,
-  response: Response,
-  requestId: string,
-  closeAfter = false,
-): Promise<void> {
-  // One flat name/value list, as node:http takes it: no object per response, and a header the
-  // app repeats (set-cookie) stays repeated.
-  const headers: string[] = ["x-request-id", requestId];
-  let hasLength = false;
-  response.headers.forEach((value, key) => {
-    headers.push(key, value);
-    if (key === "content-length") hasLength = true;
-  });
-  if (closeAfter) headers.push("connection", "close");
-  const body = response.body === null ? undefined : await response.bytes();
-  if (body && !hasLength) headers.push("content-length", String(body.length));
-  res.writeHead(response.status, headers);
-  res.end(body);
 }
 
 export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
-  const scheme = opts.tls ? "https" : "http";
+  const tls = opts.tls !== undefined;
+  const scheme = tls ? "https" : "http";
   const origin = `${scheme}://localhost`;
+  let draining = false;
+  const account = (
+    route: string,
+    status: number,
+    started: number,
+    client: string,
+    method = "-",
+    meta?: FrontEndMeta,
+  ) =>
+    opts.account({
+      method,
+      route,
+      status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+      client,
+      credential: meta?.credential,
+      requestId: meta?.id ?? nextRequestId(),
+    });
+  const guard = new ConnectionGuard(
+    opts.limits ?? DEFAULT_LIMITS,
+    {
+      refused: (reason) => opts.metrics?.connectionRefused(reason),
+      timedOut: (phase, client) => {
+        opts.metrics?.connectionTimedOut(phase);
+        // A body that timed out is answered and accounted by its request below.
+        if (phase === "headers") account("(request timeout)", 408, performance.now(), client);
+      },
+    },
+    tls ? `strict-transport-security: ${HSTS}\r\n` : "",
+    tls,
+  );
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? "GET";
     const headers = req.headers;
+    const socket = req.socket;
+    res.on("finish", () => guard.responseDone(socket));
     const incomingId = headers["x-request-id"];
     const meta = new FrontEndMeta(
       typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
-      req.socket,
+      socket,
       started,
     );
     let status = 500;
@@ -141,13 +184,27 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         ? EMPTY
         : declared > opts.bodyLimit
           ? "too-large"
-          : await readBody(req, opts.bodyLimit);
-      if (body === "too-large") {
-        meta.route = "(body limit)";
-        const response = problems.payloadTooLarge(opts.bodyLimit).toResponse(new URL(url).pathname);
+          : await readBody(req, opts.bodyLimit, guard);
+      guard.requestRead(socket);
+      if (body === "gone") {
+        // Not an error of ours: counted as what it is, never as a 5xx.
+        meta.route = "(client closed)";
+        status = CLIENT_CLOSED;
+        socket.destroy();
+        return;
+      }
+      if (typeof body === "string") {
+        const tooLarge = body === "too-large";
+        meta.route = tooLarge ? "(body limit)" : "(request timeout)";
+        const problem = tooLarge
+          ? problems.payloadTooLarge(opts.bodyLimit)
+          : new Problem(408, "request-timeout", "Request timeout", "The request body did not arrive in time");
+        const response = problem.toResponse(new URL(url).pathname);
         status = response.status;
         // The rest of the body is not read: close the connection once the answer is out.
-        await writeResponse(res, response, meta.id, true);
+        socket.pause();
+        guard.forget(socket);
+        await writeResponse(res, response, meta.id, true, tls);
         res.on("finish", () => req.destroy());
         return;
       }
@@ -159,80 +216,85 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       attachMeta(request, meta);
       toApp = true;
       const response = await opts.handle(request);
-      await writeResponse(res, response, meta.id);
+      await writeResponse(res, response, meta.id, draining, tls);
     } catch {
-      status = 500;
-      if (!res.headersSent) {
-        res.writeHead(500, { "content-type": PROBLEM_CONTENT_TYPE });
-        res.end(JSON.stringify(problems.internal().body()));
-      } else res.destroy();
+      // A client that left while its answer was being written is not a failure of ours.
+      status = socket.destroyed ? CLIENT_CLOSED : 500;
+      try {
+        if (socket.destroyed || res.headersSent) res.destroy();
+        else {
+          res.writeHead(500, { "content-type": PROBLEM_CONTENT_TYPE });
+          res.end(JSON.stringify(problems.internal().body()));
+        }
+      } catch {
+        res.destroy();
+      }
     } finally {
-      if (!toApp)
-        opts.account({
-          method,
-          route: meta.route ?? "(unmatched)",
-          status,
-          ms: Math.round((performance.now() - started) * 100) / 100,
-          client: meta.ip,
-          credential: meta.credential,
-          requestId: meta.id,
-        });
+      if (!toApp) account(meta.route ?? "(unmatched)", status, started, meta.ip, method, meta);
     }
   };
 
-  const server: Server = opts.tls
-    ? (createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, onRequest) as unknown as Server)
-    : createHttpServer(onRequest);
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
-  server.keepAliveTimeout = 5_000;
-  // Requests too broken to reach the app (bad request line, header syntax, oversized headers,
-  // bad chunking) still get a problem+json answer, and the connection is closed.
-  server.on("clientError", (err: Error & { code?: string }, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const problem = tooLarge
-      ? new Problem(
-          431,
-          "header-too-large",
-          "Request header fields too large",
-          "The request headers are too large",
-        )
-      : new Problem(400, "malformed-request", "Malformed HTTP request", "The request is not valid HTTP/1.1");
-    const body = JSON.stringify(problem.body());
-    socket.end(
-      `HTTP/1.1 ${problem.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-        `content-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-    const entry = {
-      method: "-",
-      route: "(malformed request)",
-      status: problem.status,
-      ms: 0,
-      client: (socket as Socket).remoteAddress ?? "unknown",
-      requestId: nextRequestId(),
+  const hsts = tls ? `strict-transport-security: ${HSTS}\r\n` : "";
+  const tlsOptions = opts.tls && {
+    cert: opts.tls.cert,
+    key: opts.tls.key,
+    minVersion: "TLSv1.2" as const,
+    ciphers: TLS_CIPHERS,
+    honorCipherOrder: true,
+  };
+  const lenient = opts.lenientRequestTarget === true;
+  const http: HttpServer =
+    tlsOptions && !lenient
+      ? (createHttpsServer(tlsOptions, onRequest) as unknown as HttpServer)
+      : createHttpServer(onRequest);
+  http.keepAliveTimeout = 5_000;
+  http.on("clientError", (err: Error & { code?: string }, socket: Socket) =>
+    answerBrokenRequest(err, socket, guard.tracks(socket), hsts, (route, status) =>
+      account(route, status, performance.now(), socket.remoteAddress ?? "unknown"),
+    ),
+  );
+  // Bun's own node:http listener by default (its native parser is the fast path). With
+  // --lenient-request-target a listener of ours hands sockets to node:http's JS parser, which the
+  // guard can watch and percent-encode raw UTF-8 in the request line for.
+  let listener: NetServer | HttpServer = http;
+  if (lenient) {
+    const handOff = (socket: Socket) => {
+      http.emit("connection", socket);
+      guard.watchParser(socket);
     };
-    opts.account(entry);
-  });
+    listener = tlsOptions ? createTlsServer(tlsOptions).on("secureConnection", handOff) : createNetServer();
+    listener.on("connection", (socket: Socket) => {
+      if (guard.admit(socket) && !tls) handOff(socket);
+    });
+  } else
+    http.on("connection", (socket: Socket) => {
+      guard.admit(socket);
+    });
 
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ port: opts.port, host: opts.host, exclusive: true }, () => {
-      server.off("error", reject);
-      const address = server.address();
+    listener.once("error", reject);
+    listener.listen({ port: opts.port, host: opts.host, exclusive: true }, () => {
+      listener.off("error", reject);
+      const address = listener.address();
       const port = typeof address === "object" && address ? address.port : opts.port;
       const shownHost = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
       resolve({
         url: `${scheme}://${shownHost}:${port}`,
         port,
         close(graceMs = 10_000) {
+          // Stop accepting; answers still in flight go out (with `connection: close`), idle
+          // connections are closed at once, and whatever is left after graceMs is cut.
+          draining = true;
+          listener.close();
+          const until = performance.now() + graceMs;
           return new Promise<void>((done) => {
-            const force = setTimeout(() => server.closeAllConnections?.(), graceMs);
-            server.close(() => {
-              clearTimeout(force);
-              done();
-            });
-            server.closeIdleConnections?.();
+            const check = () => {
+              if (guard.closeIdle() || performance.now() >= until) {
+                guard.closeAll();
+                done();
+              } else setTimeout(check, 25);
+            };
+            check();
           });
         },
       });

@@ -3,6 +3,18 @@ import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createSelfSigned, fingerprintOfPem } from "./self-signed.ts";
 
+/** TLS 1.2 only with ECDHE and AEAD suites (no CBC, no SHA-1 MACs, no static RSA), and TLS 1.3. */
+export const TLS_CIPHERS = [
+  "ECDHE-ECDSA-AES128-GCM-SHA256",
+  "ECDHE-RSA-AES128-GCM-SHA256",
+  "ECDHE-ECDSA-AES256-GCM-SHA384",
+  "ECDHE-RSA-AES256-GCM-SHA384",
+  "ECDHE-ECDSA-CHACHA20-POLY1305",
+  "ECDHE-RSA-CHACHA20-POLY1305",
+].join(":");
+/** HTTPS answers tell browsers to keep to HTTPS for a year (no includeSubDomains: not ours to say). */
+export const HSTS = "max-age=31536000";
+
 export interface TlsMaterial {
   cert: string;
   key: string;

@@ -49,6 +49,15 @@ export class CredentialRecords {
     return this.tokenByHash.get(hash);
   }
 
+  /** A token by id, for a browser session checking its credential on every request. */
+  tokenById(id: string): StoredToken | null {
+    return this.db.select().from(apiTokens).where(eq(apiTokens.id, id)).get() ?? null;
+  }
+
+  userById(id: string): StoredUser | null {
+    return this.db.select().from(apiUsers).where(eq(apiUsers.id, id)).get() ?? null;
+  }
+
   /** The live (not revoked) token with this name; it may have expired. */
   liveTokenNamed(name: string): { id: string; expiresAt: number | null } | null {
     return (

@@ -18,6 +18,7 @@ import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" 
 import { PermitRecords } from "./permits.ts";
 import { StoreProbe } from "./probe.ts";
 import * as schema from "./schema/index.ts";
+import { TicketSearchRecords } from "./ticket-search.ts";
 import { TicketRecords } from "./tickets.ts";
 import { ZoneVersions } from "./zone-versions.ts";
 
@@ -37,6 +38,7 @@ export class Store {
   private readonly reopenListeners: (() => void)[] = [];
   private repos: {
     tickets?: TicketRecords;
+    ticketSearch?: TicketSearchRecords;
     permits?: PermitRecords;
     lots?: LotRecords;
     credentials?: CredentialRecords;
@@ -140,6 +142,11 @@ export class Store {
   get tickets(): TicketRecords {
     this.repos.tickets ??= new TicketRecords(this.sqlite);
     return this.repos.tickets;
+  }
+  /** The console's ticket search and counts (the other owner of tickets and ticket_events). */
+  get ticketSearch(): TicketSearchRecords {
+    this.repos.ticketSearch ??= new TicketSearchRecords(this.sqlite);
+    return this.repos.ticketSearch;
   }
   get permits(): PermitRecords {
     this.repos.permits ??= new PermitRecords(this.sqlite, this.db);

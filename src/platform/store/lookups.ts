@@ -63,4 +63,14 @@ export class LookupRecords {
   countBefore(cutoff: number): number {
     return this.countOlder.get(cutoff)?.n ?? 0;
   }
+
+  /** Records newest first, before the record with id `before` (exclusive). */
+  page(before: number | undefined, limit: number): (LookupRecord & { id: number })[] {
+    return this.sqlite
+      .prepare<LookupRecord & { id: number }, [number, number]>(
+        `SELECT id, at, credential, by, query, results FROM permit_lookups WHERE id < ?1
+         ORDER BY id DESC LIMIT ?2`,
+      )
+      .all(before ?? Number.MAX_SAFE_INTEGER, limit);
+  }
 }

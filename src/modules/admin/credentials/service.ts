@@ -36,6 +36,13 @@ const TOKEN_CACHE_MS = 500;
 /** Tokens cached at most; more distinct ones in half a second than this and the cache starts over. */
 const TOKEN_CACHE_MAX = 1_000;
 
+// Made once per process, on first need, with the same parameters as every user's hash.
+let dummy: Promise<string> | undefined;
+function dummyHash(): Promise<string> {
+  dummy ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
+  return dummy;
+}
+
 export function sha256Hex(text: string): string {
   return Bun.CryptoHasher.hash("sha256", text, "hex") as string;
 }
@@ -195,6 +202,24 @@ export class CredentialService {
     return id;
   }
 
+  /**
+   * The credential as it stands now, by id: null once its token is revoked or expired or its
+   * user deleted. A browser session asks this on every request, as a Bearer request would.
+   */
+  current(kind: "token" | "user", id: string): Credential | null {
+    const now = this.now();
+    if (kind === "token") {
+      const row = this.store.credentials.tokenById(id);
+      if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt <= now)) return null;
+      this.lastUsed.set(row.id, { kind, at: now });
+      return { kind, id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+    }
+    const row = this.store.credentials.userById(id);
+    if (!row) return null;
+    this.lastUsed.set(row.id, { kind, at: now });
+    return { kind, id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
   verifyBearer(token: string): Credential | null {
     const row = this.tokenRow(token);
     if (!row) return null;
@@ -226,6 +251,9 @@ export class CredentialService {
     const key = sha256Hex(`${name}\u0000${password}`);
     if (!row) {
       this.basicCache.delete(key);
+      // The same argon2id work as a wrong password, so the answer's timing does not tell which
+      // user names exist.
+      await Bun.password.verify(password, await dummyHash());
       return null;
     }
     const now = this.now();

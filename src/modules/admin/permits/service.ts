@@ -91,7 +91,9 @@ export class PermitService {
   create(input: PermitInput, credential: string): Permit {
     const now = this.ctx.now();
     const values = checked(input, this.ctx.config.timezone);
-    return this.view(this.ctx.store.permits.insert(values, now, credential), now);
+    const row = this.ctx.store.permits.insert(values, now, credential);
+    this.ctx.zoneChanges.changed(row.zone);
+    return this.view(row, now);
   }
 
   get(id: number): Permit {
@@ -136,13 +138,17 @@ export class PermitService {
 
   private write(id: number, values: ReturnType<typeof checked>): Permit {
     const now = this.ctx.now();
+    const before = this.load(id).zone;
     const row = this.ctx.store.permits.update(id, values, now);
     if (!row) throw notFound(id);
+    this.ctx.zoneChanges.changed([before, row.zone]);
     return this.view(row, now);
   }
 
   /** Removes the permit for good; to end one early, set its end_at instead. */
   remove(id: number): void {
+    const zone = this.load(id).zone;
     if (!this.ctx.store.permits.delete(id)) throw notFound(id);
+    this.ctx.zoneChanges.changed(zone);
   }
 }

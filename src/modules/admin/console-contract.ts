@@ -1,0 +1,121 @@
+import type { ApiContract } from "../../platform/http/api-contract.ts";
+import {
+  NewToken,
+  TokenInput,
+  TokenList,
+  UserEnvelope,
+  UserInput,
+  UserList,
+} from "./credentials/api-routes.ts";
+import { LookupPage } from "./lookups/routes.ts";
+import { TicketPage } from "./tickets/search-routes.ts";
+
+const token = {
+  id: "tok_3f9a1c22b7e4",
+  name: "handheld-1",
+  scopes: ["permits:read"],
+  createdAt: "2026-06-15T08:00:00.000Z",
+  lastUsedAt: "2026-06-15T09:12:40.000Z",
+  expiresAt: null,
+  revokedAt: null,
+};
+const user = {
+  id: "usr_8c41d0e5a913",
+  name: "terminal-2",
+  scopes: ["tickets:write"],
+  createdAt: "2026-06-15T08:00:00.000Z",
+  lastUsedAt: null,
+};
+const NOT_FOUND = { 404: ["credential-not-found"] };
+
+/** What the OpenAPI document says of the console's admin routes (api-contract.ts). */
+export const adminConsoleContract: ApiContract = {
+  named: {
+    TokenInput: {
+      schema: TokenInput,
+      example: { name: "handheld-1", scopes: ["permits:read"], expires_in_days: 365 },
+    },
+    TokenList: { schema: TokenList, example: { data: [token] } },
+    NewToken: {
+      schema: NewToken,
+      example: {
+        data: {
+          id: token.id,
+          name: token.name,
+          scopes: token.scopes,
+          expiresAt: "2027-06-15T08:00:00.000Z",
+          token: "pk_Qm9vdHN0cmFwIHRva2VuIGV4YW1wbGUgb25seQ",
+        },
+      },
+    },
+    UserInput: {
+      schema: UserInput,
+      example: { name: "terminal-2", scopes: ["tickets:write"], password: "correct horse battery staple" },
+    },
+    UserList: { schema: UserList, example: { data: [user] } },
+    UserEnvelope: { schema: UserEnvelope, example: { data: user } },
+    TicketPage: {
+      schema: TicketPage,
+      example: {
+        data: [
+          {
+            ticketId: "100234",
+            status: "running",
+            zone: 1234,
+            parkingLotId: 12,
+            licenseNumber: "ABC123",
+            startAt: "2026-06-15T08:00:00.000Z",
+            endAt: "2026-06-15T10:00:00.000Z",
+            updatedAt: "2026-06-15T08:00:01.000Z",
+          },
+        ],
+        next_cursor: "WzE3ODE1MTA0MDAwMDAsIjEwMDIzNCJd",
+      },
+    },
+    LookupPage: {
+      schema: LookupPage,
+      example: {
+        data: [
+          {
+            at: "2026-06-15T09:12:40.000Z",
+            credential: "token:handheld-1",
+            by: "zone_list",
+            query: "1234",
+            results: 37,
+          },
+        ],
+        next_cursor: null,
+      },
+    },
+  },
+  problems: {
+    "credential-exists": {
+      status: 409,
+      title: "Name in use",
+      detail: 'a token named "handheld-1" already exists; revoke it first',
+    },
+    "credential-not-found": {
+      status: 404,
+      title: "No such credential",
+      detail: 'no live token with id or name "tok_3f9a1c22b7e4"',
+    },
+  },
+  operations: {
+    "GET /api/v1/tokens": { tag: "credentials" },
+    "POST /api/v1/tokens": { tag: "credentials", problems: { 409: ["credential-exists"] } },
+    "DELETE /api/v1/tokens/:id": {
+      tag: "credentials",
+      problems: NOT_FOUND,
+      ok: { 204: { description: "Revoked" } },
+    },
+    "GET /api/v1/users": { tag: "credentials" },
+    "POST /api/v1/users": { tag: "credentials", problems: { 409: ["credential-exists"] } },
+    "DELETE /api/v1/users/:id": {
+      tag: "credentials",
+      problems: NOT_FOUND,
+      ok: { 204: { description: "Deleted" } },
+    },
+    "GET /api/v1/tickets": { tag: "tickets" },
+    "GET /api/v1/lookups": { tag: "attendant lookups" },
+  },
+};

@@ -1,0 +1,180 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../../context.ts";
+import { SCOPES } from "../../../domain/credentials.ts";
+import { conflict, invalid, notFound } from "../../../domain/errors.ts";
+import { authPlugin } from "../../../platform/http/auth.ts";
+import { iso, isoOrNull } from "../paging.ts";
+import { CredentialError } from "./service.ts";
+
+const Scopes = t.Array(t.UnionEnum(SCOPES), { minItems: 1, uniqueItems: true });
+const ScopeList = t.Array(t.UnionEnum(SCOPES));
+const Name = t.String({
+  pattern: "^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$",
+  description: "1-64 letters, digits, . _ @ -",
+});
+const Instant = t.String({ format: "date-time" });
+const When = t.Union([Instant, t.Null()]);
+
+export const TokenInput = t.Object(
+  { name: Name, scopes: Scopes, expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })) },
+  { additionalProperties: false },
+);
+export const TokenInfo = t.Object({
+  id: t.String(),
+  name: t.String(),
+  scopes: ScopeList,
+  createdAt: Instant,
+  lastUsedAt: When,
+  expiresAt: When,
+  revokedAt: When,
+});
+export const NewToken = t.Object({
+  data: t.Object({
+    id: t.String(),
+    name: t.String(),
+    scopes: ScopeList,
+    expiresAt: When,
+    token: t.String({ description: "Shown this once; only its SHA-256 is kept" }),
+  }),
+});
+export const UserInput = t.Object(
+  { name: Name, scopes: Scopes, password: t.String({ minLength: 12, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+export const UserInfo = t.Object({
+  id: t.String(),
+  name: t.String(),
+  scopes: ScopeList,
+  createdAt: Instant,
+  lastUsedAt: When,
+});
+export const TokenList = t.Object({ data: t.Array(TokenInfo) });
+export const UserList = t.Object({ data: t.Array(UserInfo) });
+export const UserEnvelope = t.Object({ data: UserInfo });
+const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 80 }) });
+
+/** The CLI's wording of a refusal, as the API's kinds of refusal. */
+function refused(e: unknown): never {
+  if (!(e instanceof CredentialError)) throw e;
+  if (e.message.includes("already exists")) throw conflict("credential-exists", "Name in use", e.message);
+  if (e.message.startsWith("no ")) throw notFound("credential-not-found", "No such credential", e.message);
+  throw invalid([{ pointer: "", message: e.message }], e.message);
+}
+
+const tags = ["credentials"];
+
+/** Tokens and Basic users over the API (scope admin), for the console; the CLI does the same. */
+export function credentialApiRoutes(ctx: AppContext) {
+  const admin = { scope: "admin" as const };
+  const user = (id: string) => {
+    const u = ctx.credentials.listUsers().find((x) => x.id === id)!;
+    return { ...u, createdAt: iso(u.createdAt), lastUsedAt: isoOrNull(u.lastUsedAt) };
+  };
+  return new Elysia({ name: "credential-api" })
+    .use(authPlugin(ctx))
+    .get(
+      "/api/v1/tokens",
+      () => ({
+        data: ctx.credentials.listTokens().map((x) => ({
+          ...x,
+          createdAt: iso(x.createdAt),
+          lastUsedAt: isoOrNull(x.lastUsedAt),
+          expiresAt: isoOrNull(x.expiresAt),
+          revokedAt: isoOrNull(x.revokedAt),
+        })),
+      }),
+      {
+        auth: admin,
+        response: TokenList,
+        detail: { summary: "Bearer tokens (never the tokens themselves)", tags },
+      },
+    )
+    .post(
+      "/api/v1/tokens",
+      ({ body, set }) => {
+        const expiresInMs =
+          body.expires_in_days === undefined ? undefined : body.expires_in_days * 86_400_000;
+        let made: { id: string; token: string };
+        try {
+          made = ctx.credentials.createToken({ name: body.name, scopes: body.scopes, expiresInMs });
+        } catch (e) {
+          refused(e);
+        }
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        const expiresAt = expiresInMs === undefined ? null : iso(ctx.now() + expiresInMs);
+        return { data: { id: made.id, name: body.name, scopes: body.scopes, expiresAt, token: made.token } };
+      },
+      {
+        auth: { ...admin, strictBody: TokenInput },
+        body: TokenInput,
+        response: { 201: NewToken },
+        detail: { summary: "Create a token; the answer shows it once", tags },
+      },
+    )
+    .delete(
+      "/api/v1/tokens/:id",
+      ({ params, set }) => {
+        // Ids only: revoking by name is the CLI's convenience.
+        if (!params.id.startsWith("tok_"))
+          refused(new CredentialError(`no live token with id "${params.id}"`));
+        try {
+          ctx.credentials.revokeToken(params.id);
+        } catch (e) {
+          refused(e);
+        }
+        set.status = 204;
+        return null;
+      },
+      {
+        auth: admin,
+        params: IdParams,
+        detail: {
+          summary: "Revoke a token: it fails from the next request on, and its browser sessions end",
+          tags,
+        },
+      },
+    )
+    .get("/api/v1/users", () => ({ data: ctx.credentials.listUsers().map((u) => user(u.id)) }), {
+      auth: admin,
+      response: UserList,
+      detail: { summary: "Basic users (terminals)", tags },
+    })
+    .post(
+      "/api/v1/users",
+      async ({ body, set }) => {
+        let id: string;
+        try {
+          ({ id } = await ctx.credentials.createUser(body));
+        } catch (e) {
+          refused(e);
+        }
+        set.status = 201;
+        return { data: user(id) };
+      },
+      {
+        auth: { ...admin, strictBody: UserInput },
+        body: UserInput,
+        response: { 201: UserEnvelope },
+        detail: { summary: "Create a Basic user (password at least 12 characters)", tags },
+      },
+    )
+    .delete(
+      "/api/v1/users/:id",
+      ({ params, set }) => {
+        if (!params.id.startsWith("usr_")) refused(new CredentialError(`no user with id "${params.id}"`));
+        try {
+          ctx.credentials.deleteUser(params.id);
+        } catch (e) {
+          refused(e);
+        }
+        set.status = 204;
+        return null;
+      },
+      {
+        auth: admin,
+        params: IdParams,
+        detail: { summary: "Delete a Basic user: its browser sessions end", tags },
+      },
+    );
+}

@@ -1,0 +1,56 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../../context.ts";
+import { authPlugin } from "../../../platform/http/auth.ts";
+import { decodeCursor, encodeCursor, iso, page } from "../paging.ts";
+
+export const PageQuery = t.Object({
+  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, default: 50 })),
+});
+
+export const LookupPage = t.Object({
+  data: t.Array(
+    t.Object({
+      at: t.String({ format: "date-time" }),
+      credential: t.String(),
+      by: t.UnionEnum(["registration_number", "zone", "zone_list"]),
+      query: t.String({ description: "The normalized plate or the zone number" }),
+      results: t.Integer(),
+    }),
+  ),
+  next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
+});
+
+const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
+
+/** Who looked up what and when: the lookup records, for the operator's audit page (scope admin). */
+export function lookupRecordRoutes(ctx: AppContext) {
+  return new Elysia({ name: "lookup-records" }).use(authPlugin(ctx)).get(
+    "/api/v1/lookups",
+    ({ query }) => {
+      const limit = query.limit ?? 50;
+      const before = query.cursor ? decodeCursor(query.cursor, isId) : undefined;
+      const p = page(ctx.store.lookups.page(before, limit + 1), limit);
+      return {
+        data: p.rows.map((r) => ({
+          at: iso(r.at),
+          credential: r.credential,
+          by: r.by,
+          query: r.query,
+          results: r.results,
+        })),
+        next_cursor: p.more && p.last ? encodeCursor(p.last.id) : null,
+      };
+    },
+    {
+      auth: { scope: "admin" },
+      query: PageQuery,
+      response: LookupPage,
+      detail: {
+        summary: "Who looked up what and when (the lookup records), newest first",
+        description: "Records are written about once a second, so the newest second may not show yet.",
+        tags: ["permits"],
+      },
+    },
+  );
+}

@@ -1,0 +1,27 @@
+import { invalid } from "../../domain/errors.ts";
+
+/** Opaque page cursors for the console's lists: base64url JSON of the last row's position. */
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+export function decodeCursor<T>(cursor: string, valid: (v: unknown) => v is T): T {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (valid(v)) return v;
+  } catch {}
+  throw invalid(
+    [{ pointer: "/cursor", message: "Expected the next_cursor of a previous page", in: "query" }],
+    "The cursor is not one this service handed out",
+  );
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** Up to `limit` rows of `rows` (fetched with one extra), and whether more follow. */
+export function page<T>(rows: T[], limit: number): { rows: T[]; last: T | undefined; more: boolean } {
+  const more = rows.length > limit;
+  const kept = more ? rows.slice(0, limit) : rows;
+  return { rows: kept, last: kept[kept.length - 1], more };
+}

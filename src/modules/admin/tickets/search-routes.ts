@@ -1,0 +1,95 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../../context.ts";
+import { invalid } from "../../../domain/errors.ts";
+import { normalizePlate } from "../../../domain/plates.ts";
+import { authPlugin } from "../../../platform/http/auth.ts";
+import { decodeCursor, encodeCursor, iso, isoOrNull, page } from "../paging.ts";
+
+const Instant = t.String({ format: "date-time" });
+const Status = t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("canceled")]);
+
+export const TicketSearchQuery = t.Object({
+  registration_number: t.Optional(t.String({ maxLength: 32 })),
+  zone: t.Optional(t.Numeric({ minimum: 0, maximum: 2_147_483_647 })),
+  // Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
+  status: t.Optional(Status),
+  from: t.Optional(Instant),
+  to: t.Optional(Instant),
+  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, default: 50 })),
+});
+
+export const TicketPage = t.Object({
+  data: t.Array(
+    t.Object({
+      ticketId: t.String(),
+      status: Status,
+      zone: t.Integer(),
+      parkingLotId: t.Union([t.Integer(), t.Null()]),
+      licenseNumber: t.String(),
+      startAt: Instant,
+      endAt: t.Union([Instant, t.Null()]),
+      updatedAt: Instant,
+    }),
+  ),
+  next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
+});
+
+const isPosition = (v: unknown): v is [number, string] =>
+  Array.isArray(v) && v.length === 2 && Number.isInteger(v[0]) && typeof v[1] === "string";
+
+function instant(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms))
+    throw invalid([{ pointer: `/${name}`, message: "Expected a date-time with an offset", in: "query" }]);
+  return ms;
+}
+
+/** The console's ticket search (scope admin): plate, zone, state and time, a page at a time. */
+export function ticketSearchRoutes(ctx: AppContext) {
+  return new Elysia({ name: "ticket-search" }).use(authPlugin(ctx)).get(
+    "/api/v1/tickets",
+    ({ query }) => {
+      const limit = query.limit ?? 50;
+      const plate = query.registration_number?.trim();
+      const after = query.cursor ? decodeCursor(query.cursor, isPosition) : undefined;
+      const p = page(
+        ctx.store.ticketSearch.search({
+          plateNorm: plate ? normalizePlate(plate) : undefined,
+          zone: query.zone,
+          status: query.status,
+          from: instant(query.from, "from"),
+          to: instant(query.to, "to"),
+          after: after && { startAt: after[0], ticketId: after[1] },
+          limit: limit + 1,
+        }),
+        limit,
+      );
+      return {
+        data: p.rows.map((r) => ({
+          ticketId: r.ticketId,
+          status: r.status,
+          zone: r.zone,
+          parkingLotId: r.parkingLotId,
+          licenseNumber: r.plate,
+          startAt: iso(r.startAt),
+          endAt: isoOrNull(r.endAt),
+          updatedAt: iso(r.updatedAt),
+        })),
+        next_cursor: p.more && p.last ? encodeCursor([p.last.startAt, p.last.ticketId]) : null,
+      };
+    },
+    {
+      auth: { scope: "admin" },
+      query: TicketSearchQuery,
+      response: TicketPage,
+      detail: {
+        summary: "Search tickets, newest start first, a page at a time",
+        description:
+          "registration_number matches however the plate was typed (as check-tickets does); from/to keep tickets whose stay overlaps the range. limit 1-200 (50).",
+        tags: ["tickets"],
+      },
+    },
+  );
+}

@@ -1,0 +1,32 @@
+import type { ApiContract } from "../../platform/http/api-contract.ts";
+
+/** What the OpenAPI document says of the live zone feed (api-contract.ts). */
+export const feedContract: ApiContract = {
+  problems: {
+    "too-many-feeds": {
+      status: 429,
+      title: "Too many open feeds",
+      detail: "This credential already holds 8 open zone feeds; close one first",
+    },
+  },
+  operations: {
+    "GET /api/v1/tickets/zone/:zone/events": {
+      tag: "attendant lookups",
+      problems: { 429: ["too-many-feeds"] },
+      ok: {
+        200: {
+          description:
+            'Server-sent events: `event: plates`, `id: <list id>`, `data: {"data": ["ABC123"]}` on connect and on each change; a comment line every 15 s.',
+          schema: { type: "string" },
+          contentType: "text/event-stream",
+        },
+      },
+      headers: [
+        {
+          name: "Last-Event-ID",
+          description: "The id of the last list received: sent again only if it changed since",
+        },
+      ],
+    },
+  },
+};

@@ -1,0 +1,30 @@
+import type { ApiContract } from "../../platform/http/api-contract.ts";
+import { Status } from "./status-routes.ts";
+
+/** What the OpenAPI document says of /api/v1/status (api-contract.ts). */
+export const statusContract: ApiContract = {
+  named: {
+    Status: {
+      schema: Status,
+      example: {
+        data: {
+          version: "0.1.0",
+          uptimeSeconds: 86400,
+          storeBytes: 52428800,
+          diskFreeBytes: 21474836480,
+          storeWritable: true,
+          residentMemoryBytes: 96468992,
+          activeTickets: 412,
+          activePermits: 37,
+          events: { lastMinute: 12, lastHour: 640, sinceStart: { TicketCreated: 5120, TicketStopped: 4980 } },
+          terminals: [{ credential: "token:terminal-1", lastAt: "2026-06-15T09:12:40.000Z" }],
+          lookupsSinceStart: { registration_number: 2200, zone_list: 310 },
+          authFailuresSinceStart: 3,
+          requests: { total: 13000, clientErrors: 41, serverErrors: 0 },
+          liveFeeds: 4,
+        },
+      },
+    },
+  },
+  operations: { "GET /api/v1/status": { tag: "operations" } },
+};

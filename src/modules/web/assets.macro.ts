@@ -1,0 +1,27 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const CLIENT = join(import.meta.dir, "client");
+
+/** Bun.build cannot run inside a macro (the bundler waits on it), so the CLI bundles instead. */
+function bundle(entry: string): string {
+  const r = Bun.spawnSync(
+    [process.execPath, "build", join(CLIENT, entry), "--target=browser", "--format=esm", "--minify"],
+    { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
+  );
+  if (r.exitCode !== 0) throw new Error(`bundling ${entry} failed: ${r.stderr.toString()}`);
+  return r.stdout.toString();
+}
+
+/**
+ * Runs at bundle time (imported with `type: "macro"`): the browser code is bundled and the
+ * stylesheet and icon read then, so the binary carries the whole web app as strings.
+ */
+export function clientAssets(): { appJs: string; swJs: string; css: string; icon: string } {
+  return {
+    appJs: bundle("main.ts"),
+    swJs: bundle("sw.ts"),
+    css: readFileSync(join(CLIENT, "styles.css"), "utf8"),
+    icon: readFileSync(join(CLIENT, "icon.svg"), "utf8"),
+  };
+}

@@ -1,0 +1,68 @@
+/** The API as the pages call it: same origin, the session cookie, the csrf header on writes. */
+export interface Problem {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  errors?: { pointer: string; message: string }[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+  ) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+  }
+}
+
+/** The network is down or the box unreachable (as opposed to an answer saying no). */
+export class Offline extends Error {}
+
+let csrf = "";
+export function setCsrf(value: string): void {
+  csrf = value;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && csrf) headers["x-csrf-token"] = csrf;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+  } catch {
+    throw new Offline("offline");
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!res.ok) throw new ApiError(res.status, (json as Problem) ?? { detail: text });
+  return json as T;
+}
+
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+export interface Session {
+  kind: "token" | "user";
+  name: string;
+  scopes: ("tickets:write" | "permits:read" | "admin")[];
+  csrf: string;
+}

@@ -1,0 +1,66 @@
+import { api, query } from "../api.ts";
+import { h, replace } from "../dom.ts";
+import { t, when } from "../i18n.ts";
+import { problemText } from "./table.ts";
+
+interface LookupRecord {
+  at: string;
+  credential: string;
+  by: string;
+  query: string;
+  results: number;
+}
+
+export function auditPage(root: HTMLElement): () => void {
+  const rows = h("tbody");
+  const more = h("button", { type: "button", id: "audit-more", hidden: true }, t("more"));
+  const note = h("p", { class: "note", role: "status" });
+  let cursor: string | null = null;
+  async function page(): Promise<void> {
+    try {
+      const p = await api<{ data: LookupRecord[]; next_cursor: string | null }>(
+        "GET",
+        `/api/v1/lookups${query({ cursor, limit: 100 })}`,
+      );
+      for (const r of p.data)
+        rows.appendChild(
+          h(
+            "tr",
+            null,
+            [when(r.at), r.credential, r.by, r.query, String(r.results)].map((c) => h("td", null, c)),
+          ),
+        );
+      cursor = p.next_cursor;
+      more.hidden = cursor === null;
+    } catch (e) {
+      replace(note, problemText(e));
+    }
+  }
+  more.addEventListener("click", () => void page());
+  replace(
+    root,
+    h(
+      "section",
+      null,
+      h("h2", null, t("audit")),
+      note,
+      h(
+        "table",
+        { id: "audit-table" },
+        h(
+          "thead",
+          null,
+          h(
+            "tr",
+            null,
+            [t("at"), t("credential"), t("by"), t("asked"), t("results")].map((x) => h("th", null, x)),
+          ),
+        ),
+        rows,
+      ),
+      more,
+    ),
+  );
+  void page();
+  return () => {};
+}

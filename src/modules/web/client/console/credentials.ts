@@ -1,0 +1,219 @@
+import { api } from "../api.ts";
+import { field, h, replace } from "../dom.ts";
+import { t, when } from "../i18n.ts";
+import { qrCode } from "../qr.ts";
+import { problemText, table } from "./table.ts";
+
+const SCOPES = ["permits:read", "tickets:write", "admin"] as const;
+
+interface Token {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+interface User {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+function scopeBoxes(prefix: string) {
+  return h(
+    "fieldset",
+    { class: "scopes" },
+    h("legend", null, t("scopes")),
+    SCOPES.map((s) =>
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          name: "scope",
+          value: s,
+          id: `${prefix}-${s}`,
+          checked: s === "permits:read",
+        }),
+        s,
+      ),
+    ),
+  );
+}
+
+function chosenScopes(form: HTMLFormElement): string[] {
+  return [...form.querySelectorAll<HTMLInputElement>('input[name="scope"]:checked')].map((i) => i.value);
+}
+
+export function credentialsPage(root: HTMLElement): () => void {
+  const tokens = h("div", { id: "tokens" });
+  const users = h("div", { id: "users" });
+  const shown = h("div", { id: "new-token", "aria-live": "polite" });
+  const note = h("p", { class: "note", role: "status", id: "cred-note" });
+
+  async function load(): Promise<void> {
+    try {
+      const [tk, us] = await Promise.all([
+        api<{ data: Token[] }>("GET", "/api/v1/tokens"),
+        api<{ data: User[] }>("GET", "/api/v1/users"),
+      ]);
+      replace(
+        tokens,
+        table(
+          [t("name"), t("scopes"), t("created"), t("lastUsed"), t("expires"), ""],
+          tk.data.reverse(),
+          (x) => [
+            x.name,
+            x.scopes.join(" "),
+            when(x.createdAt),
+            when(x.lastUsedAt),
+            when(x.expiresAt),
+            x.revokedAt
+              ? h("span", { class: "muted" }, `${t("revoked")} ${when(x.revokedAt)}`)
+              : h(
+                  "button",
+                  { type: "button", class: "danger", "data-revoke": x.name, onclick: () => void revoke(x) },
+                  t("revoke"),
+                ),
+          ],
+          { id: "tokens-table" },
+        ),
+      );
+      replace(
+        users,
+        table(
+          [t("name"), t("scopes"), t("created"), t("lastUsed"), ""],
+          us.data,
+          (x) => [
+            x.name,
+            x.scopes.join(" "),
+            when(x.createdAt),
+            when(x.lastUsedAt),
+            h("button", { type: "button", class: "danger", onclick: () => void removeUser(x) }, t("delete")),
+          ],
+          { id: "users-table" },
+        ),
+      );
+    } catch (e) {
+      replace(note, problemText(e));
+    }
+  }
+
+  async function revoke(x: Token): Promise<void> {
+    if (!confirm(`${t("revoke")} ${x.name}?`)) return;
+    try {
+      await api("DELETE", `/api/v1/tokens/${x.id}`);
+      await load();
+    } catch (e) {
+      replace(note, problemText(e));
+    }
+  }
+  async function removeUser(x: User): Promise<void> {
+    if (!confirm(`${t("delete")} ${x.name}?`)) return;
+    try {
+      await api("DELETE", `/api/v1/users/${x.id}`);
+      await load();
+    } catch (e) {
+      replace(note, problemText(e));
+    }
+  }
+
+  const tokenForm = h(
+    "form",
+    {
+      id: "token-create",
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        const f = e.target as HTMLFormElement;
+        const days = field(f, "expires");
+        try {
+          const made = await api<{ data: { token: string; name: string } }>("POST", "/api/v1/tokens", {
+            name: field(f, "name"),
+            scopes: chosenScopes(f),
+            ...(days ? { expires_in_days: Number(days) } : {}),
+          });
+          const link = `${location.origin}/#token=${encodeURIComponent(made.data.token)}`;
+          replace(
+            shown,
+            h(
+              "div",
+              { class: "token-once" },
+              h("p", null, t("tokenOnce")),
+              h("code", { id: "token-value" }, made.data.token),
+              qrCode(link),
+            ),
+          );
+          f.reset();
+          await load();
+        } catch (err) {
+          replace(note, `${t("error")}: ${problemText(err)}`);
+        }
+      },
+    },
+    h("h3", null, t("newToken")),
+    h(
+      "label",
+      null,
+      t("name"),
+      h("input", { name: "name", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9._@\\-]{0,63}" }),
+    ),
+    scopeBoxes("token"),
+    h("label", null, t("expiresDays"), h("input", { name: "expires", type: "number", min: 1, max: 3650 })),
+    h("button", { type: "submit", class: "primary" }, t("newToken")),
+  );
+
+  const userForm = h(
+    "form",
+    {
+      id: "user-create",
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        const f = e.target as HTMLFormElement;
+        try {
+          await api("POST", "/api/v1/users", {
+            name: field(f, "name"),
+            password: field(f, "password"),
+            scopes: chosenScopes(f),
+          });
+          f.reset();
+          await load();
+        } catch (err) {
+          replace(note, `${t("error")}: ${problemText(err)}`);
+        }
+      },
+    },
+    h("h3", null, t("newUser")),
+    h("label", null, t("name"), h("input", { name: "name", required: true })),
+    h(
+      "label",
+      null,
+      t("password"),
+      h("input", {
+        name: "password",
+        type: "password",
+        minlength: 12,
+        required: true,
+        autocomplete: "new-password",
+      }),
+    ),
+    scopeBoxes("user"),
+    h("button", { type: "submit" }, t("newUser")),
+  );
+
+  replace(
+    root,
+    h(
+      "div",
+      { class: "split credentials" },
+      h("section", null, h("h2", null, t("tokens")), note, tokens, h("h2", null, t("users")), users),
+      h("section", { class: "editor" }, tokenForm, shown, userForm),
+    ),
+  );
+  void load();
+  return () => {};
+}

@@ -1,0 +1,318 @@
+import { api, query } from "../api.ts";
+import { debounce, field, h, prevented, replace } from "../dom.ts";
+import { list, money, t } from "../i18n.ts";
+import { RowsEditor } from "./rows.ts";
+import { problemText, table } from "./table.ts";
+
+interface Lot {
+  id: number;
+  name: string;
+  number_of_spaces: number;
+  zone_number: number;
+  max_time: number;
+  max_fee: number;
+  active: boolean;
+  parking_lot_fee: Record<string, unknown>[];
+  variable_fees: Record<string, unknown>[];
+  parking_lot_open: Record<string, unknown>[];
+  parking_lot_location: Record<string, unknown>[];
+}
+
+interface Quote {
+  data: {
+    amount_incl_vat: number;
+    currency_code: string;
+    capped_by_max_fee: boolean;
+    exceeds_max_time: boolean;
+  };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** A datetime-local value (site wall time, as the quote endpoint reads a time without offset). */
+function local(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function lotsPage(root: HTMLElement): () => void {
+  const listBox = h("div", { class: "list" });
+  const editor = h("div", { class: "editor", id: "lot-editor" });
+  const note = h("p", { class: "note", role: "status", id: "lots-note" });
+
+  async function load(selectId?: number): Promise<void> {
+    try {
+      const lots = (await api<{ data: Lot[] }>("GET", "/api/v1/parkings")).data;
+      replace(
+        listBox,
+        table(
+          [t("name"), t("zone"), t("spaces"), t("active")],
+          lots,
+          (l) => [
+            h(
+              "a",
+              { href: "#/lots", "data-lot": l.id, onclick: prevented(() => edit(l)) },
+              `${l.id} · ${l.name}`,
+            ),
+            String(l.zone_number),
+            String(l.number_of_spaces),
+            l.active ? "✓" : "",
+          ],
+          { id: "lots-table" },
+        ),
+      );
+      const chosen = lots.find((l) => l.id === selectId);
+      if (chosen) edit(chosen);
+    } catch (e) {
+      replace(note, problemText(e));
+    }
+  }
+
+  function edit(lot: Lot | null): void {
+    const dayTypes = list("dayTypes");
+    const units = list("units");
+    const fees = new RowsEditor(
+      "fees",
+      t("fees"),
+      [
+        { name: "type_of_day", label: t("dayType"), kind: "select", options: dayTypes },
+        { name: "start_time", label: t("from"), kind: "time" },
+        { name: "end_time", label: t("to"), kind: "time" },
+        { name: "cost_per_unit", label: t("costPerUnit"), kind: "money" },
+        { name: "unit", label: t("unit"), kind: "select", options: units },
+        { name: "round", label: t("round"), kind: "check" },
+      ],
+      {
+        type_of_day: 1,
+        start_time: "08:00:00",
+        end_time: "18:00:00",
+        cost_per_unit: 2000,
+        unit: 1,
+        round: true,
+      },
+      lot?.parking_lot_fee ?? [],
+    );
+    const variable = new RowsEditor(
+      "variable-fees",
+      t("variableFees"),
+      [
+        { name: "type_of_day", label: t("dayType"), kind: "select", options: dayTypes },
+        { name: "from_minute", label: t("fromMinute"), kind: "int" },
+        { name: "to_minute", label: t("toMinute"), kind: "optional-int" },
+        { name: "cost_per_unit", label: t("costPerUnit"), kind: "money" },
+        { name: "unit", label: t("unit"), kind: "select", options: units },
+      ],
+      { type_of_day: 1, from_minute: 0, to_minute: null, cost_per_unit: 1000, unit: 1 },
+      lot?.variable_fees ?? [],
+    );
+    const open = new RowsEditor(
+      "opening-hours",
+      t("openingHours"),
+      [
+        { name: "type_of_day", label: t("dayType"), kind: "select", options: dayTypes },
+        { name: "open_time", label: t("opens"), kind: "time" },
+        { name: "close_time", label: t("closes"), kind: "time" },
+      ],
+      { type_of_day: 1, open_time: "00:00:00", close_time: "24:00:00" },
+      lot?.parking_lot_open ?? [],
+    );
+    const where = new RowsEditor(
+      "locations",
+      t("locations"),
+      [
+        { name: "latitude", label: t("latitude"), kind: "number", step: "any" },
+        { name: "longitude", label: t("longitude"), kind: "number", step: "any" },
+      ],
+      { latitude: 59.33, longitude: 18.06 },
+      lot?.parking_lot_location ?? [],
+    );
+    const status = h("p", { class: "note", role: "status", id: "lot-status" });
+    const form = h(
+      "form",
+      { id: "lot-form", class: "lot-form", onsubmit: prevented(() => save()) },
+      h("h2", null, lot ? `${lot.id} · ${lot.name}` : t("newLot")),
+      h(
+        "div",
+        { class: "grid" },
+        h("label", null, t("name"), h("input", { name: "name", required: true, value: lot?.name ?? "" })),
+        h(
+          "label",
+          null,
+          t("zone"),
+          h("input", {
+            name: "zone_number",
+            type: "number",
+            min: 0,
+            required: true,
+            value: lot?.zone_number ?? "",
+          }),
+        ),
+        h(
+          "label",
+          null,
+          t("spaces"),
+          h("input", { name: "number_of_spaces", type: "number", min: 0, value: lot?.number_of_spaces ?? 0 }),
+        ),
+        h(
+          "label",
+          null,
+          t("maxTimeMin"),
+          h("input", { name: "max_time", type: "number", min: 0, value: (lot?.max_time ?? 0) / 60 }),
+        ),
+        h(
+          "label",
+          null,
+          t("maxFee"),
+          h("input", {
+            name: "max_fee",
+            type: "number",
+            min: 0,
+            step: "0.01",
+            value: (lot?.max_fee ?? 0) / 100,
+          }),
+        ),
+        h(
+          "label",
+          { class: "check" },
+          h("input", { name: "active", type: "checkbox", checked: lot?.active ?? true }),
+          t("active"),
+        ),
+      ),
+      fees.element,
+      variable.element,
+      open.element,
+      where.element,
+      h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("save")), status),
+    );
+
+    // The price preview asks the real quote endpoint about the saved lot.
+    const now = new Date();
+    now.setMinutes(0, 0, 0);
+    const start = h("input", { type: "datetime-local", id: "quote-start", value: local(now) });
+    const end = h("input", {
+      type: "datetime-local",
+      id: "quote-end",
+      value: local(new Date(now.getTime() + 2 * 3_600_000)),
+    });
+    const quoteOut = h("p", { class: "quote-out", id: "quote-out", "aria-live": "polite" });
+    const preview = debounce(async () => {
+      if (!lot) return;
+      try {
+        const q = await api<Quote>(
+          "GET",
+          `/api/v1/parkings/${lot.id}/quote${query({ start: start.value, end: end.value })}`,
+        );
+        const flags = [
+          q.data.capped_by_max_fee ? t("capped") : "",
+          q.data.exceeds_max_time ? t("overMaxTime") : "",
+        ].filter(Boolean);
+        replace(
+          quoteOut,
+          t("quoteLine", {
+            from: start.value.replace("T", " "),
+            to: end.value.replace("T", " "),
+            amount: money(q.data.amount_incl_vat, q.data.currency_code),
+          }),
+          flags.length ? ` (${flags.join(", ")})` : "",
+        );
+      } catch (e) {
+        replace(quoteOut, problemText(e));
+      }
+    }, 250);
+    start.addEventListener("input", preview);
+    end.addEventListener("input", preview);
+
+    async function save(): Promise<void> {
+      const body = {
+        name: field(form, "name"),
+        zone_number: Number(field(form, "zone_number")),
+        number_of_spaces: Number(field(form, "number_of_spaces")),
+        max_time: Math.round(Number(field(form, "max_time")) * 60),
+        max_fee: Math.round(Number(field(form, "max_fee")) * 100),
+        active: (form.elements.namedItem("active") as HTMLInputElement).checked,
+        parking_lot_fee: fees.values(),
+        variable_fees: variable.values(),
+        parking_lot_open: open.values(),
+        parking_lot_location: where.values(),
+      };
+      try {
+        const saved = lot
+          ? await api<{ data: Lot }>("PUT", `/api/v1/parkings/${lot.id}`, body)
+          : await api<{ data: Lot }>("POST", "/api/v1/parkings", body);
+        await load(saved.data.id);
+        replace(document.getElementById("lot-status") ?? status, t("saved"));
+      } catch (e) {
+        replace(status, `${t("error")}: ${problemText(e)}`);
+      }
+    }
+
+    replace(
+      editor,
+      h(
+        "section",
+        { class: "quote" },
+        h("h3", null, t("quote")),
+        // A new lot has no price yet: the endpoint prices saved lots only.
+        lot
+          ? h("div", { class: "grid" }, h("label", null, t("from"), start), h("label", null, t("to"), end))
+          : null,
+        lot ? quoteOut : h("p", { class: "note" }, t("quoteSaveFirst")),
+      ),
+      form,
+    );
+    preview();
+  }
+
+  const importer = h("input", {
+    type: "file",
+    accept: "application/json,.json",
+    id: "lots-import",
+    hidden: true,
+    onchange: async () => {
+      const file = importer.files?.[0];
+      if (!file) return;
+      try {
+        const lots = (JSON.parse(await file.text()) as { data: Lot[] }).data;
+        const known = new Set((await api<{ data: Lot[] }>("GET", "/api/v1/parkings")).data.map((l) => l.id));
+        for (const l of lots)
+          if (l.id && known.has(l.id)) await api("PUT", `/api/v1/parkings/${l.id}`, l);
+          else await api("POST", "/api/v1/parkings", l);
+        replace(note, t("imported", { n: lots.length }));
+        await load();
+      } catch (e) {
+        replace(note, `${t("error")}: ${problemText(e)}`);
+      }
+      importer.value = "";
+    },
+  });
+  const exporter = async () => {
+    const lots = await api<{ data: Lot[] }>("GET", "/api/v1/parkings");
+    const url = URL.createObjectURL(new Blob([JSON.stringify(lots, null, 2)], { type: "application/json" }));
+    const a = h("a", { href: url, download: "parking-lots.json" });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  replace(
+    root,
+    h(
+      "div",
+      { class: "split" },
+      h(
+        "section",
+        null,
+        h(
+          "div",
+          { class: "toolbar" },
+          h("button", { type: "button", id: "new-lot", onclick: () => edit(null) }, `+ ${t("newLot")}`),
+          h("button", { type: "button", onclick: () => void exporter() }, t("export")),
+          h("button", { type: "button", onclick: () => importer.click() }, t("import")),
+          importer,
+        ),
+        note,
+        listBox,
+      ),
+      editor,
+    ),
+  );
+  void load();
+  return () => {};
+}

@@ -1,0 +1,75 @@
+import { api } from "../api.ts";
+import { h, replace } from "../dom.ts";
+import { age, bytes, t, when } from "../i18n.ts";
+import { problemText, table } from "./table.ts";
+
+interface Status {
+  version: string;
+  uptimeSeconds: number;
+  storeBytes: number | null;
+  diskFreeBytes: number | null;
+  storeWritable: boolean | null;
+  residentMemoryBytes: number | null;
+  activeTickets: number | null;
+  activePermits: number | null;
+  authFailuresSinceStart: number;
+  events: { lastMinute: number; lastHour: number; sinceStart: Record<string, number> };
+  terminals: { credential: string; lastAt: string }[];
+  lookupsSinceStart: Record<string, number>;
+  requests: { total: number; clientErrors: number; serverErrors: number };
+  liveFeeds: number;
+}
+
+export function statusPage(root: HTMLElement): () => void {
+  const box = h("section", { id: "status" });
+  const figure = (label: string, value: string | number, cls = "") =>
+    h(
+      "div",
+      { class: `figure ${cls}` },
+      h("span", { class: "value" }, String(value)),
+      h("span", { class: "label" }, label),
+    );
+  async function refresh(): Promise<void> {
+    try {
+      const s = (await api<{ data: Status }>("GET", "/api/v1/status")).data;
+      replace(
+        box,
+        h("h2", null, `${t("status")} · parkd ${s.version}`),
+        h(
+          "div",
+          { class: "figures" },
+          figure(t("eventsMinute"), s.events.lastMinute),
+          figure(t("eventsHour"), s.events.lastHour),
+          figure(t("errors"), s.requests.serverErrors, s.requests.serverErrors ? "alarm" : ""),
+          figure(t("clientErrors"), s.requests.clientErrors),
+          figure(t("activeTickets"), s.activeTickets ?? t("none")),
+          figure(t("activePermits"), s.activePermits ?? t("none")),
+          figure(t("storeSize"), bytes(s.storeBytes)),
+          figure(t("diskFree"), bytes(s.diskFreeBytes)),
+          figure(
+            t("storeWritable"),
+            s.storeWritable === false ? "✗" : "✓",
+            s.storeWritable === false ? "alarm" : "",
+          ),
+          figure(t("authFailures"), s.authFailuresSinceStart),
+          figure(t("memory"), bytes(s.residentMemoryBytes)),
+          figure(t("uptime"), age(s.uptimeSeconds * 1000)),
+          figure(t("feeds"), s.liveFeeds),
+        ),
+        h("h3", null, t("lastEvent")),
+        table(
+          [t("credential"), t("at"), ""],
+          s.terminals,
+          (x) => [x.credential, when(x.lastAt), `${age(Date.now() - Date.parse(x.lastAt))}`],
+          { id: "terminals" },
+        ),
+      );
+    } catch (e) {
+      replace(box, problemText(e));
+    }
+  }
+  void refresh();
+  const timer = setInterval(() => void refresh(), 5_000);
+  replace(root, box);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,40 @@
+import { type Child, h } from "../dom.ts";
+
+/** A plain table: headings, then one row per item. */
+export function table<T>(
+  heads: string[],
+  items: T[],
+  row: (item: T) => Child[],
+  attrs: Record<string, unknown> = {},
+) {
+  return h(
+    "table",
+    attrs,
+    h(
+      "thead",
+      null,
+      h(
+        "tr",
+        null,
+        heads.map((x) => h("th", null, x)),
+      ),
+    ),
+    h(
+      "tbody",
+      null,
+      items.map((item) =>
+        h(
+          "tr",
+          null,
+          row(item).map((c) => h("td", null, c)),
+        ),
+      ),
+    ),
+  );
+}
+
+export function problemText(e: unknown): string {
+  const err = e as { message?: string; problem?: { errors?: { pointer: string; message: string }[] } };
+  const fields = err.problem?.errors?.map((f) => `${f.pointer}: ${f.message}`).join("; ");
+  return fields ? `${err.message ?? ""} (${fields})` : (err.message ?? String(e));
+}

@@ -1,0 +1,86 @@
+/**
+ * The service worker: keeps the page itself and the last zone lists, so a handheld that loses
+ * the site Wi-Fi still opens the page and shows the list it last saw, with its age. Everything
+ * else goes to the network as it is; checks are reads and are never queued.
+ */
+import { SAVED_AT, ZONE_CACHE } from "./zone-cache.ts";
+
+interface ExtendableEvent extends Event {
+  waitUntil(p: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(r: Promise<Response> | Response): void;
+}
+declare const self: {
+  addEventListener(type: "install" | "activate", fn: (e: ExtendableEvent) => void): void;
+  addEventListener(type: "fetch", fn: (e: FetchEvent) => void): void;
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void> };
+  location: Location;
+};
+
+const SHELL = "parkd-shell-v1";
+const ZONE_LIST = /^\/api\/v1\/tickets\/zone\/\d+$/;
+
+async function cacheShell(): Promise<void> {
+  const cache = await caches.open(SHELL);
+  const res = await fetch("/", { cache: "no-store" });
+  const html = await res.clone().text();
+  await cache.put("/", res);
+  const refs = [...html.matchAll(/(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]!);
+  await Promise.all(
+    refs.map(async (ref) => {
+      const r = await fetch(ref, { cache: "no-store" });
+      if (r.ok) await cache.put(ref, r);
+    }),
+  );
+}
+
+self.addEventListener("install", (e) => {
+  e.waitUntil(cacheShell().then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (e) => {
+  e.waitUntil(self.clients.claim());
+});
+
+async function networkFirst(
+  request: Request,
+  cacheName: string,
+  key: string,
+  stamp: boolean,
+): Promise<Response> {
+  const cache = await caches.open(cacheName);
+  try {
+    const res = await fetch(request);
+    if (res.ok) {
+      if (stamp) {
+        const headers = new Headers(res.headers);
+        headers.set(SAVED_AT, String(Date.now()));
+        await cache.put(key, new Response(await res.clone().arrayBuffer(), { status: 200, headers }));
+      } else await cache.put(key, res.clone());
+    }
+    return res;
+  } catch (e) {
+    const hit = await cache.match(key);
+    if (hit) return hit;
+    throw e;
+  }
+}
+
+self.addEventListener("fetch", (e) => {
+  const request = e.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" || url.pathname === "/") {
+    e.respondWith(networkFirst(request, SHELL, "/", false));
+    return;
+  }
+  if (/^\/(app\.js|app\.css|manifest\.webmanifest|icon\.svg)$/.test(url.pathname)) {
+    e.respondWith(networkFirst(request, SHELL, url.pathname + url.search, false));
+    return;
+  }
+  if (ZONE_LIST.test(url.pathname)) e.respondWith(networkFirst(request, ZONE_CACHE, url.pathname, true));
+});

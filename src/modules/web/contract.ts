@@ -1,0 +1,63 @@
+import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
+import { IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
+import { SessionEnvelope, SignIn } from "./model.ts";
+import { FILES } from "./static-routes.ts";
+
+const files: Record<string, OperationContract> = Object.fromEntries(
+  FILES.map((f) => [
+    `GET ${f.path}`,
+    {
+      tag: "web app",
+      noStore: true,
+      ok: {
+        200: {
+          description: f.path === "/" ? "The page" : "The file",
+          schema: { type: "string" },
+          contentType: f.type.split(";")[0]!,
+          headers: ["ETag"],
+        },
+        304: NOT_MODIFIED,
+      },
+      headers: IF_NONE_MATCH,
+    },
+  ]),
+);
+
+/** What the OpenAPI document says of the web app's files and browser sessions (api-contract.ts). */
+export const webContract: ApiContract = {
+  named: {
+    SignIn: { schema: SignIn, example: { token: "pk_Qm9vdHN0cmFwIHRva2VuIGV4YW1wbGUgb25seQ" } },
+    SessionEnvelope: {
+      schema: SessionEnvelope,
+      example: {
+        data: {
+          kind: "token",
+          name: "handheld-1",
+          scopes: ["permits:read"],
+          csrf: "x4S5w0bP2Z1vYg3cQm8Lr6TdNq7Hk9Ja0Fe2Ub4Wc1E",
+        },
+      },
+    },
+  },
+  problems: {
+    csrf: {
+      status: 403,
+      title: "Missing or wrong CSRF token",
+      detail: "A write through a browser session needs the header X-CSRF-Token with the session's csrf value",
+    },
+  },
+  operations: {
+    ...files,
+    "POST /api/v1/session": {
+      tag: "web app",
+      problems: { 401: ["unauthorized"], 429: ["too-many-requests"] },
+    },
+    "GET /api/v1/session": { tag: "web app", problems: { 401: ["unauthorized"] } },
+    "DELETE /api/v1/session": {
+      tag: "web app",
+      problems: { 403: ["csrf"] },
+      ok: { 204: { description: "Signed out (also when there was no session)" } },
+      headers: [{ name: "X-CSRF-Token", description: "The session's csrf value" }],
+    },
+  },
+};

@@ -1,0 +1,120 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import type { Credential } from "../../domain/credentials.ts";
+import { invalid } from "../../domain/errors.ts";
+import { problems } from "../../platform/http/problem.ts";
+import { metaOf } from "../../platform/http/request-meta.ts";
+import { log } from "../../platform/log.ts";
+import { SessionEnvelope, SignIn } from "./model.ts";
+import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
+
+const tags = ["web"];
+const CHALLENGE = 'Bearer realm="parking"';
+
+function answer(credential: Credential, csrf: string) {
+  return { data: { kind: credential.kind, name: credential.name, scopes: [...credential.scopes], csrf } };
+}
+
+/**
+ * Sign-in for the web app: a token or a Basic user's name and password become an HttpOnly
+ * session cookie. Failures count against the address like failed API credentials do.
+ */
+export function sessionRoutes(ctx: AppContext) {
+  return new Elysia({ name: "web-session" })
+    .post(
+      "/api/v1/session",
+      async ({ body, request, set }) => {
+        const meta = metaOf(request);
+        // Counted as the API counts them: per address for tokens, per address and name for users.
+        const client = ctx.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
+        const failures = "token" in body ? `bearer ${client}` : `basic ${client} ${body.username}`;
+        const wait = ctx.limiter.blockedFor(failures);
+        if (wait > 0) {
+          ctx.metrics.authRateLimited();
+          throw problems.tooManyRequests(wait, "Too many failed sign-ins from this address; try again later");
+        }
+        const credential =
+          "token" in body
+            ? ctx.credentials.verifyBearer(body.token.trim())
+            : await ctx.credentials.verifyBasic(body.username, body.password);
+        if (!credential) {
+          // Counted and logged like a refused API credential: the same alerts watch both.
+          ctx.metrics.authFailure("browser sign-in");
+          log("warning", "authentication failed", {
+            client,
+            route: meta.route,
+            reason: "browser sign-in",
+            requestId: meta.id,
+          });
+          if (ctx.limiter.fail(failures)) ctx.metrics.authLockout();
+          throw problems.unauthorized(
+            "The token or the name and password are unknown, expired or revoked",
+            CHALLENGE,
+          );
+        }
+        const { id, csrf } = ctx.sessions.open(credential);
+        set.headers["set-cookie"] = sessionCookie(request, id);
+        set.headers["cache-control"] = "no-store";
+        return answer(credential, csrf);
+      },
+      {
+        // Elysia strips unknown fields before validating; a body mixing the two forms or
+        // carrying a typo is refused instead.
+        transform({ body }) {
+          const keys = body && typeof body === "object" ? Object.keys(body) : [];
+          const unknown = keys.filter((k) => !["token", "username", "password"].includes(k));
+          if (unknown.length || (keys.includes("token") && keys.length > 1))
+            throw invalid(
+              [
+                ...unknown.map((k) => ({ pointer: `/${k}`, message: "Unknown field" })),
+                ...(unknown.length
+                  ? []
+                  : [{ pointer: "", message: "Either token, or username and password" }]),
+              ],
+              "Send either token, or username and password",
+            );
+        },
+        body: SignIn,
+        response: { 200: SessionEnvelope },
+        detail: {
+          summary: "Sign in a browser: sets the HttpOnly cookie parkd_session",
+          description:
+            "The cookie then authenticates API requests like the Bearer token would, with the same scopes. Writes made through it need the header X-CSRF-Token with the `csrf` value. Sessions end after 12 hours unused, after 7 days, on sign-out, when the token is revoked or the user deleted, and when the service restarts.",
+          tags,
+        },
+      },
+    )
+    .get(
+      "/api/v1/session",
+      ({ request, set }) => {
+        const view = ctx.sessions.view(request);
+        if (!view) throw problems.unauthorized("No live session", CHALLENGE);
+        set.headers["cache-control"] = "no-store";
+        return answer(view.credential, view.csrf);
+      },
+      {
+        response: { 200: SessionEnvelope },
+        detail: {
+          summary: "The browser's session: who it is and its csrf value (401 when signed out)",
+          tags,
+        },
+      },
+    )
+    .delete(
+      "/api/v1/session",
+      ({ request, set }) => {
+        const view = ctx.sessions.view(request);
+        if (view && request.headers.get(CSRF_HEADER) !== view.csrf) throw csrfRefused();
+        ctx.sessions.end(request);
+        set.status = 204;
+        set.headers["set-cookie"] = sessionCookie(request, "");
+        return null;
+      },
+      {
+        detail: {
+          summary: `Sign out: ends the session and clears the ${SESSION_COOKIE} cookie (X-CSRF-Token needed)`,
+          tags,
+        },
+      },
+    );
+}

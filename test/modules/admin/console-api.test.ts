@@ -1,0 +1,259 @@
+import { describe, expect, test } from "bun:test";
+import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { seedTicket } from "../../support/seed.ts";
+
+const NOW = "2026-06-15T12:00:00Z";
+const H = 3_600_000;
+const at = (hours: number) => Date.parse(NOW) + hours * H;
+
+function setup() {
+  const clock = testClock(NOW);
+  const s = testApp({}, clock);
+  return { ...s, clock, admin: s.token("admin"), reader: s.token("permits:read") };
+}
+
+describe("tokens over the API", () => {
+  test("create shows the token once; list never does; revoke ends it", async () => {
+    const s = setup();
+    const made = await call(s.app, "POST", "/api/v1/tokens", {
+      token: s.admin,
+      body: { name: "handheld-1", scopes: ["permits:read"], expires_in_days: 30 },
+    });
+    expect(made.status).toBe(201);
+    expect(made.headers.get("cache-control")).toBe("no-store");
+    const { id, token, expiresAt } = made.json.data;
+    expect(token).toMatch(/^pk_/);
+    expect(expiresAt).toBe(new Date(at(30 * 24)).toISOString());
+    expect((await call(s.app, "GET", "/api/v1/whoami", { token })).status).toBe(200);
+    const list = await call(s.app, "GET", "/api/v1/tokens", { token: s.admin });
+    expect(list.text).not.toContain(token);
+    expect(list.json.data.find((t: { id: string }) => t.id === id)).toMatchObject({
+      name: "handheld-1",
+      scopes: ["permits:read"],
+      revokedAt: null,
+    });
+    expect((await call(s.app, "DELETE", `/api/v1/tokens/${id}`, { token: s.admin })).status).toBe(204);
+    expectProblem(await call(s.app, "GET", "/api/v1/whoami", { token }), 401, "unauthorized");
+    expectProblem(
+      await call(s.app, "DELETE", `/api/v1/tokens/${id}`, { token: s.admin }),
+      404,
+      "credential-not-found",
+    );
+  });
+
+  test("errors: 401, 403, 400, 409, 404", async () => {
+    const s = setup();
+    const body = { name: "handheld-1", scopes: ["permits:read"] };
+    expectProblem(await call(s.app, "POST", "/api/v1/tokens", { body }), 401, "unauthorized");
+    expectProblem(await call(s.app, "GET", "/api/v1/tokens", { token: s.reader }), 403, "insufficient-scope");
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/tokens", { token: s.reader, body }),
+      403,
+      "insufficient-scope",
+    );
+    for (const bad of [
+      { name: "handheld-1", scopes: [] },
+      { name: "handheld-1", scopes: ["root"] },
+      { name: "bad name!", scopes: ["admin"] },
+      { name: "handheld-1", scopes: ["admin"], expires_in_days: 0 },
+      { name: "handheld-1", scopes: ["admin"], colour: "red" },
+    ])
+      expectProblem(
+        await call(s.app, "POST", "/api/v1/tokens", { token: s.admin, body: bad }),
+        400,
+        "validation",
+      );
+    expect((await call(s.app, "POST", "/api/v1/tokens", { token: s.admin, body })).status).toBe(201);
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/tokens", { token: s.admin, body }),
+      409,
+      "credential-exists",
+    );
+    expectProblem(
+      await call(s.app, "DELETE", "/api/v1/tokens/tok_000000000000", { token: s.admin }),
+      404,
+      "credential-not-found",
+    );
+    // Revoking by name is the CLI's; the API takes ids only.
+    expectProblem(
+      await call(s.app, "DELETE", "/api/v1/tokens/handheld-1", { token: s.admin }),
+      404,
+      "credential-not-found",
+    );
+  });
+});
+
+describe("users over the API", () => {
+  test("create, list, delete; errors", async () => {
+    const s = setup();
+    const body = { name: "terminal-2", scopes: ["tickets:write"], password: "correct horse battery" };
+    const made = await call(s.app, "POST", "/api/v1/users", { token: s.admin, body });
+    expect(made.status).toBe(201);
+    expect(made.text).not.toContain("correct horse");
+    expect(made.json.data).toMatchObject({ name: "terminal-2", scopes: ["tickets:write"], lastUsedAt: null });
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/users", { token: s.admin, body }),
+      409,
+      "credential-exists",
+    );
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/users", {
+        token: s.admin,
+        body: { ...body, name: "x", password: "short" },
+      }),
+      400,
+      "validation",
+    );
+    expectProblem(await call(s.app, "POST", "/api/v1/users", { body }), 401, "unauthorized");
+    expectProblem(await call(s.app, "GET", "/api/v1/users", { token: s.reader }), 403, "insufficient-scope");
+    const list = await call(s.app, "GET", "/api/v1/users", { token: s.admin });
+    expect(list.json.data.map((u: { name: string }) => u.name)).toEqual(["terminal-2"]);
+    const id = made.json.data.id;
+    expect((await call(s.app, "DELETE", `/api/v1/users/${id}`, { token: s.admin })).status).toBe(204);
+    expectProblem(
+      await call(s.app, "DELETE", `/api/v1/users/${id}`, { token: s.admin }),
+      404,
+      "credential-not-found",
+    );
+  });
+});
+
+describe("ticket search", () => {
+  const s = setup();
+  for (let i = 0; i < 7; i++)
+    seedTicket(s.ctx, {
+      ticketId: `A${i}`,
+      plate: "ABC123",
+      zone: 10,
+      start: at(-i),
+      end: at(-i + 0.5),
+      status: "stopped",
+    });
+  seedTicket(s.ctx, { ticketId: "B1", plate: "ÅBC 123", zone: 10, start: at(-1) });
+  seedTicket(s.ctx, {
+    ticketId: "C1",
+    plate: "xyz-999",
+    zone: 20,
+    start: at(-2),
+    status: "canceled",
+    end: at(1),
+  });
+  const search = (q: string) => call(s.app, "GET", `/api/v1/tickets${q}`, { token: s.admin });
+
+  test("plates match however they were typed; newest first", async () => {
+    const res = await search("?registration_number=abc-123%20");
+
+    expect(res.status).toBe(200);
+    expect(res.json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual([
+      "A0",
+      "A1",
+      "A2",
+      "A3",
+      "A4",
+      "A5",
+      "A6",
+    ]);
+    expect(res.json.data[0]).toEqual({
+      ticketId: "A0",
+      status: "stopped",
+      zone: 10,
+      parkingLotId: null,
+      licenseNumber: "ABC123",
+      startAt: new Date(at(0)).toISOString(),
+      endAt: new Date(at(0.5)).toISOString(),
+      updatedAt: new Date(at(0)).toISOString(),
+    });
+    expect(
+      (await search("?registration_number=åbc123")).json.data.map((t: { ticketId: string }) => t.ticketId),
+    ).toEqual(["B1"]);
+    expect((await search("?registration_number=XYZ%20999")).json.data[0].licenseNumber).toBe("xyz-999");
+  });
+
+  test("zone, state and time filters", async () => {
+    expect((await search("?zone=20")).json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual(["C1"]);
+    expect((await search("?status=running")).json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual([
+      "B1",
+    ]);
+    const range = `?from=${encodeURIComponent(new Date(at(-3.2)).toISOString())}&to=${encodeURIComponent(new Date(at(-1.9)).toISOString())}`;
+    expect((await search(range)).json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual([
+      "C1",
+      "A2",
+      "A3",
+    ]);
+  });
+
+  test("pages with an opaque cursor until next_cursor is null", async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await search(`?limit=3${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.json.data.map((t: { ticketId: string }) => t.ticketId));
+      cursor = res.json.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    // Same start: the larger ticket id first.
+    expect(seen).toEqual(["A0", "B1", "A1", "C1", "A2", "A3", "A4", "A5", "A6"]);
+  });
+
+  test("errors: 400 on a bad cursor, limit, state or time; 401; 403", async () => {
+    expectProblem(await search("?cursor=bm9wZQ"), 400, "validation");
+    expectProblem(await search("?cursor=%5B%5D"), 400, "validation");
+    expectProblem(await search("?limit=201"), 400, "validation");
+    expectProblem(await search("?limit=0"), 400, "validation");
+    expectProblem(await search("?status=parked"), 400, "validation");
+    expectProblem(await search("?from=yesterday"), 400, "validation");
+    expectProblem(await search("?zone=-1"), 400, "validation");
+    expectProblem(await call(s.app, "GET", "/api/v1/tickets"), 401, "unauthorized");
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/tickets", { token: s.reader }),
+      403,
+      "insufficient-scope",
+    );
+  });
+});
+
+describe("lookup records, paged", () => {
+  test("newest first, with a cursor; errors", async () => {
+    const s = setup();
+    for (let i = 0; i < 5; i++) {
+      await call(s.app, "GET", `/api/v1/attendants/check-tickets?registration_number=AB${i}`, {
+        token: s.reader,
+      });
+      s.clock.advance(1000);
+    }
+    s.ctx.lookupRecorder.flush();
+    const first = await call(s.app, "GET", "/api/v1/lookups?limit=3", { token: s.admin });
+    expect(first.status).toBe(200);
+    expect(first.json.data.map((r: { query: string }) => r.query)).toEqual(["AB4", "AB3", "AB2"]);
+    expect(first.json.data[0]).toMatchObject({
+      by: "registration_number",
+      results: 0,
+      at: new Date(at(0) + 4000).toISOString(),
+    });
+    expect(first.json.data[0].credential).toMatch(/^token:/);
+    const second = await call(s.app, "GET", `/api/v1/lookups?limit=3&cursor=${first.json.next_cursor}`, {
+      token: s.admin,
+    });
+    expect(second.json.data.map((r: { query: string }) => r.query)).toEqual(["AB1", "AB0"]);
+    expect(second.json.next_cursor).toBeNull();
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/lookups?cursor=zzz", { token: s.admin }),
+      400,
+      "validation",
+    );
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/lookups?limit=500", { token: s.admin }),
+      400,
+      "validation",
+    );
+    expectProblem(await call(s.app, "GET", "/api/v1/lookups"), 401, "unauthorized");
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/lookups", { token: s.reader }),
+      403,
+      "insufficient-scope",
+    );
+  });
+});

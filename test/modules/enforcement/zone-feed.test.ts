@@ -1,0 +1,215 @@
+import { describe, expect, test } from "bun:test";
+import { MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
+import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
+
+const FEED = "/api/v1/tickets/zone/7/events";
+
+/** Reads an event stream until `until` says it has what it waits for (or 3 s pass). */
+class StreamReader {
+  text = "";
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  constructor(res: Response) {
+    this.reader = res.body!.getReader();
+  }
+  async until(done: (text: string) => boolean, ms = 3_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    while (!done(this.text)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`stream did not deliver in time; got: ${this.text}`);
+      const next = await Promise.race([
+        this.reader.read(),
+        Bun.sleep(left).then(() => ({ done: true, value: undefined })),
+      ]);
+      if (next.done) {
+        if (!done(this.text)) throw new Error(`stream ended; got: ${this.text}`);
+        break;
+      }
+      this.text += this.decoder.decode(next.value, { stream: true });
+    }
+    return this.text;
+  }
+  events(): { id: string; data: string[] }[] {
+    return this.text
+      .split("\n\n")
+      .filter((b) => b.includes("event: plates"))
+      .map((b) => ({
+        id: /^id: (.*)$/m.exec(b)![1]!,
+        data: (JSON.parse(/^data: (.*)$/m.exec(b)![1]!) as { data: string[] }).data,
+      }));
+  }
+  cancel(): Promise<void> {
+    return this.reader.cancel();
+  }
+}
+
+function event(ticketId: string, plate: string, zone: number, type = "TicketCreated") {
+  return {
+    eventType: type,
+    ticketId,
+    zoneCode: String(zone),
+    parkingLotId: null,
+    startDate: "2026-06-15T11:00:00Z",
+    endDate: "2026-06-15T14:00:00Z",
+    licenseNumber: plate,
+    ticketCost: { amountInclVat: 100, vatRate: 25, currencyCode: "SEK" },
+  };
+}
+
+function setup() {
+  const clock = testClock("2026-06-15T12:00:00Z");
+  const s = testApp({}, clock);
+  return {
+    ...s,
+    clock,
+    reader: s.token("permits:read"),
+    terminal: s.token("tickets:write"),
+    admin: s.token("admin"),
+  };
+}
+
+async function open(s: ReturnType<typeof setup>, headers: Record<string, string> = {}, token = s.reader) {
+  const res = await s.app.handle(request("GET", FEED, { token, headers }));
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+  return new StreamReader(res);
+}
+
+describe("the live zone feed", () => {
+  test("the list on connect, then every change from the intake and from permits", async () => {
+    const s = setup();
+    const feed = await open(s);
+    await feed.until((t) => t.includes("event: plates"));
+    expect(feed.events().map((e) => e.data)).toEqual([[]]);
+    expect(feed.text).toStartWith("retry: ");
+    const sent = await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
+    expect(sent.status).toBe(200);
+    await feed.until(() => feed.events().length === 2);
+    expect(feed.events()[1]!.data).toEqual(["ABC123"]);
+    // Another zone's event sends nothing here.
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T2", "OTHER1", 8),
+    });
+    const permit = await call(s.app, "POST", "/api/v1/permits", {
+      token: s.admin,
+      body: { registration_number: "RES 001", zone: 7, start_at: "2026-06-01T00:00:00Z" },
+    });
+    expect(permit.status).toBe(201);
+    await feed.until(() => feed.events().length === 3);
+    expect(feed.events()[2]!.data).toEqual(["ABC123", "RES 001"]);
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: { eventType: "TicketCanceled", ticketId: "T1" },
+    });
+    await feed.until(() => feed.events().length === 4);
+    expect(feed.events()[3]!.data).toEqual(["RES 001"]);
+    expect(new Set(feed.events().map((e) => e.id)).size).toBe(4);
+    await feed.cancel();
+  });
+
+  test("the clock: a ticket that ends leaves the list without any write", async () => {
+    const s = setup();
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
+    const feed = await open(s);
+    await feed.until(() => feed.events().length === 1);
+    expect(feed.events()[0]!.data).toEqual(["ABC123"]);
+    s.clock.set("2026-06-15T14:00:01Z");
+    await feed.until(() => feed.events().length === 2, 3_000);
+    expect(feed.events()[1]!.data).toEqual([]);
+    await feed.cancel();
+  });
+
+  test("Last-Event-ID: nothing again if unchanged since, the list if it changed", async () => {
+    const s = setup();
+    const first = await open(s);
+    await first.until(() => first.events().length === 1);
+    const id = first.events()[0]!.id;
+    await first.cancel();
+    const same = await open(s, { "last-event-id": id });
+    await same.until((t) => t.includes("retry:"));
+    await Bun.sleep(100);
+    expect(same.events()).toEqual([]);
+    await same.cancel();
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
+    const changed = await open(s, { "last-event-id": id });
+    await changed.until(() => changed.events().length === 1);
+    expect(changed.events()[0]!.data).toEqual(["ABC123"]);
+    await changed.cancel();
+  });
+
+  test("subscribers of a zone share one answer; closed feeds are forgotten", async () => {
+    const s = setup();
+    const feeds = [await open(s), await open(s, {}, s.admin)];
+    for (const f of feeds) await f.until(() => f.events().length === 1);
+    await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: event("T1", "ABC123", 7),
+    });
+    for (const f of feeds) await f.until(() => f.events().length === 2);
+    expect(feeds[0]!.events()[1]).toEqual(feeds[1]!.events()[1]!);
+    const status = await call(s.app, "GET", "/api/v1/status", { token: s.admin });
+    expect(status.json.data.liveFeeds).toBe(2);
+    for (const f of feeds) await f.cancel();
+    expect((await call(s.app, "GET", "/api/v1/status", { token: s.admin })).json.data.liveFeeds).toBe(0);
+  });
+
+  test(`at most ${MAX_FEEDS_PER_CREDENTIAL} open feeds per credential: 429 beyond`, async () => {
+    const s = setup();
+    const feeds: StreamReader[] = [];
+    for (let i = 0; i < MAX_FEEDS_PER_CREDENTIAL; i++) feeds.push(await open(s));
+    const over = await call(s.app, "GET", FEED, { token: s.reader });
+    expectProblem(over, 429, "too-many-feeds");
+    expect(over.headers.get("retry-after")).toBe("15");
+    // Another credential is not held back by this one.
+    const other = await open(s, {}, s.admin);
+    await other.cancel();
+    await feeds.pop()!.cancel();
+    const again = await open(s);
+    await again.cancel();
+    for (const f of feeds) await f.cancel();
+  });
+
+  test("errors: 401, 403, 400; opening it is recorded as a zone-list lookup", async () => {
+    const s = setup();
+    expectProblem(await call(s.app, "GET", FEED), 401, "unauthorized");
+    expectProblem(await call(s.app, "GET", FEED, { token: s.terminal }), 403, "insufficient-scope");
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/tickets/zone/seven/events", { token: s.reader }),
+      400,
+      "validation",
+    );
+    const f = await open(s);
+    await f.cancel();
+    s.ctx.lookupRecorder.flush();
+    const page = await call(s.app, "GET", "/api/v1/lookups", { token: s.admin });
+    expect(page.json.data[0]).toMatchObject({ by: "zone_list", query: "7", results: 0 });
+  });
+
+  test("shutdown ends open feeds", async () => {
+    const s = setup();
+    const f = await open(s);
+    await f.until(() => f.events().length === 1);
+    s.ctx.zoneChanges.close();
+    await f.until(() => false, 500).catch((e: Error) => expect(e.message).toContain("stream ended"));
+  });
+
+  test("a comment line keeps an idle feed open", async () => {
+    const s = setup();
+    const feed = new ZoneFeed(s.ctx, 50);
+    const reader = new StreamReader(feed.open(7, "token:test", null).response);
+    await reader.until((t) => t.includes(": keep-alive\n\n"), 2_000);
+    expect(reader.events()).toHaveLength(1);
+    await reader.cancel();
+    expect(feed.subscribers).toBe(0);
+  });
+});
