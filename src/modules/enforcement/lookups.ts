@@ -14,7 +14,7 @@ import {
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
-import type { ListedTicket } from "../../platform/store/tickets.ts";
+import type { ListedTicket } from "../../platform/store/ticket-rows.ts";
 import type { ExtendedInformation } from "./model.ts";
 import { ZoneAnswers } from "./zone-answers.ts";
 
@@ -63,11 +63,8 @@ export class PermitLookups {
   byPlate(plateNorm: string, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
     const store = this.ctx.store;
-    const rows = this.candidates(
-      store.tickets.listedForPlate(plateNorm, at, at - recent),
-      store.permits.listedForPlate(plateNorm, at, at - recent),
-      true,
-    );
+    const held = store.live.forPlate(plateNorm, at, at - recent);
+    const rows = this.candidates(held.tickets, held.permits, true);
     return this.answer(rows, at, recent);
   }
 

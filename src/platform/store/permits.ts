@@ -2,6 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { permits } from "./schema/index.ts";
+import { WriteNotes } from "./write-notes.ts";
 
 /** The one owner of the `permits` table (operator-issued permits). */
 
@@ -28,6 +29,9 @@ export const PERMIT_LOOKUP_SQL = {
   permitsByPlate: `${LISTED} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
   permitsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2`,
   permitsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL`,
+  /** As TICKET_LOOKUP_SQL.ticketsLive*: ?1 the horizon. */
+  permitsLive: `${LISTED} WHERE end_at > ?1 OR end_at IS NULL`,
+  permitListed: `${LISTED} WHERE id = ?1`,
 } as const;
 
 export class PermitRecords {
@@ -35,7 +39,10 @@ export class PermitRecords {
   private readonly inZoneEnding: Statement<ListedPermit, [number, number]>;
   private readonly inZoneOpen: Statement<ListedPermit, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
+  private readonly liveAll: Statement<ListedPermit, [number]>;
+  private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
+  private written?: WriteNotes<number>;
 
   constructor(
     private readonly sqlite: Database,
@@ -45,6 +52,8 @@ export class PermitRecords {
     this.inZoneEnding = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneEnding);
     this.inZoneOpen = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneOpen);
     this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
+    this.liveAll = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsLive);
+    this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
     this.byId = db
       .select()
       .from(permits)
@@ -97,6 +106,21 @@ export class PermitRecords {
 
   listedForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {
     return this.byPlate.all(plateNorm, now, cutoff);
+  }
+
+  /** Notes of the permits written on this connection since the last call (see WriteNotes). */
+  takeWritten(): number[] {
+    this.written ??= new WriteNotes<number>(this.sqlite, "permits", "id", "INTEGER");
+    return this.written.taken();
+  }
+
+  /** Every permit that ends after `horizon` or not at all, started or not. */
+  live(horizon: number): ListedPermit[] {
+    return this.liveAll.all(horizon);
+  }
+
+  listed(id: number): ListedPermit | null {
+    return this.listedOne.get(id);
   }
 
   /** Permits of a zone that end after the cutoff or not at all, started or not. */

@@ -1,6 +1,13 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { TicketState, TicketStatus } from "../../domain/tickets/rules.ts";
-import type { tickets } from "./schema/index.ts";
+import type { TicketState } from "../../domain/tickets/rules.ts";
+import type {
+  ListedTicket,
+  NewTicketEvent,
+  StoredTicket,
+  StoredTicketEvent,
+  TicketRow,
+} from "./ticket-rows.ts";
+import { WriteNotes } from "./write-notes.ts";
 
 /**
  * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
@@ -8,53 +15,8 @@ import type { tickets } from "./schema/index.ts";
  * request, and rows come back as plain objects without a mapping layer.
  */
 
-/** ticket_id, zone, lot, lot_unknown, start, end, plate, plate_norm, amount, vat, currency, status, now. */
-export type TicketRow = [
-  string,
-  number,
-  number | null,
-  number,
-  number,
-  number | null,
-  string,
-  string,
-  number | null,
-  number | null,
-  string | null,
-  TicketStatus,
-  number,
-];
-
-export type StoredTicket = typeof tickets.$inferSelect;
-
-export interface StoredTicketEvent {
-  seq: number;
-  eventType: string;
-  receivedAt: number;
-  credential: string;
-  rawBody: string;
-  /** Bytes of the body as sent when rawBody holds only its known fields. */
-  bodyCutFrom: number | null;
-  outcome: "applied" | "repeat";
-}
-
-/** One event as the intake appends it. */
-export interface NewTicketEvent {
-  ticketId: string;
-  eventType: string;
-  receivedAt: number;
-  credential: string;
-  rawBody: string;
-  bodyCutFrom: number | null;
-  canonical: string;
-  outcome: "applied" | "repeat";
-}
-
-/** What the attendant lookups read of a ticket. */
-export type ListedTicket = Pick<
-  StoredTicket,
-  "ticketId" | "zone" | "parkingLotId" | "startAt" | "endAt" | "plate" | "plateNorm" | "status" | "updatedAt"
->;
+/** Where LivePermits' reading of the tickets has got to. */
+export type LiveCursor = { endAt: number; rid: number };
 
 const LISTED = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
   end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt FROM tickets`;
@@ -71,6 +33,11 @@ export const TICKET_LOOKUP_SQL = {
     AND (end_at IS NULL OR end_at > ?3)`,
   ticketsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
   ticketsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
+  // LivePermits: ending after ?1 (its horizon), ?4 at a time in (end_at, rowid) order after (?2, ?3).
+  ticketsLiveEnding: `${LISTED.replace("SELECT", "SELECT rowid AS rid,")} WHERE end_at > ?1
+    AND (end_at, rowid) > (?2, ?3) AND status <> 'canceled' ORDER BY end_at, rowid LIMIT ?4`,
+  ticketsLiveOpen: `${LISTED} WHERE end_at IS NULL AND status <> 'canceled'`,
+  ticketListed: `${LISTED} WHERE ticket_id = ?1`,
 } as const;
 
 /**
@@ -107,6 +74,10 @@ export class TicketRecords {
   private readonly countEnded: Statement<{ n: number }, [number]>;
   private readonly countEndedEvents: Statement<{ n: number }, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
+  private readonly liveEndingRows: Statement<ListedTicket & LiveCursor, number[]>;
+  private readonly liveOpenRows: Statement<ListedTicket, []>;
+  private readonly listedOne: Statement<ListedTicket, [string]>;
+  private written?: WriteNotes<string>;
 
   constructor(private readonly sqlite: Database) {
     const s = sqlite;
@@ -175,6 +146,9 @@ export class TicketRecords {
       `SELECT count(*) AS n FROM ticket_events WHERE ticket_id IN (SELECT ticket_id FROM tickets WHERE ${endedBefore("?1")})`,
     );
     this.countAll = s.prepare("SELECT count(*) AS n FROM tickets");
+    this.liveEndingRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
+    this.liveOpenRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
+    this.listedOne = s.prepare(TICKET_LOOKUP_SQL.ticketListed);
   }
 
   // Intake: one event's read and writes, inside the caller's transaction.
@@ -242,6 +216,34 @@ export class TicketRecords {
 
   listedForPlate(plateNorm: string, now: number, cutoff: number): ListedTicket[] {
     return this.byPlate.all(plateNorm, now, cutoff);
+  }
+
+  /** Notes of the tickets written on this connection since the last call (see WriteNotes). */
+  takeWritten(): string[] {
+    this.written ??= new WriteNotes<string>(this.sqlite, "tickets", "ticket_id", "TEXT");
+    return this.written.taken();
+  }
+
+  /**
+   * What LivePermits holds, a slice at a time (ticketsLiveEnding, and the open-ended ones with the
+   * first slice); `next` is null after the last slice.
+   */
+  live(
+    horizon: number,
+    limit: number,
+    after: LiveCursor | null,
+  ): { rows: ListedTicket[]; next: LiveCursor | null } {
+    const found = this.liveEndingRows.all(horizon, after?.endAt ?? horizon, after?.rid ?? 0, limit);
+    const rows = after === null ? this.liveOpenRows.all() : [];
+    // The rows keep their rid: copying 36 000 of them without it costs more memory than it saves.
+    for (const t of found) rows.push(t);
+    const last = found[found.length - 1];
+    return { rows, next: found.length < limit || !last ? null : { endAt: last.endAt!, rid: last.rid } };
+  }
+
+  /** One ticket as the lookups read it, canceled or not. */
+  listed(ticketId: string): ListedTicket | null {
+    return this.listedOne.get(ticketId);
   }
 
   /** Tickets of a zone that end after the cutoff or not at all, started or not. */
