@@ -1,17 +1,25 @@
 /**
  * Load for bench/handle.ts's front-end figure: CONNECTIONS keep-alive sockets to 127.0.0.1:PORT,
- * one GET PATH_ in flight on each, until TOTAL answers have come back. Answers are framed by
+ * one GET PATH_ in flight on each (`{plate}` in it: a random plate each time), until TOTAL answers have come back. Answers are framed by
  * Content-Length; anything but 200 fails the run.
  */
 import { connect, type Socket } from "node:net";
+import { PLATES, plateOf } from "./plates.ts";
 
 const port = Number(process.env.PORT);
 const path = process.env.PATH_ ?? "/";
 const total = Number(process.env.TOTAL ?? 10_000);
 const connections = Number(process.env.CONNECTIONS ?? 32);
-const request = Buffer.from(
-  `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${process.env.TOKEN}\r\nAccept: application/json\r\n\r\n`,
-);
+const requestFor = (p: string) =>
+  Buffer.from(
+    `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${process.env.TOKEN}\r\nAccept: application/json\r\n\r\n`,
+  );
+const fixed = requestFor(path);
+// `{plate}` in the path: a random plate of the bench store for each request (as wrk's plate.lua).
+const request = (): Buffer =>
+  path.includes("{plate}")
+    ? requestFor(path.replace("{plate}", plateOf(Math.floor(Math.random() * PLATES))))
+    : fixed;
 
 let sent = 0;
 let answered = 0;
@@ -26,7 +34,7 @@ function drive(socket: Socket, finished: () => void): void {
       return;
     }
     sent++;
-    socket.write(request);
+    socket.write(request());
   };
   socket.on("data", (chunk: Buffer) => {
     buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;

@@ -130,6 +130,8 @@ async function main() {
   for (const pragma of (process.env.HANDLE_PRAGMA ?? "").split(";").filter((x) => x.trim()))
     ctx.store.sqlite.run(`PRAGMA ${pragma}`);
   const app = createApp(ctx);
+  // As serve has it: the live set of plate lookups exists, so every ticket write leaves its note.
+  ctx.store.live.update(Date.now() - ctx.config.recentHours * 3_600_000);
   const token = ctx.credentials.createToken({ name: `handle-${Date.now()}`, scopes: ["admin"] }).token;
   const auth = { authorization: `Bearer ${token}` };
   console.log(`store: ${TICKETS.toLocaleString("en")} tickets; ${ROUNDS} rounds; medians of the rounds`);
@@ -144,6 +146,16 @@ async function main() {
   if (part("app")) {
     show("app.handle GET /healthz", await measure(PER_ROUND, get("/healthz")));
     show("app.handle GET /api/v1/whoami", await measure(PER_ROUND, get("/api/v1/whoami")));
+    let k = 0;
+    show(
+      "app.handle check-tickets by plate",
+      await measure(PER_ROUND, async (n) => {
+        for (let i = 0; i < n; i++) {
+          const plate = plateOf((++k * 7919) % PLATES);
+          await get(`/api/v1/attendants/check-tickets?registration_number=${plate}`)(1);
+        }
+      }),
+    );
   }
 
   let counter = 0;
@@ -228,9 +240,17 @@ async function main() {
       });
     });
   if (part("front")) {
-    await frontEndFigure("raw node:http (fixed array)", startRaw, "/", token);
+    if (!process.env.HANDLE_FRONT_ONLY)
+      await frontEndFigure("raw node:http (fixed array)", startRaw, "/", token);
     await frontEndFigure("front end GET /healthz", startParkd, "/healthz", token);
-    await frontEndFigure("front end GET /api/v1/whoami", startParkd, "/api/v1/whoami", token);
+    if (!process.env.HANDLE_FRONT_ONLY)
+      await frontEndFigure("front end GET /api/v1/whoami", startParkd, "/api/v1/whoami", token);
+    await frontEndFigure(
+      "front end check-tickets by plate",
+      startParkd,
+      "/api/v1/attendants/check-tickets?registration_number={plate}",
+      token,
+    );
     if (logged === 0) throw new Error("the front end logged nothing");
   }
   ctx.credentials.stop();

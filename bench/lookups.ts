@@ -88,6 +88,15 @@ const scenarios: Scenario[] = [
     expect: 200,
   },
   {
+    name: `check-tickets by plate, 1 event per ${EVENT_EVERY}`,
+    request: (i) =>
+      new Request(`http://localhost/api/v1/attendants/check-tickets?registration_number=${plateAt(i)}`, {
+        headers: auth,
+      }),
+    expect: 200,
+    before: (i) => i % EVENT_EVERY === 0 && ticketEvent(i),
+  },
+  {
     name: "check-tickets by zone",
     request: (i) =>
       new Request(`http://localhost/api/v1/attendants/check-tickets?zone=${zoneOf(i)}`, { headers: auth }),

@@ -1,13 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { spawnSync } from "bun";
 import { boxesForFile } from "../support/binary.ts";
-import { Browser, CHROMIUM, skipWithoutChromium } from "../support/chromium.ts";
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  openBrowser,
+  screenshotPath,
+  skipWithoutChromium,
+} from "../support/browser.ts";
 
 const newBox = boxesForFile();
-/** Screenshots are kept for a person to look at (dist/ is not committed). */
-const SHOTS = process.env.PARKD_SCREENSHOT_DIR ?? resolve(import.meta.dir, "../../dist/screenshots");
 
 interface NetLog {
   constants: { logEventTypes: Record<string, number> };
@@ -15,9 +19,10 @@ interface NetLog {
 }
 
 /**
- * /docs in a real headless browser (where the machine has Chromium; the route tests assert the
- * same from the HTML alone everywhere): the page renders, and every request the page itself
- * starts goes back to the box. The browser's own background traffic is told apart by initiator.
+ * /docs in a real headless browser (Chromium; a laptop without it skips, CI=true never does; the
+ * route tests assert the same from the HTML alone everywhere): the page renders, and every request
+ * the page itself starts goes back to the box. The browser's own background traffic is told apart
+ * by initiator.
  */
 describe("the API reference in a browser", () => {
   test.skipIf(skipWithoutChromium)(
@@ -29,14 +34,7 @@ describe("the API reference in a browser", () => {
       const run = spawnSync(
         [
           CHROMIUM!,
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
+          ...CHROMIUM_ARGS,
           `--user-data-dir=${join(box.dir, "chromium")}`,
           `--log-net-log=${netLog}`,
           "--dump-dom",
@@ -63,12 +61,17 @@ describe("the API reference in a browser", () => {
     async () => {
       const box = newBox();
       const server = await box.serve(["--http"]);
-      const browser = await Browser.start(join(box.dir, "chromium-cdp"));
-      mkdirSync(SHOTS, { recursive: true });
+      const browser = await openBrowser(join(box.dir, "chromium"), { width: 390, height: 900 });
       try {
+        const page = browser.pages()[0] ?? (await browser.newPage());
+        const shot = async (name: string, y: number) => {
+          await page.evaluate((top) => window.scrollTo(0, top), y);
+          await page.screenshot({ path: screenshotPath(name) });
+        };
         for (const width of [390, 1280]) {
-          await browser.open(`${server.url}/docs`, width, 900);
-          const layout = await browser.evaluate<{
+          await page.setViewportSize({ width, height: 900 });
+          await page.goto(`${server.url}/docs`);
+          const layout = await page.evaluate<{
             innerWidth: number;
             scrollWidth: number;
             cut: string[];
@@ -99,12 +102,9 @@ describe("the API reference in a browser", () => {
               intakeTop: document.querySelector("section.op h5").getBoundingClientRect().top + window.scrollY,
             };
           })()`);
-          writeFileSync(join(SHOTS, `docs-${width}-top.png`), await browser.screenshot(0));
-          writeFileSync(join(SHOTS, `docs-${width}-lots.png`), await browser.screenshot(layout.lotsTop));
-          writeFileSync(
-            join(SHOTS, `docs-${width}-intake.png`),
-            await browser.screenshot(layout.intakeTop - 100),
-          );
+          await shot(`docs-${width}-top`, 0);
+          await shot(`docs-${width}-lots`, layout.lotsTop);
+          await shot(`docs-${width}-intake`, layout.intakeTop - 100);
           expect(layout.innerWidth).toBe(width);
           expect(layout.cut).toEqual([]);
           expect(layout.scrollWidth).toBeLessThanOrEqual(width);

@@ -71,6 +71,7 @@ async function browser(
  * The web app in headless Chromium against the built binary: an attendant signs in with a
  * token, checks a plate, watches a zone that a terminal changes, and loses the network; an
  * operator signs in as a user, edits a lot with its price preview, and makes and revokes a token.
+ * Skipped only on a laptop without Chromium, never with CI=true (skipWithoutChromium).
  */
 describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
   beforeAll(async () => {

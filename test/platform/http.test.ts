@@ -107,6 +107,22 @@ describe("authentication and scopes", () => {
     expectProblem(await call(app, "GET", "/probe/read", { token: t2 }), 401, "unauthorized");
   });
 
+  test("a token revoked behind the service's back (the CLI, in another process) is refused within a second", async () => {
+    const s = testApp();
+    const app = withProbeRoutes(s);
+    const token = s.ctx.credentials.createToken({ name: "cli", scopes: ["permits:read"] }).token;
+    expect((await call(app, "GET", "/probe/read", { token })).status).toBe(200);
+    s.ctx.store.sqlite.run("UPDATE api_tokens SET revoked_at = 1 WHERE name = 'cli'");
+    const revokedAt = performance.now();
+    let res = await call(app, "GET", "/probe/read", { token });
+    while (res.status === 200 && performance.now() - revokedAt < 2_000) {
+      await Bun.sleep(25);
+      res = await call(app, "GET", "/probe/read", { token });
+    }
+    expectProblem(res, 401, "unauthorized");
+    expect(performance.now() - revokedAt).toBeLessThan(1_000);
+  });
+
   test("a credential without the scope is 403 insufficient_scope; admin has every scope", async () => {
     const s = testApp();
     const app = withProbeRoutes(s);

@@ -14,7 +14,7 @@ import {
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
-import type { ListedTicket } from "../../platform/store/tickets.ts";
+import type { ListedTicket } from "../../platform/store/ticket-rows.ts";
 import type { ExtendedInformation } from "./model.ts";
 import { ZoneAnswers } from "./zone-answers.ts";
 
@@ -63,9 +63,12 @@ export class PermitLookups {
   byPlate(plateNorm: string, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
     const store = this.ctx.store;
+    const held = store.live.forPlate(plateNorm, at, at - recent);
+    // Office permits (pulled from the head office) are few: their own index, beside the live set.
+    const office = store.permits.officeForPlate(plateNorm, at, at - recent);
     const rows = this.candidates(
-      store.tickets.listedForPlate(plateNorm, at, at - recent),
-      store.permits.listedForPlate(plateNorm, at, at - recent),
+      held.tickets,
+      office.length ? held.permits.concat(office) : held.permits,
       true,
     );
     return this.answer(rows, at, recent);
@@ -152,7 +155,7 @@ export class PermitLookups {
       out.push({
         source: 1,
         // Office ids are another numbering than the site's own.
-        id: `${p.office}${String(p.id).padStart(12, "0")}`,
+        id: `${p.office ? "o" : ""}${String(p.id).padStart(12, "0")}`,
         plate: p.plate,
         plateNorm: p.plateNorm,
         zone: p.zone,

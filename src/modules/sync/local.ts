@@ -3,7 +3,8 @@ import type { StoredLookup } from "../../platform/store/lookups.ts";
 import type { StoredLot } from "../../platform/store/lots.ts";
 import type { OfficePermit } from "../../platform/store/permits.ts";
 import type { SyncStream } from "../../platform/store/sync-cursors.ts";
-import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets.ts";
+import type { SyncedEvent, SyncedTicket } from "../../platform/store/ticket-rows.ts";
+import { TicketSyncRecords } from "../../platform/store/ticket-sync.ts";
 
 /** One push's worth of local rows, read in one snapshot. */
 export interface LocalBatch {
@@ -16,7 +17,16 @@ export interface LocalBatch {
 
 /** What the sync reads from and writes to the box's own store, through its repositories. */
 export class SyncLocal {
+  private held: { sqlite: Store["sqlite"]; records: TicketSyncRecords } | null = null;
+
   constructor(private readonly store: Store) {}
+
+  /** The sync's reads of the tickets and their log, on the store's connection of the moment. */
+  private get tickets(): TicketSyncRecords {
+    if (this.held?.sqlite !== this.store.sqlite)
+      this.held = { sqlite: this.store.sqlite, records: new TicketSyncRecords(this.store.sqlite) };
+    return this.held.records;
+  }
 
   cursor(stream: SyncStream): string | undefined {
     return this.store.syncCursors.get(stream);
@@ -49,14 +59,14 @@ export class SyncLocal {
   batch(limit: number): LocalBatch {
     const s = this.store;
     return s.transaction((): LocalBatch => {
-      const events = s.tickets.eventsAfter(s.syncCursors.position("events"), limit);
+      const events = this.tickets.eventsAfter(s.syncCursors.position("events"), limit);
       const tickets: SyncedTicket[] = [];
       const seen = new Set<string>();
       for (const e of events) {
         if (seen.has(e.ticketId)) continue;
         seen.add(e.ticketId);
         // Null when retention deleted it after its events were read: nothing left to describe.
-        const t = s.tickets.synced(e.ticketId);
+        const t = this.tickets.synced(e.ticketId);
         if (t) tickets.push(t);
       }
       const lookups = s.lookups.after(s.syncCursors.position("lookups"), limit);
@@ -68,18 +78,18 @@ export class SyncLocal {
 
   /** The highest event seq and lookup id this store ever handed out. */
   lastIds(): { events: number; lookups: number } {
-    return { events: this.store.tickets.lastSeq(), lookups: this.store.lookups.lastId() };
+    return { events: this.tickets.lastSeq(), lookups: this.store.lookups.lastId() };
   }
 
   /** New events and lookup records are numbered after these (see CentralSync.reconcile). */
   continueAfter(ids: { events: number; lookups: number }): void {
-    this.store.tickets.continueAfter(ids.events);
+    this.tickets.continueAfter(ids.events);
     this.store.lookups.continueAfter(ids.lookups);
   }
 
   /** Events the office does not have yet, and when the oldest of them arrived. */
   pending(): { events: number; oldestReceivedAt: number | null } {
-    const r = this.store.tickets.eventsPending(this.position("events"));
+    const r = this.tickets.eventsPending(this.position("events"));
     return { events: r.count, oldestReceivedAt: r.oldestReceivedAt };
   }
 

@@ -10,6 +10,7 @@ import {
   restoreSideFilePermissions,
 } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
+import { LivePermits } from "./live-permits.ts";
 import { folderTrouble } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
@@ -46,8 +47,10 @@ export class Store {
     probe?: StoreProbe;
     zoneVersions?: ZoneVersions;
     syncCursors?: SyncCursors;
+    live?: LivePermits;
   } = {};
   private dataVersionQuery: Statement<{ data_version: number }, []>;
+  private totalChangesQuery: Statement<{ n: number }, []>;
   /**
    * The connection was opened read-only (SQLite's fallback when the file was write-protected):
    * it stays so for life, whatever happens to the file, so recoverWrites() replaces it.
@@ -66,6 +69,7 @@ export class Store {
   ) {
     this.conn = { sqlite, db };
     this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
+    this.totalChangesQuery = sqlite.prepare("SELECT total_changes() AS n");
     this.stuckReadOnly = path !== ":memory:" && isReadOnlyConnection(sqlite);
   }
 
@@ -130,6 +134,7 @@ export class Store {
     this.repos = {};
     this.epoch++;
     this.dataVersionQuery = fresh.prepare("PRAGMA data_version");
+    this.totalChangesQuery = fresh.prepare("SELECT total_changes() AS n");
     this.stuckReadOnly = false;
     old.close(false);
     for (const fn of this.reopenListeners) fn();
@@ -175,9 +180,23 @@ export class Store {
     return this.repos.syncCursors;
   }
 
+  /** What a plate lookup can return, held in memory and kept current by the repositories' writes. */
+  get live(): LivePermits {
+    this.repos.live ??= new LivePermits(this.tickets, this.permits, this, this.sqlite);
+    return this.repos.live;
+  }
+
   /** Moves when another connection (a CLI command while serve runs) commits, or the store reopens. */
   dataVersion(): number {
     return this.epoch * 1_000_000_000 + this.dataVersionQuery.get()!.data_version;
+  }
+
+  /**
+   * Rows written on this connection since it opened, triggers included (rolled back ones too):
+   * a fraction of a µs to ask, where data_version costs several.
+   */
+  totalChanges(): number {
+    return this.totalChangesQuery.get()!.n;
   }
 
   /**

@@ -3,6 +3,7 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { permits } from "./schema/index.ts";
 import type { PermitWindow } from "./schema/permits.ts";
+import { WriteNotes } from "./write-notes.ts";
 
 /**
  * The one owner of the `permits` table (permits the site's operator issued) and of
@@ -15,8 +16,6 @@ export type PermitValues = Omit<typeof permits.$inferInsert, "id" | "createdAt" 
 /** What the attendant lookups read of a permit; `days` is the JSON text of its weekly windows. */
 export interface ListedPermit {
   id: number;
-  /** 0: the site's own; 1: issued at the office (ids are the office's). */
-  office: 0 | 1;
   zone: number;
   startAt: number;
   endAt: number | null;
@@ -24,11 +23,9 @@ export interface ListedPermit {
   plateNorm: string;
   note: string;
   days: string | null;
+  /** Set on permits issued at the office (their ids are the office's numbering). */
+  office?: 1;
 }
-
-const COLUMNS = "id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm, note, days";
-const LISTED = `SELECT ${COLUMNS}, 0 AS office FROM permits`;
-const LISTED_OFFICE = `SELECT ${COLUMNS}, 1 AS office FROM central_permits`;
 
 /** An office permit in the box's form, to keep (sync). */
 export interface OfficePermit {
@@ -42,11 +39,20 @@ export interface OfficePermit {
   days: PermitWindow[] | null;
 }
 
+const LISTED_OFFICE = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
+  note, days, 1 AS office FROM central_permits`;
+
+const LISTED = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
+  note, days FROM permits`;
+
 /** As TICKET_LOOKUP_SQL: by plate ?1 plate, ?2 now, ?3 cutoff; by zone ?1 zone, ?2 cutoff. */
 export const PERMIT_LOOKUP_SQL = {
   permitsByPlate: `${LISTED} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
   permitsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2`,
   permitsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL`,
+  /** As TICKET_LOOKUP_SQL.ticketsLive*: ?1 the horizon. */
+  permitsLive: `${LISTED} WHERE end_at > ?1 OR end_at IS NULL`,
+  permitListed: `${LISTED} WHERE id = ?1`,
   officeByPlate: `${LISTED_OFFICE} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
   officeInZoneEnding: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at > ?2`,
   officeInZoneOpen: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at IS NULL`,
@@ -57,7 +63,10 @@ export class PermitRecords {
   private readonly inZoneEnding: Statement<ListedPermit, [number, number]>;
   private readonly inZoneOpen: Statement<ListedPermit, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
+  private readonly liveAll: Statement<ListedPermit, [number]>;
+  private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
+  private written?: WriteNotes<number>;
   private readonly office: {
     byPlate: Statement<ListedPermit, [string, number, number]>;
     inZoneEnding: Statement<ListedPermit, [number, number]>;
@@ -79,6 +88,8 @@ export class PermitRecords {
     this.inZoneEnding = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneEnding);
     this.inZoneOpen = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneOpen);
     this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
+    this.liveAll = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsLive);
+    this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
     this.office = {
       byPlate: sqlite.prepare(PERMIT_LOOKUP_SQL.officeByPlate),
       inZoneEnding: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneEnding),
@@ -144,11 +155,23 @@ export class PermitRecords {
     );
   }
 
-  /** The site's own permits and the office's for this plate. */
   listedForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {
-    const rows = this.byPlate.all(plateNorm, now, cutoff);
-    for (const p of this.office.byPlate.all(plateNorm, now, cutoff)) rows.push(p);
-    return rows;
+    return this.byPlate.all(plateNorm, now, cutoff);
+  }
+
+  /** Notes of the permits written on this connection since the last call (see WriteNotes). */
+  takeWritten(): number[] {
+    this.written ??= new WriteNotes<number>(this.sqlite, "permits", "id", "INTEGER");
+    return this.written.taken();
+  }
+
+  /** Every permit that ends after `horizon` or not at all, started or not. */
+  live(horizon: number): ListedPermit[] {
+    return this.liveAll.all(horizon);
+  }
+
+  listed(id: number): ListedPermit | null {
+    return this.listedOne.get(id);
   }
 
   /** Permits of a zone (own and office) that end after the cutoff or not at all, started or not. */
@@ -158,6 +181,11 @@ export class PermitRecords {
     for (const p of this.office.inZoneEnding.all(zone, cutoff)) rows.push(p);
     for (const p of this.office.inZoneOpen.all(zone)) rows.push(p);
     return rows;
+  }
+
+  /** Office permits for this plate, as listedForPlate answers for the site's own. */
+  officeForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {
+    return this.office.byPlate.all(plateNorm, now, cutoff);
   }
 
   /**
@@ -170,18 +198,10 @@ export class PermitRecords {
     endedBefore: number,
     at: number,
   ): void {
-    for (const p of keep)
-      this.office.upsert.run(
-        p.id,
-        p.plate,
-        p.plateNorm,
-        p.zone,
-        p.startAt,
-        p.endAt,
-        p.note,
-        p.days === null ? null : JSON.stringify(p.days),
-        at,
-      );
+    for (const p of keep) {
+      const days = p.days === null ? null : JSON.stringify(p.days);
+      this.office.upsert.run(p.id, p.plate, p.plateNorm, p.zone, p.startAt, p.endAt, p.note, days, at);
+    }
     for (const id of drop) this.office.remove.run(id);
     this.office.removeEnded.run(endedBefore);
   }

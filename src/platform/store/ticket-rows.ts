@@ -1,7 +1,7 @@
 import type { TicketStatus } from "../../domain/tickets/rules.ts";
 import type { tickets } from "./schema/index.ts";
 
-/** The row shapes of `tickets` and `ticket_events` as their repository (tickets.ts) reads and writes them. */
+/** The shapes TicketRecords (tickets.ts) reads and writes. */
 
 /** ticket_id, zone, lot, lot_unknown, start, end, plate, plate_norm, amount, vat, currency, status, now. */
 export type TicketRow = [

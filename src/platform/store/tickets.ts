@@ -5,10 +5,9 @@ import type {
   NewTicketEvent,
   StoredTicket,
   StoredTicketEvent,
-  SyncedEvent,
-  SyncedTicket,
   TicketRow,
 } from "./ticket-rows.ts";
+import { WriteNotes } from "./write-notes.ts";
 
 /**
  * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
@@ -16,7 +15,8 @@ import type {
  * request, and rows come back as plain objects without a mapping layer.
  */
 
-export type * from "./ticket-rows.ts";
+/** Where LivePermits' reading of the tickets has got to. */
+export type LiveCursor = { endAt: number; rid: number };
 
 const LISTED = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
   end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt FROM tickets`;
@@ -33,6 +33,11 @@ export const TICKET_LOOKUP_SQL = {
     AND (end_at IS NULL OR end_at > ?3)`,
   ticketsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
   ticketsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
+  // LivePermits: ending after ?1 (its horizon), ?4 at a time in (end_at, rowid) order after (?2, ?3).
+  ticketsLiveEnding: `${LISTED.replace("SELECT", "SELECT rowid AS rid,")} WHERE end_at > ?1
+    AND (end_at, rowid) > (?2, ?3) AND status <> 'canceled' ORDER BY end_at, rowid LIMIT ?4`,
+  ticketsLiveOpen: `${LISTED} WHERE end_at IS NULL AND status <> 'canceled'`,
+  ticketListed: `${LISTED} WHERE ticket_id = ?1`,
 } as const;
 
 /**
@@ -69,6 +74,10 @@ export class TicketRecords {
   private readonly countEnded: Statement<{ n: number }, [number]>;
   private readonly countEndedEvents: Statement<{ n: number }, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
+  private readonly liveEndingRows: Statement<ListedTicket & LiveCursor, number[]>;
+  private readonly liveOpenRows: Statement<ListedTicket, []>;
+  private readonly listedOne: Statement<ListedTicket, [string]>;
+  private written?: WriteNotes<string>;
 
   constructor(private readonly sqlite: Database) {
     const s = sqlite;
@@ -137,6 +146,9 @@ export class TicketRecords {
       `SELECT count(*) AS n FROM ticket_events WHERE ticket_id IN (SELECT ticket_id FROM tickets WHERE ${endedBefore("?1")})`,
     );
     this.countAll = s.prepare("SELECT count(*) AS n FROM tickets");
+    this.liveEndingRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
+    this.liveOpenRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
+    this.listedOne = s.prepare(TICKET_LOOKUP_SQL.ticketListed);
   }
 
   // Intake: one event's read and writes, inside the caller's transaction.
@@ -206,6 +218,34 @@ export class TicketRecords {
     return this.byPlate.all(plateNorm, now, cutoff);
   }
 
+  /** Notes of the tickets written on this connection since the last call (see WriteNotes). */
+  takeWritten(): string[] {
+    this.written ??= new WriteNotes<string>(this.sqlite, "tickets", "ticket_id", "TEXT");
+    return this.written.taken();
+  }
+
+  /**
+   * What LivePermits holds, a slice at a time (ticketsLiveEnding, and the open-ended ones with the
+   * first slice); `next` is null after the last slice.
+   */
+  live(
+    horizon: number,
+    limit: number,
+    after: LiveCursor | null,
+  ): { rows: ListedTicket[]; next: LiveCursor | null } {
+    const found = this.liveEndingRows.all(horizon, after?.endAt ?? horizon, after?.rid ?? 0, limit);
+    const rows = after === null ? this.liveOpenRows.all() : [];
+    // The rows keep their rid: copying 36 000 of them without it costs more memory than it saves.
+    for (const t of found) rows.push(t);
+    const last = found[found.length - 1];
+    return { rows, next: found.length < limit || !last ? null : { endAt: last.endAt!, rid: last.rid } };
+  }
+
+  /** One ticket as the lookups read it, canceled or not. */
+  listed(ticketId: string): ListedTicket | null {
+    return this.listedOne.get(ticketId);
+  }
+
   /** Tickets of a zone that end after the cutoff or not at all, started or not. */
   listedInZone(zone: number, cutoff: number): ListedTicket[] {
     const rows = this.inZoneEnding.all(zone, cutoff);
@@ -273,45 +313,5 @@ export class TicketRecords {
          GROUP BY credential`,
       )
       .all(limit);
-  }
-
-  // Sync with the office: the log in seq order after a cursor, and tickets as they stand.
-
-  eventsAfter(seq: number, limit: number): SyncedEvent[] {
-    const q = `SELECT seq, ticket_id AS ticketId, event_type AS eventType, received_at AS receivedAt, credential,
-      raw_body AS rawBody, body_cut_from AS bodyCutFrom, outcome FROM ticket_events WHERE seq > ?1 ORDER BY seq LIMIT ?2`;
-    return this.sqlite.query<SyncedEvent, [number, number]>(q).all(seq, limit);
-  }
-
-  /** The ticket with the seq of its newest event; null when retention removed it. */
-  synced(ticketId: string): SyncedTicket | null {
-    const t = this.get(ticketId);
-    const q = "SELECT max(seq) AS seq FROM ticket_events WHERE ticket_id = ?1";
-    return t && { ...t, lastSeq: this.sqlite.query<{ seq: number }, [string]>(q).get(ticketId)?.seq ?? 0 };
-  }
-
-  /** Events after the cursor, and when the oldest of them arrived. */
-  eventsPending(afterSeq: number): { count: number; oldestReceivedAt: number | null } {
-    const q = "SELECT count(*) AS n, min(received_at) AS oldest FROM ticket_events WHERE seq > ?1";
-    const r = this.sqlite.query<{ n: number; oldest: number | null }, [number]>(q).get(afterSeq)!;
-    return { count: r.n, oldestReceivedAt: r.oldest };
-  }
-
-  /** The highest seq ever handed out, deleted events included (AUTOINCREMENT keeps it). */
-  lastSeq(): number {
-    const q = `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'ticket_events'), 0),
-      coalesce((SELECT max(seq) FROM ticket_events), 0)) AS seq`;
-    return this.sqlite.query<{ seq: number }, []>(q).get()!.seq;
-  }
-
-  /** New events get seqs above `seq` (after a restore, the office holds seqs handed out again). */
-  continueAfter(seq: number): void {
-    this.sqlite.transaction(() => {
-      this.sqlite.run("DELETE FROM sqlite_sequence WHERE name = 'ticket_events' AND seq < ?1", [seq]);
-      const add = "INSERT INTO sqlite_sequence (name, seq) SELECT 'ticket_events', ?1 WHERE changes() > 0 OR";
-      this.sqlite.run(`${add} NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'ticket_events')`, [
-        seq,
-      ]);
-    })();
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { CENTRAL_SCHEMA_VERSION, migrateCentral } from "../../../src/modules/sync/central-schema.ts";
 import { pushBatch } from "../../../src/modules/sync/pusher.ts";
+import { TicketSyncRecords } from "../../../src/platform/store/ticket-sync.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import { eventually, officeSql, removeBox, type SiteBox, siteBox } from "../../support/sync.ts";
 
@@ -120,7 +121,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     ).toEqual(events);
 
     // A state older than the stored one (as from a batch delayed behind a newer one) is ignored.
-    const current = a.ctx.store.tickets.synced("t-0")!;
+    const current = new TicketSyncRecords(a.ctx.store.sqlite).synced("t-0")!;
     const stale = { ...current, status: "canceled" as const, plate: "OLD", lastSeq: current.lastSeq - 1 };
     const boxId = a.ctx.store.syncCursors.get("box")!;
     await pushBatch(

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { type Credential, isScope, type Scope } from "../../../domain/credentials.ts";
 import { logLine } from "../../../platform/log.ts";
+import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
 
 export class CredentialError extends Error {}
@@ -27,6 +28,13 @@ const TOKEN_PREFIX = "pk_";
 /** A verified Basic password is trusted this long before argon2id runs again. */
 const BASIC_CACHE_MS = 60_000;
 const LAST_USED_FLUSH_MS = 5_000;
+/**
+ * A bearer token's row is trusted this long (monotonic time) before it is read again: a token
+ * revoked by the CLI, in another process, is refused within this time. Half the promised second.
+ */
+const TOKEN_CACHE_MS = 500;
+/** Tokens cached at most; more distinct ones in half a second than this and the cache starts over. */
+const TOKEN_CACHE_MAX = 1_000;
 
 // Made once per process, on first need, with the same parameters as every user's hash.
 let dummy: Promise<string> | undefined;
@@ -82,11 +90,14 @@ function sameHex(a: string, b: string): boolean {
 }
 
 /**
- * Tokens and Basic users. Every verification reads the store, so a token created or revoked
- * by the CLI in another process counts on the very next request.
+ * Tokens and Basic users. A token's row is read from the store at most every half second
+ * (TOKEN_CACHE_MS), and at once after a write through this service, so a token created by the
+ * CLI in another process counts on the very next request and one revoked there is refused
+ * within half a second; expiry is checked against the clock on every request.
  */
 export class CredentialService {
   private readonly basicCache = new Map<string, { passwordHash: string; at: number }>();
+  private readonly tokenCache = new Map<string, { row: TokenCheck; readAt: number }>();
   private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private flushFailing = false;
@@ -114,6 +125,7 @@ export class CredentialService {
     const token =
       TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const id = newId("tok_");
+    this.tokenCache.clear();
     this.store.credentials.insertToken(
       {
         id,
@@ -144,6 +156,7 @@ export class CredentialService {
   revokeToken(idOrName: string): string {
     const id = this.store.credentials.liveTokenByIdOrName(idOrName);
     if (id === null) throw new CredentialError(`no live token with id or name "${idOrName}"`);
+    this.tokenCache.clear();
     this.store.credentials.revokeToken(id, this.now());
     return id;
   }
@@ -160,6 +173,7 @@ export class CredentialService {
       throw new CredentialError(`a user named "${name}" already exists`);
     const id = newId("usr_");
     const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+    this.tokenCache.clear();
     this.store.credentials.insertUser({
       id,
       name,
@@ -183,6 +197,7 @@ export class CredentialService {
   deleteUser(idOrName: string): string {
     const id = this.store.credentials.userByIdOrName(idOrName);
     if (id === null) throw new CredentialError(`no user with id or name "${idOrName}"`);
+    this.tokenCache.clear();
     this.store.credentials.deleteUser(id);
     return id;
   }
@@ -206,14 +221,29 @@ export class CredentialService {
   }
 
   verifyBearer(token: string): Credential | null {
-    const hash = sha256Hex(token);
-    const row = this.store.credentials.tokenForHash(hash);
-    if (!row || !sameHex(row.tokenHash, hash)) return null;
+    const row = this.tokenRow(token);
+    if (!row) return null;
     const now = this.now();
     if (row.revokedAt !== null) return null;
     if (row.expiresAt !== null && row.expiresAt <= now) return null;
     this.lastUsed.set(row.id, { kind: "token", at: now });
     return { kind: "token", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
+  }
+
+  /** The token's row, from the cache while it is fresh; unknown tokens are never cached. */
+  private tokenRow(token: string): TokenCheck | null {
+    const at = performance.now();
+    const cached = this.tokenCache.get(token);
+    if (cached && at - cached.readAt < TOKEN_CACHE_MS) return cached.row;
+    const hash = sha256Hex(token);
+    const row = this.store.credentials.tokenForHash(hash);
+    if (!row || !sameHex(row.tokenHash, hash)) {
+      this.tokenCache.delete(token);
+      return null;
+    }
+    if (this.tokenCache.size >= TOKEN_CACHE_MAX) this.tokenCache.clear();
+    this.tokenCache.set(token, { row, readAt: at });
+    return row;
   }
 
   async verifyBasic(name: string, password: string): Promise<Credential | null> {

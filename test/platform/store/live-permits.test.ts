@@ -1,0 +1,192 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore, type Store } from "../../../src/platform/store/db.ts";
+import { LivePermits } from "../../../src/platform/store/live-permits.ts";
+import type { PermitValues } from "../../../src/platform/store/permits.ts";
+import type { ListedTicket, TicketRow } from "../../../src/platform/store/ticket-rows.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function fileStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), "parkd-live-"));
+  dirs.push(dir);
+  return openStore(dir);
+}
+
+const MIN = 60_000;
+const H = 60 * MIN;
+const T0 = Date.parse("2026-06-15T12:00:00Z");
+
+/** What the SQL answers and what the live set answers, in one comparable form. */
+function both(store: Store, live: LivePermits, plate: string, now: number, cutoff: number) {
+  const byId =
+    <T>(key: (x: T) => string) =>
+    (a: T, b: T) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+  const tid = byId<{ ticketId: string }>((t) => t.ticketId);
+  const pid = byId<{ id: number }>((p) => String(p.id).padStart(12, "0"));
+  // Rows read while the set was built carry their rowid (`rid`) besides what the queries give.
+  const held = live.forPlate(plate, now, cutoff);
+  const withoutRid = (t: ListedTicket) => {
+    const { rid: _, ...rest } = t as ListedTicket & { rid?: number };
+    return rest;
+  };
+  return {
+    live: { tickets: held.tickets.map(withoutRid).sort(tid), permits: [...held.permits].sort(pid) },
+    sql: {
+      tickets: store.tickets.listedForPlate(plate, now, cutoff).sort(tid),
+      permits: store.permits.listedForPlate(plate, now, cutoff).sort(pid),
+    },
+  };
+}
+
+describe("LivePermits answers what the plate queries answer", () => {
+  test("simple cases: a write shows at once, a rolled-back write never, a cancel, a move, another process", async () => {
+    const store = fileStore();
+    const ids = (p: string) => store.live.forPlate(p, T0, T0 - 24 * H).tickets.map((t) => t.ticketId);
+    const row = (id: string, plate: string, end: number | null): TicketRow => [
+      id,
+      1,
+      null,
+      0,
+      T0 - H,
+      end,
+      plate,
+      plate,
+      null,
+      null,
+      null,
+      "running",
+      T0,
+    ];
+    expect(ids("AB1")).toEqual([]);
+    store.tickets.insert(row("a", "AB1", null));
+    expect(ids("AB1")).toEqual(["a"]);
+    expect(() =>
+      store.transaction(() => {
+        store.tickets.insert(row("b", "AB1", null));
+        throw new Error("rolled back");
+      })(),
+    ).toThrow("rolled back");
+    expect(ids("AB1")).toEqual(["a"]);
+    store.tickets.move("a", "CD 2", "CD2", T0);
+    expect(ids("AB1")).toEqual([]);
+    expect(ids("CD2")).toEqual(["a"]);
+    store.tickets.cancel("a", T0);
+    expect(ids("CD2")).toEqual([]);
+    expect(store.live.size).toBe(0);
+    // Another connection's commit (a CLI command): seen within a tenth of a second or so.
+    const other = new Database(store.path);
+    other.run("PRAGMA busy_timeout = 5000");
+    other.run(
+      `INSERT INTO tickets (ticket_id, zone, start_at, plate, plate_norm, status, created_at, updated_at)
+       VALUES ('c', 1, ?1, 'CD 2', 'CD2', 'running', ?1, ?1)`,
+      [T0 - H],
+    );
+    const written = performance.now();
+    while (ids("CD2").length === 0 && performance.now() - written < 2_000) await Bun.sleep(10);
+    expect(ids("CD2")).toEqual(["c"]);
+    expect(performance.now() - written).toBeLessThan(1_000);
+    other.close();
+    store.close();
+  });
+
+  /**
+   * Random tickets and permits over a few plates (starts and ends around the clock, some
+   * open-ended), every kind of write (intake's, the permits API's, retention's, a raw write on
+   * the connection, a write rolled back, another connection's), and a clock that mostly moves
+   * on, by minutes or by days, and sometimes goes back. The set is built three tickets per turn
+   * of the event loop, and the loop turns at random, so writes land in the middle of builds.
+   * After each step every plate is asked at several cutoffs.
+   */
+  test("random writes, retention, builds and clock moves", async () => {
+    let seed = 11;
+    const rand = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const int = (n: number) => Math.floor(rand() * n);
+    const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+    const store = fileStore();
+    const live = new LivePermits(store.tickets, store.permits, store, store.sqlite, {
+      slice: 3,
+      versionCheckMs: 0,
+    });
+    const other = new Database(store.path);
+    other.run("PRAGMA busy_timeout = 5000");
+    const plates = ["AAA1", "BBB2", "ÅÄÖ3", "ZZZ4"];
+    let now = T0;
+    let tickets = 0;
+    const permitIds: number[] = [];
+    const near = () => now + Math.round((rand() - 0.6) * 72) * H + int(60) * MIN;
+    const ticketRow = (id: string): TicketRow => {
+      const start = near();
+      const end = rand() < 0.25 ? null : start + (1 + int(600)) * MIN;
+      const plate = pick(plates);
+      const status = rand() < 0.2 ? "stopped" : "running";
+      return [id, 1 + int(3), null, 0, start, end, plate, plate, null, null, null, status, now];
+    };
+    const permitValues = (): PermitValues => {
+      const start = near();
+      const plate = pick(plates);
+      return {
+        plate,
+        plateNorm: plate,
+        zone: 1 + int(3),
+        startAt: start,
+        endAt: rand() < 0.4 ? null : start + (1 + int(3000)) * MIN,
+        note: "",
+        days: null,
+      };
+    };
+    const someTicket = () => `t${1 + int(Math.max(tickets, 1))}`;
+    let compared = 0;
+    for (let step = 0; step < 600; step++) {
+      const r = rand();
+      if (r < 0.25) store.tickets.insert(ticketRow(`t${++tickets}`));
+      else if (r < 0.32) store.tickets.replace(ticketRow(someTicket()));
+      else if (r < 0.37) {
+        const plate = pick(plates);
+        store.tickets.move(someTicket(), plate, plate, now);
+      } else if (r < 0.41) store.tickets.cancel(someTicket(), now);
+      else if (r < 0.46) permitIds.push(store.permits.insert(permitValues(), now, "t").id);
+      else if (r < 0.49 && permitIds.length > 0) store.permits.update(pick(permitIds), permitValues(), now);
+      else if (r < 0.51 && permitIds.length > 0) store.permits.delete(pick(permitIds));
+      else if (r < 0.54)
+        store.sqlite.run("UPDATE tickets SET end_at = ?1 WHERE ticket_id = ?2", [now, someTicket()]);
+      else if (r < 0.57)
+        try {
+          store.transaction(() => {
+            store.tickets.insert(ticketRow(`t${tickets + 1}`));
+            store.tickets.cancel(someTicket(), now);
+            throw new Error("rolled back");
+          })();
+        } catch {}
+      else if (r < 0.6)
+        other.run("UPDATE tickets SET status = 'running', end_at = NULL WHERE ticket_id = ?1", [
+          someTicket(),
+        ]);
+      else if (r < 0.63) store.tickets.purgeWindow(0, tickets + 1, now - int(48) * H);
+      else if (r < 0.9) now += int(3) === 0 ? int(4 * 24) * H : int(120) * MIN;
+      else now -= int(48) * H;
+      if (rand() < 0.3) await new Promise((turned) => setImmediate(turned));
+      for (const plate of plates)
+        for (const recent of [0, 24 * H, int(72) * H]) {
+          const answers = both(store, live, plate, now, now - recent);
+          expect(answers.live).toEqual(answers.sql);
+          compared++;
+        }
+    }
+    expect(compared).toBe(600 * 4 * 3);
+    // The set was in use, not only the queries behind it.
+    expect(live.size).toBeGreaterThan(0);
+    other.close();
+    store.close();
+  });
+});
