@@ -59,6 +59,14 @@ compile() {
     --outfile dist/parkd >&2
 }
 
+# The central sync tests start a real PostgreSQL server; Debian's package brings the binaries and
+# the `postgres` user the server runs as when the tests run as root.
+ensure_postgres() {
+  # Debian keeps initdb and postgres off PATH, in /usr/lib/postgresql/N/bin.
+  if compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then return; fi
+  ensure_debian_package initdb postgresql
+}
+
 ensure_bun
 ensure_packages
 
@@ -75,6 +83,7 @@ case "${1:-build}" in
     bun x biome check .
     ensure_debian_package chromium chromium
     ensure_debian_package promtool prometheus
+    ensure_postgres
     echo "== tests" >&2
     shift
     # Route tests record the statuses they see; with the whole suite run, each must be declared

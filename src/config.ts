@@ -1,3 +1,5 @@
+import type { SyncSettings } from "./modules/sync/settings.ts";
+
 /** Settings the request handlers read; `serve` fills them from flags and environment. */
 export interface AppConfig {
   /** IANA zone of the site: fees, opening hours, day types, dates sent without an offset. */
@@ -20,6 +22,8 @@ export interface AppConfig {
   rateLimitBurst: number;
   /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For names the client. */
   trustProxy: readonly string[];
+  /** The office's PostgreSQL and this site's id there (`serve --central`); unset: no sync. */
+  central?: SyncSettings;
 }
 
 export function systemTimezone(): string {

@@ -2,6 +2,9 @@ import { type AppConfig, defaultConfig } from "./config.ts";
 import { CredentialService } from "./modules/admin/credentials/service.ts";
 import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
 import { scheduleRetention } from "./modules/operations/retention.ts";
+import { CentralSync, type SyncOptions } from "./modules/sync/job.ts";
+import { syncGauges } from "./modules/sync/metrics.ts";
+import type { SyncSettings } from "./modules/sync/settings.ts";
 import { SessionStore } from "./modules/web/sessions.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { TrustedProxies } from "./platform/http/client-address.ts";
@@ -12,6 +15,7 @@ import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
 import type { Store } from "./platform/store/db.ts";
 import { ZoneChanges } from "./platform/zone-changes.ts";
+import { VERSION } from "./version.ts";
 
 export type { AppConfig } from "./config.ts";
 export { defaultConfig, systemTimezone } from "./config.ts";
@@ -37,6 +41,8 @@ export class AppContext {
   readonly rateLimiter: RequestRateLimiter;
   readonly trustedProxies: TrustedProxies;
   readonly lookupRecorder: LookupRecorder;
+  /** The sync with the office, once started (`serve --central`). */
+  sync: CentralSync | undefined;
   /** Browser sessions of the web app; the auth plugin accepts them like Bearer tokens. */
   readonly sessions: SessionStore;
   /** Write paths say which zones they changed; the live zone feed listens. */
@@ -127,6 +133,27 @@ export class AppContext {
     this.hold("garbage collection", () => clearInterval(collector));
     // Stopped first: the last records are written while the checkpointer still runs.
     this.hold("lookup records", () => this.lookupRecorder.stop());
+    if (this.config.central) this.startSync(this.config.central);
+  }
+
+  /** Starts pushing to and pulling from the office in the background, with its gauges on /metrics. */
+  startSync(settings: SyncSettings, tuning: Partial<SyncOptions> = {}): CentralSync {
+    const { pushIntervalMs, ...link } = settings;
+    const sync = new CentralSync({
+      store: this.store,
+      ...link,
+      idleMs: pushIntervalMs,
+      version: VERSION,
+      now: this.now,
+      // An office permit that ended is listed for --recent-hours, then never again.
+      keepEndedMs: (this.config.recentHours + 24) * 3_600_000,
+      ...tuning,
+    });
+    for (const g of syncGauges(() => sync.status())) this.metrics.addGauges(g);
+    sync.start();
+    this.sync = sync;
+    this.hold("central sync", () => sync.stop());
+    return sync;
   }
 
   /** Stops every job, newest first; one that fails to stop is logged and the rest still stop. */

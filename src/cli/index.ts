@@ -1,6 +1,7 @@
 import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../platform/store/db.ts";
 import { COMMIT, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
+import { centralCommand } from "./central.ts";
 import { type Command, dataDirOption } from "./command.ts";
 import { tokenCommand, userCommand } from "./credentials.ts";
 import { lotsCommand } from "./lots.ts";
@@ -44,6 +45,7 @@ export const rootCommand: Command = {
     restoreCommand,
     purgeCommand,
     migrateCommand,
+    centralCommand,
     versionCommand,
   ],
 };

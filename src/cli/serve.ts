@@ -13,6 +13,7 @@ import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
 import { connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
+import { centralServeOptions, syncSettingsOf } from "./sync.ts";
 
 function appConfig(v: OptionValues): AppConfig {
   const timezone = stringOpt(v, "timezone") ?? systemTimezone();
@@ -32,6 +33,7 @@ function appConfig(v: OptionValues): AppConfig {
     rateLimitPerSecond: intOpt(v, "rate-limit-per-second", 0, 1_000_000) ?? 100,
     rateLimitBurst: intOpt(v, "rate-limit-burst", 1, 1_000_000) ?? 200,
     trustProxy: trustProxyOpt(v),
+    central: syncSettingsOf(v),
   };
 }
 
@@ -154,6 +156,7 @@ export const serveOptions = [
     default: "64",
     help: "largest request body accepted",
   },
+  ...centralServeOptions,
 ];
 
 export const serveCommand: Command = {

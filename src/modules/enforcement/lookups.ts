@@ -64,7 +64,13 @@ export class PermitLookups {
     const recent = this.recentMs();
     const store = this.ctx.store;
     const held = store.live.forPlate(plateNorm, at, at - recent);
-    const rows = this.candidates(held.tickets, held.permits, true);
+    // Office permits (pulled from the head office) are few: their own index, beside the live set.
+    const office = store.permits.officeForPlate(plateNorm, at, at - recent);
+    const rows = this.candidates(
+      held.tickets,
+      office.length ? held.permits.concat(office) : held.permits,
+      true,
+    );
     return this.answer(rows, at, recent);
   }
 
@@ -148,7 +154,8 @@ export class PermitLookups {
     for (const p of permitRows) {
       out.push({
         source: 1,
-        id: String(p.id).padStart(12, "0"),
+        // Office ids are another numbering than the site's own.
+        id: `${p.office ? "o" : ""}${String(p.id).padStart(12, "0")}`,
         plate: p.plate,
         plateNorm: p.plateNorm,
         zone: p.zone,

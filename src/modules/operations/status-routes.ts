@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { VERSION } from "../../version.ts";
+import { SyncReadiness, syncReadiness } from "./health.ts";
 import { statusFromMetrics } from "./status-figures.ts";
 
 const Counts = t.Record(t.String(), t.Number());
@@ -24,6 +25,9 @@ export const Status = t.Object({
     authFailuresSinceStart: t.Number(),
     requests: t.Object({ total: t.Number(), clientErrors: t.Number(), serverErrors: t.Number() }),
     liveFeeds: t.Integer(),
+    office: t.Union([SyncReadiness, t.Null()], {
+      description: "The office link (serve --central); null without one",
+    }),
   }),
 });
 
@@ -57,6 +61,7 @@ export function statusRoutes(ctx: AppContext) {
           authFailuresSinceStart: m.authFailures,
           requests: m.requests,
           liveFeeds: ctx.zoneChanges.openReaders,
+          office: syncReadiness(ctx) ?? null,
         },
       };
     },

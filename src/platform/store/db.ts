@@ -18,6 +18,7 @@ import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" 
 import { PermitRecords } from "./permits.ts";
 import { StoreProbe } from "./probe.ts";
 import * as schema from "./schema/index.ts";
+import { SyncCursors } from "./sync-cursors.ts";
 import { TicketSearchRecords } from "./ticket-search.ts";
 import { TicketRecords } from "./tickets.ts";
 import { ZoneVersions } from "./zone-versions.ts";
@@ -45,6 +46,7 @@ export class Store {
     lookups?: LookupRecords;
     probe?: StoreProbe;
     zoneVersions?: ZoneVersions;
+    syncCursors?: SyncCursors;
     live?: LivePermits;
   } = {};
   private dataVersionQuery: Statement<{ data_version: number }, []>;
@@ -171,6 +173,11 @@ export class Store {
   get zoneVersions(): ZoneVersions {
     this.repos.zoneVersions ??= new ZoneVersions(this.sqlite);
     return this.repos.zoneVersions;
+  }
+
+  get syncCursors(): SyncCursors {
+    this.repos.syncCursors ??= new SyncCursors(this.sqlite);
+    return this.repos.syncCursors;
   }
 
   /** What a plate lookup can return, held in memory and kept current by the repositories' writes. */

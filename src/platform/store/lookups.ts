@@ -14,6 +14,11 @@ export interface LookupRecord {
   results: number;
 }
 
+/** A stored record with its id, as the office gets it. */
+export interface StoredLookup extends LookupRecord {
+  id: number;
+}
+
 const MANY = 50;
 
 export class LookupRecords {
@@ -21,6 +26,7 @@ export class LookupRecords {
   private readonly insertMany: Statement<void, (string | number)[]>;
   private readonly deleteOldest: Statement<void, [number, number]>;
   private readonly countOlder: Statement<{ n: number }, [number]>;
+  private readonly afterId: Statement<StoredLookup, [number, number]>;
 
   constructor(private readonly sqlite: Database) {
     this.insert = sqlite.prepare(
@@ -33,6 +39,9 @@ export class LookupRecords {
       "DELETE FROM permit_lookups WHERE id IN (SELECT id FROM permit_lookups WHERE at < ?1 ORDER BY at LIMIT ?2)",
     );
     this.countOlder = sqlite.prepare("SELECT count(*) AS n FROM permit_lookups WHERE at < ?1");
+    this.afterId = sqlite.prepare(
+      "SELECT id, at, credential, by, query, results FROM permit_lookups WHERE id > ?1 ORDER BY id LIMIT ?2",
+    );
   }
 
   /** One relaxed commit for the batch: records are not acknowledged to anyone (see LookupRecorder). */
@@ -62,6 +71,30 @@ export class LookupRecords {
 
   countBefore(cutoff: number): number {
     return this.countOlder.get(cutoff)?.n ?? 0;
+  }
+
+  /** The next records after the cursor, in id order (sync with the office). */
+  after(id: number, limit: number): StoredLookup[] {
+    return this.afterId.all(id, limit);
+  }
+
+  /** The highest id ever handed out (AUTOINCREMENT keeps it past deletions). */
+  lastId(): number {
+    const q = `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'permit_lookups'), 0),
+      coalesce((SELECT max(id) FROM permit_lookups), 0)) AS id`;
+    return this.sqlite.query<{ id: number }, []>(q).get()!.id;
+  }
+
+  /** New records get ids above `id` (after a restore, the office holds ids handed out again). */
+  continueAfter(id: number): void {
+    this.sqlite.transaction(() => {
+      this.sqlite.run("DELETE FROM sqlite_sequence WHERE name = 'permit_lookups' AND seq < ?1", [id]);
+      const add =
+        "INSERT INTO sqlite_sequence (name, seq) SELECT 'permit_lookups', ?1 WHERE changes() > 0 OR";
+      this.sqlite.run(`${add} NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'permit_lookups')`, [
+        id,
+      ]);
+    })();
   }
 
   /** Records newest first, before the record with id `before` (exclusive). */

@@ -7,6 +7,8 @@ import { parkingLots } from "./schema/index.ts";
 /** The one owner of the `parking_lots` table. Rows go in and out as the domain's ParkingLot. */
 
 type Row = typeof parkingLots.$inferSelect;
+/** A lot as stored, with when and by whom it was last written (sync with the office). */
+export type StoredLot = Row;
 
 function lotFromRow(r: Row): ParkingLot {
   return {
@@ -45,6 +47,7 @@ export class LotRecords {
   private readonly nameById: Statement<{ name: string }, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
   private readonly nextIdQuery: Statement<{ n: number }, []>;
+  private readonly fingerprintQuery: Statement<{ f: string }, []>;
 
   constructor(
     private readonly sqlite: Database,
@@ -59,9 +62,26 @@ export class LotRecords {
     // Ticket notes and the intake's unknown-lot flag ask by id for every ticket: a plain statement.
     this.nameById = sqlite.prepare("SELECT name FROM parking_lots WHERE id = ?1");
     this.countAll = sqlite.prepare("SELECT count(*) AS n FROM parking_lots");
+    this.fingerprintQuery = sqlite.prepare(
+      `SELECT count(*) || ':' || coalesce(sum(id), 0) || ':' || coalesce(sum(updated_at), 0) || ':' ||
+         coalesce(max(updated_at), 0) AS f FROM parking_lots`,
+    );
     this.nextIdQuery = sqlite.prepare(
       "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'parking_lots'), 0), coalesce((SELECT max(id) FROM parking_lots), 0)) AS n",
     );
+  }
+
+  /** Every lot as stored, by id. */
+  rows(): StoredLot[] {
+    return this.selectAll.all();
+  }
+
+  /**
+   * Moves with every insert, update and delete: count and id sum for adds and deletes, the sum
+   * and max of updated_at for edits (each write sets it to the clock). Cheaper than reading the lots.
+   */
+  fingerprint(): string {
+    return this.fingerprintQuery.get()!.f;
   }
 
   all(): ParkingLot[] {

@@ -2,9 +2,13 @@ import type { Database, Statement } from "bun:sqlite";
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { permits } from "./schema/index.ts";
+import type { PermitWindow } from "./schema/permits.ts";
 import { WriteNotes } from "./write-notes.ts";
 
-/** The one owner of the `permits` table (operator-issued permits). */
+/**
+ * The one owner of the `permits` table (permits the site's operator issued) and of
+ * `central_permits` (those the office issued for this site, as last pulled).
+ */
 
 export type StoredPermit = typeof permits.$inferSelect;
 export type PermitValues = Omit<typeof permits.$inferInsert, "id" | "createdAt" | "updatedAt" | "createdBy">;
@@ -19,7 +23,24 @@ export interface ListedPermit {
   plateNorm: string;
   note: string;
   days: string | null;
+  /** Set on permits issued at the office (their ids are the office's numbering). */
+  office?: 1;
 }
+
+/** An office permit in the box's form, to keep (sync). */
+export interface OfficePermit {
+  id: number;
+  plate: string;
+  plateNorm: string;
+  zone: number;
+  startAt: number;
+  endAt: number | null;
+  note: string;
+  days: PermitWindow[] | null;
+}
+
+const LISTED_OFFICE = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
+  note, days, 1 AS office FROM central_permits`;
 
 const LISTED = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
   note, days FROM permits`;
@@ -32,6 +53,9 @@ export const PERMIT_LOOKUP_SQL = {
   /** As TICKET_LOOKUP_SQL.ticketsLive*: ?1 the horizon. */
   permitsLive: `${LISTED} WHERE end_at > ?1 OR end_at IS NULL`,
   permitListed: `${LISTED} WHERE id = ?1`,
+  officeByPlate: `${LISTED_OFFICE} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
+  officeInZoneEnding: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at > ?2`,
+  officeInZoneOpen: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at IS NULL`,
 } as const;
 
 export class PermitRecords {
@@ -43,6 +67,18 @@ export class PermitRecords {
   private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
   private written?: WriteNotes<number>;
+  private readonly office: {
+    byPlate: Statement<ListedPermit, [string, number, number]>;
+    inZoneEnding: Statement<ListedPermit, [number, number]>;
+    inZoneOpen: Statement<ListedPermit, [number]>;
+    upsert: Statement<
+      void,
+      [number, string, string, number, number, number | null, string, string | null, number]
+    >;
+    remove: Statement<void, [number]>;
+    removeEnded: Statement<void, [number]>;
+    count: Statement<{ n: number }, []>;
+  };
 
   constructor(
     private readonly sqlite: Database,
@@ -54,6 +90,21 @@ export class PermitRecords {
     this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
     this.liveAll = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsLive);
     this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
+    this.office = {
+      byPlate: sqlite.prepare(PERMIT_LOOKUP_SQL.officeByPlate),
+      inZoneEnding: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneEnding),
+      inZoneOpen: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneOpen),
+      upsert: sqlite.prepare(
+        `INSERT INTO central_permits (id, plate, plate_norm, zone, start_at, end_at, note, days, pulled_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (id) DO UPDATE SET plate = excluded.plate, plate_norm = excluded.plate_norm,
+           zone = excluded.zone, start_at = excluded.start_at, end_at = excluded.end_at, note = excluded.note,
+           days = excluded.days, pulled_at = excluded.pulled_at`,
+      ),
+      remove: sqlite.prepare("DELETE FROM central_permits WHERE id = ?1"),
+      removeEnded: sqlite.prepare("DELETE FROM central_permits WHERE end_at IS NOT NULL AND end_at < ?1"),
+      count: sqlite.prepare("SELECT count(*) AS n FROM central_permits"),
+    };
     this.byId = db
       .select()
       .from(permits)
@@ -123,11 +174,40 @@ export class PermitRecords {
     return this.listedOne.get(id);
   }
 
-  /** Permits of a zone that end after the cutoff or not at all, started or not. */
+  /** Permits of a zone (own and office) that end after the cutoff or not at all, started or not. */
   listedInZone(zone: number, cutoff: number): ListedPermit[] {
     const rows = this.inZoneEnding.all(zone, cutoff);
     for (const p of this.inZoneOpen.all(zone)) rows.push(p);
+    for (const p of this.office.inZoneEnding.all(zone, cutoff)) rows.push(p);
+    for (const p of this.office.inZoneOpen.all(zone)) rows.push(p);
     return rows;
+  }
+
+  /** Office permits for this plate, as listedForPlate answers for the site's own. */
+  officeForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {
+    return this.office.byPlate.all(plateNorm, now, cutoff);
+  }
+
+  /**
+   * One pull from the office, inside the caller's transaction: keeps the permits valid here,
+   * removes the ones it names (deleted, moved to other sites) and those ended before `endedBefore`.
+   */
+  applyOfficePull(
+    keep: readonly OfficePermit[],
+    drop: readonly number[],
+    endedBefore: number,
+    at: number,
+  ): void {
+    for (const p of keep) {
+      const days = p.days === null ? null : JSON.stringify(p.days);
+      this.office.upsert.run(p.id, p.plate, p.plateNorm, p.zone, p.startAt, p.endAt, p.note, days, at);
+    }
+    for (const id of drop) this.office.remove.run(id);
+    this.office.removeEnded.run(endedBefore);
+  }
+
+  officeCount(): number {
+    return this.office.count.get()!.n;
   }
 
   count(): number {

@@ -45,6 +45,16 @@ export interface NewTicketEvent {
   outcome: "applied" | "repeat";
 }
 
+/** An event as the office gets it (sync): the log row with its ticket. */
+export interface SyncedEvent extends StoredTicketEvent {
+  ticketId: string;
+}
+
+/** A ticket as the office gets it: the whole row, and the seq of its newest event. */
+export interface SyncedTicket extends StoredTicket {
+  lastSeq: number;
+}
+
 /** What the attendant lookups read of a ticket. */
 export type ListedTicket = Pick<
   StoredTicket,

@@ -13,9 +13,9 @@ export interface ZoneVersion {
 /**
  * A version per zone that moves whenever anything a zone's permit answers depend on may have
  * changed. It lives with the store because it watches the tables themselves: temporary triggers
- * on this connection count writes to tickets and permits per zone (the old and the new zone of an
- * update) and to parking_lots for all zones, whatever code makes them, and `PRAGMA data_version`
- * moves when another connection (a CLI command, say) commits. A write rolled back takes its
+ * on this connection count writes to tickets, permits and office permits per zone (the old and
+ * the new zone of an update) and to parking_lots for all zones, whatever code makes them, and
+ * `PRAGMA data_version` moves when another connection (a CLI command, say) commits. A write rolled back takes its
  * count back with it.
  */
 export class ZoneVersions {
@@ -26,7 +26,7 @@ export class ZoneVersions {
     const bump = (zone: string) =>
       `INSERT INTO ${CHANGES} (zone, n) VALUES (${zone}, 1) ON CONFLICT (zone) DO UPDATE SET n = n + 1;`;
     const triggers: [string, string, string][] = [];
-    for (const table of ["tickets", "permits"]) {
+    for (const table of ["tickets", "permits", "central_permits"]) {
       triggers.push([table, "INSERT", bump("NEW.zone")]);
       triggers.push([table, "UPDATE", bump("OLD.zone") + bump("NEW.zone")]);
       triggers.push([table, "DELETE", bump("OLD.zone")]);

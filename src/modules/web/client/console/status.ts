@@ -18,6 +18,42 @@ interface Status {
   lookupsSinceStart: Record<string, number>;
   requests: { total: number; clientErrors: number; serverErrors: number };
   liveFeeds: number;
+  office: {
+    site: string;
+    reachable: boolean;
+    pending_events: number;
+    oldest_pending_age_seconds: number;
+    last_push_at: string | null;
+    last_pull_at: string | null;
+    last_error: string | null;
+    central_permits: number;
+  } | null;
+}
+
+/** The office link (serve --central), when there is one. */
+function officeSection(
+  o: NonNullable<Status["office"]>,
+  figure: (label: string, value: string | number, cls?: string) => HTMLElement,
+): HTMLElement[] {
+  const behind = o.oldest_pending_age_seconds > 15 * 60;
+  const out = [
+    h("h3", null, t("office", { site: o.site })),
+    h(
+      "div",
+      { class: "figures", id: "office" },
+      figure(t("officeReachable"), o.reachable ? "✓" : "✗", o.reachable ? "" : "alarm"),
+      figure(
+        t("officePending"),
+        o.pending_events ? `${o.pending_events} · ${age(o.oldest_pending_age_seconds * 1000)}` : 0,
+        behind ? "alarm" : "",
+      ),
+      figure(t("officeLastPush"), o.last_push_at ? when(o.last_push_at) : t("none")),
+      figure(t("officeLastPull"), o.last_pull_at ? when(o.last_pull_at) : t("none")),
+      figure(t("officePermits"), o.central_permits),
+    ),
+  ];
+  if (!o.reachable && o.last_error) out.push(h("p", { class: "alarm" }, `${t("error")}: ${o.last_error}`));
+  return out;
 }
 
 export function statusPage(root: HTMLElement): () => void {
@@ -63,6 +99,7 @@ export function statusPage(root: HTMLElement): () => void {
           (x) => [x.credential, when(x.lastAt), `${age(Date.now() - Date.parse(x.lastAt))}`],
           { id: "terminals" },
         ),
+        ...(s.office ? officeSection(s.office, figure) : []),
       );
     } catch (e) {
       replace(box, problemText(e));

@@ -1,0 +1,281 @@
+import type { SQL } from "bun";
+import { log } from "../../platform/log.ts";
+import type { Store } from "../../platform/store/db.ts";
+import { checkCentralSchema } from "./central-schema.ts";
+import { type CentralTarget, connectCentral, redactedUrl } from "./connection.ts";
+import { SyncLocal } from "./local.ts";
+import { notePull, pullPermits } from "./puller.ts";
+import { officePositions, pushBatch } from "./pusher.ts";
+
+export interface SyncOptions {
+  store: Store;
+  target: CentralTarget;
+  /** The site id every row is tagged with at the office. */
+  site: string;
+  version: string;
+  now?: () => number;
+  /** Events (and lookup records) per push. */
+  batchSize?: number;
+  /** Wait between pushes once caught up. */
+  idleMs?: number;
+  pullIntervalMs?: number;
+  /** Backoff while the office is unreachable: first wait, doubling up to the max. */
+  backoffMinMs?: number;
+  backoffMaxMs?: number;
+  /** A push or pull that takes longer is abandoned and its connections dropped. */
+  timeoutMs?: number;
+  /** Pulled permits that ended this long ago are dropped (they are never listed again). */
+  keepEndedMs?: number;
+}
+
+export interface SyncStatus {
+  site: string;
+  central: string;
+  /** Whether the last push and pull reached the office. */
+  reachable: boolean;
+  pendingEvents: number;
+  oldestPendingAgeSeconds: number;
+  lastPushAt: number | null;
+  lastPullAt: number | null;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  errors: { push: number; pull: number };
+  pushed: { events: number; tickets: number; lookups: number; lots: number };
+  centralPermits: number;
+}
+
+/**
+ * The background sync with the office: a push loop (events, ticket states, lookup records, lots,
+ * in bounded batches, from the cursors in the local store) and a pull loop (office permits for
+ * this site). Both run beside the requests on the event loop and only ever read the store in
+ * short snapshots, so intake and lookups never wait for the office. While it is unreachable
+ * they back off exponentially; what was not sent stays in the store and goes when it is back.
+ */
+export class CentralSync {
+  private readonly o: Required<Omit<SyncOptions, "store" | "target" | "site" | "version" | "now">>;
+  private readonly local: SyncLocal;
+  private readonly now: () => number;
+  private sql: SQL | null = null;
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private wakers = new Set<() => void>();
+  private reconciled = false;
+  private pushOk = false;
+  private pullOk = false;
+  private readonly loggedError: Record<"push" | "pull", string | null> = { push: null, pull: null };
+  private readonly state = {
+    lastPushAt: null as number | null,
+    lastPullAt: null as number | null,
+    lastError: null as string | null,
+    lastErrorAt: null as number | null,
+    errors: { push: 0, pull: 0 },
+    pushed: { events: 0, tickets: 0, lookups: 0, lots: 0 },
+  };
+
+  constructor(private readonly opts: SyncOptions) {
+    this.local = new SyncLocal(opts.store);
+    this.now = opts.now ?? Date.now;
+    this.o = {
+      batchSize: opts.batchSize ?? 500,
+      idleMs: opts.idleMs ?? 1_000,
+      pullIntervalMs: opts.pullIntervalMs ?? 30_000,
+      backoffMinMs: opts.backoffMinMs ?? 1_000,
+      backoffMaxMs: opts.backoffMaxMs ?? 60_000,
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      keepEndedMs: opts.keepEndedMs ?? 7 * 86_400_000,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loops = [
+      this.loop("push", () => this.pushOnce(), this.o.idleMs),
+      this.loop("pull", () => this.pullOnce().then(() => false), this.o.pullIntervalMs),
+    ];
+    log("info", "central sync started", { site: this.opts.site, central: redactedUrl(this.opts.target.url) });
+  }
+
+  /** Stops both loops; a push under way finishes or is cut off within a few seconds. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    for (const wake of this.wakers) wake();
+    const all = Promise.allSettled(this.loops);
+    const cut = await Promise.race([all.then(() => false), Bun.sleep(3_000).then(() => true)]);
+    await this.disconnect();
+    if (cut) await all;
+  }
+
+  private client(): SQL {
+    this.sql ??= connectCentral(this.opts.target);
+    return this.sql;
+  }
+
+  private async disconnect(): Promise<void> {
+    const sql = this.sql;
+    this.sql = null;
+    await sql?.close({ timeout: 0 }).catch(() => {});
+  }
+
+  /** Runs `round` until stopped: again at once while it reports more work, else after `idle`. */
+  private async loop(kind: "push" | "pull", round: () => Promise<boolean>, idle: number): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      let wait = idle;
+      try {
+        const more = await this.withTimeout(round());
+        if (failures > 0)
+          log("notice", "central sync reached the office again", { direction: kind, failures });
+        failures = 0;
+        if (more) wait = 0;
+      } catch (e) {
+        if (!this.running) break;
+        failures++;
+        this.failed(kind, e);
+        const ceiling = Math.min(this.o.backoffMaxMs, this.o.backoffMinMs * 2 ** (failures - 1));
+        // Full jitter: a fleet that lost the office together does not come back in lockstep.
+        wait = Math.max(this.o.backoffMinMs / 2, Math.random() * ceiling);
+      }
+      if (wait > 0) await this.sleep(wait);
+    }
+  }
+
+  private failed(kind: "push" | "pull", e: unknown): void {
+    this.state.errors[kind]++;
+    if (kind === "push") this.pushOk = false;
+    else this.pullOk = false;
+    this.reconciled = false;
+    const message = (e as Error)?.message ?? String(e);
+    // One line per new error, not one per retry while the office stays away.
+    if (message !== this.loggedError[kind])
+      log("warning", "central sync failed; retrying with backoff", { direction: kind, error: message });
+    this.loggedError[kind] = message;
+    this.state.lastError = message;
+    this.state.lastErrorAt = this.now();
+  }
+
+  private async withTimeout<T>(p: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // A link that stalls without failing: drop the pool so the next round starts afresh.
+        void this.disconnect();
+        reject(new Error(`the office did not answer within ${this.o.timeoutMs} ms`));
+      }, this.o.timeoutMs);
+    });
+    try {
+      return await Promise.race([p, limit]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.running) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+
+  /**
+   * After a start or an outage: the schema must be there, and if the office has less than the
+   * cursors say (restored from an older backup) the cursors go back; lots are sent again.
+   */
+  private async reconcile(sql: SQL): Promise<void> {
+    await checkCentralSchema(sql);
+    const office = await officePositions(sql, this.opts.site, this.local.boxId(this.now()));
+    const back: Record<string, string> = {};
+    if (this.local.position("events") > office.events) back.events = String(office.events);
+    if (this.local.position("lookups") > office.lookups) back.lookups = String(office.lookups);
+    back.lots = "";
+    this.local.setCursors(back, this.now());
+    if (back.events !== undefined)
+      log("notice", "central sync: the office has fewer events than sent; sending again", {
+        from: back.events,
+      });
+    // The box's store was restored from an older backup: the office holds seqs and ids this box
+    // would hand out again, and would take the new rows for the old ones.
+    const own = this.local.lastIds();
+    if (own.events < office.events || own.lookups < office.lookups) {
+      this.local.continueAfter(office);
+      log("notice", "central sync: the office has rows this store lost; new ones are numbered after them", {
+        events: office.events,
+        lookups: office.lookups,
+      });
+    }
+    this.reconciled = true;
+  }
+
+  /** One push; true when a full batch went (more may wait). */
+  async pushOnce(): Promise<boolean> {
+    const sql = this.client();
+    if (!this.reconciled) await this.reconcile(sql);
+    const batch = this.local.batch(this.o.batchSize);
+    const nothing = batch.events.length === 0 && batch.lookups.length === 0 && batch.lots === null;
+    if (nothing) {
+      this.state.lastPushAt = this.now();
+      this.pushOk = true;
+      return false;
+    }
+    const box = { site: this.opts.site, boxId: this.local.boxId(this.now()), version: this.opts.version };
+    const counts = await pushBatch(sql, box, batch);
+    const cursors: Record<string, string> = {};
+    if (batch.events.length > 0) cursors.events = String(batch.events[batch.events.length - 1]!.seq);
+    if (batch.lookups.length > 0) cursors.lookups = String(batch.lookups[batch.lookups.length - 1]!.id);
+    if (batch.lots) cursors.lots = batch.lots.fingerprint;
+    // Stored after the office committed: a crash in between sends the batch again, harmlessly.
+    this.local.setCursors(cursors, this.now());
+    for (const k of ["events", "tickets", "lookups", "lots"] as const) this.state.pushed[k] += counts[k];
+    this.state.lastPushAt = this.now();
+    this.pushOk = true;
+    return batch.events.length >= this.o.batchSize || batch.lookups.length >= this.o.batchSize;
+  }
+
+  /** Pushes until caught up (for tests and shutdown); returns the events sent. */
+  async pushAll(): Promise<number> {
+    const before = this.state.pushed.events;
+    while (await this.pushOnce()) {}
+    return this.state.pushed.events - before;
+  }
+
+  /** One pull of office permits into the local store. */
+  async pullOnce(): Promise<void> {
+    const sql = this.client();
+    const from = this.local.cursor("permits") ?? "0";
+    const r = await pullPermits(sql, this.opts.site, from);
+    const now = this.now();
+    this.local.applyPull(r.keep, r.drop, r.horizon, now - this.o.keepEndedMs, now);
+    await notePull(sql, this.opts.site, this.local.boxId(now));
+    if (r.rejected > 0)
+      log("warning", "central sync: office permits the box cannot serve were skipped", { count: r.rejected });
+    this.state.lastPullAt = now;
+    this.pullOk = true;
+  }
+
+  status(): SyncStatus {
+    const pending = this.local.pending();
+    const now = this.now();
+    return {
+      site: this.opts.site,
+      central: redactedUrl(this.opts.target.url),
+      reachable: this.pushOk && this.pullOk,
+      pendingEvents: pending.events,
+      oldestPendingAgeSeconds:
+        pending.oldestReceivedAt === null ? 0 : Math.max(0, (now - pending.oldestReceivedAt) / 1000),
+      lastPushAt: this.state.lastPushAt,
+      lastPullAt: this.state.lastPullAt,
+      lastError: this.state.lastError,
+      lastErrorAt: this.state.lastErrorAt,
+      errors: { ...this.state.errors },
+      pushed: { ...this.state.pushed },
+      centralPermits: this.local.centralPermitCount(),
+    };
+  }
+}

@@ -1,0 +1,208 @@
+import type { SQL } from "bun";
+import type { StoredLookup } from "../../platform/store/lookups.ts";
+import type { StoredLot } from "../../platform/store/lots.ts";
+import type { SyncedEvent, SyncedTicket } from "../../platform/store/ticket-rows.ts";
+import type { LocalBatch } from "./local.ts";
+
+/**
+ * The office side of a push. Each batch goes in one transaction as a few statements whose rows
+ * travel as one JSON parameter (jsonb_to_recordset): the statements stay fixed, so they are
+ * prepared once per connection whatever the batch size. Every write is idempotent: events and
+ * lookups are keyed by (site, seq|id) and skipped when present, a ticket's state replaces the
+ * stored one only if it includes at least the same events (last_seq), lots are replaced whole.
+ * A batch sent twice, or an older one sent after a newer one, changes nothing.
+ */
+
+/** PostgreSQL text cannot hold NUL; a NUL that came in a JSON string is stored as U+FFFD. */
+function clean(s: string): string;
+function clean(s: string | null): string | null;
+function clean(s: string | null): string | null {
+  return s?.includes("\0") ? s.replaceAll("\0", "\uFFFD") : s;
+}
+
+const eventJson = (e: SyncedEvent) => ({
+  seq: e.seq,
+  ticket_id: clean(e.ticketId),
+  event_type: clean(e.eventType),
+  received_at: e.receivedAt,
+  credential: clean(e.credential),
+  outcome: e.outcome,
+  raw_body: clean(e.rawBody),
+  body_cut_from: e.bodyCutFrom,
+});
+
+const ticketJson = (t: SyncedTicket) => ({
+  ticket_id: clean(t.ticketId),
+  zone: t.zone,
+  parking_lot_id: t.parkingLotId,
+  lot_unknown: Boolean(t.lotUnknown),
+  start_at: t.startAt,
+  end_at: t.endAt,
+  plate: clean(t.plate),
+  plate_norm: clean(t.plateNorm),
+  amount_incl_vat: t.amountInclVat,
+  vat_rate: t.vatRate,
+  currency_code: clean(t.currencyCode),
+  status: t.status,
+  created_at: t.createdAt,
+  updated_at: t.updatedAt,
+  canceled_at: t.canceledAt,
+  last_seq: t.lastSeq,
+});
+
+const lookupJson = (l: StoredLookup) => ({
+  id: l.id,
+  at: l.at,
+  credential: clean(l.credential),
+  by: l.by,
+  query: clean(l.query),
+  results: l.results,
+});
+
+const lotJson = (l: StoredLot) => ({
+  lot_id: l.id,
+  name: clean(l.name),
+  number_of_spaces: l.numberOfSpaces,
+  zone_number: l.zoneNumber,
+  max_time: l.maxTime,
+  max_fee: l.maxFee,
+  active: l.active,
+  fees: l.parkingLotFee,
+  variable_fees: l.variableFees,
+  opening_hours: l.parkingLotOpen,
+  locations: l.parkingLotLocation,
+  created_at: l.createdAt,
+  updated_at: l.updatedAt,
+  updated_by: clean(l.updatedBy),
+});
+
+/** ms since the epoch (a JSON number) to timestamptz. */
+const ts = (col: string) => `to_timestamp((r.${col})::double precision / 1000)`;
+
+const INSERT_EVENTS = `INSERT INTO parkd.events
+  (site, seq, ticket_id, event_type, received_at, credential, outcome, raw_body, body_cut_from)
+  SELECT $1, r.seq, r.ticket_id, r.event_type, ${ts("received_at")}, r.credential, r.outcome, r.raw_body,
+    r.body_cut_from
+  FROM jsonb_to_recordset($2::text::jsonb) AS r(seq bigint, ticket_id text, event_type text, received_at bigint,
+    credential text, outcome text, raw_body text, body_cut_from bigint)
+  ON CONFLICT (site, seq) DO NOTHING`;
+
+const UPSERT_TICKETS = `INSERT INTO parkd.tickets AS t
+  (site, ticket_id, zone, parking_lot_id, lot_unknown, start_at, end_at, plate, plate_norm, amount_incl_vat,
+   vat_rate, currency_code, status, created_at, updated_at, canceled_at, last_seq)
+  SELECT $1, r.ticket_id, r.zone, r.parking_lot_id, r.lot_unknown, ${ts("start_at")}, ${ts("end_at")}, r.plate,
+    r.plate_norm, r.amount_incl_vat, r.vat_rate, r.currency_code, r.status, ${ts("created_at")},
+    ${ts("updated_at")}, ${ts("canceled_at")}, r.last_seq
+  FROM jsonb_to_recordset($2::text::jsonb) AS r(ticket_id text, zone integer, parking_lot_id integer,
+    lot_unknown boolean, start_at bigint, end_at bigint, plate text, plate_norm text, amount_incl_vat bigint,
+    vat_rate integer, currency_code text, status text, created_at bigint, updated_at bigint,
+    canceled_at bigint, last_seq bigint)
+  ON CONFLICT (site, ticket_id) DO UPDATE SET zone = excluded.zone, parking_lot_id = excluded.parking_lot_id,
+    lot_unknown = excluded.lot_unknown, start_at = excluded.start_at, end_at = excluded.end_at,
+    plate = excluded.plate, plate_norm = excluded.plate_norm, amount_incl_vat = excluded.amount_incl_vat,
+    vat_rate = excluded.vat_rate, currency_code = excluded.currency_code, status = excluded.status,
+    created_at = excluded.created_at, updated_at = excluded.updated_at, canceled_at = excluded.canceled_at,
+    last_seq = excluded.last_seq, pushed_at = now()
+  WHERE t.last_seq < excluded.last_seq`;
+
+const INSERT_LOOKUPS = `INSERT INTO parkd.lookups (site, id, at, credential, by, query, results)
+  SELECT $1, r.id, ${ts("at")}, r.credential, r.by, r.query, r.results
+  FROM jsonb_to_recordset($2::text::jsonb) AS r(id bigint, at bigint, credential text, by text, query text,
+    results integer)
+  ON CONFLICT (site, id) DO NOTHING`;
+
+const UPSERT_LOTS = `INSERT INTO parkd.lots AS l
+  (site, lot_id, name, number_of_spaces, zone_number, max_time, max_fee, active, fees, variable_fees,
+   opening_hours, locations, created_at, updated_at, updated_by, removed_at)
+  SELECT $1, r.lot_id, r.name, r.number_of_spaces, r.zone_number, r.max_time, r.max_fee, r.active, r.fees,
+    r.variable_fees, r.opening_hours, r.locations, ${ts("created_at")}, ${ts("updated_at")}, r.updated_by, NULL
+  FROM jsonb_to_recordset($2::text::jsonb) AS r(lot_id integer, name text, number_of_spaces integer,
+    zone_number integer, max_time integer, max_fee bigint, active boolean, fees jsonb, variable_fees jsonb,
+    opening_hours jsonb, locations jsonb, created_at bigint, updated_at bigint, updated_by text)
+  ON CONFLICT (site, lot_id) DO UPDATE SET name = excluded.name, number_of_spaces = excluded.number_of_spaces,
+    zone_number = excluded.zone_number, max_time = excluded.max_time, max_fee = excluded.max_fee,
+    active = excluded.active, fees = excluded.fees, variable_fees = excluded.variable_fees,
+    opening_hours = excluded.opening_hours, locations = excluded.locations, created_at = excluded.created_at,
+    updated_at = excluded.updated_at, updated_by = excluded.updated_by, removed_at = NULL, pushed_at = now()
+  WHERE l.updated_at IS DISTINCT FROM excluded.updated_at OR l.removed_at IS NOT NULL`;
+
+/** Lots the box no longer has: kept for old tickets' sake, marked removed. */
+const REMOVE_LOTS = `UPDATE parkd.lots SET removed_at = now(), pushed_at = now()
+  WHERE site = $1 AND removed_at IS NULL
+    AND lot_id NOT IN (SELECT (x)::integer FROM jsonb_array_elements_text($2::text::jsonb) AS x)`;
+
+// Only the box that holds the site id may write under it (see SiteClaimedError).
+const TOUCH_SITE = `INSERT INTO parkd.sites AS s (site, last_push_at, pushed_seq, box_version, box_id)
+  VALUES ($1, now(), $2, $3, $4)
+  ON CONFLICT (site) DO UPDATE SET last_push_at = now(), pushed_seq = greatest(s.pushed_seq, excluded.pushed_seq),
+    box_version = excluded.box_version, box_id = excluded.box_id
+  WHERE s.box_id IS NULL OR s.box_id = excluded.box_id
+  RETURNING site`;
+
+/** Another box already pushes under this site id: its events would be taken for this one's. */
+export class SiteClaimedError extends Error {
+  constructor(site: string) {
+    super(
+      `site id "${site}" is held at the office by another box: give this box its own --site ` +
+        "(or, if it replaces that box with that box's store, clear parkd.sites.box_id at the office)",
+    );
+  }
+}
+
+export interface PushCounts {
+  events: number;
+  tickets: number;
+  lookups: number;
+  lots: number;
+}
+
+/** Writes one batch for `site` in one transaction; returns how many rows of each kind it sent. */
+export async function pushBatch(
+  sql: SQL,
+  box: { site: string; boxId: string; version: string },
+  b: LocalBatch,
+): Promise<PushCounts> {
+  const { site } = box;
+  const maxSeq = b.events.length > 0 ? b.events[b.events.length - 1]!.seq : 0;
+  await sql.begin(async (tx) => {
+    // The site row first: every other table refers to it, and it says whose site it is.
+    const claimed = await tx.unsafe(TOUCH_SITE, [site, maxSeq, box.version, box.boxId]);
+    if (claimed.length === 0) throw new SiteClaimedError(site);
+    if (b.events.length > 0) await tx.unsafe(INSERT_EVENTS, [site, JSON.stringify(b.events.map(eventJson))]);
+    if (b.tickets.length > 0)
+      await tx.unsafe(UPSERT_TICKETS, [site, JSON.stringify(b.tickets.map(ticketJson))]);
+    if (b.lookups.length > 0)
+      await tx.unsafe(INSERT_LOOKUPS, [site, JSON.stringify(b.lookups.map(lookupJson))]);
+    if (b.lots) {
+      if (b.lots.rows.length > 0)
+        await tx.unsafe(UPSERT_LOTS, [site, JSON.stringify(b.lots.rows.map(lotJson))]);
+      await tx.unsafe(REMOVE_LOTS, [site, JSON.stringify(b.lots.rows.map((l) => l.id))]);
+    }
+  });
+  return {
+    events: b.events.length,
+    tickets: b.tickets.length,
+    lookups: b.lookups.length,
+    lots: b.lots ? b.lots.rows.length : 0,
+  };
+}
+
+/**
+ * Where the office stands for this site: the highest event seq and lookup id it holds (after
+ * checking that the site is this box's). A box whose cursor is ahead of this (the office restored an
+ * older backup) goes back and sends again what is missing.
+ */
+export async function officePositions(
+  sql: SQL,
+  site: string,
+  boxId: string,
+): Promise<{ events: number; lookups: number }> {
+  const [row] = await sql.unsafe(
+    `SELECT (SELECT box_id::text FROM parkd.sites WHERE site = $1) AS holder,
+       coalesce((SELECT max(seq) FROM parkd.events WHERE site = $1), 0)::text AS events,
+       coalesce((SELECT max(id) FROM parkd.lookups WHERE site = $1), 0)::text AS lookups`,
+    [site],
+  );
+  if (row.holder !== null && row.holder !== boxId) throw new SiteClaimedError(site);
+  return { events: Number(row.events), lookups: Number(row.lookups) };
+}

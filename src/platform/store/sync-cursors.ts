@@ -1,0 +1,40 @@
+import type { Database, Statement } from "bun:sqlite";
+
+/**
+ * The one owner of `sync_cursors`: how far the sync with the office got, one value per stream
+ * ("events" and "lookups": the last seq/id the office stored; "lots": a fingerprint of the lots
+ * last sent; "permits": the office's transaction horizon of the last pull), and "box": this
+ * store's own random id, by which the office tells two boxes given the same site id apart.
+ */
+export type SyncStream = "events" | "lookups" | "lots" | "permits" | "box";
+
+export class SyncCursors {
+  private readonly one: Statement<{ value: string }, [string]>;
+  private readonly put: Statement<void, [string, string, number]>;
+
+  constructor(private readonly sqlite: Database) {
+    this.one = sqlite.prepare("SELECT value FROM sync_cursors WHERE stream = ?1");
+    this.put = sqlite.prepare(
+      `INSERT INTO sync_cursors (stream, value, updated_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (stream) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    );
+  }
+
+  get(stream: SyncStream): string | undefined {
+    return this.one.get(stream)?.value;
+  }
+
+  /** A number cursor (events, lookups); 0 before the first push. */
+  position(stream: "events" | "lookups"): number {
+    const v = this.get(stream);
+    return v === undefined || v === "" ? 0 : Number(v);
+  }
+
+  /** Stores several together (in one transaction unless the caller has one open). */
+  set(values: Partial<Record<SyncStream, string>>, at: number): void {
+    this.sqlite.transaction(() => {
+      for (const [stream, value] of Object.entries(values))
+        if (value !== undefined) this.put.run(stream, value, at);
+    })();
+  }
+}

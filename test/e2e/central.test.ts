@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SQL } from "bun";
+import { boxesForFile } from "../support/binary.ts";
+import { type PgServer, postgresAvailable, startPostgres } from "../support/postgres.ts";
+import { eventually, officeSql } from "../support/sync.ts";
+
+/** `parkd central init` and `parkd serve --central` on the built binary, against a real server. */
+
+const available = postgresAvailable();
+const newBox = boxesForFile();
+let pg: PgServer;
+let office: SQL;
+
+beforeAll(async () => {
+  if (!available) return;
+  pg = await startPostgres();
+  office = officeSql(pg);
+}, 60_000);
+
+afterAll(async () => {
+  await office?.close({ timeout: 1 }).catch(() => {});
+  await pg?.destroy();
+}, 30_000);
+
+const json = (token: string) => ({ "Content-Type": "application/json", Authorization: `Bearer ${token}` });
+
+describe.skipIf(!available)("the office link on the built binary", () => {
+  test("central init refuses a password on the command line, creates the schema, and runs again harmlessly", async () => {
+    const box = newBox();
+    const inUrl = await box.run(["central", "init", pg.urlWithPassword]);
+    expect(inUrl.code).toBe(2);
+    expect(inUrl.stderr).toContain("must not carry a password");
+    expect(inUrl.stderr).not.toContain(pg.password);
+
+    const wrong = await box.run(["central", "init", pg.url], { env: { PARKD_CENTRAL_PASSWORD: "wrong" } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("central init against");
+
+    const first = await box.run(["central", "init", pg.url], {
+      env: { PARKD_CENTRAL_PASSWORD: pg.password },
+    });
+    expect(first.stderr).toContain("version 0 -> 1");
+    expect(first.code).toBe(0);
+    const pwFile = join(box.dir, "office-password");
+    writeFileSync(pwFile, `${pg.password}\n`);
+    const again = await box.run(["central", "init", pg.url, "--central-password-file", pwFile]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("up to date");
+  }, 60_000);
+
+  test("serve --central pushes what the terminals send and reports the lag on /metrics", async () => {
+    await office.unsafe("SELECT 1");
+    const box = newBox();
+    const terminal = await box.token("terminal-1", "tickets:write");
+    const admin = await box.token("office", "admin");
+    const pwFile = join(box.dir, "office-password");
+    writeFileSync(pwFile, `${pg.password}\n`, { mode: 0o600 });
+    const bad = await box.run(["serve", "--http", "--central", pg.url]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--site");
+
+    await office`INSERT INTO parkd.permits (plate, zone, start_at, note)
+      VALUES ('OFFICE 1', 4321, now() - interval '1 hour', 'issued at the office')`;
+    const handheld = await box.token("handheld-1", "permits:read");
+    const server = await box.serve(
+      ["--http", "--central-password-file", pwFile, "--central-push-interval", "2"],
+      {
+        env: { PARKD_CENTRAL: pg.url, PARKD_SITE: "e2e-site" },
+      },
+    );
+    for (let i = 0; i < 20; i++) {
+      const r = await fetch(`${server.url}/api/v1/actions/tickets`, {
+        method: "POST",
+        headers: json(terminal),
+        body: JSON.stringify({
+          eventType: "TicketCreated",
+          ticketId: `e2e-${i}`,
+          zoneCode: "1234",
+          parkingLotId: null,
+          startDate: "2026-06-15T10:00:00+02:00",
+          endDate: "2026-06-15T12:00:00+02:00",
+          licenseNumber: `E2E${i}`,
+          ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+        }),
+      });
+      expect(r.status).toBe(200);
+    }
+    await eventually(async () => {
+      const [row] = await office`SELECT count(*)::int AS n FROM parkd.events WHERE site = 'e2e-site'`;
+      return row.n === 20;
+    });
+    // The first pull runs at start: the office's permit is served beside the box's own.
+    await eventually(async () => {
+      const r = await fetch(`${server.url}/api/v1/tickets/zone/4321`, { headers: json(handheld) });
+      return JSON.stringify((await r.json()).data) === '["OFFICE 1"]';
+    });
+    const ready = await (await fetch(`${server.url}/readyz`)).json();
+    expect(ready.sync).toMatchObject({ site: "e2e-site", reachable: true, central_permits: 1 });
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: json(admin) })).text();
+    expect(metrics).toContain('parkd_sync_pending_events{site="e2e-site"} 0');
+    expect(metrics).toMatch(/parkd_sync_last_push_timestamp_seconds\{site="e2e-site"\} [1-9]/);
+    expect(metrics).not.toContain(pg.password);
+    // The sync's series pass Prometheus' own linter, where it is installed (always under CI).
+    const promtool = Bun.which("promtool");
+    if (promtool || process.env.CI === "true") {
+      const check = Bun.spawnSync([promtool ?? "promtool", "check", "metrics"], {
+        stdin: Buffer.from(metrics),
+      });
+      expect(check.stdout.toString() + check.stderr.toString()).toBe("");
+      expect(check.exitCode).toBe(0);
+    }
+    expect(server.stderr()).not.toContain(pg.password);
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,100 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CentralConfigError, checkCentralUrl, redactedUrl } from "../../../src/modules/sync/connection.ts";
+import { localPermit } from "../../../src/modules/sync/puller.ts";
+import { syncSettings } from "../../../src/modules/sync/settings.ts";
+
+describe("the office link's settings", () => {
+  test("a URL with a password in it, anywhere, is refused; other URLs pass", () => {
+    for (const bad of [
+      "postgres://parkd:secret@office:5432/parkd",
+      "postgres://parkd@office/parkd?password=secret",
+      "postgres://parkd@office/parkd?sslmode=verify-full&sslpassword=x",
+    ])
+      expect(() => checkCentralUrl(bad)).toThrow(/must not carry a password/);
+    expect(() => checkCentralUrl("mysql://parkd@office/parkd")).toThrow(/postgres:\/\//);
+    expect(() => checkCentralUrl("office:5432")).toThrow(CentralConfigError);
+    expect(checkCentralUrl("postgresql://parkd@office:5432/parkd?sslmode=require")).toContain(
+      "sslmode=require",
+    );
+  });
+
+  test("logs show the URL without password or query", () => {
+    expect(redactedUrl("postgres://u:pw@h:1/db?sslrootcert=/x")).toBe("postgres://u@h:1/db");
+  });
+
+  test("the site id and the password: from a file's first line, else the environment", () => {
+    const dir = mkdtempSync(join(tmpdir(), "parkd-settings-"));
+    try {
+      const file = join(dir, "pw");
+      writeFileSync(file, "from-file\nignored\n");
+      const url = "postgres://parkd@office/parkd";
+      expect(syncSettings({ central: url, site: "north-1", passwordFile: file }, {})).toEqual({
+        target: { url, password: "from-file" },
+        site: "north-1",
+      });
+      expect(
+        syncSettings({ central: url, site: "n" }, { PARKD_CENTRAL_PASSWORD: "env" })?.target.password,
+      ).toBe("env");
+      expect(syncSettings({ central: url, site: "n" }, {})?.target.password).toBeUndefined();
+      expect(() => syncSettings({ central: url, site: "n", passwordFile: join(dir, "none") }, {})).toThrow(
+        /cannot read/,
+      );
+      writeFileSync(file, "");
+      expect(() => syncSettings({ central: url, site: "n", passwordFile: file }, {})).toThrow(/empty/);
+      expect(() => syncSettings({ central: url }, {})).toThrow(/--site/);
+      expect(() => syncSettings({ central: url, site: "no spaces" }, {})).toThrow(/--site must be/);
+      expect(() => syncSettings({ site: "lonely" }, {})).toThrow(/goes with --central/);
+      expect(syncSettings({}, {})).toBeUndefined();
+      expect(syncSettings({ central: url, site: "n", pushIntervalSeconds: 5 }, {})?.pushIntervalMs).toBe(
+        5000,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("office permits the box can serve", () => {
+  const base = {
+    id: "7",
+    plate: " ab-123 ",
+    zone: 12,
+    start_ms: "1781000000000",
+    end_ms: null,
+    note: "",
+    days: null,
+    sites: null,
+  };
+
+  test("are kept in the box's own form", () => {
+    expect(localPermit(base)).toEqual({
+      id: 7,
+      plate: "ab-123",
+      plateNorm: "AB123",
+      zone: 12,
+      startAt: 1781000000000,
+      endAt: null,
+      note: "",
+      days: null,
+    });
+    const windows = [{ weekday: 1, start_time: "22:00:00", end_time: "06:00:00" }];
+    expect(localPermit({ ...base, days: windows })?.days).toEqual(windows);
+    expect(localPermit({ ...base, days: [] })?.days).toBeNull();
+  });
+
+  test("ones it could not serve as its own are refused", () => {
+    for (const days of [
+      { weekday: 1 },
+      [{ weekday: 8, start_time: "07:00:00", end_time: "08:00:00" }],
+      [{ weekday: 1, start_time: "7:00", end_time: "08:00:00" }],
+      [{ weekday: 1, start_time: "08:00:00", end_time: "08:00:00" }],
+      [{ weekday: 1, start_time: "24:00:00", end_time: "08:00:00" }],
+    ])
+      expect(localPermit({ ...base, days })).toBeNull();
+    expect(localPermit({ ...base, plate: " - " })).toBeNull();
+    expect(localPermit({ ...base, zone: 2 ** 31 })).toBeNull();
+  });
+});
