@@ -22,7 +22,7 @@ import type { LocalBatch } from "../src/modules/sync/local.ts";
 import { pullPermits } from "../src/modules/sync/puller.ts";
 import { pushBatch } from "../src/modules/sync/pusher.ts";
 import type { StoredLookup } from "../src/platform/store/lookups.ts";
-import type { SyncedEvent, SyncedTicket } from "../src/platform/store/ticket-rows.ts";
+import type { SyncedEvent, SyncedTicket } from "../src/platform/store/tickets/rows.ts";
 import { startPostgres } from "../test/support/postgres.ts";
 
 function arg(name: string, fallback: string): string {

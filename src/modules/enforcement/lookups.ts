@@ -14,7 +14,7 @@ import {
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
-import type { ListedTicket } from "../../platform/store/ticket-rows.ts";
+import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
 import type { ExtendedInformation } from "./model.ts";
 import { ZoneAnswers } from "./zone-answers.ts";
 

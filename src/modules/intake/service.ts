@@ -11,7 +11,7 @@ import {
   type TicketStatus,
 } from "../../domain/tickets/rules.ts";
 import { isStoreUnavailable } from "../../platform/store/connection.ts";
-import type { TicketRow } from "../../platform/store/ticket-rows.ts";
+import type { TicketRow } from "../../platform/store/tickets/rows.ts";
 import { readTicketEvent } from "./read-event.ts";
 import { storedBody } from "./stored-body.ts";
 

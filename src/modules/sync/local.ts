@@ -3,8 +3,8 @@ import type { StoredLookup } from "../../platform/store/lookups.ts";
 import type { StoredLot } from "../../platform/store/lots.ts";
 import type { OfficePermit } from "../../platform/store/permits.ts";
 import type { SyncStream } from "../../platform/store/sync-cursors.ts";
-import type { SyncedEvent, SyncedTicket } from "../../platform/store/ticket-rows.ts";
-import { TicketSyncRecords } from "../../platform/store/ticket-sync.ts";
+import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets/rows.ts";
+import { TicketSyncRecords } from "../../platform/store/tickets/sync.ts";
 
 /** One push's worth of local rows, read in one snapshot. */
 export interface LocalBatch {

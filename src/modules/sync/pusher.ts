@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import type { StoredLookup } from "../../platform/store/lookups.ts";
 import type { StoredLot } from "../../platform/store/lots.ts";
-import type { SyncedEvent, SyncedTicket } from "../../platform/store/ticket-rows.ts";
+import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets/rows.ts";
 import type { LocalBatch } from "./local.ts";
 
 /**

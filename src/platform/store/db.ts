@@ -19,8 +19,8 @@ import { PermitRecords } from "./permits.ts";
 import { StoreProbe } from "./probe.ts";
 import * as schema from "./schema/index.ts";
 import { SyncCursors } from "./sync-cursors.ts";
-import { TicketSearchRecords } from "./ticket-search.ts";
-import { TicketRecords } from "./tickets.ts";
+import { TicketRecords } from "./tickets/records.ts";
+import { TicketSearchRecords } from "./tickets/search.ts";
 import { ZoneVersions } from "./zone-versions.ts";
 
 export { commitRelaxed, isStoreUnavailable } from "./connection.ts";

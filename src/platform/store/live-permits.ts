@@ -1,7 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { ListedPermit, PermitRecords } from "./permits.ts";
-import type { ListedTicket } from "./ticket-rows.ts";
-import type { LiveCursor, TicketRecords } from "./tickets.ts";
+import type { LiveCursor, TicketRecords } from "./tickets/records.ts";
+import type { ListedTicket } from "./tickets/rows.ts";
 
 /** How far the clock moves on before entries that can no longer be listed are swept out. */
 const SWEEP_MS = 60_000;

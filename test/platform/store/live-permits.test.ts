@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openStore, type Store } from "../../../src/platform/store/db.ts";
 import { LivePermits } from "../../../src/platform/store/live-permits.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
-import type { ListedTicket, TicketRow } from "../../../src/platform/store/ticket-rows.ts";
+import type { ListedTicket, TicketRow } from "../../../src/platform/store/tickets/rows.ts";
 
 const dirs: string[] = [];
 afterAll(() => {

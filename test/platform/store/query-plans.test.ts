@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
 import { PERMIT_LOOKUP_SQL } from "../../../src/platform/store/permits.ts";
-import { TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets.ts";
+import { TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets/records.ts";
 
 const LOOKUP_SQL = { ...TICKET_LOOKUP_SQL, ...PERMIT_LOOKUP_SQL };
 

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { StoredTicket, SyncedEvent, SyncedTicket } from "./ticket-rows.ts";
+import type { StoredTicket, SyncedEvent, SyncedTicket } from "./rows.ts";
 
 /**
  * The sync's reads of `tickets` and `ticket_events` (the event log in seq order after a cursor,

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { TicketStatus } from "../../domain/tickets/rules.ts";
-import type { StoredTicket } from "./ticket-rows.ts";
+import type { TicketStatus } from "../../../domain/tickets/rules.ts";
+import type { StoredTicket } from "./rows.ts";
 
 /**
  * The operator console's reads of `tickets` and `ticket_events`: search and recent counts. Kept

@@ -1,5 +1,5 @@
-import type { TicketStatus } from "../../domain/tickets/rules.ts";
-import type { tickets } from "./schema/index.ts";
+import type { TicketStatus } from "../../../domain/tickets/rules.ts";
+import type { tickets } from "../schema/index.ts";
 
 /** The shapes TicketRecords (tickets.ts) reads and writes. */
 

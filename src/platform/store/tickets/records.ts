@@ -1,13 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { TicketState } from "../../domain/tickets/rules.ts";
-import type {
-  ListedTicket,
-  NewTicketEvent,
-  StoredTicket,
-  StoredTicketEvent,
-  TicketRow,
-} from "./ticket-rows.ts";
-import { WriteNotes } from "./write-notes.ts";
+import type { TicketState } from "../../../domain/tickets/rules.ts";
+import { WriteNotes } from "../write-notes.ts";
+import type { ListedTicket, NewTicketEvent, StoredTicket, StoredTicketEvent, TicketRow } from "./rows.ts";
 
 /**
  * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
