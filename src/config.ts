@@ -37,7 +37,7 @@ export const defaultConfig = (): AppConfig => ({
   retentionDays: 90,
   bodyLimit: 64 * 1024,
   holidays: ["SE"],
-  rateLimitPerSecond: 100,
+  rateLimitPerSecond: 0,
   rateLimitBurst: 200,
   trustProxy: [],
 });

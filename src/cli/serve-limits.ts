@@ -13,8 +13,8 @@ export const limitOptions = [
     name: "rate-limit-per-second",
     type: "string" as const,
     valueName: "N",
-    default: "100",
-    help: "requests a second each credential may send on average, 429 above it (0: no limit)",
+    default: "0",
+    help: "requests a second each credential may send on average, 429 above it (0: no limit; deploy/parkd.service sets 100)",
   },
   {
     name: "rate-limit-burst",

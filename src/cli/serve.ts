@@ -30,7 +30,7 @@ function appConfig(v: OptionValues): AppConfig {
     bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
     metricsToken: metricsToken(v),
     holidays: holidaysOpt(v),
-    rateLimitPerSecond: intOpt(v, "rate-limit-per-second", 0, 1_000_000) ?? 100,
+    rateLimitPerSecond: intOpt(v, "rate-limit-per-second", 0, 1_000_000) ?? 0,
     rateLimitBurst: intOpt(v, "rate-limit-burst", 1, 1_000_000) ?? 200,
     trustProxy: trustProxyOpt(v),
     central: syncSettingsOf(v),
