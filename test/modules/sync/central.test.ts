@@ -36,6 +36,7 @@ afterAll(async () => {
 
 const count = async (q: string, ...params: unknown[]) => Number((await office.unsafe(q, params))[0].n);
 
+// `available` throws under CI=true when PostgreSQL is missing: only a laptop without it skips.
 describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   test("central init is idempotent and records its version", async () => {
     const again = await migrateCentral(office);

@@ -61,6 +61,16 @@ function refused(e: unknown): never {
   throw invalid([{ pointer: "", message: e.message }], e.message);
 }
 
+/** Revokes or deletes by id only (by name is the CLI's convenience); the service's refusals become problems. */
+function byId(id: string, prefix: string, missing: string, change: (id: string) => unknown): void {
+  if (!id.startsWith(prefix)) refused(new CredentialError(`${missing} "${id}"`));
+  try {
+    change(id);
+  } catch (e) {
+    refused(e);
+  }
+}
+
 const tags = ["credentials"];
 
 /** Tokens and Basic users over the API (scope admin), for the console; the CLI does the same. */
@@ -115,14 +125,7 @@ export function credentialApiRoutes(ctx: AppContext) {
     .delete(
       "/api/v1/tokens/:id",
       ({ params, set }) => {
-        // Ids only: revoking by name is the CLI's convenience.
-        if (!params.id.startsWith("tok_"))
-          refused(new CredentialError(`no live token with id "${params.id}"`));
-        try {
-          ctx.credentials.revokeToken(params.id);
-        } catch (e) {
-          refused(e);
-        }
+        byId(params.id, "tok_", "no live token with id", (id) => ctx.credentials.revokeToken(id));
         set.status = 204;
         return null;
       },
@@ -162,12 +165,7 @@ export function credentialApiRoutes(ctx: AppContext) {
     .delete(
       "/api/v1/users/:id",
       ({ params, set }) => {
-        if (!params.id.startsWith("usr_")) refused(new CredentialError(`no user with id "${params.id}"`));
-        try {
-          ctx.credentials.deleteUser(params.id);
-        } catch (e) {
-          refused(e);
-        }
+        byId(params.id, "usr_", "no user with id", (id) => ctx.credentials.deleteUser(id));
         set.status = 204;
         return null;
       },
