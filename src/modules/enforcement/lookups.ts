@@ -62,16 +62,8 @@ export class PermitLookups {
   /** check-tickets by registration number (already normalized). */
   byPlate(plateNorm: string, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
-    const store = this.ctx.store;
-    const held = store.live.forPlate(plateNorm, at, at - recent);
-    // Office permits (pulled from the head office) are few: their own index, beside the live set.
-    const office = store.permits.officeForPlate(plateNorm, at, at - recent);
-    const rows = this.candidates(
-      held.tickets,
-      office.length ? held.permits.concat(office) : held.permits,
-      true,
-    );
-    return this.answer(rows, at, recent);
+    const held = this.ctx.store.live.forPlate(plateNorm, at, at - recent);
+    return this.answer(this.candidates(held.tickets, held.permits, true), at, recent);
   }
 
   /** check-tickets by zone. */

@@ -182,7 +182,7 @@ export class Store {
 
   /** What a plate lookup can return, held in memory and kept current by the repositories' writes. */
   get live(): LivePermits {
-    this.repos.live ??= new LivePermits(this.tickets, this.permits, this, this.sqlite);
+    this.repos.live ??= new LivePermits(this.tickets, this.permits, this);
     return this.repos.live;
   }
 

@@ -1,4 +1,3 @@
-import type { Database, Statement } from "bun:sqlite";
 import type { ListedPermit, PermitRecords } from "./permits.ts";
 import type { LiveCursor, TicketRecords } from "./tickets/records.ts";
 import type { ListedTicket } from "./tickets/rows.ts";
@@ -33,13 +32,13 @@ interface Build {
 }
 
 /**
- * The tickets and operator permits a plate lookup can return, copied into two small temporary
- * tables of the connection (LiveCopy, in memory or the temp file, never in the store): every one
- * not canceled that is open-ended or ends after the horizon, started or not. That is about a day
- * of tickets out of the 90 kept, so a lookup reads a table of 36 000 rows that takes no lock,
- * instead of two indexed queries on the plate's whole history in the store. `forPlate` answers exactly what `TicketRecords.listedForPlate`
- * and `PermitRecords.listedForPlate` answer (test/platform/store/live-permits.test.ts checks it
- * on random writes, builds and clock moves):
+ * The tickets and permits (the site's own and the office's) a plate lookup can return, held in
+ * memory (LiveCopy): every one not canceled that is open-ended or ends after the horizon, started
+ * or not. That is about a day of tickets out of the 90 kept (some 31 000 on the 1M-ticket bench
+ * store, about 15 MB of heap), so a lookup reads a map instead of three indexed queries on the
+ * plate's whole history. `forPlate` answers exactly what `TicketRecords.listedForPlate`,
+ * `PermitRecords.listedForPlate` and `PermitRecords.officeForPlate` answer
+ * (test/platform/store/live-permits.test.ts checks it on random writes, builds and clock moves):
  * - Writes on this connection, by whatever code: temporary triggers note the id of every ticket
  *   and permit written (WriteNotes); each is read again before the next answer (the notes are
  *   looked at only when the connection's total_changes moved). A write rolled back takes its
@@ -50,7 +49,7 @@ interface Build {
  * - Time: entries that ended before the horizon are swept out as the clock moves on; a clock set
  *   back before the horizon builds the set again.
  * Building reads the set a slice per turn of the event loop (on the 1M-ticket bench store it is
- * about 36 000 rows scattered over the file, a few hundred ms in all), so it never holds up
+ * about 31 000 rows scattered over the file, a few hundred ms in all), so it never holds up
  * requests; until it is done, lookups are answered by the queries themselves.
  */
 export class LivePermits {
@@ -69,27 +68,25 @@ export class LivePermits {
     private readonly tickets: TicketRecords,
     private readonly permits: PermitRecords,
     private readonly connection: Connection,
-    sqlite: Database,
     opts: LiveOptions = {},
   ) {
-    this.copy = new LiveCopy(sqlite);
+    this.copy = new LiveCopy();
     this.slice = opts.slice ?? 500;
     this.versionCheckMs = opts.versionCheckMs ?? 100;
     // From now on every write is noted (the first take sets the notes up).
-    tickets.takeWritten();
-    permits.takeWritten();
+    this.takeAllWritten();
   }
 
   /**
-   * As TicketRecords.listedForPlate and PermitRecords.listedForPlate: started by `now`, not
-   * canceled, open-ended or ending after `cutoff`.
+   * As TicketRecords.listedForPlate, and PermitRecords.listedForPlate with officeForPlate:
+   * started by `now`, not canceled, open-ended or ending after `cutoff`.
    */
   forPlate(plateNorm: string, now: number, cutoff: number): PlateEntries {
-    if (!this.update(cutoff))
-      return {
-        tickets: this.tickets.listedForPlate(plateNorm, now, cutoff),
-        permits: this.permits.listedForPlate(plateNorm, now, cutoff),
-      };
+    if (!this.update(cutoff)) {
+      const permits = this.permits.listedForPlate(plateNorm, now, cutoff);
+      for (const p of this.permits.officeForPlate(plateNorm, now, cutoff)) permits.push(p);
+      return { tickets: this.tickets.listedForPlate(plateNorm, now, cutoff), permits };
+    }
     return this.copy.forPlate(plateNorm, now, cutoff);
   }
 
@@ -123,13 +120,15 @@ export class LivePermits {
     this.changesSeen = changes;
     const tickets = this.tickets.takeWritten();
     const permits = this.permits.takeWritten();
+    const office = this.permits.takeOfficeWritten();
     if (tickets.length > MAX_REREAD) {
       this.horizon = null;
       this.build(cutoff);
       return false;
     }
     for (const id of tickets) this.rereadTicket(id);
-    for (const id of permits) this.rereadPermit(id);
+    for (const id of permits) this.rereadPermit(id, false);
+    for (const id of office) this.rereadPermit(id, true);
     if (cutoff - this.horizon >= SWEEP_MS) this.sweep(cutoff);
     return true;
   }
@@ -140,8 +139,7 @@ export class LivePermits {
     this.building = build;
     this.copy.clear();
     // Whatever was written before now is in what is read from now on; later writes leave notes.
-    this.tickets.takeWritten();
-    this.permits.takeWritten();
+    this.takeAllWritten();
     for (const p of this.permits.live(horizon)) this.copy.putPermit(p);
     const step = () => {
       if (this.building !== build) return;
@@ -172,10 +170,16 @@ export class LivePermits {
     if (t && t.status !== "canceled" && this.holds(t.endAt)) this.copy.putTicket(t);
   }
 
-  private rereadPermit(id: number): void {
-    this.copy.dropPermit(id);
-    const p = this.permits.listed(id);
+  private rereadPermit(id: number, office: boolean): void {
+    this.copy.dropPermit(id, office);
+    const p = office ? this.permits.officeListed(id) : this.permits.listed(id);
     if (p && this.holds(p.endAt)) this.copy.putPermit(p);
+  }
+
+  private takeAllWritten(): void {
+    this.tickets.takeWritten();
+    this.permits.takeWritten();
+    this.permits.takeOfficeWritten();
   }
 
   private holds(endAt: number | null): boolean {
@@ -189,98 +193,84 @@ export class LivePermits {
   }
 }
 
-const TICKETS = "parkd_live_tickets";
-const PERMITS = "parkd_live_permits";
-const TICKET_COLUMNS = `ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
-  end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt`;
-const PERMIT_COLUMNS =
-  "id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm, note, days";
-const COUNTS = "plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)";
-
 /**
- * The set itself, in two temporary tables of the connection: outside the JavaScript heap (held
- * there it grew the heap by 18-22 MB, and the process's peak size by about 50 MB under load),
- * and a temporary table needs none of the locks a read of the store takes.
+ * The set itself, in the JavaScript heap: a plate's entries by its normalized plate, and each
+ * entry by its id for the rereads and the sweeps. Reading two indexed tables per lookup (even
+ * temporary ones) cost more than the rest of the lookup; a map costs a fraction of a microsecond.
  */
 class LiveCopy {
-  private readonly ticketsFor: Statement<ListedTicket, [string, number, number]>;
-  private readonly permitsFor: Statement<ListedPermit, [string, number, number]>;
-  private readonly putT: Statement<void, (string | number | null)[]>;
-  private readonly putP: Statement<void, (string | number | null)[]>;
-  private readonly dropT: Statement<void, [string]>;
-  private readonly dropP: Statement<void, [number]>;
-  private readonly endedT: Statement<void, [number]>;
-  private readonly endedP: Statement<void, [number]>;
-  private readonly count: Statement<{ n: number }, []>;
-
-  constructor(private readonly sqlite: Database) {
-    sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${TICKETS} (ticket_id TEXT PRIMARY KEY, zone INTEGER,
-      parking_lot_id INTEGER, start_at INTEGER, end_at INTEGER, plate TEXT, plate_norm TEXT, status TEXT,
-      updated_at INTEGER)`);
-    sqlite.run(`CREATE INDEX IF NOT EXISTS temp.${TICKETS}_plate ON ${TICKETS} (plate_norm)`);
-    sqlite.run(`CREATE INDEX IF NOT EXISTS temp.${TICKETS}_end ON ${TICKETS} (end_at)`);
-    sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${PERMITS} (id INTEGER PRIMARY KEY, zone INTEGER,
-      start_at INTEGER, end_at INTEGER, plate TEXT, plate_norm TEXT, note TEXT, days TEXT)`);
-    sqlite.run(`CREATE INDEX IF NOT EXISTS temp.${PERMITS}_plate ON ${PERMITS} (plate_norm)`);
-    this.ticketsFor = sqlite.prepare(`SELECT ${TICKET_COLUMNS} FROM temp.${TICKETS} WHERE ${COUNTS}`);
-    this.permitsFor = sqlite.prepare(`SELECT ${PERMIT_COLUMNS} FROM temp.${PERMITS} WHERE ${COUNTS}`);
-    this.putT = sqlite.prepare(`INSERT OR REPLACE INTO temp.${TICKETS} (ticket_id, zone, parking_lot_id,
-      start_at, end_at, plate, plate_norm, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.putP = sqlite.prepare(`INSERT OR REPLACE INTO temp.${PERMITS} (id, zone, start_at, end_at, plate,
-      plate_norm, note, days) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.dropT = sqlite.prepare(`DELETE FROM temp.${TICKETS} WHERE ticket_id = ?1`);
-    this.dropP = sqlite.prepare(`DELETE FROM temp.${PERMITS} WHERE id = ?1`);
-    this.endedT = sqlite.prepare(`DELETE FROM temp.${TICKETS} WHERE end_at <= ?1`);
-    this.endedP = sqlite.prepare(`DELETE FROM temp.${PERMITS} WHERE end_at <= ?1`);
-    this.count = sqlite.prepare(
-      `SELECT (SELECT count(*) FROM temp.${TICKETS}) + (SELECT count(*) FROM temp.${PERMITS}) AS n`,
-    );
-  }
+  private readonly byPlate = new Map<string, (ListedTicket | ListedPermit)[]>();
+  private readonly tickets = new Map<string, ListedTicket>();
+  private readonly permits = new Map<number, ListedPermit>();
+  private readonly office = new Map<number, ListedPermit>();
 
   forPlate(plateNorm: string, now: number, cutoff: number): PlateEntries {
-    return {
-      tickets: this.ticketsFor.all(plateNorm, now, cutoff),
-      permits: this.permitsFor.all(plateNorm, now, cutoff),
-    };
+    const found: PlateEntries = { tickets: [], permits: [] };
+    const held = this.byPlate.get(plateNorm);
+    if (held === undefined) return found;
+    for (const e of held) {
+      if (e.startAt > now || (e.endAt !== null && e.endAt <= cutoff)) continue;
+      if (isTicket(e)) found.tickets.push(e);
+      else found.permits.push(e);
+    }
+    return found;
   }
 
   putTicket(t: ListedTicket): void {
-    this.putT.run(
-      t.ticketId,
-      t.zone,
-      t.parkingLotId,
-      t.startAt,
-      t.endAt,
-      t.plate,
-      t.plateNorm,
-      t.status,
-      t.updatedAt,
-    );
+    this.dropTicket(t.ticketId);
+    this.tickets.set(t.ticketId, t);
+    this.add(t);
   }
 
   putPermit(p: ListedPermit): void {
-    this.putP.run(p.id, p.zone, p.startAt, p.endAt, p.plate, p.plateNorm, p.note, p.days);
+    const ids = p.office ? this.office : this.permits;
+    this.drop(ids, p.id);
+    ids.set(p.id, p);
+    this.add(p);
   }
 
   dropTicket(id: string): void {
-    this.dropT.run(id);
+    this.drop(this.tickets, id);
   }
 
-  dropPermit(id: number): void {
-    this.dropP.run(id);
+  dropPermit(id: number, office: boolean): void {
+    this.drop(office ? this.office : this.permits, id);
   }
 
   dropEnded(horizon: number): void {
-    this.endedT.run(horizon);
-    this.endedP.run(horizon);
+    for (const ids of [this.tickets, this.permits, this.office] as Map<string | number, Entry>[])
+      for (const [id, e] of ids) if (e.endAt !== null && e.endAt <= horizon) this.drop(ids, id);
   }
 
   clear(): void {
-    this.sqlite.run(`DELETE FROM temp.${TICKETS}`);
-    this.sqlite.run(`DELETE FROM temp.${PERMITS}`);
+    this.byPlate.clear();
+    this.tickets.clear();
+    this.permits.clear();
+    this.office.clear();
   }
 
   size(): number {
-    return this.count.get()!.n;
+    return this.tickets.size + this.permits.size + this.office.size;
   }
+
+  private add(e: Entry): void {
+    const held = this.byPlate.get(e.plateNorm);
+    if (held === undefined) this.byPlate.set(e.plateNorm, [e]);
+    else held.push(e);
+  }
+
+  private drop<Id>(ids: Map<Id, Entry>, id: Id): void {
+    const e = ids.get(id);
+    if (e === undefined) return;
+    ids.delete(id);
+    const held = this.byPlate.get(e.plateNorm)!;
+    if (held.length === 1) this.byPlate.delete(e.plateNorm);
+    else held.splice(held.indexOf(e), 1);
+  }
+}
+
+type Entry = ListedTicket | ListedPermit;
+
+function isTicket(e: Entry): e is ListedTicket {
+  return (e as ListedTicket).ticketId !== undefined;
 }

@@ -53,6 +53,8 @@ export const PERMIT_LOOKUP_SQL = {
   /** As TICKET_LOOKUP_SQL.ticketsLive*: ?1 the horizon. */
   permitsLive: `${LISTED} WHERE end_at > ?1 OR end_at IS NULL`,
   permitListed: `${LISTED} WHERE id = ?1`,
+  officeLive: `${LISTED_OFFICE} WHERE end_at > ?1 OR end_at IS NULL`,
+  officeListed: `${LISTED_OFFICE} WHERE id = ?1`,
   officeByPlate: `${LISTED_OFFICE} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
   officeInZoneEnding: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at > ?2`,
   officeInZoneOpen: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at IS NULL`,
@@ -67,8 +69,11 @@ export class PermitRecords {
   private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
   private written?: WriteNotes<number>;
+  private officeWritten?: WriteNotes<number>;
   private readonly office: {
     byPlate: Statement<ListedPermit, [string, number, number]>;
+    live: Statement<ListedPermit, [number]>;
+    listed: Statement<ListedPermit, [number]>;
     inZoneEnding: Statement<ListedPermit, [number, number]>;
     inZoneOpen: Statement<ListedPermit, [number]>;
     upsert: Statement<
@@ -92,6 +97,8 @@ export class PermitRecords {
     this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
     this.office = {
       byPlate: sqlite.prepare(PERMIT_LOOKUP_SQL.officeByPlate),
+      live: sqlite.prepare(PERMIT_LOOKUP_SQL.officeLive),
+      listed: sqlite.prepare(PERMIT_LOOKUP_SQL.officeListed),
       inZoneEnding: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneEnding),
       inZoneOpen: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneOpen),
       upsert: sqlite.prepare(
@@ -165,13 +172,25 @@ export class PermitRecords {
     return this.written.taken();
   }
 
-  /** Every permit that ends after `horizon` or not at all, started or not. */
+  /** Notes of the office permits written on this connection since the last call (a pull). */
+  takeOfficeWritten(): number[] {
+    this.officeWritten ??= new WriteNotes<number>(this.sqlite, "central_permits", "id", "INTEGER");
+    return this.officeWritten.taken();
+  }
+
+  /** Every permit, the site's own and the office's, that ends after `horizon` or not at all. */
   live(horizon: number): ListedPermit[] {
-    return this.liveAll.all(horizon);
+    const rows = this.liveAll.all(horizon);
+    for (const p of this.office.live.all(horizon)) rows.push(p);
+    return rows;
   }
 
   listed(id: number): ListedPermit | null {
     return this.listedOne.get(id);
+  }
+
+  officeListed(id: number): ListedPermit | null {
+    return this.office.listed.get(id);
   }
 
   /** Permits of a zone (own and office) that end after the cutoff or not at all, started or not. */

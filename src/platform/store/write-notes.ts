@@ -13,6 +13,8 @@ export class WriteNotes<Id extends string | number> {
   constructor(sqlite: Database, table: string, idColumn: string, idType: "TEXT" | "INTEGER") {
     const notes = `parkd_written_${table}`;
     sqlite.run(`CREATE TEMP TABLE IF NOT EXISTS ${notes} (id ${idType} PRIMARY KEY)`);
+    // Not INSERT OR IGNORE: an upsert on the table (the office pull's) imposes its own conflict
+    // handling on the trigger's insert, and a second note for the same id would fail it.
     for (const [op, row] of [
       ["INSERT", "NEW"],
       ["UPDATE", "OLD"],
@@ -20,7 +22,8 @@ export class WriteNotes<Id extends string | number> {
     ] as const)
       sqlite.run(
         `CREATE TEMP TRIGGER IF NOT EXISTS ${notes}_${op.toLowerCase()} AFTER ${op} ON main.${table}
-         BEGIN INSERT OR IGNORE INTO ${notes} (id) VALUES (${row}.${idColumn}); END`,
+         BEGIN INSERT INTO ${notes} (id) SELECT ${row}.${idColumn}
+           WHERE NOT EXISTS (SELECT 1 FROM ${notes} WHERE id = ${row}.${idColumn}); END`,
       );
     this.take = sqlite.prepare(`SELECT id FROM ${notes}`);
     this.clear = sqlite.prepare(`DELETE FROM ${notes}`);

@@ -30,7 +30,9 @@ function both(store: Store, live: LivePermits, plate: string, now: number, cutof
     (a: T, b: T) =>
       key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   const tid = byId<{ ticketId: string }>((t) => t.ticketId);
-  const pid = byId<{ id: number }>((p) => String(p.id).padStart(12, "0"));
+  const pid = byId<{ id: number; office?: 1 }>(
+    (p) => `${p.office ? "o" : ""}${String(p.id).padStart(12, "0")}`,
+  );
   // Rows read while the set was built carry their rowid (`rid`) besides what the queries give.
   const held = live.forPlate(plate, now, cutoff);
   const withoutRid = (t: ListedTicket) => {
@@ -41,7 +43,10 @@ function both(store: Store, live: LivePermits, plate: string, now: number, cutof
     live: { tickets: held.tickets.map(withoutRid).sort(tid), permits: [...held.permits].sort(pid) },
     sql: {
       tickets: store.tickets.listedForPlate(plate, now, cutoff).sort(tid),
-      permits: store.permits.listedForPlate(plate, now, cutoff).sort(pid),
+      permits: [
+        ...store.permits.listedForPlate(plate, now, cutoff),
+        ...store.permits.officeForPlate(plate, now, cutoff),
+      ].sort(pid),
     },
   };
 }
@@ -114,7 +119,7 @@ describe("LivePermits answers what the plate queries answer", () => {
     const int = (n: number) => Math.floor(rand() * n);
     const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
     const store = fileStore();
-    const live = new LivePermits(store.tickets, store.permits, store, store.sqlite, {
+    const live = new LivePermits(store.tickets, store.permits, store, {
       slice: 3,
       versionCheckMs: 0,
     });
@@ -145,6 +150,15 @@ describe("LivePermits answers what the plate queries answer", () => {
         days: null,
       };
     };
+    // Office permits: a pull keeps some (new or changed), names some gone, drops the long ended.
+    const officePull = () => {
+      const keep = Array.from({ length: int(3) }, () => {
+        const v = permitValues();
+        return { ...v, id: 1 + int(8), endAt: v.endAt ?? null, note: "office", days: null };
+      });
+      const drop = Array.from({ length: int(2) }, () => 1 + int(8));
+      store.transaction(() => store.permits.applyOfficePull(keep, drop, now - int(72) * H, now))();
+    };
     const someTicket = () => `t${1 + int(Math.max(tickets, 1))}`;
     let compared = 0;
     for (let step = 0; step < 600; step++) {
@@ -173,6 +187,7 @@ describe("LivePermits answers what the plate queries answer", () => {
           someTicket(),
         ]);
       else if (r < 0.63) store.tickets.purgeWindow(0, tickets + 1, now - int(48) * H);
+      else if (r < 0.67) officePull();
       else if (r < 0.9) now += int(3) === 0 ? int(4 * 24) * H : int(120) * MIN;
       else now -= int(48) * H;
       if (rand() < 0.3) await new Promise((turned) => setImmediate(turned));
