@@ -161,7 +161,6 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     const method = req.method ?? "GET";
     const headers = req.headers;
     const socket = req.socket;
-    res.on("finish", () => guard.responseDone(socket));
     const incomingId = headers["x-request-id"];
     const meta = new FrontEndMeta(
       typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
@@ -230,6 +229,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         res.destroy();
       }
     } finally {
+      // The connection may idle once the answer is out; a listener only when it is still going
+      // out (a large answer to a slow reader), since one per request costs more than the check.
+      if (res.writableFinished) guard.responseDone(socket);
+      else res.once("finish", () => guard.responseDone(socket));
       if (!toApp) account(meta.route ?? "(unmatched)", status, started, meta.ip, method, meta);
     }
   };

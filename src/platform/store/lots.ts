@@ -41,6 +41,10 @@ function rowValues(lot: ParkingLot) {
   };
 }
 
+const NAMES_CHECK_MS = 100;
+/** Far more lots than a site has; past it the kept names start over. */
+const MAX_NAMES = 10_000;
+
 export class LotRecords {
   private readonly selectAll;
   private readonly selectOne;
@@ -48,6 +52,11 @@ export class LotRecords {
   private readonly countAll: Statement<{ n: number }, []>;
   private readonly nextIdQuery: Statement<{ n: number }, []>;
   private readonly fingerprintQuery: Statement<{ f: string }, []>;
+  private readonly dataVersionQuery: Statement<{ data_version: number }, []>;
+  /** Names as read, for ticket notes: every plate answer with a ticket asks for one. */
+  private readonly names = new Map<number, string | null>();
+  private namesVersion = -1;
+  private namesCheckedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly sqlite: Database,
@@ -62,6 +71,7 @@ export class LotRecords {
     // Ticket notes and the intake's unknown-lot flag ask by id for every ticket: a plain statement.
     this.nameById = sqlite.prepare("SELECT name FROM parking_lots WHERE id = ?1");
     this.countAll = sqlite.prepare("SELECT count(*) AS n FROM parking_lots");
+    this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
     this.fingerprintQuery = sqlite.prepare(
       `SELECT count(*) || ':' || coalesce(sum(id), 0) || ':' || coalesce(sum(updated_at), 0) || ':' ||
          coalesce(max(updated_at), 0) AS f FROM parking_lots`,
@@ -97,13 +107,39 @@ export class LotRecords {
     return this.nameById.get(id) !== null;
   }
 
-  /** The lot's name, or null when no lot has this id. */
+  /**
+   * The lot's name, or null when no lot has this id. Kept once read: every write to the lots goes
+   * through this owner, which forgets them; another process's commit (a CLI import) moves
+   * `PRAGMA data_version`, looked at no more than every 100 ms, as the live set does. Inside a
+   * transaction the name is read afresh, since a rollback could take it back.
+   */
   nameOf(id: number): string | null {
+    if (this.sqlite.inTransaction) return this.readName(id);
+    const at = performance.now();
+    if (at - this.namesCheckedAt >= NAMES_CHECK_MS) {
+      this.namesCheckedAt = at;
+      const version = this.dataVersionQuery.get()!.data_version;
+      if (version !== this.namesVersion) {
+        this.namesVersion = version;
+        this.names.clear();
+      }
+    }
+    let name = this.names.get(id);
+    if (name === undefined) {
+      name = this.readName(id);
+      if (this.names.size >= MAX_NAMES) this.names.clear();
+      this.names.set(id, name);
+    }
+    return name;
+  }
+
+  private readName(id: number): string | null {
     return this.nameById.get(id)?.name ?? null;
   }
 
   /** Inserts the lot; with `keepId` under the id it carries, else under the next free one. */
   insert(lot: ParkingLot, keepId: boolean, at: number, by: string): ParkingLot {
+    this.names.clear();
     const row = this.db
       .insert(parkingLots)
       .values({
@@ -119,6 +155,7 @@ export class LotRecords {
   }
 
   update(lot: ParkingLot, at: number, by: string): void {
+    this.names.clear();
     this.db
       .update(parkingLots)
       .set({ ...rowValues(lot), updatedAt: at, updatedBy: by })
@@ -128,6 +165,7 @@ export class LotRecords {
 
   /** False when there was no lot with this id. */
   delete(id: number): boolean {
+    this.names.clear();
     return (
       this.db.delete(parkingLots).where(eq(parkingLots.id, id)).returning({ id: parkingLots.id }).all()
         .length > 0
