@@ -89,7 +89,7 @@ async function waitFor(url: string, proc: Subprocess, timeoutMs = 20_000): Promi
   }
 }
 
-function startParkd(dataDir: string, port: number): Subprocess {
+function startParkd(dataDir: string, port: number, requestLog?: string): Subprocess {
   return spawn(
     [
       "taskset",
@@ -113,8 +113,20 @@ function startParkd(dataDir: string, port: number): Subprocess {
       "--max-connections-per-address",
       String(Math.max(64, CONNECTIONS * 2)),
     ],
-    { stdout: "ignore", stderr: "pipe" },
+    { stdout: requestLog ? Bun.file(requestLog) : "ignore", stderr: "pipe" },
   );
+}
+
+/** "route status: count" for every answer that was not a 2xx, from the server's request log. */
+function refusals(requestLog: string): string[] {
+  const counts = new Map<string, number>();
+  for (const line of readFileSync(requestLog, "utf8").split("\n")) {
+    const m = /"route":"([^"]*)","status":(\d+)/.exec(line);
+    if (!m || m[2]!.startsWith("2")) continue;
+    const key = `${m[1]} ${m[2]}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${k}: ${n}`);
 }
 
 function peakRssMb(pid: number): number {
@@ -207,7 +219,8 @@ async function main() {
   );
 
   const port = await freePort();
-  const server = startParkd(runDir, port);
+  const requestLog = join(WORK, "requests.log");
+  const server = startParkd(runDir, port, requestLog);
   await waitFor(`http://127.0.0.1:${port}/healthz`, server);
   const base = `http://127.0.0.1:${port}`;
   const scenarios: [string, string][] = [
@@ -225,12 +238,14 @@ async function main() {
     const r = wrk(`${base}/`, join(WORK, `${script}.lua`), env);
     results.push([label, r]);
     console.log(
-      `${label.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ${(r.rps / ceiling.rps).toFixed(2)}× ceiling${r.non2xx ? `  NON-2XX ${r.non2xx}` : ""}${r.errors ? `  socket errors ${r.errors}` : ""}`,
+      `${label.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ${(r.rps / ceiling.rps).toFixed(2)}× ceiling${r.non2xx ? `  NON-2XX ${r.non2xx}` : ""}${r.errors ? `  socket errors ${r.errors}` : ""}  peak RSS so far ${peakRssMb(server.pid).toFixed(0)} MB`,
     );
   }
   const rss = peakRssMb(server.pid);
   server.kill("SIGTERM");
   const stopCode = await server.exited;
+  const refused = refusals(requestLog);
+  if (refused.length) console.log(`answers other than 2xx (${requestLog}): ${refused.join(", ")}`);
   const binMb = statSync(BIN).size / 2 ** 20;
   console.log(`peak RSS ${rss.toFixed(0)} MB, binary ${binMb.toFixed(0)} MB, exit ${stopCode}`);
 

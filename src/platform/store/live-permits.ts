@@ -1,3 +1,4 @@
+import type { TicketStatus } from "../../domain/tickets/rules.ts";
 import type { ListedPermit, PermitRecords } from "./permits.ts";
 import type { LiveCursor, TicketRecords } from "./tickets/records.ts";
 import type { ListedTicket } from "./tickets/rows.ts";
@@ -199,7 +200,8 @@ export class LivePermits {
  * temporary ones) cost more than the rest of the lookup; a map costs a fraction of a microsecond.
  */
 class LiveCopy {
-  private readonly byPlate = new Map<string, (ListedTicket | ListedPermit)[]>();
+  /** A plate's entries: one entry alone (most plates), or several in an array. */
+  private readonly byPlate = new Map<string, Entry | Entry[]>();
   private readonly tickets = new Map<string, ListedTicket>();
   private readonly permits = new Map<number, ListedPermit>();
   private readonly office = new Map<number, ListedPermit>();
@@ -208,7 +210,7 @@ class LiveCopy {
     const found: PlateEntries = { tickets: [], permits: [] };
     const held = this.byPlate.get(plateNorm);
     if (held === undefined) return found;
-    for (const e of held) {
+    for (const e of Array.isArray(held) ? held : [held]) {
       if (e.startAt > now || (e.endAt !== null && e.endAt <= cutoff)) continue;
       if (isTicket(e)) found.tickets.push(e);
       else found.permits.push(e);
@@ -218,8 +220,22 @@ class LiveCopy {
 
   putTicket(t: ListedTicket): void {
     this.dropTicket(t.ticketId);
-    this.tickets.set(t.ticketId, t);
-    this.add(t);
+    const plateNorm = this.sharedPlate(t.plateNorm);
+    // A row as read carries its rowid too, and strings of its own: only what answers need is
+    // kept, and the plate's strings are shared (the set is ~31 000 entries, all in the heap).
+    const held: ListedTicket = {
+      ticketId: t.ticketId,
+      zone: t.zone,
+      parkingLotId: t.parkingLotId,
+      startAt: t.startAt,
+      endAt: t.endAt,
+      plate: t.plate === plateNorm ? plateNorm : t.plate,
+      plateNorm,
+      status: STATUSES.get(t.status) ?? t.status,
+      updatedAt: t.updatedAt,
+    };
+    this.tickets.set(held.ticketId, held);
+    this.add(held);
   }
 
   putPermit(p: ListedPermit): void {
@@ -253,10 +269,18 @@ class LiveCopy {
     return this.tickets.size + this.permits.size + this.office.size;
   }
 
+  /** The plate string already held for this plate, if any. */
+  private sharedPlate(plateNorm: string): string {
+    const held = this.byPlate.get(plateNorm);
+    if (held === undefined) return plateNorm;
+    return (Array.isArray(held) ? held[0]! : held).plateNorm;
+  }
+
   private add(e: Entry): void {
     const held = this.byPlate.get(e.plateNorm);
-    if (held === undefined) this.byPlate.set(e.plateNorm, [e]);
-    else held.push(e);
+    if (held === undefined) this.byPlate.set(e.plateNorm, e);
+    else if (Array.isArray(held)) held.push(e);
+    else this.byPlate.set(e.plateNorm, [held, e]);
   }
 
   private drop<Id>(ids: Map<Id, Entry>, id: Id): void {
@@ -264,10 +288,18 @@ class LiveCopy {
     if (e === undefined) return;
     ids.delete(id);
     const held = this.byPlate.get(e.plateNorm)!;
-    if (held.length === 1) this.byPlate.delete(e.plateNorm);
-    else held.splice(held.indexOf(e), 1);
+    if (!Array.isArray(held)) this.byPlate.delete(e.plateNorm);
+    else {
+      held.splice(held.indexOf(e), 1);
+      if (held.length === 1) this.byPlate.set(e.plateNorm, held[0]!);
+    }
   }
 }
+
+/** Ticket statuses as one string each, not one per row read. */
+const STATUSES = new Map<string, TicketStatus>(
+  (["running", "stopped", "canceled"] as const).map((s) => [s, s]),
+);
 
 type Entry = ListedTicket | ListedPermit;
 
