@@ -2,6 +2,17 @@ import type { Socket } from "node:net";
 import { plainAddress } from "./client-address.ts";
 import { watchRequestLines } from "./request-line.ts";
 
+/** What the guard needs of a connection: node:net's Socket, or the socket front end's Connection. */
+export interface GuardedSocket {
+  readonly remoteAddress?: string;
+  readonly writable: boolean;
+  once(event: "close", listener: () => void): unknown;
+  on(event: "error", listener: () => void): unknown;
+  pause(): unknown;
+  end(data: string, done: () => void): unknown;
+  destroy(): unknown;
+}
+
 /** What the front end allows a connection before its request reaches the app. */
 export interface ConnectionLimits {
   /** Open connections in all; past it the slowest request in progress is closed for a new one. */
@@ -42,7 +53,7 @@ export interface GuardEvents {
 type Phase = "new" | "headers" | "body" | "busy" | "idle";
 
 interface Conn {
-  socket: Socket;
+  socket: GuardedSocket;
   address: string;
   phase: Phase;
   /** performance.now() at the current request's first byte, or at connect. */
@@ -72,7 +83,7 @@ function rawProblem(status: number, reason: string, kind: string, title: string,
  * guard keeps its own deadlines and checks them a few times a second.
  */
 export class ConnectionGuard {
-  private readonly conns = new Map<Socket, Conn>();
+  private readonly conns = new Map<GuardedSocket, Conn>();
   private readonly perAddress = new Map<string, number>();
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly idleMs: number;
@@ -97,18 +108,18 @@ export class ConnectionGuard {
   }
 
   /** The front end is closing this connection itself (after a 408 or 413). */
-  forget(socket: Socket): void {
+  forget(socket: GuardedSocket): void {
     const conn = this.conns.get(socket);
     if (conn) this.release(conn);
   }
 
   /** Still open as far as the guard knows: not closed by a limit or a deadline. */
-  tracks(socket: Socket): boolean {
+  tracks(socket: GuardedSocket): boolean {
     return this.conns.has(socket);
   }
 
   /** A new connection: false when it was refused (and is being closed). */
-  admit(socket: Socket): boolean {
+  admit(socket: GuardedSocket): boolean {
     const address = plainAddress(socket.remoteAddress ?? "");
     const count = this.perAddress.get(address) ?? 0;
     if (count >= this.limits.maxPerAddress && !this.limits.exempt?.trusts(address)) {
@@ -142,18 +153,26 @@ export class ConnectionGuard {
   watchParser(socket: Socket): void {
     const conn = this.conns.get(socket);
     if (!conn) return;
-    const headersMs = this.limits.headersTimeoutMs;
-    conn.watched = watchRequestLines(socket, () => {
-      if (conn.phase === "idle") {
-        conn.since = this.now();
-        conn.deadline = conn.since + headersMs;
-      }
-      if (conn.phase === "idle" || conn.phase === "new") conn.phase = "headers";
-    });
+    conn.watched = watchRequestLines(socket, () => this.requestStarted(socket));
+  }
+
+  /**
+   * A request's first byte has arrived (a front end that sees it says so): its headers must be
+   * in within the headers timeout from now, and idle keep-alive connections get the idle timeout.
+   */
+  requestStarted(socket: GuardedSocket): void {
+    const conn = this.conns.get(socket);
+    if (!conn) return;
+    conn.watched = true;
+    if (conn.phase === "idle") {
+      conn.since = this.now();
+      conn.deadline = conn.since + this.limits.headersTimeoutMs;
+    }
+    if (conn.phase === "idle" || conn.phase === "new") conn.phase = "headers";
   }
 
   /** The request's headers are in: its body must arrive within the request timeout. */
-  bodyStarted(socket: Socket, onTimeout: () => void): void {
+  bodyStarted(socket: GuardedSocket, onTimeout: () => void): void {
     const conn = this.conns.get(socket);
     if (!conn) return;
     conn.phase = "body";
@@ -162,7 +181,7 @@ export class ConnectionGuard {
   }
 
   /** The whole request is in: what the app does with it is not the client's doing. */
-  requestRead(socket: Socket): void {
+  requestRead(socket: GuardedSocket): void {
     const conn = this.conns.get(socket);
     if (!conn) return;
     conn.phase = "busy";
@@ -171,7 +190,7 @@ export class ConnectionGuard {
   }
 
   /** The answer is out: the connection may idle for the next request. */
-  responseDone(socket: Socket): void {
+  responseDone(socket: GuardedSocket): void {
     const conn = this.conns.get(socket);
     if (conn?.phase !== "busy") return;
     conn.phase = "idle";
@@ -253,7 +272,7 @@ export class ConnectionGuard {
     setTimeout(() => socket.destroy(), 1000).unref();
   }
 
-  private refuse(socket: Socket, reason: RefusalReason): void {
+  private refuse(socket: GuardedSocket, reason: RefusalReason): void {
     this.events.refused(reason);
     const detail =
       reason === "per-address"

@@ -11,8 +11,10 @@ import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
 import { answerBrokenRequest, CLIENT_CLOSED } from "./broken-requests.ts";
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
+import { FrontEndMeta, nextRequestId, requestIdOf } from "./front-end-meta.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
-import { attachMeta, type RequestMeta } from "./request-meta.ts";
+import { attachMeta } from "./request-meta.ts";
+import { startSocketFrontEnd } from "./socket-front-end.ts";
 import { HSTS, TLS_CIPHERS } from "./tls.ts";
 import { writeResponse } from "./write-response.ts";
 
@@ -50,38 +52,14 @@ export interface FrontEnd {
   close(graceMs?: number): Promise<void>;
 }
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const EMPTY = Buffer.alloc(0);
-
-// Unique per process run and cheap: a random prefix fixed at start and a counter.
-const ID_PREFIX = Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex");
-let requestCounter = 0;
-function nextRequestId(): string {
-  return `${ID_PREFIX}-${(++requestCounter).toString(36)}`;
-}
 
 // The peer address, asked of a socket once however many requests a kept-alive connection carries.
 const PEER = Symbol("parkd.peer");
 type WithPeer = Socket & { [PEER]?: string };
-
-/** The peer address is asked of the socket only when something needs it (auth, the log line). */
-class FrontEndMeta implements RequestMeta {
-  route?: string;
-  credential?: string;
-  #ip: string | undefined;
-  constructor(
-    public id: string,
-    private readonly socket: Socket,
-    public startedAt: number,
-  ) {}
-  get ip(): string {
-    if (this.#ip === undefined) {
-      const socket = this.socket as WithPeer;
-      socket[PEER] ??= socket.remoteAddress ?? "unknown";
-      this.#ip = socket[PEER];
-    }
-    return this.#ip;
-  }
+function peerOf(socket: WithPeer): string {
+  socket[PEER] ??= socket.remoteAddress ?? "unknown";
+  return socket[PEER];
 }
 
 type BodyRead = Buffer | "too-large" | "gone" | "timeout";
@@ -120,7 +98,16 @@ function readBody(req: IncomingMessage, limit: number, guard: ConnectionGuard): 
   });
 }
 
+/**
+ * Plain HTTP is served by the socket front end (socket-front-end.ts); HTTPS and
+ * --lenient-request-target by node:http, below.
+ */
 export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
+  if (opts.tls === undefined && opts.lenientRequestTarget !== true) return startSocketFrontEnd(opts);
+  return startNodeFrontEnd(opts);
+}
+
+function startNodeFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   const tls = opts.tls !== undefined;
   const scheme = tls ? "https" : "http";
   const origin = `${scheme}://localhost`;
@@ -161,12 +148,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     const method = req.method ?? "GET";
     const headers = req.headers;
     const socket = req.socket;
-    const incomingId = headers["x-request-id"];
-    const meta = new FrontEndMeta(
-      typeof incomingId === "string" && SAFE_REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
-      socket,
-      started,
-    );
+    const meta = new FrontEndMeta(requestIdOf(headers["x-request-id"]), () => peerOf(socket), started);
     let status = 500;
     // Once the app has the request it accounts for it (accountRequests); what is answered here
     // without the app is accounted here.

@@ -1,0 +1,165 @@
+/**
+ * HTTP/1.1 request heads and chunked bodies, read from raw bytes for the socket front end
+ * (socket-front-end.ts). Strict where leniency lets two readers of the same bytes disagree
+ * (request smuggling): bare LF, obs-fold, whitespace before a colon, Content-Length beside
+ * Transfer-Encoding, differing Content-Lengths and codings other than chunked are all refused.
+ */
+
+export interface RequestHead {
+  method: string;
+  /** As sent: origin-form (`/path?q`), absolute-form or `*`. */
+  target: string;
+  /** Names in lower case, in the order sent. */
+  headers: [string, string][];
+  /** null: no Content-Length (chunked, or no body). */
+  contentLength: number | null;
+  chunked: boolean;
+  keepAlive: boolean;
+  expectContinue: boolean;
+  /** Bytes the head took, its blank line included. */
+  length: number;
+}
+
+export type HeadError = "malformed" | "not-ascii" | "too-large";
+export type HeadRead = RequestHead | "incomplete" | { error: HeadError };
+
+/** Longest head read (request line and headers), as node:http's default. */
+export const MAX_HEAD_BYTES = 16 * 1024;
+const MAX_HEADERS = 200;
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const VERSION = /^HTTP\/1\.([01])$/;
+/** Field values hold visible characters, spaces and tabs, and obs-text (bytes above 0x7F). */
+function badValue(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c === 0x7f) return true;
+  }
+  return false;
+}
+const DIGITS = /^\d{1,15}$/;
+
+/** The head at the start of `buf`, "incomplete" while its blank line has not arrived. */
+export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
+  let start = 0;
+  // Empty lines before a request line are ignored (RFC 9112, 2.2).
+  while (start + 1 < buf.length && buf[start] === 13 && buf[start + 1] === 10) start += 2;
+  const end = buf.indexOf("\r\n\r\n", start, "latin1");
+  if (end < 0) return buf.length - start > maxHead ? { error: "too-large" } : "incomplete";
+  if (end - start > maxHead) return { error: "too-large" };
+  const lines = buf.toString("latin1", start, end).split("\r\n");
+  const requestLine = lines[0]!.split(" ");
+  if (requestLine.length !== 3) return { error: "malformed" };
+  const [method, target, version] = requestLine as [string, string, string];
+  const minor = VERSION.exec(version)?.[1];
+  if (!TOKEN.test(method) || minor === undefined || target === "") return { error: "malformed" };
+  for (let i = 0; i < target.length; i++) {
+    const c = target.charCodeAt(i);
+    if (c > 0x7f) return { error: "not-ascii" };
+    if (c <= 0x20 || c === 0x7f) return { error: "malformed" };
+  }
+  if (lines.length - 1 > MAX_HEADERS) return { error: "too-large" };
+  const headers: [string, string][] = [];
+  let contentLength: number | null = null;
+  let transferEncoding: string | null = null;
+  let connection = "";
+  let expectContinue = false;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(":");
+    // A line starting with whitespace continues the last (obs-fold): refused, as are bare CR/LF.
+    if (colon <= 0 || line.includes("\n") || line.includes("\r")) return { error: "malformed" };
+    const name = line.slice(0, colon);
+    if (!TOKEN.test(name)) return { error: "malformed" };
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+    if (badValue(value)) return { error: "malformed" };
+    const lower = name.toLowerCase();
+    headers.push([lower, value]);
+    if (lower === "content-length") {
+      if (!DIGITS.test(value)) return { error: "malformed" };
+      const n = Number(value);
+      if (contentLength !== null && contentLength !== n) return { error: "malformed" };
+      contentLength = n;
+    } else if (lower === "transfer-encoding")
+      transferEncoding = transferEncoding === null ? value : `${transferEncoding}, ${value}`;
+    else if (lower === "connection") connection += `,${value.toLowerCase()}`;
+    else if (lower === "expect") expectContinue = value.toLowerCase() === "100-continue";
+  }
+  let chunked = false;
+  if (transferEncoding !== null) {
+    if (contentLength !== null) return { error: "malformed" };
+    const codings = transferEncoding.split(",").map((c) => c.trim().toLowerCase());
+    if (codings.length !== 1 || codings[0] !== "chunked") return { error: "malformed" };
+    chunked = true;
+  }
+  const tokens = connection.split(",").map((t) => t.trim());
+  const keepAlive = minor === "1" ? !tokens.includes("close") : tokens.includes("keep-alive");
+  return {
+    method,
+    target,
+    headers,
+    contentLength,
+    chunked,
+    keepAlive,
+    expectContinue,
+    length: end + 4,
+  };
+}
+
+const MAX_SIZE_LINE = 1024;
+const MAX_TRAILERS = 16 * 1024;
+
+/**
+ * A chunked body as it arrives: `feed` takes what it can from `buf` at `from` and returns how
+ * many bytes it used; `done` once the last chunk and its trailers are in. Throws "malformed" on
+ * a bad size line or chunk framing.
+ */
+export class ChunkedBody {
+  readonly parts: Buffer[] = [];
+  size = 0;
+  done = false;
+  private state: "size" | "data" | "data-end" | "trailers" = "size";
+  private line = "";
+  private left = 0;
+  private trailerBytes = 0;
+
+  feed(buf: Buffer, from: number): number {
+    let i = from;
+    while (i < buf.length && !this.done) {
+      if (this.state === "data") {
+        const take = Math.min(this.left, buf.length - i);
+        this.parts.push(buf.subarray(i, i + take));
+        this.size += take;
+        this.left -= take;
+        i += take;
+        if (this.left === 0) this.state = "data-end";
+        continue;
+      }
+      const nl = buf.indexOf(10, i);
+      const stop = nl < 0 ? buf.length : nl + 1;
+      this.line += buf.toString("latin1", i, stop);
+      i = stop;
+      if (nl < 0) {
+        if (this.line.length > (this.state === "trailers" ? MAX_TRAILERS : MAX_SIZE_LINE)) throw "malformed";
+        continue;
+      }
+      if (!this.line.endsWith("\r\n")) throw "malformed";
+      const text = this.line.slice(0, -2);
+      this.line = "";
+      if (this.state === "data-end") {
+        if (text !== "") throw "malformed";
+        this.state = "size";
+      } else if (this.state === "size") {
+        const hex = text.split(";")[0]!;
+        if (!/^[0-9A-Fa-f]{1,8}$/.test(hex)) throw "malformed";
+        this.left = Number.parseInt(hex, 16);
+        this.state = this.left === 0 ? "trailers" : "data";
+      } else {
+        this.trailerBytes += text.length + 2;
+        if (this.trailerBytes > MAX_TRAILERS) throw "malformed";
+        if (text === "") this.done = true;
+      }
+    }
+    return i - from;
+  }
+}

@@ -1,0 +1,72 @@
+import { STATUS_CODES } from "node:http";
+import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
+import { type Connection, httpDate } from "./socket-connection.ts";
+
+export const EMPTY: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+
+/** A problem the front end answers itself, as raw bytes; the connection closes after it. */
+export function rawProblem(problem: Problem, requestId: string, instance?: string): string {
+  const body = JSON.stringify(problem.body(instance));
+  let extra = "";
+  for (const [name, value] of Object.entries(problem.headers ?? {})) extra += `${name}: ${value}\r\n`;
+  return (
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+    `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n${extra}` +
+    `date: ${httpDate()}\r\nconnection: close\r\n\r\n${body}`
+  );
+}
+
+/** What writes an app's Response, body streams (the zone feed) included. */
+export async function answer(
+  c: Connection,
+  method: string,
+  response: Response,
+  requestId: string,
+  keepAlive: boolean,
+): Promise<void> {
+  const status = response.status;
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\nx-request-id: ${requestId}\r\n`;
+  let declared: string | null = null;
+  response.headers.forEach((value, name) => {
+    if (name === "content-length") declared = value;
+    else if (
+      name !== "set-cookie" &&
+      name !== "connection" &&
+      name !== "transfer-encoding" &&
+      name !== "date"
+    )
+      head += `${name}: ${value}\r\n`;
+  });
+  for (const cookie of response.headers.getSetCookie()) head += `set-cookie: ${cookie}\r\n`;
+  head += `date: ${httpDate()}\r\n`;
+  const noBody = method === "HEAD" || status === 204 || status === 304 || status < 200;
+  if (response.body && (response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    // An event stream goes out as it is written and ends the connection with it.
+    c.write(`${head}transfer-encoding: chunked\r\nconnection: close\r\n\r\n`);
+    const reader = response.body.getReader();
+    c.once("close", () => void reader.cancel().catch(() => {}));
+    for (;;) {
+      const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      if (next.done || c.closed) break;
+      if (next.value.length > 0) {
+        c.write(`${next.value.length.toString(16)}\r\n`);
+        c.write(next.value);
+        c.write("\r\n");
+      }
+    }
+    c.end("0\r\n\r\n");
+    return;
+  }
+  const body = response.body === null ? EMPTY : await response.bytes();
+  if (status !== 204 && status !== 304 && status >= 200)
+    head += `content-length: ${declared ?? body.length}\r\n`;
+  head += keepAlive ? "connection: keep-alive\r\nkeep-alive: timeout=5\r\n\r\n" : "connection: close\r\n\r\n";
+  if (noBody || body.length === 0) c.write(head);
+  else {
+    const headBytes = Buffer.from(head, "latin1");
+    const out = Buffer.allocUnsafe(headBytes.length + body.length);
+    headBytes.copy(out, 0);
+    out.set(body, headBytes.length);
+    c.write(out);
+  }
+}
