@@ -32,6 +32,14 @@ interface Pending {
 
 /** Most events committed by one disk sync; more wait for the next commit. */
 const MAX_GROUP = 256;
+/**
+ * How long a group may wait for more events while they keep arriving: the terminals answered by
+ * the last commit send their next events within a turn or two of the event loop, and one disk sync
+ * for all of them beats one for each part (on the bench, groups grew from 33 to ~48 of 50
+ * connections). A lone event waits one turn.
+ */
+const GATHER_TURNS = 16;
+const GATHER_MS = 1;
 
 /**
  * Stores ticket events. Each event and its ticket change succeed or vanish together (see
@@ -44,6 +52,7 @@ export class TicketIntake {
   private readonly applyOne;
   private readonly commitGroup;
   private queue: Pending[] = [];
+  private gathering = false;
   /** Zones the group being committed writes to, for the live zone feed (ctx.zoneChanges). */
   private touched = new Set<number>();
 
@@ -79,13 +88,33 @@ export class TicketIntake {
     const event = readTicketEvent(body, this.ctx.config.timezone);
     return new Promise((resolve, reject) => {
       this.queue.push({ event, body, source, done: (e) => (e === undefined ? resolve() : reject(e)) });
-      if (this.queue.length === 1) setImmediate(() => this.flush());
+      if (!this.gathering) this.gather();
     });
+  }
+
+  /** Commits the waiting events once no more arrive within a turn of the loop (or the bounds). */
+  private gather(): void {
+    this.gathering = true;
+    const since = performance.now();
+    let seen = 0;
+    let turns = 0;
+    const turn = () => {
+      const n = this.queue.length;
+      if (n > seen && n < MAX_GROUP && turns < GATHER_TURNS && performance.now() - since < GATHER_MS) {
+        seen = n;
+        turns++;
+        setImmediate(turn);
+        return;
+      }
+      this.gathering = false;
+      this.flush();
+    };
+    setImmediate(turn);
   }
 
   private flush(): void {
     const group = this.queue.splice(0, MAX_GROUP);
-    if (this.queue.length > 0) setImmediate(() => this.flush());
+    if (this.queue.length > 0) this.gather();
     let outcomes: unknown[];
     try {
       // IMMEDIATE: take the write lock up front, so a CLI write cannot make us fail mid-way.

@@ -29,13 +29,20 @@ const MAX_HEADERS = 200;
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const VERSION = /^HTTP\/1\.([01])$/;
-/** Field values hold visible characters, spaces and tabs, and obs-text (bytes above 0x7F). */
-function badValue(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09) || c === 0x7f) return true;
+/**
+ * The value after `from` without the spaces and tabs around it, or null when it holds anything
+ * but visible characters, spaces, tabs and obs-text (bytes above 0x7F).
+ */
+function trimmedValue(line: string, from: number): string | null {
+  let start = from;
+  let end = line.length;
+  while (start < end && (line.charCodeAt(start) === 0x20 || line.charCodeAt(start) === 0x09)) start++;
+  while (end > start && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--;
+  for (let i = start; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c === 0x7f) return null;
   }
-  return false;
+  return line.slice(start, end);
 }
 const DIGITS = /^\d{1,15}$/;
 
@@ -67,12 +74,13 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const colon = line.indexOf(":");
-    // A line starting with whitespace continues the last (obs-fold): refused, as are bare CR/LF.
-    if (colon <= 0 || line.includes("\n") || line.includes("\r")) return { error: "malformed" };
+    // A line starting with whitespace continues the last (obs-fold): its name is not a token, so
+    // it is refused, as is a bare CR or LF (not a token character, nor allowed in a value).
+    if (colon <= 0) return { error: "malformed" };
     const name = line.slice(0, colon);
     if (!TOKEN.test(name)) return { error: "malformed" };
-    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
-    if (badValue(value)) return { error: "malformed" };
+    const value = trimmedValue(line, colon + 1);
+    if (value === null) return { error: "malformed" };
     const lower = name.toLowerCase();
     headers.push([lower, value]);
     if (lower === "content-length") {

@@ -182,11 +182,9 @@ export function startSocketFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         refuse(c, BROKEN.malformed(), "(malformed request)", meta.startedAt!);
         return;
       }
-      const headers = new Headers();
-      for (const [name, value] of head.headers) headers.append(name, value);
       const request = new Request(`${origin}${path}`, {
         method: head.method,
-        headers,
+        headers: head.headers,
         body: body.length > 0 ? body : undefined,
       });
       attachMeta(request, meta);
