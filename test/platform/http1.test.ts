@@ -62,8 +62,32 @@ describe("request heads", () => {
     ["two different Content-Lengths", "POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n"],
     ["a Content-Length that is not digits", "POST / HTTP/1.1\r\nContent-Length: +5\r\n\r\n"],
     ["a coding other than chunked", "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"],
+    // A fetch Request would read `head` as HEAD and an unknown method as GET.
+    ["a method in lower case", "head / HTTP/1.1\r\n\r\n"],
+    ["a method not served", "TRACE / HTTP/1.1\r\n\r\n"],
   ])("refused: %s", (_, text) => {
     expect(head(text)).toEqual({ error: "malformed" });
+  });
+
+  test("a second Authorization does not merge into the first; Cookie lines join as one list", () => {
+    const h = ok(
+      "GET / HTTP/1.1\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\nCookie: x=1\r\nCookie: y=2\r\n\r\n",
+    );
+    expect(h.headers).toEqual([
+      ["authorization", "Bearer a"],
+      ["cookie", "x=1; y=2"],
+    ]);
+  });
+
+  test("HTTP/1.0: a chunked request closes its connection, and no 100 Continue is promised", () => {
+    const h = ok(
+      "POST / HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n",
+    );
+    expect([h.chunked, h.keepAlive, h.http10, h.expectContinue]).toEqual([true, false, true, false]);
+  });
+
+  test("empty lines before a request count against the head limit", () => {
+    expect(head("\r\n".repeat(10_000))).toEqual({ error: "too-large" });
   });
 
   test("raw UTF-8 in the target is named as such; oversized heads are too large", () => {
@@ -100,6 +124,9 @@ describe("chunked bodies", () => {
     ["a size that is not hex", "ZZ\r\nabc\r\n0\r\n\r\n"],
     ["data longer than its size", "2\r\nabc\r\n0\r\n\r\n"],
     ["a size line with a bare LF", "3\nabc\r\n0\r\n\r\n"],
+    ["a bare CR in an extension", "1;a\rb\r\nx\r\n0\r\n\r\n"],
+    ["a NUL in an extension", "1;\u0000\r\nx\r\n0\r\n\r\n"],
+    ["a trailer without a colon", "1\r\nx\r\n0\r\nnot a field\r\n\r\n"],
   ])("refused: %s", (_, text) => {
     expect(() => body(text)).toThrow();
   });

@@ -68,6 +68,27 @@ const bodies = (answer: string) =>
     .map((a) => a.slice(a.indexOf("\r\n\r\n") + 4));
 
 describe("the socket front end", () => {
+  test("a stream of empty lines is dropped as it comes, and the request after it is answered", async () => {
+    const answer = await exchange(
+      [
+        "\r\n".repeat(100_000),
+        "\r\n".repeat(100_000),
+        "GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      ],
+      3000,
+    );
+    expect(JSON.parse(bodies(answer)[0]!).path).toBe("/after");
+  });
+
+  test("HEAD on an event stream answers its headers and lets the stream go; HTTP/1.0 gets it unchunked", async () => {
+    const headAnswer = await exchange(["HEAD /events HTTP/1.1\r\nHost: x\r\n\r\n"], 2000);
+    expect(headAnswer).toStartWith("HTTP/1.1 200 OK");
+    expect(bodies(headAnswer)[0]).toBe("");
+    const old = await exchange(["GET /events HTTP/1.0\r\n\r\n"], 2000);
+    expect(old.toLowerCase()).not.toContain("transfer-encoding");
+    expect(bodies(old)[0]).toBe("data: 1\n\ndata: 2\n\ndata: 3\n\n");
+  });
+
   test("a GET with a JSON body (the interface's own example) reaches the app with its body", async () => {
     const body = '{"registration_number":"ABC123"}';
     const answer = await exchange([
@@ -127,5 +148,43 @@ describe("the socket front end", () => {
     ]);
     expect(unsafe.toLowerCase()).not.toContain("<bad>");
     expect(unsafe.toLowerCase()).toMatch(/x-request-id: [0-9a-f]{8}-/);
+  });
+});
+
+describe("closing without losing an answer", () => {
+  test("an answer already handed to the kernel reaches a client that reads it only after the idle timeout", async () => {
+    const quick = await startFrontEnd({
+      host: "127.0.0.1",
+      port: 0,
+      bodyLimit: 1024,
+      limits: {
+        maxConnections: 16,
+        maxPerAddress: 16,
+        headersTimeoutMs: 2_000,
+        requestTimeoutMs: 4_000,
+        idleTimeoutMs: 200,
+      },
+      account: () => {},
+      handle: () => new Response("y".repeat(200_000)),
+    });
+    try {
+      const received = await new Promise<number>((resolve) => {
+        let bytes = 0;
+        const socket = connect(quick.port, "127.0.0.1", () => {
+          socket.write("GET /x HTTP/1.1\r\nHost: x\r\n\r\n");
+          socket.pause();
+          // Not read until well after the idle timeout has closed the connection on the server.
+          setTimeout(() => socket.resume(), 800);
+        });
+        socket.on("data", (b) => {
+          bytes += b.length;
+        });
+        socket.on("close", () => resolve(bytes));
+        socket.on("error", () => resolve(bytes));
+      });
+      expect(received).toBeGreaterThan(200_000);
+    } finally {
+      await quick.close(100);
+    }
   });
 });

@@ -15,6 +15,8 @@ export interface RequestHead {
   contentLength: number | null;
   chunked: boolean;
   keepAlive: boolean;
+  /** HTTP/1.0: no interim answers, and no chunked answers (the end is marked by closing). */
+  http10: boolean;
   expectContinue: boolean;
   /** Bytes the head took, its blank line included. */
   length: number;
@@ -46,20 +48,48 @@ function trimmedValue(line: string, from: number): string | null {
 }
 const DIGITS = /^\d{1,15}$/;
 
+/**
+ * The methods served. Others are refused rather than passed on: the fetch Request the app is
+ * given would read `head` as HEAD and an unknown method as GET, and answer for the wrong one.
+ */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Sent twice, the first counts (as node:http does); a second Authorization must not merge in. */
+const SINGLE = new Set([
+  "authorization",
+  "content-type",
+  "content-length",
+  "host",
+  "user-agent",
+  "referer",
+  "if-modified-since",
+  "if-unmodified-since",
+  "proxy-authorization",
+  "max-forwards",
+  "from",
+]);
+
+/** How many empty lines (CRLF pairs) start `buf`: ignored before a request line (RFC 9112, 2.2). */
+export function blankLines(buf: Buffer): number {
+  let start = 0;
+  while (start + 1 < buf.length && buf[start] === 13 && buf[start + 1] === 10) start += 2;
+  return start;
+}
+
 /** The head at the start of `buf`, "incomplete" while its blank line has not arrived. */
 export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
-  let start = 0;
-  // Empty lines before a request line are ignored (RFC 9112, 2.2).
-  while (start + 1 < buf.length && buf[start] === 13 && buf[start + 1] === 10) start += 2;
+  // The caller drops empty lines before a request line as they come (blankLines); they count
+  // against the limit here, so a stream of them cannot grow the input.
+  const start = blankLines(buf);
   const end = buf.indexOf("\r\n\r\n", start, "latin1");
-  if (end < 0) return buf.length - start > maxHead ? { error: "too-large" } : "incomplete";
+  if (end < 0) return buf.length > maxHead ? { error: "too-large" } : "incomplete";
   if (end - start > maxHead) return { error: "too-large" };
   const lines = buf.toString("latin1", start, end).split("\r\n");
   const requestLine = lines[0]!.split(" ");
   if (requestLine.length !== 3) return { error: "malformed" };
   const [method, target, version] = requestLine as [string, string, string];
   const minor = VERSION.exec(version)?.[1];
-  if (!TOKEN.test(method) || minor === undefined || target === "") return { error: "malformed" };
+  if (!METHODS.has(method) || minor === undefined || target === "") return { error: "malformed" };
   for (let i = 0; i < target.length; i++) {
     const c = target.charCodeAt(i);
     if (c > 0x7f) return { error: "not-ascii" };
@@ -82,6 +112,15 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
     const value = trimmedValue(line, colon + 1);
     if (value === null) return { error: "malformed" };
     const lower = name.toLowerCase();
+    if (SINGLE.has(lower) && lower !== "content-length" && headers.some(([n]) => n === lower)) continue;
+    if (lower === "cookie") {
+      // Cookie lines are one list, joined as browsers send it, not with the ", " of other fields.
+      const first = headers.find(([n]) => n === "cookie");
+      if (first) {
+        first[1] = `${first[1]}; ${value}`;
+        continue;
+      }
+    }
     headers.push([lower, value]);
     if (lower === "content-length") {
       if (!DIGITS.test(value)) return { error: "malformed" };
@@ -101,7 +140,9 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
     chunked = true;
   }
   const tokens = connection.split(",").map((t) => t.trim());
-  const keepAlive = minor === "1" ? !tokens.includes("close") : tokens.includes("keep-alive");
+  // A chunked HTTP/1.0 request is framed in a way 1.0 does not know: answered, then closed
+  // (RFC 9112, 6.1), so an intermediary that read it otherwise cannot fall out of step.
+  const keepAlive = minor === "1" ? !tokens.includes("close") : tokens.includes("keep-alive") && !chunked;
   return {
     method,
     target,
@@ -109,7 +150,8 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
     contentLength,
     chunked,
     keepAlive,
-    expectContinue,
+    http10: minor === "0",
+    expectContinue: expectContinue && minor === "1",
     length: end + 4,
   };
 }
@@ -158,14 +200,23 @@ export class ChunkedBody {
         if (text !== "") throw "malformed";
         this.state = "size";
       } else if (this.state === "size") {
-        const hex = text.split(";")[0]!;
+        const semicolon = text.indexOf(";");
+        const hex = semicolon < 0 ? text : text.slice(0, semicolon);
         if (!/^[0-9A-Fa-f]{1,8}$/.test(hex)) throw "malformed";
+        // Extensions are ignored, but must not hide control characters (a bare CR, a NUL).
+        if (semicolon >= 0 && trimmedValue(text, semicolon + 1) === null) throw "malformed";
         this.left = Number.parseInt(hex, 16);
         this.state = this.left === 0 ? "trailers" : "data";
       } else {
         this.trailerBytes += text.length + 2;
         if (this.trailerBytes > MAX_TRAILERS) throw "malformed";
         if (text === "") this.done = true;
+        else {
+          // Trailers are dropped, but must be well-formed fields.
+          const colon = text.indexOf(":");
+          if (colon <= 0 || !TOKEN.test(text.slice(0, colon)) || trimmedValue(text, colon + 1) === null)
+            throw "malformed";
+        }
       }
     }
     return i - from;

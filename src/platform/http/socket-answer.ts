@@ -3,6 +3,8 @@ import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
 import { type Connection, httpDate } from "./socket-connection.ts";
 
 export const EMPTY: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+/** An event stream's output waiting for a client that does not read, before it is cut. */
+const MAX_STREAM_BACKLOG = 1024 * 1024;
 
 /** A problem the front end answers itself, as raw bytes; the connection closes after it. */
 export function rawProblem(problem: Problem, requestId: string, instance?: string): string {
@@ -23,6 +25,7 @@ export async function answer(
   response: Response,
   requestId: string,
   keepAlive: boolean,
+  http10: boolean,
 ): Promise<void> {
   const status = response.status;
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\nx-request-id: ${requestId}\r\n`;
@@ -40,21 +43,37 @@ export async function answer(
   for (const cookie of response.headers.getSetCookie()) head += `set-cookie: ${cookie}\r\n`;
   head += `date: ${httpDate()}\r\n`;
   const noBody = method === "HEAD" || status === 204 || status === 304 || status < 200;
-  if (response.body && (response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    // An event stream goes out as it is written and ends the connection with it.
-    c.write(`${head}transfer-encoding: chunked\r\nconnection: close\r\n\r\n`);
+  const streaming = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  if (response.body && streaming && !noBody) {
+    // An event stream goes out as it is written and ends the connection with it: chunked, or to
+    // an HTTP/1.0 client, ended by the close.
+    c.write(`${head}${http10 ? "" : "transfer-encoding: chunked\r\n"}connection: close\r\n\r\n`);
     const reader = response.body.getReader();
     c.once("close", () => void reader.cancel().catch(() => {}));
     for (;;) {
       const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
       if (next.done || c.closed) break;
-      if (next.value.length > 0) {
+      // A client that stops reading is cut rather than buffered for without end.
+      if (c.queued > MAX_STREAM_BACKLOG) {
+        c.destroy();
+        break;
+      }
+      if (next.value.length === 0) continue;
+      if (http10) c.write(next.value);
+      else {
         c.write(`${next.value.length.toString(16)}\r\n`);
         c.write(next.value);
         c.write("\r\n");
       }
     }
-    c.end("0\r\n\r\n");
+    c.end(http10 ? "" : "0\r\n\r\n");
+    return;
+  }
+  if (response.body && streaming) {
+    // HEAD on a stream: the headers, and the stream (which never ends by itself) let go.
+    void response.body.cancel().catch(() => {});
+    c.write(`${head}connection: close\r\n\r\n`);
+    c.end("");
     return;
   }
   const body = response.body === null ? EMPTY : await response.bytes();

@@ -28,6 +28,8 @@ export class Connection implements GuardedSocket {
   chunked: ChunkedBody | null = null;
   closed = false;
   private output: Buffer[] = [];
+  /** Bytes in `output`: what the kernel has not taken yet. */
+  queued = 0;
   private ending = false;
   private afterFlush: (() => void)[] = [];
   private closeListeners: (() => void)[] = [];
@@ -52,11 +54,15 @@ export class Connection implements GuardedSocket {
         : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     if (this.output.length > 0) {
       this.output.push(buf);
+      this.queued += buf.length;
       return;
     }
     const sent = this.socket.write(buf);
     if (sent < 0) this.destroy();
-    else if (sent < buf.length) this.output.push(buf.subarray(sent));
+    else if (sent < buf.length) {
+      this.output.push(buf.subarray(sent));
+      this.queued += buf.length - sent;
+    }
   }
 
   /** Runs `fn` once everything written so far is out (at once when it already is). */
@@ -73,6 +79,7 @@ export class Connection implements GuardedSocket {
         this.destroy();
         return;
       }
+      this.queued -= Math.max(sent, 0);
       if (sent < buf.length) {
         this.output[0] = buf.subarray(sent);
         return;
@@ -105,8 +112,16 @@ export class Connection implements GuardedSocket {
     });
   }
 
+  /**
+   * Closes the connection. What the kernel has already taken still reaches the client (a slow
+   * reader of a large answer, a connection closed at shutdown); only output still queued here
+   * is cut, with a reset.
+   */
   destroy(): void {
-    if (!this.closed) this.socket.terminate();
+    if (!this.closed) {
+      if (this.output.length === 0) this.socket.end();
+      else this.socket.terminate();
+    }
     this.onClosed();
   }
 
@@ -114,6 +129,7 @@ export class Connection implements GuardedSocket {
     if (this.closed) return;
     this.closed = true;
     this.output = [];
+    this.queued = 0;
     this.afterFlush = [];
     const listeners = this.closeListeners;
     this.closeListeners = [];

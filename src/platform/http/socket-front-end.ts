@@ -2,7 +2,7 @@ import type { TCPSocketListener } from "bun";
 import { CLIENT_CLOSED } from "./broken-requests.ts";
 import { ConnectionGuard, DEFAULT_LIMITS } from "./connection-guard.ts";
 import { FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
-import { ChunkedBody, type HeadError, readHead } from "./http1.ts";
+import { blankLines, ChunkedBody, type HeadError, readHead } from "./http1.ts";
 import { Problem, problems } from "./problem.ts";
 import { attachMeta } from "./request-meta.ts";
 import type { FrontEnd, FrontEndOptions } from "./server.ts";
@@ -102,6 +102,11 @@ export function startSocketFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     while (!c.closed && c.phase !== "busy" && c.input !== null && c.input.length > 0) {
       if (c.phase === "head") {
         guard.requestStarted(c);
+        const blank = blankLines(c.input);
+        if (blank > 0) {
+          c.input = blank === c.input.length ? null : c.input.subarray(blank);
+          continue;
+        }
         const read = readHead(c.input);
         if (read === "incomplete") return;
         const started = performance.now();
@@ -190,7 +195,7 @@ export function startSocketFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       attachMeta(request, meta);
       const response = await opts.handle(request);
       keepAlive = keepAlive && !draining;
-      await answer(c, head.method, response, meta.id, keepAlive);
+      await answer(c, head.method, response, meta.id, keepAlive, head.http10);
     } catch {
       keepAlive = false;
       if (!c.closed) c.write(rawProblem(problems.internal(), meta.id));

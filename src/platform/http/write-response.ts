@@ -17,8 +17,14 @@ export async function writeResponse(
     else headers[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
   });
   if (closeAfter) headers.connection = "close";
-  if (response.body && String(headers["content-type"] ?? "").startsWith("text/event-stream"))
-    return streamResponse(res, response.status, headers, response.body);
+  if (response.body && String(headers["content-type"] ?? "").startsWith("text/event-stream")) {
+    if (res.req?.method !== "HEAD") return streamResponse(res, response.status, headers, response.body);
+    // HEAD on a stream: the headers, and the stream (which never ends by itself) let go.
+    void response.body.cancel().catch(() => {});
+    res.writeHead(response.status, { ...headers, connection: "close" });
+    res.end();
+    return;
+  }
   const body = response.body === null ? undefined : await response.bytes();
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
   res.writeHead(response.status, headers);
