@@ -259,7 +259,12 @@ async function main() {
     console.log(
       `lookup parkd/peer ${peer.lookupRatio.toFixed(2)} (p99 ${peer.parkdLookupP99.toFixed(2)} vs ${peer.peerLookupP99.toFixed(2)} ms), intake parkd/peer ${peer.intakeRatio.toFixed(2)}`,
     );
-  } else console.log(`no peer comparison (${COMPARE} not found)`);
+  } else
+    console.log(
+      process.env.BENCH_PEER === "0"
+        ? "no peer comparison (BENCH_PEER=0)"
+        : `no peer comparison (${COMPARE} not found)`,
+    );
 
   const by = Object.fromEntries(results);
   const intake = by["intake TicketCreated"]!;
