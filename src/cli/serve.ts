@@ -198,6 +198,10 @@ export const serveCommand: Command = {
       lock.release();
     };
 
+    // Read before listening: counting a million tickets takes tens of ms, which the first
+    // requests would otherwise wait for.
+    const counts = storeCounts(store);
+    const schemaVersion = appliedSchemaVersion(store.sqlite);
     let front: FrontEnd;
     try {
       front = await startFrontEnd({
@@ -223,8 +227,6 @@ export const serveCommand: Command = {
     // The start-up summary, as two log lines a person can read: where to connect (the URLs and
     // the TLS fingerprint to pin are in msg itself) and what the store holds.
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
-    const counts = storeCounts(store);
-    const schemaVersion = appliedSchemaVersion(store.sqlite);
     const tlsText = tls
       ? `TLS certificate SHA-256 fingerprint ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
       : "plain HTTP (no TLS)";
