@@ -3,6 +3,8 @@ import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
 import { type Connection, httpDate } from "./socket-connection.ts";
 
 export const EMPTY: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+/** Answers up to this size go out in one write, head and body together. */
+const ONE_WRITE_MAX = 16 * 1024;
 /** An event stream's output waiting for a client that does not read, before it is cut. */
 const MAX_STREAM_BACKLOG = 1024 * 1024;
 
@@ -81,7 +83,12 @@ export async function answer(
     head += `content-length: ${declared ?? body.length}\r\n`;
   head += keepAlive ? "connection: keep-alive\r\nkeep-alive: timeout=5\r\n\r\n" : "connection: close\r\n\r\n";
   if (noBody || body.length === 0) c.write(head);
-  else {
+  else if (body.length > ONE_WRITE_MAX) {
+    // A large body (the lots list) goes as it is, after its head: copying it costs more than a
+    // second write, and the copy is garbage the size of the answer.
+    c.write(head);
+    c.write(body);
+  } else {
     const headBytes = Buffer.from(head, "latin1");
     const out = Buffer.allocUnsafe(headBytes.length + body.length);
     headBytes.copy(out, 0);
