@@ -14,23 +14,31 @@ function rawNonAscii(packet: Buffer | undefined): boolean {
   return false;
 }
 
-function problemFor(err: Error & { code?: string; rawPacket?: Buffer }): Problem {
-  if (err.code === "HPE_HEADER_OVERFLOW")
-    return new Problem(
+/** The answers to a request too broken to reach the app, by what is wrong with it. */
+export const BROKEN_REQUEST = {
+  malformed: () =>
+    new Problem(400, "malformed-request", "Malformed HTTP request", "The request is not valid HTTP/1.1"),
+  "too-large": () =>
+    new Problem(
       431,
       "header-too-large",
       "Request header fields too large",
       "The request headers are too large",
-    );
-  if (err.code === "HPE_INVALID_URL" && rawNonAscii(err.rawPacket))
-    return new Problem(
+    ),
+  "not-ascii": () =>
+    new Problem(
       400,
       "request-target-not-ascii",
       "Request target not percent-encoded",
       "The request target holds raw non-ASCII bytes; percent-encode them (ÖZB771 is %C3%96ZB771; " +
         "curl -G URL --data-urlencode registration_number=ÖZB771), or start serve with --lenient-request-target",
-    );
-  return new Problem(400, "malformed-request", "Malformed HTTP request", "The request is not valid HTTP/1.1");
+    ),
+} as const;
+
+function problemFor(err: Error & { code?: string; rawPacket?: Buffer }): Problem {
+  if (err.code === "HPE_HEADER_OVERFLOW") return BROKEN_REQUEST["too-large"]();
+  if (err.code === "HPE_INVALID_URL" && rawNonAscii(err.rawPacket)) return BROKEN_REQUEST["not-ascii"]();
+  return BROKEN_REQUEST.malformed();
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
 import { answerBrokenRequest, CLIENT_CLOSED } from "./broken-requests.ts";
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
+import { drainConnections } from "./drain.ts";
 import { FrontEndMeta, nextRequestId, requestIdOf } from "./front-end-meta.ts";
 import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
 import { attachMeta } from "./request-meta.ts";
@@ -267,20 +268,9 @@ function startNodeFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         url: `${scheme}://${shownHost}:${port}`,
         port,
         close(graceMs = 10_000) {
-          // Stop accepting; answers still in flight go out (with `connection: close`), idle
-          // connections are closed at once, and whatever is left after graceMs is cut.
           draining = true;
           listener.close();
-          const until = performance.now() + graceMs;
-          return new Promise<void>((done) => {
-            const check = () => {
-              if (guard.closeIdle() || performance.now() >= until) {
-                guard.closeAll();
-                done();
-              } else setTimeout(check, 25);
-            };
-            check();
-          });
+          return drainConnections(guard, graceMs);
         },
       });
     });

@@ -1,8 +1,9 @@
 import type { TCPSocketListener } from "bun";
-import { CLIENT_CLOSED } from "./broken-requests.ts";
+import { BROKEN_REQUEST, CLIENT_CLOSED } from "./broken-requests.ts";
 import { ConnectionGuard, DEFAULT_LIMITS } from "./connection-guard.ts";
+import { drainConnections } from "./drain.ts";
 import { FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
-import { blankLines, ChunkedBody, type HeadError, readHead } from "./http1.ts";
+import { blankLines, ChunkedBody, readHead } from "./http1.ts";
 import { Problem, problems } from "./problem.ts";
 import { attachMeta } from "./request-meta.ts";
 import type { FrontEnd, FrontEndOptions } from "./server.ts";
@@ -23,26 +24,6 @@ const MAX_BUFFERED = 256 * 1024;
 /** node:http's keep-alive timeout, which this front end's answers announce. */
 const KEEP_ALIVE_MS = 5_000;
 const CONTINUE = Buffer.from("HTTP/1.1 100 Continue\r\n\r\n", "latin1");
-
-const BROKEN: Record<HeadError, () => Problem> = {
-  malformed: () =>
-    new Problem(400, "malformed-request", "Malformed HTTP request", "The request is not valid HTTP/1.1"),
-  "too-large": () =>
-    new Problem(
-      431,
-      "header-too-large",
-      "Request header fields too large",
-      "The request headers are too large",
-    ),
-  "not-ascii": () =>
-    new Problem(
-      400,
-      "request-target-not-ascii",
-      "Request target not percent-encoded",
-      "The request target holds raw non-ASCII bytes; percent-encode them (ÖZB771 is %C3%96ZB771; " +
-        "curl -G URL --data-urlencode registration_number=ÖZB771), or start serve with --lenient-request-target",
-    ),
-};
 
 /** The path and query of a request target in any of its forms, for a URL on our own origin. */
 function pathOf(target: string): string | null {
@@ -111,7 +92,7 @@ export function startSocketFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         if (read === "incomplete") return;
         const started = performance.now();
         if ("error" in read) {
-          refuse(c, BROKEN[read.error](), "(malformed request)", started);
+          refuse(c, BROKEN_REQUEST[read.error](), "(malformed request)", started);
           return;
         }
         c.input = c.input.length === read.length ? null : c.input.subarray(read.length);
@@ -153,7 +134,7 @@ export function startSocketFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         try {
           used = c.chunked.feed(input, 0);
         } catch {
-          refuse(c, BROKEN.malformed(), "(malformed request)", c.meta!.startedAt!);
+          refuse(c, BROKEN_REQUEST.malformed(), "(malformed request)", c.meta!.startedAt!);
           return;
         }
         c.bodySize = c.chunked.size;
@@ -184,7 +165,7 @@ export function startSocketFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     try {
       if (path === null) {
         keepAlive = false;
-        refuse(c, BROKEN.malformed(), "(malformed request)", meta.startedAt!);
+        refuse(c, BROKEN_REQUEST.malformed(), "(malformed request)", meta.startedAt!);
         return;
       }
       const request = new Request(`${origin}${path}`, {
@@ -278,20 +259,9 @@ function startedFrontEnd(
     url: `http://${host}:${listener.port}`,
     port: listener.port,
     close(graceMs = 10_000) {
-      // Stop accepting; answers still in flight go out (with `connection: close`), idle
-      // connections are closed at once, and whatever is left after graceMs is cut.
       drain();
       listener.stop(false);
-      const until = performance.now() + graceMs;
-      return new Promise<void>((done) => {
-        const check = () => {
-          if (guard.closeIdle() || performance.now() >= until) {
-            guard.closeAll();
-            done();
-          } else setTimeout(check, 25);
-        };
-        check();
-      });
+      return drainConnections(guard, graceMs);
     },
   });
 }
