@@ -26,20 +26,6 @@ interface Candidate extends Listed {
   windows: WindowSpan[] | null;
 }
 
-/** Lot names for ticket notes, asked once per lot per answer (a busy zone has many tickets on one lot). */
-function lotNames(ctx: AppContext): (id: number | null) => string | null {
-  const memo = new Map<number, string | null>();
-  return (id) => {
-    if (id === null) return null;
-    let name = memo.get(id);
-    if (name === undefined) {
-      name = ctx.store.lots.nameOf(id);
-      memo.set(id, name);
-    }
-    return name;
-  };
-}
-
 /** What a zone answer is and until when it holds; see ZoneAnswers. */
 interface Computed {
   body: string;
@@ -120,7 +106,8 @@ export class PermitLookups {
     permitRows: ListedPermit[],
     withNotes: boolean,
   ): Candidate[] {
-    const lotName = lotNames(this.ctx);
+    // Lot names are kept by their owner (LotRecords.nameOf): no memo of our own per answer.
+    const lots = this.ctx.store.lots;
     const out: Candidate[] = [];
     for (const t of ticketRows) {
       out.push({
@@ -136,7 +123,7 @@ export class PermitLookups {
           ? ticketNote({
               ticketId: t.ticketId,
               parkingLotId: t.parkingLotId,
-              lotName: lotName(t.parkingLotId),
+              lotName: t.parkingLotId === null ? null : lots.nameOf(t.parkingLotId),
               status: t.status,
             })
           : "",

@@ -32,20 +32,20 @@ export async function answer(
   const status = response.status;
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\nx-request-id: ${requestId}\r\n`;
   let declared: string | null = null;
+  let streaming = false;
+  let cookies = false;
+  // One pass over the headers; Set-Cookie lines are read apart, since forEach joins them.
   response.headers.forEach((value, name) => {
     if (name === "content-length") declared = value;
-    else if (
-      name !== "set-cookie" &&
-      name !== "connection" &&
-      name !== "transfer-encoding" &&
-      name !== "date"
-    )
+    else if (name === "set-cookie") cookies = true;
+    else if (name !== "connection" && name !== "transfer-encoding" && name !== "date") {
+      if (name === "content-type") streaming = value.startsWith("text/event-stream");
       head += `${name}: ${value}\r\n`;
+    }
   });
-  for (const cookie of response.headers.getSetCookie()) head += `set-cookie: ${cookie}\r\n`;
+  if (cookies) for (const cookie of response.headers.getSetCookie()) head += `set-cookie: ${cookie}\r\n`;
   head += `date: ${httpDate()}\r\n`;
   const noBody = method === "HEAD" || status === 204 || status === 304 || status < 200;
-  const streaming = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
   if (response.body && streaming && !noBody) {
     // An event stream goes out as it is written and ends the connection with it: chunked, or to
     // an HTTP/1.0 client, ended by the close.

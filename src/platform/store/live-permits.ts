@@ -36,7 +36,7 @@ interface Build {
  * The tickets and permits (the site's own and the office's) a plate lookup can return, held in
  * memory (LiveCopy): every one not canceled that is open-ended or ends after the horizon, started
  * or not. That is about a day of tickets out of the 90 kept (some 31 000 on the 1M-ticket bench
- * store, about 15 MB of heap), so a lookup reads a map instead of three indexed queries on the
+ * store, about 13 MB of heap), so a lookup reads a map instead of three indexed queries on the
  * plate's whole history. `forPlate` answers exactly what `TicketRecords.listedForPlate`,
  * `PermitRecords.listedForPlate` and `PermitRecords.officeForPlate` answer
  * (test/platform/store/live-permits.test.ts checks it on random writes, builds and clock moves):
