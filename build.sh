@@ -83,6 +83,7 @@ case "${1:-build}" in
     bun x biome check .
     ensure_debian_package chromium chromium
     ensure_debian_package promtool prometheus
+    ensure_debian_package openssl openssl
     ensure_postgres
     echo "== tests" >&2
     shift

@@ -7,7 +7,13 @@ export const limitOptions = [
   {
     name: "lenient-request-target",
     type: "boolean" as const,
-    help: "accept raw UTF-8 in the request target (curl ...?registration_number=ÖZB771) at some CPU per request",
+    help: "no effect: raw UTF-8 in the request target is always read (kept so that older unit files still start)",
+  },
+  {
+    name: "allowed-hosts",
+    type: "list" as const,
+    valueName: "NAME",
+    help: "host names or addresses this box answers for (comma-separated too); a request for another Host gets 421 (default: any)",
   },
   {
     name: "rate-limit-per-second",
@@ -51,6 +57,22 @@ export const limitOptions = [
     help: "seconds a client has to send a whole request, body included (headers: half of it, at most 15)",
   },
 ];
+
+/** --allowed-hosts: names or addresses without a port, in lower case ([…] around IPv6 addresses). */
+export function allowedHostsOpt(v: OptionValues): string[] {
+  const hosts = listOpt(v, "allowed-hosts").flatMap((s) =>
+    s
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  return hosts.map((h) => {
+    const name = h.includes(":") && !h.startsWith("[") ? `[${h}]` : h;
+    if (!/^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~]+)$/.test(name))
+      throw new UsageError(`--allowed-hosts: "${h}" is not a host name or address (no port, no scheme)`);
+    return name;
+  });
+}
 
 export function trustProxyOpt(v: OptionValues): string[] {
   const cidrs = listOpt(v, "trust-proxy").flatMap((s) =>

@@ -12,7 +12,7 @@ import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
-import { connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
+import { allowedHostsOpt, connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
 import { centralServeOptions, syncSettingsOf } from "./sync.ts";
 
 function appConfig(v: OptionValues): AppConfig {
@@ -159,6 +159,25 @@ export const serveOptions = [
   ...centralServeOptions,
 ];
 
+async function reloadCertificate(
+  front: FrontEnd,
+  dataDir: string,
+  own: { certFile: string; keyFile: string } | undefined,
+): Promise<void> {
+  try {
+    const tls = await loadTls(dataDir, own);
+    front.reloadTls(tls);
+    log("notice", `SIGHUP: serving the certificate with SHA-256 fingerprint ${tls.fingerprint}`, {
+      fingerprint: tls.fingerprint,
+    });
+  } catch (e) {
+    log(
+      "error",
+      `SIGHUP: the certificate was not reloaded, the previous one is still served: ${(e as Error).message}`,
+    );
+  }
+}
+
 export const serveCommand: Command = {
   name: "serve",
   summary: "Run the service",
@@ -171,6 +190,7 @@ export const serveCommand: Command = {
     const config = appConfig(v);
     const limits = connectionLimits(v, config.trustProxy);
     const own = ownCertificate(v, plain);
+    const allowedHosts = allowedHostsOpt(v);
 
     let lock: ReturnType<typeof acquireServeLock>;
     try {
@@ -210,7 +230,7 @@ export const serveCommand: Command = {
         tls,
         bodyLimit: config.bodyLimit,
         limits,
-        lenientRequestTarget: v["lenient-request-target"] === true,
+        allowedHosts,
         metrics: ctx.metrics,
         handle: app.handle,
         account: (entry) => ctx.accounting.finish(entry),
@@ -253,6 +273,11 @@ export const serveCommand: Command = {
         retentionDays: config.retentionDays,
       },
     );
+    if (v["lenient-request-target"] === true)
+      log(
+        "warning",
+        "--lenient-request-target has no effect any more: raw UTF-8 in the request target is always read",
+      );
     if (store.readOnly)
       log("warning", `${store.path} is write-protected: writes answer 503 until it is writable again`, {
         store: store.path,
@@ -272,6 +297,14 @@ export const serveCommand: Command = {
       };
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));
+      // A renewed certificate is read again without a restart (systemctl reload parkd).
+      process.on("SIGHUP", () => {
+        if (!tls) {
+          log("info", "SIGHUP: plain HTTP, no certificate to reload");
+          return;
+        }
+        reloadCertificate(front, store.dataDir, own);
+      });
     });
     log("notice", "stopped");
     return 0;

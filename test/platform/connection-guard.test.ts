@@ -1,8 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
-import type { Socket } from "node:net";
 import { TrustedProxies } from "../../src/platform/http/client-address.ts";
-import { ConnectionGuard, type ConnectionLimits } from "../../src/platform/http/connection-guard.ts";
+import {
+  ConnectionGuard,
+  type ConnectionLimits,
+  type GuardedSocket,
+} from "../../src/platform/http/connection-guard.ts";
+import type { Problem } from "../../src/platform/http/problem.ts";
 
 /** Just enough of a socket for the guard: an address, what was written, whether it was closed. */
 class FakeSocket extends EventEmitter {
@@ -12,10 +16,10 @@ class FakeSocket extends EventEmitter {
   constructor(readonly remoteAddress: string) {
     super();
   }
-  end(data: string, done?: () => void) {
-    this.written += data;
-    this.writable = false;
-    done?.();
+  endWithProblem(problem: Problem) {
+    this.written += `HTTP/1.1 ${problem.status} ${JSON.stringify(problem.body())}`;
+    // Closed once the answer is out, as a real connection is.
+    this.destroy();
   }
   destroy() {
     if (this.destroyed) return;
@@ -33,14 +37,13 @@ function setup(limits: Partial<ConnectionLimits> = {}) {
   const guard = new ConnectionGuard(
     { maxConnections: 4, maxPerAddress: 2, headersTimeoutMs: 1000, requestTimeoutMs: 3000, ...limits },
     { refused: (r) => refused.push(r), timedOut: (p) => timedOut.push(p) },
-    "",
     false,
     () => t,
   );
   const open = (ip: string) => {
     const s = new FakeSocket(ip);
-    const admitted = guard.admit(s as unknown as Socket);
-    return { s, admitted, sock: s as unknown as Socket };
+    const admitted = guard.admit(s as unknown as GuardedSocket);
+    return { s, admitted, sock: s as unknown as GuardedSocket };
   };
   const sweep = () => (guard as unknown as { sweep(): void }).sweep();
   return { guard, open, sweep, refused, timedOut, advance: (ms: number) => (t += ms) };
@@ -132,6 +135,43 @@ describe("ConnectionGuard", () => {
     expect(g.guard.closeIdle()).toBe(false);
     g.guard.responseDone(b.sock);
     expect(g.guard.closeIdle()).toBe(true);
+    g.guard.stop();
+  });
+
+  test("an answer the client reads none of is cut after the send-stall time; reading some restarts it", () => {
+    const g = setup({ maxPerAddress: 10, sendStallMs: 500 });
+    const reader = g.open("10.0.0.1");
+    const stalled = g.open("10.0.0.2");
+    for (const c of [reader, stalled]) {
+      g.guard.requestRead(c.sock);
+      g.guard.outputWaiting(c.sock, true);
+    }
+    g.advance(400);
+    g.guard.outputWaiting(reader.sock, true); // the client took some bytes
+    g.advance(100);
+    g.sweep();
+    expect(stalled.s.destroyed).toBe(true);
+    expect(reader.s.destroyed).toBe(false);
+    g.advance(400);
+    g.guard.outputWaiting(reader.sock, false); // all of it is out
+    g.advance(10_000);
+    g.sweep();
+    expect(reader.s.destroyed).toBe(false);
+    expect(g.timedOut).toEqual(["send"]);
+    g.guard.stop();
+  });
+
+  test("at the total limit a connection waiting for its client to read is evicted like a slow sender", () => {
+    const g = setup({ maxConnections: 2, maxPerAddress: 10 });
+    const working = g.open("10.0.0.1");
+    g.guard.requestRead(working.sock);
+    const nonReader = g.open("10.0.0.2");
+    g.guard.requestRead(nonReader.sock);
+    g.guard.outputWaiting(nonReader.sock, true);
+    expect(g.open("10.0.0.3").admitted).toBe(true);
+    expect(nonReader.s.destroyed).toBe(true);
+    expect(working.s.destroyed).toBe(false);
+    expect(g.refused).toEqual(["evicted"]);
     g.guard.stop();
   });
 });

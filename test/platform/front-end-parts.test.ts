@@ -1,32 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { TrustedProxies } from "../../src/platform/http/client-address.ts";
 import { RequestRateLimiter } from "../../src/platform/http/rate-limit.ts";
-import { encodeRequestLine } from "../../src/platform/http/request-line.ts";
-
-describe("encodeRequestLine", () => {
-  const enc = (text: string) => {
-    const r = encodeRequestLine(Buffer.from(text, "utf8"));
-    return { text: r.data.toString("latin1"), lineOpen: r.lineOpen };
-  };
-
-  test("percent-encodes bytes above 0x7F in the request line only", () => {
-    expect(enc('GET /x?p=ÖZB771 HTTP/1.1\r\nX-Name: Åsa\r\n\r\n{"p":"Ö"}').text).toBe(
-      `GET /x?p=%C3%96ZB771 HTTP/1.1\r\nX-Name: ${Buffer.from("Åsa").toString("latin1")}\r\n\r\n${Buffer.from('{"p":"Ö"}').toString("latin1")}`,
-    );
-    expect(decodeURIComponent("%C3%96ZB771")).toBe("ÖZB771");
-  });
-
-  test("an ASCII line comes back as the same buffer; empty lines before the request line are kept", () => {
-    const b = Buffer.from("GET / HTTP/1.1\r\n\r\n");
-    expect(encodeRequestLine(b).data).toBe(b);
-    expect(enc("\r\nGET /å HTTP/1.1\r\n").text).toBe("\r\nGET /%C3%A5 HTTP/1.1\r\n");
-  });
-
-  test("a chunk that ends inside the request line says so", () => {
-    expect(enc("GET /x?p=Ö").lineOpen).toBe(true);
-    expect(enc("GET /x?p=Ö HTTP/1.1\r\n").lineOpen).toBe(false);
-  });
-});
 
 describe("TrustedProxies", () => {
   test("addresses and CIDR blocks, IPv4 and IPv6; an IPv4 peer on a dual-stack socket matches", () => {

@@ -1,21 +1,21 @@
-import type { Socket } from "node:net";
+import { FRONT_END_PROBLEMS } from "./broken-requests.ts";
 import { plainAddress } from "./client-address.ts";
-import { watchRequestLines } from "./request-line.ts";
+import type { Problem } from "./problem.ts";
 
-/** What the guard needs of a connection: node:net's Socket, or the socket front end's Connection. */
+/** What the guard needs of a connection (the front end's Connection). */
 export interface GuardedSocket {
   readonly remoteAddress?: string;
   readonly writable: boolean;
   once(event: "close", listener: () => void): unknown;
-  on(event: "error", listener: () => void): unknown;
   pause(): unknown;
-  end(data: string, done: () => void): unknown;
+  /** Answers `problem` (problem+json) and closes once it is out. */
+  endWithProblem(problem: Problem): unknown;
   destroy(): unknown;
 }
 
 /** What the front end allows a connection before its request reaches the app. */
 export interface ConnectionLimits {
-  /** Open connections in all; past it the slowest request in progress is closed for a new one. */
+  /** Open connections in all; past it the slowest client is closed for a new one. */
   maxConnections: number;
   /** Open connections from one client address. */
   maxPerAddress: number;
@@ -25,6 +25,11 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this long. */
   idleTimeoutMs?: number;
+  /**
+   * How long an answer may wait for a client that takes none of it (no byte read) before the
+   * connection is cut. Default: the headers timeout.
+   */
+  sendStallMs?: number;
   /** Peers exempt from the per-address limit: trusted reverse proxies carry many clients. */
   exempt?: { trusts(address: string): boolean };
 }
@@ -38,17 +43,18 @@ export const DEFAULT_LIMITS: ConnectionLimits = {
 };
 
 export type RefusalReason = "per-address" | "total" | "evicted";
-export type TimeoutPhase = "headers" | "body";
+export type TimeoutPhase = "headers" | "body" | "send";
 
 export interface GuardEvents {
   refused(reason: RefusalReason): void;
-  /** A request that did not arrive in time; "headers" ones are answered 408 by the guard itself. */
+  /** A request that did not arrive in time ("headers" ones are answered 408 by the guard itself), or an answer not read in time ("send"). */
   timedOut(phase: TimeoutPhase, client: string): void;
 }
 
 /**
  * new: connected, nothing received yet; headers: a request is arriving; body: its headers are in
- * and the front end is reading the body; busy: the app has it; idle: between keep-alive requests.
+ * and the front end is reading the body; busy: the app has it, or its answer is going out;
+ * idle: between keep-alive requests.
  */
 type Phase = "new" | "headers" | "body" | "busy" | "idle";
 
@@ -61,44 +67,37 @@ interface Conn {
   deadline: number;
   /** Set while the front end reads a body: answers the request 408 itself. */
   onTimeout?: () => void;
-  /** Its parser is watched: each request's first byte is known (watchParser). */
-  watched: boolean;
+  /** When output began to wait for the client to read (null: none is waiting). */
+  blockedAt: number | null;
+  /** The client must take some of the waiting output by then. */
+  sendDeadline: number;
   released: boolean;
 }
 
 const NO_DEADLINE = Number.POSITIVE_INFINITY;
 
-function rawProblem(status: number, reason: string, kind: string, title: string, detail: string, extra = "") {
-  const body = JSON.stringify({ type: `/problems/${kind}`, title, status, detail });
-  return (
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/problem+json\r\n` +
-    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n${extra}\r\n${body}`
-  );
-}
-
 /**
- * Bounds what a client can hold without sending a request: how many connections (per address
- * and in all), and how long a request may take to arrive (headers, then the whole body). Bun's
- * node:http enforces neither headersTimeout nor requestTimeout while a body trickles in, so the
- * guard keeps its own deadlines and checks them a few times a second.
+ * Bounds what a client can hold: how many connections (per address and in all), how long a
+ * request may take to arrive (headers, then the whole body), and how long an answer may wait for
+ * a client that reads none of it. Deadlines are checked a few times a second.
  */
 export class ConnectionGuard {
   private readonly conns = new Map<GuardedSocket, Conn>();
   private readonly perAddress = new Map<string, number>();
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly idleMs: number;
+  private readonly stallMs: number;
 
   constructor(
     private readonly limits: ConnectionLimits,
     private readonly events: GuardEvents,
-    /** Extra raw header lines (each ending in CRLF) for answers the guard writes itself. */
-    private readonly extraHeaders = "",
     /** TLS sockets: nothing is written before the handshake, a refusal is a plain close. */
     private readonly tls = false,
     private readonly now: () => number = performance.now.bind(performance),
   ) {
     this.idleMs = limits.idleTimeoutMs ?? 10_000;
-    const every = Math.max(50, Math.min(1000, limits.headersTimeoutMs / 4));
+    this.stallMs = limits.sendStallMs ?? limits.headersTimeoutMs;
+    const every = Math.max(50, Math.min(1000, Math.min(limits.headersTimeoutMs, this.stallMs) / 4));
     this.sweeper = setInterval(() => this.sweep(), every);
     this.sweeper.unref();
   }
@@ -137,7 +136,8 @@ export class ConnectionGuard {
       phase: "new",
       since: now,
       deadline: now + this.limits.headersTimeoutMs,
-      watched: false,
+      blockedAt: null,
+      sendDeadline: NO_DEADLINE,
       released: false,
     };
     this.conns.set(socket, conn);
@@ -147,23 +147,12 @@ export class ConnectionGuard {
   }
 
   /**
-   * Called once node:http has attached its parser to the socket: each request's deadlines count
-   * from its first byte, and raw UTF-8 in its request line is percent-encoded (request-line.ts).
-   */
-  watchParser(socket: Socket): void {
-    const conn = this.conns.get(socket);
-    if (!conn) return;
-    conn.watched = watchRequestLines(socket, () => this.requestStarted(socket));
-  }
-
-  /**
-   * A request's first byte has arrived (a front end that sees it says so): its headers must be
-   * in within the headers timeout from now, and idle keep-alive connections get the idle timeout.
+   * A request's first byte has arrived: its headers must be in within the headers timeout from
+   * now, and idle keep-alive connections get the idle timeout.
    */
   requestStarted(socket: GuardedSocket): void {
     const conn = this.conns.get(socket);
     if (!conn) return;
-    conn.watched = true;
     if (conn.phase === "idle") {
       conn.since = this.now();
       conn.deadline = conn.since + this.limits.headersTimeoutMs;
@@ -195,12 +184,28 @@ export class ConnectionGuard {
     if (conn?.phase !== "busy") return;
     conn.phase = "idle";
     conn.since = this.now();
-    // Unwatched, a request's first bytes are not seen: its headers must be in this long after the
-    // last answer (an idle keep-alive connection is closed by node:http at 5 s anyway).
-    conn.deadline = conn.since + (conn.watched ? this.idleMs : this.limits.headersTimeoutMs);
+    conn.deadline = conn.since + this.idleMs;
   }
 
-  /** Closes every connection that is not in the middle of an answer; true when none is left. */
+  /**
+   * Output waits for the client to read (`waiting`), or no longer does. While it waits, the
+   * client must take some of it within the send-stall time, and the connection may be evicted
+   * like one whose request is slow to arrive.
+   */
+  outputWaiting(socket: GuardedSocket, waiting: boolean): void {
+    const conn = this.conns.get(socket);
+    if (!conn) return;
+    if (!waiting) {
+      conn.blockedAt = null;
+      conn.sendDeadline = NO_DEADLINE;
+      return;
+    }
+    const now = this.now();
+    conn.blockedAt ??= now;
+    conn.sendDeadline = now + this.stallMs;
+  }
+
+  /** Closes every connection not in the middle of an answer; true when none is left. */
   closeIdle(): boolean {
     for (const conn of [...this.conns.values()]) if (conn.phase !== "busy") this.drop(conn);
     return this.conns.size === 0;
@@ -214,30 +219,43 @@ export class ConnectionGuard {
   stop(): void {
     clearInterval(this.sweeper);
   }
-
   private sweep(): void {
     const now = this.now();
-    for (const conn of [...this.conns.values()]) if (now >= conn.deadline) this.expire(conn, false);
+    for (const conn of [...this.conns.values()]) {
+      if (now >= conn.deadline) this.expire(conn, false);
+      else if (now >= conn.sendDeadline) {
+        // An answer (or an event stream) the client has not read any of for the stall time.
+        this.events.timedOut("send", conn.address);
+        this.drop(conn);
+      }
+    }
   }
 
   /**
    * At the total limit a new connection is let in by closing the longest idle one, else the one
-   * whose request has been arriving the longest (a slow client holding a slot). A busy one (its
-   * request is with the app) is never closed.
+   * that has kept the server waiting the longest: for its request to arrive, or for it to read
+   * its answer. One whose request is with the app is never closed.
    */
   private evictSlowest(): boolean {
     let victim: Conn | undefined;
+    let victimSince = NO_DEADLINE;
     let idle: Conn | undefined;
     for (const conn of this.conns.values()) {
-      if (conn.phase === "busy") continue;
       if (conn.phase === "idle") {
         if (!idle || conn.since < idle.since) idle = conn;
-      } else if (!victim || conn.since < victim.since) victim = conn;
+        continue;
+      }
+      const waitingSince = conn.phase === "busy" ? (conn.blockedAt ?? NO_DEADLINE) : conn.since;
+      if (waitingSince < victimSince) {
+        victim = conn;
+        victimSince = waitingSince;
+      }
     }
     const chosen = idle ?? victim;
     if (!chosen) return false;
     this.events.refused("evicted");
-    this.expire(chosen, true);
+    if (chosen.phase === "busy") this.drop(chosen);
+    else this.expire(chosen, true);
     return true;
   }
 
@@ -260,16 +278,10 @@ export class ConnectionGuard {
     this.release(conn);
     const detail = evicted
       ? "The server is at its connection limit and this request was the slowest to arrive"
-      : "The request did not arrive in time";
-    const socket = conn.socket;
-    if (socket.writable && !(this.tls && phase === "new"))
-      socket.end(
-        rawProblem(408, "Request Timeout", "request-timeout", "Request timeout", detail, this.extraHeaders),
-        () => socket.destroy(),
-      );
-    else socket.destroy();
-    // A peer that never reads must not keep the socket open.
-    setTimeout(() => socket.destroy(), 1000).unref();
+      : undefined;
+    if (conn.socket.writable && !(this.tls && phase === "new"))
+      this.endWithProblem(conn.socket, FRONT_END_PROBLEMS.requestTimeout(detail));
+    else conn.socket.destroy();
   }
 
   private refuse(socket: GuardedSocket, reason: RefusalReason): void {
@@ -278,22 +290,14 @@ export class ConnectionGuard {
       reason === "per-address"
         ? "Too many open connections from this address; close some and retry"
         : "The server is at its connection limit; retry shortly";
-    socket.on("error", () => {});
-    if (this.tls) {
-      socket.destroy();
-      return;
-    }
-    socket.end(
-      rawProblem(
-        503,
-        "Service Unavailable",
-        "too-many-connections",
-        "Too many connections",
-        detail,
-        `retry-after: 1\r\n${this.extraHeaders}`,
-      ),
-      () => socket.destroy(),
-    );
+    // Over TLS nothing can be said before the handshake: the connection is just closed.
+    if (this.tls) socket.destroy();
+    else this.endWithProblem(socket, FRONT_END_PROBLEMS.tooManyConnections(detail));
+  }
+
+  private endWithProblem(socket: GuardedSocket, problem: Problem): void {
+    socket.endWithProblem(problem);
+    // A peer that never reads must not keep the socket open.
     setTimeout(() => socket.destroy(), 1000).unref();
   }
 

@@ -1,7 +1,7 @@
 /**
- * HTTP/1.1 request heads and chunked bodies, read from raw bytes for the socket front end
- * (socket-front-end.ts). Strict where leniency lets two readers of the same bytes disagree
- * (request smuggling): bare LF, obs-fold, whitespace before a colon, Content-Length beside
+ * HTTP/1.1 request heads and bodies, read from raw bytes by the front end (server.ts), over TCP
+ * and TLS alike. Strict where leniency lets two readers of the same bytes disagree (request
+ * smuggling): bare LF, obs-fold, whitespace before a colon, Content-Length beside
  * Transfer-Encoding, differing Content-Lengths and codings other than chunked are all refused.
  */
 
@@ -9,8 +9,12 @@ export interface RequestHead {
   method: string;
   /** As sent: origin-form (`/path?q`), absolute-form or `*`. */
   target: string;
+  /** The target's path and query, raw UTF-8 percent-encoded: what follows the origin in a URL. */
+  path: string;
   /** Names in lower case, in the order sent. */
   headers: [string, string][];
+  /** The Host header's name, lower case and without its port; null when none was sent (HTTP/1.0). */
+  host: string | null;
   /** null: no Content-Length (chunked, or no body). */
   contentLength: number | null;
   chunked: boolean;
@@ -22,31 +26,54 @@ export interface RequestHead {
   length: number;
 }
 
-export type HeadError = "malformed" | "not-ascii" | "too-large";
-export type HeadRead = RequestHead | "incomplete" | { error: HeadError };
+export type HeadError = "malformed" | "not-utf8" | "too-large";
+export type HeadRead = RequestHead | "incomplete" | { error: HeadError; why: string };
 
 /** Longest head read (request line and headers), as node:http's default. */
 export const MAX_HEAD_BYTES = 16 * 1024;
 const MAX_HEADERS = 200;
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const VERSION = /^HTTP\/1\.([01])$/;
+const DIGITS = /^\d{1,15}$/;
+/** RFC 9112 3.2 / RFC 3986: an IP literal or a reg-name, then an optional port. */
+const HOST = /^(?:\[[0-9A-Za-z:.%~_-]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
+const ABSOLUTE = /^https?:\/\/([^/?#]*)/i;
+
+const SP = 0x20;
+const HTAB = 0x09;
+const CR = 13;
+export const LF = 10;
+
+/** Whether `c` is optional whitespace (RFC 9110 5.6.3): SP or HTAB, never NBSP or other Unicode space. */
+const isOws = (c: number) => c === SP || c === HTAB;
+
+/** `text` without the spaces and tabs around it. JavaScript's trim() would also strip NBSP. */
+export function trimOws(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isOws(text.charCodeAt(start))) start++;
+  while (end > start && isOws(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+/** A comma-separated list's elements, each without its OWS, in lower case. */
+function listOf(value: string): string[] {
+  return value.split(",").map((e) => trimOws(e).toLowerCase());
+}
+
 /**
  * The value after `from` without the spaces and tabs around it, or null when it holds anything
  * but visible characters, spaces, tabs and obs-text (bytes above 0x7F).
  */
-function trimmedValue(line: string, from: number): string | null {
-  let start = from;
-  let end = line.length;
-  while (start < end && (line.charCodeAt(start) === 0x20 || line.charCodeAt(start) === 0x09)) start++;
-  while (end > start && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--;
-  for (let i = start; i < end; i++) {
-    const c = line.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09) || c === 0x7f) return null;
+export function trimmedValue(line: string, from: number): string | null {
+  const value = trimOws(line.slice(from));
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 && c !== HTAB) || c === 0x7f) return null;
   }
-  return line.slice(start, end);
+  return value;
 }
-const DIGITS = /^\d{1,15}$/;
 
 /**
  * The methods served. Others are refused rather than passed on: the fetch Request the app is
@@ -58,8 +85,6 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 const SINGLE = new Set([
   "authorization",
   "content-type",
-  "content-length",
-  "host",
   "user-agent",
   "referer",
   "if-modified-since",
@@ -69,11 +94,69 @@ const SINGLE = new Set([
   "from",
 ]);
 
+const malformed = (why: string) => ({ error: "malformed" as const, why });
+
 /** How many empty lines (CRLF pairs) start `buf`: ignored before a request line (RFC 9112, 2.2). */
 export function blankLines(buf: Buffer): number {
   let start = 0;
-  while (start + 1 < buf.length && buf[start] === 13 && buf[start + 1] === 10) start += 2;
+  while (start + 1 < buf.length && buf[start] === CR && buf[start + 1] === LF) start += 2;
   return start;
+}
+
+/**
+ * What can be refused before a head is whole, so that a client that will never send a valid
+ * one (bare LF line ends, a TLS ClientHello on the plain port) is answered at once rather than
+ * at its header deadline.
+ */
+function refusedEarly(buf: Buffer, start: number, end: number): string | null {
+  const first = buf[start];
+  if (first !== undefined && (first < 0x41 || first > 0x5a) && first !== CR)
+    return "a request line starts with a method in capitals";
+  for (let i = buf.indexOf(LF, start); i >= 0 && i < end; i = buf.indexOf(LF, i + 1))
+    if (i === start || buf[i - 1] !== CR) return "lines end with CRLF, not a bare LF";
+  return null;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const HEX = Array.from({ length: 256 }, (_, b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`);
+
+/**
+ * The request target's bytes (read as latin1) with raw UTF-8 percent-encoded, as a browser would
+ * have sent it: `?p=ÖZB771` from curl is read as `?p=%C3%96ZB771`. Null when the bytes above
+ * 0x7F are not UTF-8.
+ */
+function encodeTarget(target: string): string | null {
+  let high = false;
+  for (let i = 0; i < target.length && !high; i++) high = target.charCodeAt(i) > 0x7f;
+  if (!high) return target;
+  const bytes = Buffer.from(target, "latin1");
+  try {
+    utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+  let out = "";
+  for (const b of bytes) out += b > 0x7f ? HEX[b] : String.fromCharCode(b);
+  return out;
+}
+
+/** The path and query of an origin-form, absolute-form or asterisk-form target. */
+function pathOf(target: string, method: string): string | null {
+  if (target.startsWith("/")) return target;
+  if (target === "*") return method === "OPTIONS" ? "/*" : null;
+  const absolute = ABSOLUTE.exec(target);
+  if (!absolute) return null;
+  const rest = target.slice(absolute[0].length);
+  if (rest.startsWith("#")) return null;
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+/** A Host value's name, lower case, without its port. */
+function hostName(value: string): string {
+  const v = value.toLowerCase();
+  if (v.startsWith("[")) return v.slice(0, v.indexOf("]") + 1);
+  const colon = v.lastIndexOf(":");
+  return colon < 0 ? v : v.slice(0, colon);
 }
 
 /** The head at the start of `buf`, "incomplete" while its blank line has not arrived. */
@@ -82,21 +165,33 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
   // against the limit here, so a stream of them cannot grow the input.
   const start = blankLines(buf);
   const end = buf.indexOf("\r\n\r\n", start, "latin1");
-  if (end < 0) return buf.length > maxHead ? { error: "too-large" } : "incomplete";
-  if (end - start > maxHead) return { error: "too-large" };
+  const early = refusedEarly(buf, start, end < 0 ? buf.length : end);
+  if (early !== null) return malformed(early);
+  if (end < 0)
+    return buf.length > maxHead
+      ? { error: "too-large", why: "The request headers are too large" }
+      : "incomplete";
+  if (end - start > maxHead) return { error: "too-large", why: "The request headers are too large" };
   const lines = buf.toString("latin1", start, end).split("\r\n");
   const requestLine = lines[0]!.split(" ");
-  if (requestLine.length !== 3) return { error: "malformed" };
+  if (requestLine.length !== 3) return malformed("the request line is METHOD SP TARGET SP HTTP/1.1");
   const [method, target, version] = requestLine as [string, string, string];
   const minor = VERSION.exec(version)?.[1];
-  if (!METHODS.has(method) || minor === undefined || target === "") return { error: "malformed" };
+  if (minor === undefined) return malformed("the version is HTTP/1.1 or HTTP/1.0");
+  if (!METHODS.has(method)) return malformed(`the method ${JSON.stringify(method)} is not served`);
+  if (target === "") return malformed("the request target is empty");
   for (let i = 0; i < target.length; i++) {
     const c = target.charCodeAt(i);
-    if (c > 0x7f) return { error: "not-ascii" };
-    if (c <= 0x20 || c === 0x7f) return { error: "malformed" };
+    if (c <= 0x20 || c === 0x7f) return malformed("the request target holds a control character");
   }
-  if (lines.length - 1 > MAX_HEADERS) return { error: "too-large" };
+  const encoded = encodeTarget(target);
+  if (encoded === null)
+    return { error: "not-utf8", why: "The request target holds bytes above 0x7F that are not UTF-8" };
+  const path = pathOf(encoded, method);
+  if (path === null) return malformed("the request target is neither a path nor an http(s) URL");
+  if (lines.length - 1 > MAX_HEADERS) return { error: "too-large", why: "The request has too many headers" };
   const headers: [string, string][] = [];
+  let host: string | null = null;
   let contentLength: number | null = null;
   let transferEncoding: string | null = null;
   let connection = "";
@@ -105,14 +200,14 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
     const line = lines[i]!;
     const colon = line.indexOf(":");
     // A line starting with whitespace continues the last (obs-fold): its name is not a token, so
-    // it is refused, as is a bare CR or LF (not a token character, nor allowed in a value).
-    if (colon <= 0) return { error: "malformed" };
+    // it is refused, as is a bare CR (not a token character, nor allowed in a value).
+    if (colon <= 0) return malformed("a header line is NAME: VALUE");
     const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) return { error: "malformed" };
+    if (!TOKEN.test(name)) return malformed("a header name is a token, without spaces or folding");
     const value = trimmedValue(line, colon + 1);
-    if (value === null) return { error: "malformed" };
+    if (value === null) return malformed(`the ${name} header holds a control character`);
     const lower = name.toLowerCase();
-    if (SINGLE.has(lower) && lower !== "content-length" && headers.some(([n]) => n === lower)) continue;
+    if (SINGLE.has(lower) && headers.some(([n]) => n === lower)) continue;
     if (lower === "cookie") {
       // Cookie lines are one list, joined as browsers send it, not with the ", " of other fields.
       const first = headers.find(([n]) => n === "cookie");
@@ -122,31 +217,39 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
       }
     }
     headers.push([lower, value]);
-    if (lower === "content-length") {
-      if (!DIGITS.test(value)) return { error: "malformed" };
+    if (lower === "host") {
+      if (host !== null) return malformed("the request has more than one Host header");
+      if (!HOST.test(value)) return malformed("the Host header is not a host name or address and port");
+      host = hostName(value);
+    } else if (lower === "content-length") {
+      if (!DIGITS.test(value)) return malformed("Content-Length is plain digits");
       const n = Number(value);
-      if (contentLength !== null && contentLength !== n) return { error: "malformed" };
+      if (contentLength !== null && contentLength !== n) return malformed("two different Content-Lengths");
       contentLength = n;
     } else if (lower === "transfer-encoding")
       transferEncoding = transferEncoding === null ? value : `${transferEncoding}, ${value}`;
-    else if (lower === "connection") connection += `,${value.toLowerCase()}`;
+    else if (lower === "connection") connection += `,${value}`;
     else if (lower === "expect") expectContinue = value.toLowerCase() === "100-continue";
   }
+  if (minor === "1" && host === null) return malformed("an HTTP/1.1 request has a Host header");
   let chunked = false;
   if (transferEncoding !== null) {
-    if (contentLength !== null) return { error: "malformed" };
-    const codings = transferEncoding.split(",").map((c) => c.trim().toLowerCase());
-    if (codings.length !== 1 || codings[0] !== "chunked") return { error: "malformed" };
+    if (contentLength !== null) return malformed("Content-Length beside Transfer-Encoding");
+    const codings = listOf(transferEncoding);
+    if (codings.length !== 1 || codings[0] !== "chunked")
+      return malformed("the only transfer coding served is chunked");
     chunked = true;
   }
-  const tokens = connection.split(",").map((t) => t.trim());
+  const tokens = listOf(connection);
   // A chunked HTTP/1.0 request is framed in a way 1.0 does not know: answered, then closed
   // (RFC 9112, 6.1), so an intermediary that read it otherwise cannot fall out of step.
   const keepAlive = minor === "1" ? !tokens.includes("close") : tokens.includes("keep-alive") && !chunked;
   return {
     method,
     target,
+    path,
     headers,
+    host,
     contentLength,
     chunked,
     keepAlive,
@@ -154,71 +257,4 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
     expectContinue: expectContinue && minor === "1",
     length: end + 4,
   };
-}
-
-const MAX_SIZE_LINE = 1024;
-const MAX_TRAILERS = 16 * 1024;
-
-/**
- * A chunked body as it arrives: `feed` takes what it can from `buf` at `from` and returns how
- * many bytes it used; `done` once the last chunk and its trailers are in. Throws "malformed" on
- * a bad size line or chunk framing.
- */
-export class ChunkedBody {
-  readonly parts: Buffer[] = [];
-  size = 0;
-  done = false;
-  private state: "size" | "data" | "data-end" | "trailers" = "size";
-  private line = "";
-  private left = 0;
-  private trailerBytes = 0;
-
-  feed(buf: Buffer, from: number): number {
-    let i = from;
-    while (i < buf.length && !this.done) {
-      if (this.state === "data") {
-        const take = Math.min(this.left, buf.length - i);
-        this.parts.push(buf.subarray(i, i + take));
-        this.size += take;
-        this.left -= take;
-        i += take;
-        if (this.left === 0) this.state = "data-end";
-        continue;
-      }
-      const nl = buf.indexOf(10, i);
-      const stop = nl < 0 ? buf.length : nl + 1;
-      this.line += buf.toString("latin1", i, stop);
-      i = stop;
-      if (nl < 0) {
-        if (this.line.length > (this.state === "trailers" ? MAX_TRAILERS : MAX_SIZE_LINE)) throw "malformed";
-        continue;
-      }
-      if (!this.line.endsWith("\r\n")) throw "malformed";
-      const text = this.line.slice(0, -2);
-      this.line = "";
-      if (this.state === "data-end") {
-        if (text !== "") throw "malformed";
-        this.state = "size";
-      } else if (this.state === "size") {
-        const semicolon = text.indexOf(";");
-        const hex = semicolon < 0 ? text : text.slice(0, semicolon);
-        if (!/^[0-9A-Fa-f]{1,8}$/.test(hex)) throw "malformed";
-        // Extensions are ignored, but must not hide control characters (a bare CR, a NUL).
-        if (semicolon >= 0 && trimmedValue(text, semicolon + 1) === null) throw "malformed";
-        this.left = Number.parseInt(hex, 16);
-        this.state = this.left === 0 ? "trailers" : "data";
-      } else {
-        this.trailerBytes += text.length + 2;
-        if (this.trailerBytes > MAX_TRAILERS) throw "malformed";
-        if (text === "") this.done = true;
-        else {
-          // Trailers are dropped, but must be well-formed fields.
-          const colon = text.indexOf(":");
-          if (colon <= 0 || !TOKEN.test(text.slice(0, colon)) || trimmedValue(text, colon + 1) === null)
-            throw "malformed";
-        }
-      }
-    }
-    return i - from;
-  }
 }

@@ -1,44 +1,34 @@
-import {
-  createServer as createHttpServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
-import { createServer as createHttpsServer } from "node:https";
-import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
-import { createServer as createTlsServer } from "node:tls";
+import type { TCPSocketListener } from "bun";
 import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
-import { answerBrokenRequest, CLIENT_CLOSED } from "./broken-requests.ts";
+import { brokenRequest, CLIENT_CLOSED, FRONT_END_PROBLEMS } from "./broken-requests.ts";
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
 import { drainConnections } from "./drain.ts";
-import { FrontEndMeta, nextRequestId, requestIdOf } from "./front-end-meta.ts";
-import { PROBLEM_CONTENT_TYPE, Problem, problems } from "./problem.ts";
+import { FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
+import { blankLines, readHead } from "./http1.ts";
+import { BodyBytes, ChunkedBody } from "./http1-body.ts";
+import { type Problem, problems } from "./problem.ts";
 import { attachMeta } from "./request-meta.ts";
-import { startSocketFrontEnd } from "./socket-front-end.ts";
-import { HSTS, TLS_CIPHERS } from "./tls.ts";
-import { writeResponse } from "./write-response.ts";
+import { answer, EMPTY, rawProblem } from "./socket-answer.ts";
+import { Connection } from "./socket-connection.ts";
+import { HSTS, type ServedCertificate, tlsListenOptions } from "./tls.ts";
 
 /**
- * The HTTP(S) front end. It is node:http rather than Bun.serve because the interface's own
- * check-tickets example is a GET with a JSON body, which Bun.serve drops. It enforces the body
- * limit itself so that an oversized body gets a problem+json 413, not a bare reset.
- *
- * Bun's node:http enforces no header or body deadline and has no per-address view: the
- * ConnectionGuard adds both from the connection and request events. Its native parser refuses raw
- * UTF-8 in the request target; --lenient-request-target hands sockets from a listener of ours to
- * node:http's JS parser instead, which accepts it once percent-encoded but costs about 12-20 µs
- * of CPU per request (docs/network.md).
+ * The one front end, for plain HTTP and HTTPS alike: Bun's own sockets (Bun.listen, with TLS
+ * when a certificate is given) and an HTTP/1.1 reader of ours (http1.ts). Bun.serve would be
+ * faster still but drops the body of a GET, which the interface's own check-tickets example
+ * sends. The ConnectionGuard bounds connections, deadlines and answers a client does not read,
+ * and every answer the app does not give is problem+json.
  */
 export interface FrontEndOptions {
   host: string;
   port: number;
-  tls?: { cert: string; key: string };
+  tls?: ServedCertificate;
   bodyLimit: number;
   /** Default: DEFAULT_LIMITS (serve's own defaults). */
   limits?: ConnectionLimits;
-  /** Accept raw UTF-8 in the request target, at the cost of node:http's slower JS parser. */
-  lenientRequestTarget?: boolean;
+  /** Host names (lower case, no port) this box answers for; others get 421. Empty or absent: any. */
+  allowedHosts?: readonly string[];
   metrics?: Pick<Metrics, "connectionRefused" | "connectionTimedOut">;
   /** The app; it accounts (logs and counts) every request it answers. */
   handle: (request: Request) => Response | Promise<Response>;
@@ -49,230 +39,256 @@ export interface FrontEndOptions {
 export interface FrontEnd {
   url: string;
   port: number;
+  /**
+   * Serves a new certificate to connections from now on; open ones keep theirs. Throws (and
+   * keeps serving the old one) when the new one cannot be served.
+   */
+  reloadTls(certificate: ServedCertificate): void;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
 
-const EMPTY = Buffer.alloc(0);
+/** Input held while a request is with the app (pipelined requests); past it reading pauses. */
+const MAX_BUFFERED = 256 * 1024;
+/** How long an idle keep-alive connection is kept, as the answers announce. */
+const KEEP_ALIVE_MS = 5_000;
+const CONTINUE = Buffer.from("HTTP/1.1 100 Continue\r\n\r\n", "latin1");
 
-// The peer address, asked of a socket once however many requests a kept-alive connection carries.
-const PEER = Symbol("parkd.peer");
-type WithPeer = Socket & { [PEER]?: string };
-function peerOf(socket: WithPeer): string {
-  socket[PEER] ??= socket.remoteAddress ?? "unknown";
-  return socket[PEER];
-}
-
-type BodyRead = Buffer | "too-large" | "gone" | "timeout";
-
-/** The body, or why there is none: over the limit, the client left, or it did not arrive in time. */
-function readBody(req: IncomingMessage, limit: number, guard: ConnectionGuard): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (result: BodyRead) => {
-      if (settled) return;
-      settled = true;
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onGone);
-      req.off("aborted", onGone);
-      req.off("close", onGone);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        settle("too-large");
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => settle(Buffer.concat(chunks));
-    const onGone = () => settle("gone");
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onGone);
-    req.on("aborted", onGone);
-    req.on("close", onGone);
-    guard.bodyStarted(req.socket, () => settle("timeout"));
-  });
-}
-
-/**
- * Plain HTTP is served by the socket front end (socket-front-end.ts); HTTPS and
- * --lenient-request-target by node:http, below.
- */
 export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
-  if (opts.tls === undefined && opts.lenientRequestTarget !== true) return startSocketFrontEnd(opts);
-  return startNodeFrontEnd(opts);
-}
-
-function startNodeFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   const tls = opts.tls !== undefined;
-  const scheme = tls ? "https" : "http";
-  const origin = `${scheme}://localhost`;
+  const origin = tls ? "https://localhost" : "http://localhost";
+  const extraHead = tls ? `strict-transport-security: ${HSTS}\r\n` : "";
+  const allowedHosts = opts.allowedHosts?.length ? new Set(opts.allowedHosts) : null;
+  const limits = opts.limits ?? DEFAULT_LIMITS;
   let draining = false;
-  const account = (
-    route: string,
-    status: number,
-    started: number,
-    client: string,
-    method = "-",
-    meta?: FrontEndMeta,
-  ) =>
+  const account = (route: string, status: number, started: number, c: Connection, meta?: FrontEndMeta) =>
     opts.account({
-      method,
+      method: c.head?.method ?? "-",
       route,
       status,
       ms: Math.round((performance.now() - started) * 100) / 100,
-      client,
+      client: meta?.ip ?? c.remoteAddress ?? "unknown",
       credential: meta?.credential,
-      requestId: meta?.id ?? nextRequestId(),
+      requestId: meta?.id ?? requestIdOf(undefined),
     });
   const guard = new ConnectionGuard(
-    opts.limits ?? DEFAULT_LIMITS,
+    { ...limits, idleTimeoutMs: limits.idleTimeoutMs ?? KEEP_ALIVE_MS },
     {
       refused: (reason) => opts.metrics?.connectionRefused(reason),
       timedOut: (phase, client) => {
         opts.metrics?.connectionTimedOut(phase);
-        // A body that timed out is answered and accounted by its request below.
-        if (phase === "headers") account("(request timeout)", 408, performance.now(), client);
+        // A body that timed out is answered and accounted by its connection below.
+        if (phase === "headers")
+          opts.account({
+            method: "-",
+            route: "(request timeout)",
+            status: 408,
+            ms: 0,
+            client,
+            requestId: requestIdOf(undefined),
+          });
       },
     },
-    tls ? `strict-transport-security: ${HSTS}\r\n` : "",
     tls,
   );
+  const outputWaiting = (c: Connection, waiting: boolean) => guard.outputWaiting(c, waiting);
 
-  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    const method = req.method ?? "GET";
-    const headers = req.headers;
-    const socket = req.socket;
-    const meta = new FrontEndMeta(requestIdOf(headers["x-request-id"]), () => peerOf(socket), started);
-    let status = 500;
-    // Once the app has the request it accounts for it (accountRequests); what is answered here
-    // without the app is accounted here.
-    let toApp = false;
-    try {
-      // A fixed origin: nothing answers with the Host header, and Elysia finds the path by
-      // position in the URL, which a very short Host header (`Host: x`) would throw off.
-      const target = req.url ?? "/";
-      const url = `${origin}${target.startsWith("/") ? target : `/${target}`}`;
-      const length = headers["content-length"];
-      const declared = length === undefined ? 0 : Number(length);
-      const hasBody = declared > 0 || headers["transfer-encoding"] !== undefined;
-      const body = !hasBody
-        ? EMPTY
-        : declared > opts.bodyLimit
-          ? "too-large"
-          : await readBody(req, opts.bodyLimit, guard);
-      guard.requestRead(socket);
-      if (body === "gone") {
-        // Not an error of ours: counted as what it is, never as a 5xx.
-        meta.route = "(client closed)";
-        status = CLIENT_CLOSED;
-        socket.destroy();
-        return;
-      }
-      if (typeof body === "string") {
-        const tooLarge = body === "too-large";
-        meta.route = tooLarge ? "(body limit)" : "(request timeout)";
-        const problem = tooLarge
-          ? problems.payloadTooLarge(opts.bodyLimit)
-          : new Problem(408, "request-timeout", "Request timeout", "The request body did not arrive in time");
-        const response = problem.toResponse(new URL(url).pathname);
-        status = response.status;
-        // The rest of the body is not read: close the connection once the answer is out.
-        socket.pause();
-        guard.forget(socket);
-        await writeResponse(res, response, meta.id, true, tls);
-        res.on("finish", () => req.destroy());
-        return;
-      }
-      const request = new Request(url, {
-        method,
-        headers: headers as Record<string, string>,
-        body: body.length > 0 ? new Uint8Array(body) : undefined,
-      });
-      attachMeta(request, meta);
-      toApp = true;
-      const response = await opts.handle(request);
-      await writeResponse(res, response, meta.id, draining, tls);
-    } catch {
-      // A client that left while its answer was being written is not a failure of ours.
-      status = socket.destroyed ? CLIENT_CLOSED : 500;
-      try {
-        if (socket.destroyed || res.headersSent) res.destroy();
-        else {
-          res.writeHead(500, { "content-type": PROBLEM_CONTENT_TYPE });
-          res.end(JSON.stringify(problems.internal().body()));
+  /** An answer the front end gives itself; the connection closes after it. */
+  const refuse = (c: Connection, problem: Problem, route: string, started: number) => {
+    // Whatever else the client sends is not read: the connection closes once the answer is out.
+    c.pause();
+    guard.forget(c);
+    c.endWithProblem(problem, c.meta?.id, c.head?.path.split("?")[0]);
+    account(route, problem.status, started, c, c.meta ?? undefined);
+  };
+
+  const pump = (c: Connection) => {
+    while (!c.closed && c.phase !== "busy" && c.input !== null && c.input.length > 0) {
+      if (c.phase === "head") {
+        guard.requestStarted(c);
+        const blank = blankLines(c.input);
+        if (blank > 0) {
+          c.input = blank === c.input.length ? null : c.input.subarray(blank);
+          continue;
         }
-      } catch {
-        res.destroy();
+        const read = readHead(c.input);
+        if (read === "incomplete") return;
+        const started = performance.now();
+        if ("error" in read) {
+          refuse(c, brokenRequest(read.error, read.why), "(malformed request)", started);
+          return;
+        }
+        c.input = c.input.length === read.length ? null : c.input.subarray(read.length);
+        c.head = read;
+        const header = (name: string) => read.headers.find(([n]) => n === name)?.[1];
+        c.meta = new FrontEndMeta(
+          requestIdOf(header("x-request-id")),
+          () => c.remoteAddress ?? "unknown",
+          started,
+        );
+        if (allowedHosts !== null && read.host !== null && !allowedHosts.has(read.host)) {
+          refuse(c, FRONT_END_PROBLEMS.misdirected(read.host), "(misdirected request)", started);
+          return;
+        }
+        const declared = read.contentLength ?? 0;
+        if (declared > opts.bodyLimit) {
+          refuse(c, problems.payloadTooLarge(opts.bodyLimit), "(body limit)", started);
+          return;
+        }
+        if (declared === 0 && !read.chunked) {
+          void dispatch(c, EMPTY);
+          continue;
+        }
+        c.body = read.chunked ? new ChunkedBody(opts.bodyLimit) : new BodyBytes(opts.bodyLimit, declared);
+        if (read.expectContinue) c.write(CONTINUE);
+        c.phase = "body";
+        guard.bodyStarted(c, () =>
+          refuse(
+            c,
+            FRONT_END_PROBLEMS.requestTimeout("The request body did not arrive in time"),
+            "(request timeout)",
+            started,
+          ),
+        );
+        continue;
       }
-    } finally {
-      // The connection may idle once the answer is out; a listener only when it is still going
-      // out (a large answer to a slow reader), since one per request costs more than the check.
-      if (res.writableFinished) guard.responseDone(socket);
-      else res.once("finish", () => guard.responseDone(socket));
-      if (!toApp) account(meta.route ?? "(unmatched)", status, started, meta.ip, method, meta);
+      // The body, into one buffer of its own: the input it arrived in is not held.
+      const input: Buffer = c.input;
+      const body = c.body!;
+      const started = c.meta!.startedAt!;
+      let used: number;
+      let complete: boolean;
+      if (body instanceof ChunkedBody) {
+        try {
+          used = body.feed(input, 0);
+        } catch (e) {
+          if (e === "too-large") refuse(c, problems.payloadTooLarge(opts.bodyLimit), "(body limit)", started);
+          else refuse(c, brokenRequest("malformed", "bad chunked framing"), "(malformed request)", started);
+          return;
+        }
+        complete = body.done;
+      } else {
+        used = Math.min(input.length, c.head!.contentLength! - body.size);
+        body.append(input, 0, used);
+        complete = body.size === c.head!.contentLength;
+      }
+      c.input = used === input.length ? null : input.subarray(used);
+      if (complete) void dispatch(c, (body instanceof ChunkedBody ? body.body : body).bytes());
     }
   };
 
-  const hsts = tls ? `strict-transport-security: ${HSTS}\r\n` : "";
-  const tlsOptions = opts.tls && {
-    cert: opts.tls.cert,
-    key: opts.tls.key,
-    minVersion: "TLSv1.2" as const,
-    ciphers: TLS_CIPHERS,
-    honorCipherOrder: true,
-  };
-  const lenient = opts.lenientRequestTarget === true;
-  const http: HttpServer =
-    tlsOptions && !lenient
-      ? (createHttpsServer(tlsOptions, onRequest) as unknown as HttpServer)
-      : createHttpServer(onRequest);
-  http.keepAliveTimeout = 5_000;
-  http.on("clientError", (err: Error & { code?: string }, socket: Socket) =>
-    answerBrokenRequest(err, socket, guard.tracks(socket), hsts, (route, status) =>
-      account(route, status, performance.now(), socket.remoteAddress ?? "unknown"),
-    ),
-  );
-  // Bun's own node:http listener by default (its native parser is the fast path). With
-  // --lenient-request-target a listener of ours hands sockets to node:http's JS parser, which the
-  // guard can watch and percent-encode raw UTF-8 in the request line for.
-  let listener: NetServer | HttpServer = http;
-  if (lenient) {
-    const handOff = (socket: Socket) => {
-      http.emit("connection", socket);
-      guard.watchParser(socket);
-    };
-    listener = tlsOptions ? createTlsServer(tlsOptions).on("secureConnection", handOff) : createNetServer();
-    listener.on("connection", (socket: Socket) => {
-      if (guard.admit(socket) && !tls) handOff(socket);
+  const dispatch = async (c: Connection, body: Uint8Array<ArrayBuffer>) => {
+    const head = c.head!;
+    const meta = c.meta!;
+    c.phase = "busy";
+    c.body = null;
+    guard.requestRead(c);
+    let keepAlive = head.keepAlive;
+    try {
+      const request = new Request(`${origin}${head.path}`, {
+        method: head.method,
+        headers: head.headers,
+        body: body.length > 0 ? body : undefined,
+      });
+      attachMeta(request, meta);
+      const response = await opts.handle(request);
+      keepAlive = keepAlive && !draining;
+      await answer(c, head.method, response, meta.id, keepAlive, head.http10);
+    } catch {
+      keepAlive = false;
+      if (!c.closed) c.write(rawProblem(problems.internal(), meta.id, extraHead));
+    }
+    if (c.closed) return;
+    if (!keepAlive) {
+      c.end("");
+      return;
+    }
+    // The next request (pipelined, or already arriving) is read only once this answer is out:
+    // a client that sends and never reads holds one answer, never a queue of them.
+    c.whenFlushed(() => {
+      guard.responseDone(c);
+      c.phase = "head";
+      c.head = null;
+      c.meta = null;
+      c.resume();
+      pump(c);
     });
-  } else
-    http.on("connection", (socket: Socket) => {
-      guard.admit(socket);
+  };
+
+  const listen = (certificate: ServedCertificate | undefined, port: number): TCPSocketListener<Connection> =>
+    Bun.listen<Connection>({
+      hostname: opts.host,
+      port,
+      exclusive: true,
+      ...(certificate ? { tls: tlsListenOptions(certificate) } : {}),
+      socket: {
+        open(socket) {
+          const c = new Connection(socket, extraHead, outputWaiting);
+          socket.data = c;
+          socket.setNoDelay(true);
+          guard.admit(c);
+        },
+        data(socket, data) {
+          const c = socket.data;
+          // Closed, or closing after an answer of the front end's own (refused, timed out).
+          if (!c.writable) return;
+          c.input = c.input === null || c.input.length === 0 ? data : Buffer.concat([c.input, data]);
+          if (c.phase === "busy") {
+            if (c.input.length > MAX_BUFFERED) c.pause();
+            return;
+          }
+          pump(c);
+        },
+        drain(socket) {
+          socket.data.drain();
+        },
+        close(socket) {
+          const c = socket.data;
+          if (!c || c.closed) return;
+          // A client that left in the middle of sending its request is not a failure of ours.
+          const midRequest =
+            c.phase === "body" || (c.phase === "head" && c.input !== null && c.input.length > 0);
+          const tracked = guard.tracks(c);
+          c.onClosed();
+          if (midRequest && tracked)
+            account(
+              "(client closed)",
+              CLIENT_CLOSED,
+              c.meta?.startedAt ?? performance.now(),
+              c,
+              c.meta ?? undefined,
+            );
+        },
+        error(socket) {
+          socket.data?.onClosed();
+        },
+      },
     });
 
-  return new Promise((resolve, reject) => {
-    listener.once("error", reject);
-    listener.listen({ port: opts.port, host: opts.host, exclusive: true }, () => {
-      listener.off("error", reject);
-      const address = listener.address();
-      const port = typeof address === "object" && address ? address.port : opts.port;
-      const shownHost = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
-      resolve({
-        url: `${scheme}://${shownHost}:${port}`,
-        port,
-        close(graceMs = 10_000) {
-          draining = true;
-          listener.close();
-          return drainConnections(guard, graceMs);
-        },
-      });
-    });
+  let listener = listen(opts.tls, opts.port);
+  const port = listener.port;
+  const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
+  return Promise.resolve({
+    url: `${tls ? "https" : "http"}://${host}:${port}`,
+    port,
+    reloadTls(certificate) {
+      if (!tls) throw new Error("this front end serves plain HTTP");
+      // Bun's listener takes its certificate once: a new listener on the same port takes over,
+      // and connections the old one accepted stay open with theirs.
+      const previous = listener;
+      previous.stop(false);
+      try {
+        listener = listen(certificate, port);
+      } catch (e) {
+        listener = listen(opts.tls, port);
+        throw e;
+      }
+      opts.tls = certificate;
+    },
+    close(graceMs = 10_000) {
+      draining = true;
+      listener.stop(false);
+      return drainConnections(guard, graceMs);
+    },
   });
 }

@@ -1,6 +1,19 @@
 import { STATUS_CODES } from "node:http";
 import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
-import { type Connection, httpDate } from "./socket-connection.ts";
+import type { Connection } from "./socket-connection.ts";
+
+/** The Date header's value, made once a second. */
+let dateSecond = -1;
+let dateText = "";
+export function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}
 
 export const EMPTY: Uint8Array<ArrayBuffer> = new Uint8Array(0);
 /** Answers up to this size go out in one write, head and body together. */
@@ -8,10 +21,18 @@ const ONE_WRITE_MAX = 16 * 1024;
 /** An event stream's output waiting for a client that does not read, before it is cut. */
 const MAX_STREAM_BACKLOG = 1024 * 1024;
 
-/** A problem the front end answers itself, as raw bytes; the connection closes after it. */
-export function rawProblem(problem: Problem, requestId: string, instance?: string): string {
+/**
+ * A problem the front end answers itself, as raw bytes; the connection closes after it.
+ * `extraHead`: raw header lines every answer on the connection carries (HSTS over TLS).
+ */
+export function rawProblem(
+  problem: Problem,
+  requestId: string,
+  extraHead: string,
+  instance?: string,
+): string {
   const body = JSON.stringify(problem.body(instance));
-  let extra = "";
+  let extra = extraHead;
   for (const [name, value] of Object.entries(problem.headers ?? {})) extra += `${name}: ${value}\r\n`;
   return (
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
@@ -30,7 +51,7 @@ export async function answer(
   http10: boolean,
 ): Promise<void> {
   const status = response.status;
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\nx-request-id: ${requestId}\r\n`;
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\nx-request-id: ${requestId}\r\n${c.extraHead}`;
   let declared: string | null = null;
   let streaming = false;
   let cookies = false;
@@ -43,6 +64,12 @@ export async function answer(
       head += `${name}: ${value}\r\n`;
     }
   });
+  if (c.closed) {
+    // The client left while the app worked: a stream (the zone feed) is let go, or it would hold
+    // its subscription for good.
+    if (streaming) void response.body?.cancel().catch(() => {});
+    return;
+  }
   if (cookies) for (const cookie of response.headers.getSetCookie()) head += `set-cookie: ${cookie}\r\n`;
   head += `date: ${httpDate()}\r\n`;
   const noBody = method === "HEAD" || status === 204 || status === 304 || status < 200;

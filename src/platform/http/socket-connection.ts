@@ -1,31 +1,23 @@
 import type { Socket } from "bun";
 import type { GuardedSocket } from "./connection-guard.ts";
-import type { FrontEndMeta } from "./front-end-meta.ts";
-import type { ChunkedBody, RequestHead } from "./http1.ts";
-
-let dateSecond = -1;
-let dateText = "";
-export function httpDate(): string {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateText = new Date(now).toUTCString();
-  }
-  return dateText;
-}
+import { type FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
+import type { RequestHead } from "./http1.ts";
+import type { BodyBytes, ChunkedBody } from "./http1-body.ts";
+import type { Problem } from "./problem.ts";
+import { rawProblem } from "./socket-answer.ts";
 
 export type Phase = "head" | "body" | "busy";
 
-/** One client connection: its unread input, the request being read, and output not yet sent. */
+/**
+ * One client connection, over TCP or TLS: its unread input, the request being read, and output
+ * not yet sent.
+ */
 export class Connection implements GuardedSocket {
   input: Buffer | null = null;
   phase: Phase = "head";
   head: RequestHead | null = null;
   meta: FrontEndMeta | null = null;
-  body: Buffer[] = [];
-  bodySize = 0;
-  chunked: ChunkedBody | null = null;
+  body: BodyBytes | ChunkedBody | null = null;
   closed = false;
   private output: Buffer[] = [];
   /** Bytes in `output`: what the kernel has not taken yet. */
@@ -34,7 +26,13 @@ export class Connection implements GuardedSocket {
   private afterFlush: (() => void)[] = [];
   private closeListeners: (() => void)[] = [];
 
-  constructor(readonly socket: Socket<Connection>) {}
+  constructor(
+    readonly socket: Socket<Connection>,
+    /** Raw header lines (each ending in CRLF) every answer carries: HSTS over TLS. */
+    readonly extraHead: string,
+    /** Told when output starts or stops waiting for the client, and when the client takes some. */
+    private readonly outputWaiting: (c: Connection, waiting: boolean) => void,
+  ) {}
 
   get remoteAddress(): string {
     return this.socket.remoteAddress;
@@ -62,6 +60,7 @@ export class Connection implements GuardedSocket {
     else if (sent < buf.length) {
       this.output.push(buf.subarray(sent));
       this.queued += buf.length - sent;
+      this.outputWaiting(this, true);
     }
   }
 
@@ -72,6 +71,7 @@ export class Connection implements GuardedSocket {
   }
 
   drain(): void {
+    if (this.output.length === 0) return;
     while (this.output.length > 0) {
       const buf = this.output[0]!;
       const sent = this.socket.write(buf);
@@ -79,22 +79,26 @@ export class Connection implements GuardedSocket {
         this.destroy();
         return;
       }
-      this.queued -= Math.max(sent, 0);
+      this.queued -= sent;
       if (sent < buf.length) {
         this.output[0] = buf.subarray(sent);
+        // The client took some: its send deadline starts again.
+        if (sent > 0) this.outputWaiting(this, true);
         return;
       }
       this.output.shift();
     }
+    this.outputWaiting(this, false);
     const waiting = this.afterFlush;
     this.afterFlush = [];
     for (const fn of waiting) fn();
   }
 
+  /** Runs `listener` when the connection closes (at once when it already has). */
   once(_event: "close", listener: () => void): void {
-    this.closeListeners.push(listener);
+    if (this.closed) listener();
+    else this.closeListeners.push(listener);
   }
-  on(_event: "error", _listener: () => void): void {}
   pause(): void {
     this.socket.pause();
   }
@@ -110,6 +114,10 @@ export class Connection implements GuardedSocket {
       this.socket.end();
       done();
     });
+  }
+
+  endWithProblem(problem: Problem, requestId = requestIdOf(undefined), instance?: string): void {
+    this.end(rawProblem(problem, requestId, this.extraHead, instance));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { constants, createPrivateKey, X509Certificate } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
@@ -14,10 +15,26 @@ export const TLS_CIPHERS = [
 ].join(":");
 /** HTTPS answers tell browsers to keep to HTTPS for a year (no includeSubDomains: not ours to say). */
 export const HSTS = "max-age=31536000";
+/** Nothing below TLS 1.2 (BoringSSL has no SSLv2 or SSLv3 to turn off). */
+const NO_OLD_PROTOCOLS = constants.SSL_OP_NO_TLSv1 | constants.SSL_OP_NO_TLSv1_1;
 
-export interface TlsMaterial {
+/** What the front end serves: a PEM certificate (chain) and its private key. */
+export interface ServedCertificate {
   cert: string;
   key: string;
+}
+
+/** Bun.listen's TLS options for `certificate`, hardened as above. */
+export function tlsListenOptions(certificate: ServedCertificate) {
+  return {
+    cert: certificate.cert,
+    key: certificate.key,
+    ciphers: TLS_CIPHERS,
+    secureOptions: NO_OLD_PROTOCOLS,
+  };
+}
+
+export interface TlsMaterial extends ServedCertificate {
   /** SHA-256 of the certificate, for handhelds that pin it. */
   fingerprint: string;
   /** Made just now (first start on this data folder). */
@@ -30,9 +47,21 @@ function boxAddresses(): string[] {
   return [...out];
 }
 
+/**
+ * A certificate and key read from PEM files, checked to belong together, so that a half-renewed
+ * pair (a new certificate beside the old key) is refused rather than served.
+ */
 function fromFiles(certPath: string, keyPath: string): TlsMaterial {
   const cert = readFileSync(certPath, "utf8");
-  return { cert, key: readFileSync(keyPath, "utf8"), fingerprint: fingerprintOfPem(cert), generated: false };
+  const key = readFileSync(keyPath, "utf8");
+  let matches: boolean;
+  try {
+    matches = new X509Certificate(cert).checkPrivateKey(createPrivateKey(key));
+  } catch (e) {
+    throw new Error(`${certPath} or ${keyPath} is not a PEM certificate and key: ${(e as Error).message}`);
+  }
+  if (!matches) throw new Error(`the key in ${keyPath} does not belong to the certificate in ${certPath}`);
+  return { cert, key, fingerprint: fingerprintOfPem(cert), generated: false };
 }
 
 /**

@@ -20,6 +20,8 @@ describe("deploy/parkd.service", () => {
     expect(dataDir).toStartWith("/var/lib/parkd");
     expect(settings.get("ReadWritePaths")).toBe(dataDir);
     expect(settings.get("StateDirectory")).toBe("parkd");
+    // systemctl reload: serve reads its certificate again on SIGHUP.
+    expect(settings.get("ExecReload")).toBe("/bin/kill -HUP $MAINPID");
   });
 
   test("runs as its own user, restarts on failure, and is hardened", () => {
