@@ -44,6 +44,29 @@ export class BodyBytes {
 }
 
 const MAX_SIZE_LINE = 1024;
+const CR = 13;
+
+/** A size line of 1-8 hex digits and CRLF at `at`, read from the bytes; null for anything else. */
+function plainSize(buf: Buffer, at: number): { value: number; next: number } | null {
+  let value = 0;
+  let i = at;
+  for (; i < buf.length && i - at < 9; i++) {
+    const c = buf[i]!;
+    const digit =
+      c >= 0x30 && c <= 0x39
+        ? c - 0x30
+        : c >= 0x61 && c <= 0x66
+          ? c - 0x57
+          : c >= 0x41 && c <= 0x46
+            ? c - 0x37
+            : -1;
+    if (digit < 0) break;
+    value = value * 16 + digit;
+  }
+  const digits = i - at;
+  if (digits < 1 || digits > 8 || buf[i] !== CR || buf[i + 1] !== LF) return null;
+  return { value, next: i + 2 };
+}
 const MAX_TRAILERS = 16 * 1024;
 
 export type ChunkError = "malformed" | "too-large";
@@ -70,6 +93,12 @@ export class ChunkedBody {
     return this.body.size;
   }
 
+  private startChunk(size: number): void {
+    if (this.body.size + size > this.limit) throw "too-large" satisfies ChunkError;
+    this.left = size;
+    this.state = size === 0 ? "trailers" : "data";
+  }
+
   feed(buf: Buffer, from: number): number {
     let i = from;
     while (i < buf.length && !this.done) {
@@ -80,6 +109,23 @@ export class ChunkedBody {
         i += take;
         if (this.left === 0) this.state = "data-end";
         continue;
+      }
+      if (this.line === "") {
+        // Fast paths for a body of many small chunks: a data end or a plain size line whole in
+        // this buffer is read from the bytes, without building strings.
+        if (this.state === "data-end" && buf[i] === CR && buf[i + 1] === LF) {
+          i += 2;
+          this.state = "size";
+          continue;
+        }
+        if (this.state === "size") {
+          const size = plainSize(buf, i);
+          if (size !== null) {
+            this.startChunk(size.value);
+            i = size.next;
+            continue;
+          }
+        }
       }
       const nl = buf.indexOf(LF, i);
       const stop = nl < 0 ? buf.length : nl + 1;
@@ -103,9 +149,7 @@ export class ChunkedBody {
         // Extensions are ignored, but must not hide control characters (a bare CR, a NUL).
         if (semicolon >= 0 && trimmedValue(text, semicolon + 1) === null)
           throw "malformed" satisfies ChunkError;
-        this.left = Number.parseInt(hex, 16);
-        if (this.body.size + this.left > this.limit) throw "too-large" satisfies ChunkError;
-        this.state = this.left === 0 ? "trailers" : "data";
+        this.startChunk(Number.parseInt(hex, 16));
       } else {
         this.trailerBytes += text.length + 2;
         if (this.trailerBytes > MAX_TRAILERS) throw "malformed" satisfies ChunkError;

@@ -185,8 +185,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     guard.requestRead(c);
     let keepAlive = head.keepAlive;
     try {
+      // HEAD is asked of the app as GET, and answer() leaves the body out: Elysia's own HEAD runs
+      // the GET handler and reads the whole body for its length, which never ends for an event stream.
       const request = new Request(`${origin}${head.path}`, {
-        method: head.method,
+        method: head.method === "HEAD" ? "GET" : head.method,
         headers: head.headers,
         body: body.length > 0 ? body : undefined,
       });

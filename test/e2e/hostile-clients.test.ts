@@ -1,0 +1,206 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import { boxesForFile } from "../support/binary.ts";
+
+/**
+ * What a hostile review of the front end found, against the binary: each case is about what one
+ * client (no credential needed) can make the server hold. Bounded in count and time; 127.0.0.1 only.
+ */
+const newBox = boxesForFile();
+
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+
+function openSocket(port: number, tls: boolean, localAddress = "127.0.0.1"): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s: Socket = tls
+      ? tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false, ...{ localAddress } }, () =>
+          resolve(s),
+        )
+      : connect({ port, host: "127.0.0.1", localAddress }, () => resolve(s));
+    s.once("error", reject);
+  });
+}
+
+/** Sends `bytes` on a new connection and collects what comes back until it closes or `ms` pass. */
+async function exchange(port: number, tls: boolean, bytes: string | Buffer, ms = 3000): Promise<string> {
+  const s = await openSocket(port, tls);
+  return new Promise((resolve) => {
+    let out = "";
+    const timer = setTimeout(() => {
+      s.destroy();
+      resolve(out);
+    }, ms);
+    s.on("data", (b: Buffer) => {
+      out += b.toString("latin1");
+    });
+    s.on("close", () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+    s.on("error", () => {});
+    s.write(bytes);
+  });
+}
+
+const closed = (s: Socket) =>
+  new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once("close", () => resolve())));
+
+describe("clients that send and never read", () => {
+  test("94 TLS connections each pipelining 2,000 GET /openapi.json without reading: memory stays bounded and they are cut", async () => {
+    const box = newBox();
+    const server = await box.serve(["--request-timeout", "4", "--max-connections-per-address", "200"]);
+    const before = rssMb(server.pid);
+    const burst = Buffer.from("GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2000));
+    const sockets = await Promise.all(Array.from({ length: 94 }, () => openSocket(server.port, true)));
+    for (const s of sockets) {
+      s.on("error", () => {});
+      s.pause();
+      s.write(burst);
+    }
+    let peak = before;
+    const started = Date.now();
+    while (Date.now() - started < 6_000 && sockets.some((s) => !s.destroyed)) {
+      peak = Math.max(peak, rssMb(server.pid));
+      await Bun.sleep(100);
+    }
+    // Each connection holds one answer (78 KB) and at most 256 KiB of unread input.
+    expect(peak - before).toBeLessThan(150);
+    // Cut once its answer waited the send-stall time (the header timeout: 2 s here).
+    await Promise.all(sockets.map((s) => Promise.race([closed(s), Bun.sleep(3000)])));
+    expect(sockets.filter((s) => !s.destroyed).length).toBe(0);
+    const ok = await fetch(`${server.url}/healthz`, { tls: { rejectUnauthorized: false } });
+    expect(ok.status).toBe(200);
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 30_000);
+
+  test("non-reading pipeliners from 17 addresses do not lock new clients out (plain HTTP)", async () => {
+    const box = newBox();
+    const server = await box.serve([
+      "--http",
+      "--max-connections",
+      "300",
+      "--max-connections-per-address",
+      "62",
+      "--request-timeout",
+      "30",
+    ]);
+    const burst = Buffer.from("GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(500));
+    const hogs: Socket[] = [];
+    for (let a = 2; a < 19; a++)
+      for (let i = 0; i < 20; i++) {
+        const s = await openSocket(server.port, false, `127.0.0.${a}`).catch(() => null);
+        if (!s) continue;
+        s.on("error", () => {});
+        s.pause();
+        s.write(burst);
+        hogs.push(s);
+      }
+    try {
+      // While the server writes the hogs' first answers into the kernel's buffers it is busy;
+      // once they wait for their clients to read, every new client is served (the server evicts
+      // connections waiting for their client, as it does slow senders), never locked out.
+      const healthz = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+      const until = Date.now() + 20_000;
+      let first = "";
+      while (!first.startsWith("HTTP/1.1 200") && Date.now() < until)
+        first = await exchange(server.port, false, healthz, 5000);
+      expect(first).toStartWith("HTTP/1.1 200");
+      for (let i = 0; i < 10; i++)
+        expect(await exchange(server.port, false, healthz)).toStartWith("HTTP/1.1 200");
+    } finally {
+      for (const s of hogs) s.destroy();
+    }
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 45_000);
+});
+
+describe("bodies sent in tiny pieces", () => {
+  test("240 connections sending chunked bodies of 1-byte chunks: memory bounded by the body limit, normal requests served", async () => {
+    const box = newBox();
+    const token = await box.token("terminal", "tickets:write");
+    const server = await box.serve([
+      "--http",
+      "--max-connections-per-address",
+      "300",
+      "--request-timeout",
+      "20",
+    ]);
+    const before = rssMb(server.pid);
+    const head = `POST /api/v1/actions/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const sockets = await Promise.all(Array.from({ length: 240 }, () => openSocket(server.port, false)));
+    const chunk = Buffer.from("1\r\nx\r\n".repeat(2000));
+    for (const s of sockets) {
+      s.on("error", () => {});
+      s.write(head);
+    }
+    // 30 rounds of 2,000 one-byte chunks per connection, each round in its own write.
+    for (let round = 0; round < 30; round++) {
+      for (const s of sockets) if (!s.destroyed) s.write(chunk);
+      await Bun.sleep(20);
+    }
+    await Bun.sleep(300);
+    const grown = rssMb(server.pid) - before;
+    // 240 bodies of 60,000 bytes are 14 MB; held as the buffers they arrived in they were ~2 GB.
+    expect(grown).toBeLessThan(120);
+    const ok = await fetch(`${server.url}/healthz`);
+    expect(ok.status).toBe(200);
+    for (const s of sockets) s.destroy();
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 30_000);
+});
+
+describe("live feeds and HTTP/1.0 over HTTPS", () => {
+  test("a feed asked for and reset at once, and HEAD on the feed, give their slot back (8 per credential)", async () => {
+    const box = newBox();
+    const token = await box.token("handheld", "permits:read");
+    const server = await box.serve([]);
+    const ask = (method: string) =>
+      `${method} /api/v1/tickets/zone/1234/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`;
+    for (let i = 0; i < 12; i++) {
+      const s = await openSocket(server.port, true);
+      s.on("error", () => {});
+      s.write(ask("GET"));
+      s.resetAndDestroy();
+    }
+    for (let i = 0; i < 12; i++) {
+      const answer = await exchange(server.port, true, ask("HEAD"), 2000);
+      expect(answer).toStartWith("HTTP/1.1 200");
+    }
+    await Bun.sleep(300);
+    // Had any slot leaked, the credential would be at its 8 feeds and get 429.
+    const answer = await exchange(server.port, true, ask("GET"), 1000);
+    expect(answer).toStartWith("HTTP/1.1 200");
+    expect(answer).toContain("text/event-stream");
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 30_000);
+
+  test("HTTP/1.0 keep-alive POST with a request pipelined behind it over HTTPS: the event is stored and both are answered", async () => {
+    const box = newBox();
+    const token = await box.token("terminal", "tickets:write", "permits:read");
+    const server = await box.serve([]);
+    const now = Date.now();
+    const event = JSON.stringify({
+      eventType: "CreateOrUpdate",
+      ticketId: "h10",
+      zoneCode: "1234",
+      parkingLotId: null,
+      startDate: new Date(now - 60_000).toISOString(),
+      endDate: new Date(now + 3_600_000).toISOString(),
+      licenseNumber: "HTT100",
+      ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+    });
+    const answer = await exchange(
+      server.port,
+      true,
+      `POST /api/v1/actions/tickets HTTP/1.0\r\nConnection: keep-alive\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(event)}\r\n\r\n${event}` +
+        `GET /api/v1/attendants/check-tickets?registration_number=HTT100 HTTP/1.0\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+    );
+    const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    expect(statuses).toEqual(["200", "200"]);
+    expect(answer).toContain("HTT100");
+    expect(await server.stop("SIGTERM")).toBe(0);
+  });
+});
