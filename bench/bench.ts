@@ -1,7 +1,8 @@
 /**
  * The benchmark: builds nothing itself (run.sh does), fills a store, measures a raw Bun.serve
- * ceiling and then dist/parkd on the same machine in the same run, server pinned to core 0 and
- * wrk to core 1, and writes bench/results.md.
+ * ceiling and then dist/parkd on the same machine in the same run, over plain HTTP and over HTTPS,
+ * server pinned to core 0 and wrk to core 1, runs the peer comparison both ways, and writes
+ * bench/results.md.
  *
  *   bench/run.sh                     # full run (1,000,000 tickets, 10 s per scenario)
  *   BENCH_SECONDS=3 BENCH_TICKETS=100000 bench/run.sh    # a quick look
@@ -81,7 +82,7 @@ async function waitFor(url: string, proc: Subprocess, timeoutMs = 20_000): Promi
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`);
     try {
-      const r = await fetch(url);
+      const r = await fetch(url, { tls: { rejectUnauthorized: false } });
       if (r.status === 200) return performance.now() - t0;
     } catch {}
     if (performance.now() - t0 > timeoutMs) throw new Error(`no answer from ${url}`);
@@ -89,7 +90,9 @@ async function waitFor(url: string, proc: Subprocess, timeoutMs = 20_000): Promi
   }
 }
 
-function startParkd(dataDir: string, port: number, requestLog?: string): Subprocess {
+type Scheme = "http" | "https";
+
+function startParkd(dataDir: string, port: number, scheme: Scheme, requestLog?: string): Subprocess {
   return spawn(
     [
       "taskset",
@@ -97,7 +100,7 @@ function startParkd(dataDir: string, port: number, requestLog?: string): Subproc
       SERVER_CORE,
       BIN,
       "serve",
-      "--http",
+      ...(scheme === "http" ? ["--http"] : []),
       "--host",
       "127.0.0.1",
       "--port",
@@ -140,6 +143,126 @@ function machine(): string {
   return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${kernel}, Bun ${Bun.version}`;
 }
 
+interface Measured {
+  ceiling: WrkResult;
+  results: [string, WrkResult][];
+  colds: number[];
+  coldStart: number;
+  rss: number;
+}
+
+const SCENARIOS: [string, string][] = [
+  ["healthz (front end + app, no store)", "healthz"],
+  ["check-tickets by plate", "plate"],
+  ["check-tickets by zone", "zone"],
+  ["zone list", "zonelist"],
+  ["parkings list", "parkings"],
+  ["quote", "quote"],
+  ["intake TicketCreated", "intake-create"],
+  ["intake mix of six events", "intake-mix"],
+];
+
+/** Cold starts, the raw ceiling and every scenario against dist/parkd, over one transport. */
+async function measure(scheme: Scheme, runDir: string, env: Record<string, string>): Promise<Measured> {
+  console.log(`== ${scheme}`);
+  // Cold start to first 200, with the full store (the first start over HTTPS makes the certificate).
+  const colds: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const port = await freePort();
+    const p = startParkd(runDir, port, scheme);
+    colds.push(await waitFor(`${scheme}://127.0.0.1:${port}/healthz`, p));
+    p.kill("SIGTERM");
+    await p.exited;
+  }
+  colds.sort((a, b) => a - b);
+  const coldStart = colds[2]!;
+  console.log(
+    `cold start to first 200: median ${coldStart.toFixed(0)} ms of ${colds.map((c) => c.toFixed(0)).join(", ")}`,
+  );
+
+  // The ceiling over the same transport, on the same certificate.
+  const rawPort = await freePort();
+  const tlsFiles = scheme === "https" ? [join(runDir, "tls/cert.pem"), join(runDir, "tls/key.pem")] : [];
+  const raw = spawn(
+    [
+      "taskset",
+      "-c",
+      SERVER_CORE,
+      process.execPath,
+      join(import.meta.dir, "raw-server.ts"),
+      String(rawPort),
+      ...tlsFiles,
+    ],
+    { stdout: "ignore" },
+  );
+  await waitFor(`${scheme}://127.0.0.1:${rawPort}/`, raw);
+  const ceiling = wrk(`${scheme}://127.0.0.1:${rawPort}/`, undefined, env);
+  raw.kill();
+  await raw.exited;
+  console.log(
+    `ceiling (raw Bun.serve, ${scheme}): ${ceiling.rps.toFixed(0)} req/s, p99 ${ceiling.p99.toFixed(2)} ms`,
+  );
+
+  const port = await freePort();
+  const requestLog = join(WORK, `requests-${scheme}.log`);
+  const server = startParkd(runDir, port, scheme, requestLog);
+  await waitFor(`${scheme}://127.0.0.1:${port}/healthz`, server);
+  const results: [string, WrkResult][] = [];
+  for (const [label, script] of SCENARIOS) {
+    const r = wrk(`${scheme}://127.0.0.1:${port}/`, join(WORK, `${script}.lua`), env);
+    results.push([label, r]);
+    console.log(
+      `${label.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ${(r.rps / ceiling.rps).toFixed(2)}× ceiling${r.non2xx ? `  NON-2XX ${r.non2xx}` : ""}${r.errors ? `  socket errors ${r.errors}` : ""}  peak RSS so far ${peakRssMb(server.pid).toFixed(0)} MB`,
+    );
+  }
+  const rss = peakRssMb(server.pid);
+  server.kill("SIGTERM");
+  const stopCode = await server.exited;
+  const refused = refusals(requestLog);
+  if (refused.length) console.log(`answers other than 2xx (${requestLog}): ${refused.join(", ")}`);
+  console.log(`peak RSS ${rss.toFixed(0)} MB, exit ${stopCode}`);
+  return { ceiling, results, colds, coldStart, rss };
+}
+
+function schemeMarkdown(scheme: Scheme, m: Measured): string[] {
+  return [
+    `## ${scheme === "https" ? "HTTPS (serve's default)" : "Plain HTTP (--http)"}`,
+    "",
+    "| scenario | req/s | p50 ms | p99 ms | × ceiling | non-2xx |",
+    "|---|---:|---:|---:|---:|---:|",
+    `| raw Bun.serve ceiling (fixed JSON array) | ${m.ceiling.rps.toFixed(0)} | ${m.ceiling.p50.toFixed(2)} | ${m.ceiling.p99.toFixed(2)} | 1.00 | ${m.ceiling.non2xx} |`,
+    ...m.results.map(
+      ([label, r]) =>
+        `| ${label} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.rps / m.ceiling.rps).toFixed(2)} | ${r.non2xx} |`,
+    ),
+    "",
+    `Cold start to first 200 with the full store: median ${m.coldStart.toFixed(0)} ms (runs: ${m.colds.map((c) => c.toFixed(0)).join(", ")} ms). Peak RSS of the server over all scenarios: ${m.rss.toFixed(0)} MB.`,
+    "",
+  ];
+}
+
+/** The targets against the peer over one transport: lookup ≥ `lookupTarget`×, p99 ≤ the peer's, intake ≥ 2.5×. */
+function peerTargets(peer: Comparison | null, transport: string, lookupTarget: number) {
+  if (!peer) return [];
+  return [
+    [
+      `${transport}: plate lookup ≥ ${lookupTarget}× the peer's req/s`,
+      peer.lookupRatio >= lookupTarget,
+      `${peer.lookupRatio.toFixed(2)}× (median of ${peer.rounds.length} rounds)`,
+    ],
+    [
+      `${transport}: plate lookup p99 ≤ the peer's`,
+      peer.parkdLookupP99 <= peer.peerLookupP99,
+      `${peer.parkdLookupP99.toFixed(2)} ms vs ${peer.peerLookupP99.toFixed(2)} ms (medians)`,
+    ],
+    [
+      `${transport}: intake ≥ 2.5× the peer's req/s`,
+      peer.intakeRatio >= 2.5,
+      `${peer.intakeRatio.toFixed(2)}×`,
+    ],
+  ] as const;
+}
+
 async function main() {
   if (!existsSync(BIN)) throw new Error("dist/parkd is missing: run bench/run.sh, which builds it");
   mkdirSync(WORK, { recursive: true });
@@ -170,167 +293,92 @@ async function main() {
   const env = { BENCH_TOKEN: token };
   for (const [name, text] of Object.entries(scripts)) writeFileSync(join(WORK, `${name}.lua`), text);
 
-  // The ceiling.
-  const rawPort = await freePort();
-  const raw = spawn(
-    ["taskset", "-c", SERVER_CORE, process.execPath, join(import.meta.dir, "raw-server.ts"), String(rawPort)],
-    { stdout: "ignore" },
-  );
-  await waitFor(`http://127.0.0.1:${rawPort}/`, raw);
-  const ceiling = wrk(`http://127.0.0.1:${rawPort}/`, undefined, env);
-  raw.kill();
-  await raw.exited;
-  console.log(`ceiling (raw Bun.serve): ${ceiling.rps.toFixed(0)} req/s, p99 ${ceiling.p99.toFixed(2)} ms`);
-
-  // What node:http alone allows, measured the same way.
-  const nodePort = await freePort();
-  const nodeRaw = spawn(
-    [
-      "taskset",
-      "-c",
-      SERVER_CORE,
-      process.execPath,
-      join(import.meta.dir, "raw-node-http.ts"),
-      String(nodePort),
-    ],
-    { stdout: "ignore" },
-  );
-  await waitFor(`http://127.0.0.1:${nodePort}/`, nodeRaw);
-  const nodeCeiling = wrk(`http://127.0.0.1:${nodePort}/`, undefined, env);
-  nodeRaw.kill();
-  await nodeRaw.exited;
-  console.log(
-    `node:http alone: ${nodeCeiling.rps.toFixed(0)} req/s (${(nodeCeiling.rps / ceiling.rps).toFixed(2)}× ceiling)`,
-  );
-
-  // Cold start to first 200, with the full store.
-  const colds: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const port = await freePort();
-    const p = startParkd(runDir, port);
-    colds.push(await waitFor(`http://127.0.0.1:${port}/healthz`, p));
-    p.kill("SIGTERM");
-    await p.exited;
-  }
-  colds.sort((a, b) => a - b);
-  const coldStart = colds[2]!;
-  console.log(
-    `cold start to first 200: median ${coldStart.toFixed(0)} ms of ${colds.map((c) => c.toFixed(0)).join(", ")}`,
-  );
-
-  const port = await freePort();
-  const requestLog = join(WORK, "requests.log");
-  const server = startParkd(runDir, port, requestLog);
-  await waitFor(`http://127.0.0.1:${port}/healthz`, server);
-  const base = `http://127.0.0.1:${port}`;
-  const scenarios: [string, string][] = [
-    ["healthz (front end + app, no store)", "healthz"],
-    ["check-tickets by plate", "plate"],
-    ["check-tickets by zone", "zone"],
-    ["zone list", "zonelist"],
-    ["parkings list", "parkings"],
-    ["quote", "quote"],
-    ["intake TicketCreated", "intake-create"],
-    ["intake mix of six events", "intake-mix"],
-  ];
-  const results: [string, WrkResult][] = [];
-  for (const [label, script] of scenarios) {
-    const r = wrk(`${base}/`, join(WORK, `${script}.lua`), env);
-    results.push([label, r]);
-    console.log(
-      `${label.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ${(r.rps / ceiling.rps).toFixed(2)}× ceiling${r.non2xx ? `  NON-2XX ${r.non2xx}` : ""}${r.errors ? `  socket errors ${r.errors}` : ""}  peak RSS so far ${peakRssMb(server.pid).toFixed(0)} MB`,
-    );
-  }
-  const rss = peakRssMb(server.pid);
-  server.kill("SIGTERM");
-  const stopCode = await server.exited;
-  const refused = refusals(requestLog);
-  if (refused.length) console.log(`answers other than 2xx (${requestLog}): ${refused.join(", ")}`);
-  const binMb = statSync(BIN).size / 2 ** 20;
-  console.log(`peak RSS ${rss.toFixed(0)} MB, binary ${binMb.toFixed(0)} MB, exit ${stopCode}`);
+  // Each transport starts from the same data too.
+  const runFor = (scheme: Scheme) => {
+    const dir = join(WORK, `run-${scheme}`);
+    rmSync(dir, { recursive: true, force: true });
+    spawnSync(["cp", "-r", runDir, dir]);
+    return dir;
+  };
+  const measured = {
+    http: await measure("http", runFor("http"), env),
+    https: await measure("https", runFor("https"), env),
+  };
 
   // The peer comparison runs its own servers (ceiling, peer, parkd) on a copy of the same store.
-  let peer: Comparison | null = null;
-  if (existsSync(COMPARE) && process.env.BENCH_PEER !== "0") {
-    console.log(
-      `comparing with the peer (${COMPARE}, ${COMPARE_ROUNDS} rounds of ${Math.min(SECONDS, 5)} s)`,
-    );
-    peer = compareWithPeer(COMPARE, BIN, dataDir, COMPARE_ROUNDS, Math.min(SECONDS, 5));
-    console.log(
-      `lookup parkd/peer ${peer.lookupRatio.toFixed(2)} (p99 ${peer.parkdLookupP99.toFixed(2)} vs ${peer.peerLookupP99.toFixed(2)} ms), intake parkd/peer ${peer.intakeRatio.toFixed(2)}`,
-    );
-  } else
+  const peers: Record<Scheme, Comparison | null> = { http: null, https: null };
+  if (existsSync(COMPARE) && process.env.BENCH_PEER !== "0")
+    for (const scheme of ["http", "https"] as const) {
+      console.log(
+        `comparing with the peer over ${scheme} (${COMPARE}, ${COMPARE_ROUNDS} rounds of ${Math.min(SECONDS, 5)} s)`,
+      );
+      const peer = compareWithPeer(
+        COMPARE,
+        BIN,
+        dataDir,
+        COMPARE_ROUNDS,
+        Math.min(SECONDS, 5),
+        scheme === "https",
+      );
+      peers[scheme] = peer;
+      console.log(
+        `${scheme}: lookup parkd/peer ${peer.lookupRatio.toFixed(2)} (p99 ${peer.parkdLookupP99.toFixed(2)} vs ${peer.peerLookupP99.toFixed(2)} ms), intake parkd/peer ${peer.intakeRatio.toFixed(2)}`,
+      );
+    }
+  else
     console.log(
       process.env.BENCH_PEER === "0"
         ? "no peer comparison (BENCH_PEER=0)"
         : `no peer comparison (${COMPARE} not found)`,
     );
 
-  const by = Object.fromEntries(results);
-  const intake = by["intake TicketCreated"]!;
-  const zone = by["check-tickets by zone"]!;
-  const zoneList = by["zone list"]!;
-  const peerTargets = peer
-    ? ([
-        [
-          "plate lookup ≥ 1.5× the peer's req/s (stretch 2×)",
-          peer.lookupRatio >= 1.5,
-          `${peer.lookupRatio.toFixed(2)}× (median of ${peer.rounds.length} rounds)`,
-        ],
-        [
-          "plate lookup p99 ≤ the peer's",
-          peer.parkdLookupP99 <= peer.peerLookupP99,
-          `${peer.parkdLookupP99.toFixed(2)} ms vs ${peer.peerLookupP99.toFixed(2)} ms (medians)`,
-        ],
-        ["intake ≥ 2.5× the peer's req/s", peer.intakeRatio >= 2.5, `${peer.intakeRatio.toFixed(2)}×`],
-      ] as const)
-    : [];
   const targets = [
-    ...peerTargets,
-    [
-      `check-tickets by zone ≥ ${BEFORE_RATIO.zone}× ceiling (the ratio before issue 12)`,
-      zone.rps / ceiling.rps >= BEFORE_RATIO.zone,
-      `${(zone.rps / ceiling.rps).toFixed(3)}×`,
-    ],
-    [
-      `zone list ≥ ${BEFORE_RATIO.zoneList}× ceiling (the ratio before issue 12)`,
-      zoneList.rps / ceiling.rps >= BEFORE_RATIO.zoneList,
-      `${(zoneList.rps / ceiling.rps).toFixed(3)}×`,
-    ],
-    [
-      "intake (synchronous=FULL) ≥ 0.25× ceiling",
-      intake.rps / ceiling.rps >= 0.25,
-      `${(intake.rps / ceiling.rps).toFixed(2)}×`,
-    ],
-    ["cold start ≤ 150 ms", coldStart <= 150, `${coldStart.toFixed(0)} ms`],
-    ["peak RSS ≤ 200 MB", rss <= 200, `${rss.toFixed(0)} MB`],
-  ] as const;
+    ...peerTargets(peers.https, "HTTPS", 1.5),
+    ...peerTargets(peers.http, "plain HTTP", 1.27),
+    ...(["http", "https"] as const).flatMap((scheme) => {
+      const m = measured[scheme];
+      const by = Object.fromEntries(m.results);
+      const zone = by["check-tickets by zone"]!;
+      const zoneList = by["zone list"]!;
+      const intake = by["intake TicketCreated"]!;
+      return [
+        [
+          `${scheme}: check-tickets by zone ≥ ${BEFORE_RATIO.zone}× ceiling (the ratio before issue 12)`,
+          zone.rps / m.ceiling.rps >= BEFORE_RATIO.zone,
+          `${(zone.rps / m.ceiling.rps).toFixed(3)}×`,
+        ],
+        [
+          `${scheme}: zone list ≥ ${BEFORE_RATIO.zoneList}× ceiling (the ratio before issue 12)`,
+          zoneList.rps / m.ceiling.rps >= BEFORE_RATIO.zoneList,
+          `${(zoneList.rps / m.ceiling.rps).toFixed(3)}×`,
+        ],
+        [
+          `${scheme}: intake (synchronous=FULL) ≥ 0.25× ceiling`,
+          intake.rps / m.ceiling.rps >= 0.25,
+          `${(intake.rps / m.ceiling.rps).toFixed(2)}×`,
+        ],
+        [`${scheme}: cold start ≤ 150 ms`, m.coldStart <= 150, `${m.coldStart.toFixed(0)} ms`],
+        [`${scheme}: peak RSS ≤ 200 MB`, m.rss <= 200, `${m.rss.toFixed(0)} MB`],
+      ] as const;
+    }),
+  ];
   for (const [name, ok, value] of targets) console.log(`${ok ? "met   " : "MISSED"} ${name}: ${value}`);
 
+  const binMb = statSync(BIN).size / 2 ** 20;
   const md = [
     "# Benchmark results",
     "",
     `Run ${new Date().toISOString()} on ${machine()}.`,
     `Store: ${TICKETS.toLocaleString("en")} tickets over 200 zones and 300,000 plates, 5,000 operator permits, 500 lots.`,
-    `Load: wrk, 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per scenario, pinned to core ${LOAD_CORE}; servers pinned to core ${SERVER_CORE}; plain HTTP on 127.0.0.1.`,
+    `Load: wrk, 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per scenario, pinned to core ${LOAD_CORE}; servers pinned to core ${SERVER_CORE}; 127.0.0.1. Every scenario runs over plain HTTP and over HTTPS (parkd's default: TLS 1.3 here, its self-signed P-256 certificate), each against a raw Bun.serve ceiling over the same transport. Binary size: ${binMb.toFixed(0)} MB.`,
     "",
-    "| scenario | req/s | p50 ms | p99 ms | × ceiling | non-2xx |",
-    "|---|---:|---:|---:|---:|---:|",
-    `| raw Bun.serve ceiling (fixed JSON array) | ${ceiling.rps.toFixed(0)} | ${ceiling.p50.toFixed(2)} | ${ceiling.p99.toFixed(2)} | 1.00 | ${ceiling.non2xx} |`,
-    `| raw node:http, same answer (what the front end can reach at best) | ${nodeCeiling.rps.toFixed(0)} | ${nodeCeiling.p50.toFixed(2)} | ${nodeCeiling.p99.toFixed(2)} | ${(nodeCeiling.rps / ceiling.rps).toFixed(2)} | ${nodeCeiling.non2xx} |`,
-    ...results.map(
-      ([label, r]) =>
-        `| ${label} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.rps / ceiling.rps).toFixed(2)} | ${r.non2xx} |`,
-    ),
-    "",
-    `Cold start to first 200 with the full store: median ${coldStart.toFixed(0)} ms (runs: ${colds.map((c) => c.toFixed(0)).join(", ")} ms).`,
-    `Peak RSS of the server over all scenarios: ${rss.toFixed(0)} MB. Binary size: ${binMb.toFixed(0)} MB.`,
-    "",
+    ...(["http", "https"] as const).flatMap((scheme) => schemeMarkdown(scheme, measured[scheme])),
     "| target | result | met |",
     "|---|---|---|",
     ...targets.map(([name, ok, value]) => `| ${name} | ${value} | ${ok ? "yes" : "no"} |`),
     "",
-    ...(peer ? comparisonMarkdown(peer) : []),
+    ...(peers.https ? comparisonMarkdown(peers.https, "HTTPS") : []),
+    ...(peers.http ? comparisonMarkdown(peers.http, "HTTP") : []),
   ].join("\n");
   const notesFile = join(import.meta.dir, "notes.md");
   const notes = existsSync(notesFile) ? `\n${readFileSync(notesFile, "utf8")}` : "";

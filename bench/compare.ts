@@ -45,10 +45,11 @@ export function compareWithPeer(
   store: string,
   rounds: number,
   seconds: number,
+  tls = false,
 ): Comparison {
   const r = spawnSync(["bash", script, String(rounds), String(seconds)], {
     cwd: `${import.meta.dir}/..`,
-    env: { ...process.env, PARKD_BIN: bin, PARKD_STORE: store },
+    env: { ...process.env, PARKD_BIN: bin, PARKD_STORE: store, COMPARE_TLS: tls ? "1" : "0" },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -85,9 +86,9 @@ export function compareWithPeer(
   };
 }
 
-export function comparisonMarkdown(c: Comparison): string[] {
+export function comparisonMarkdown(c: Comparison, scheme: "HTTP" | "HTTPS"): string[] {
   return [
-    "## Side by side with the peer (../shared/peer/compare.sh, same run)",
+    `## Side by side with the peer over ${scheme} (../shared/peer/compare.sh${scheme === "HTTPS" ? " with COMPARE_TLS=1: parkd's default serve and the peer on the same certificate" : ""}, same run)`,
     "",
     "The peer: the same plate lookup and ticket intake as a plain Node + Fastify 5 + better-sqlite3",
     "service on its own 1,000,000-ticket store. Servers on core 0, wrk on core 1 (1 thread, 50",

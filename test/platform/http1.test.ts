@@ -192,8 +192,28 @@ describe("chunked bodies", () => {
     ["a bare CR in an extension", "1;a\rb\r\nx\r\n0\r\n\r\n"],
     ["a NUL in an extension", "1;\u0000\r\nx\r\n0\r\n\r\n"],
     ["a trailer without a colon", "1\r\nx\r\n0\r\nnot a field\r\n\r\n"],
+    // RFC 9112 7.1: chunk-size is 1*HEXDIG, nothing before it and only an extension after it.
+    ["a size with a space after it", "3 \r\nabc\r\n0\r\n\r\n"],
+    ["a size with a space before it", " 3\r\nabc\r\n0\r\n\r\n"],
+    ["a size with a 0x prefix", "0x3\r\nabc\r\n0\r\n\r\n"],
+    ["a negative size", "-3\r\nabc\r\n0\r\n\r\n"],
+    ["a size of more than 8 hex digits", "000000003\r\nabc\r\n0\r\n\r\n"],
+    ["an empty size line", "\r\nabc\r\n0\r\n\r\n"],
+    ["data not followed by CRLF", "3\r\nabcX\r\n0\r\n\r\n"],
+    ["data followed by a bare LF", "3\r\nabc\n0\r\n\r\n"],
+    // RFC 9112 7.1.2: a trailer section is fields, each a token, a colon and a value.
+    ["a trailer with a space before its colon", "1\r\nx\r\n0\r\nX-T : 1\r\n\r\n"],
+    ["a folded trailer", "1\r\nx\r\n0\r\nX-T: 1\r\n folded\r\n\r\n"],
   ])("refused: %s", (_, text) => {
     expect(() => body(text)).toThrow();
+  });
+
+  test("upper- and lower-case hex sizes, a last chunk with an extension, and no trailers", () => {
+    expect(body("A\r\n0123456789\r\na\r\n0123456789\r\n0;end=1\r\n\r\n")).toEqual({
+      done: true,
+      text: "01234567890123456789",
+      rest: "",
+    });
   });
 
   test("a chunk size past the body limit is refused when declared, before its data arrives", () => {
