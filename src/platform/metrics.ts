@@ -124,7 +124,7 @@ export class Metrics {
   );
   readonly connectionsTimedOut = new LabeledCounter(
     "parkd_connections_timed_out_total",
-    "Connections closed because a request took too long to arrive, by phase (headers, body).",
+    "Connections closed because a request took too long to arrive, or its answer was not read, by phase (headers, body, send).",
   );
   private readonly latency = new Map<string, Histogram>();
   /** Per request: route → "method status" → its series, so counting builds no label key. */
