@@ -31,6 +31,22 @@ describe("problem details for the whole app", () => {
     expect(p.detail).toContain("/no/such/route");
   });
 
+  test("whitespace is SP and HTAB only: a no-break space is part of a token and of a media type", async () => {
+    const read = s.token("permits:read");
+    const asked = (authorization: string) =>
+      app.handle(new Request("http://localhost/probe/read", { headers: { authorization } }));
+    expect((await asked(`Bearer \t${read} \t`)).status).toBe(200);
+    expect((await asked(`Bearer ${read}\u00a0`)).status).toBe(401);
+    const posted = await app.handle(
+      new Request("http://localhost/probe", {
+        method: "POST",
+        headers: { authorization: `Bearer ${writer}`, "content-type": "application/json\u00a0" },
+        body: '{"n":1,"inner":{"s":"x"}}',
+      }),
+    );
+    expect(posted.status).toBe(415);
+  });
+
   test("malformed JSON is 400", async () => {
     expectProblem(
       await call(app, "POST", "/probe", { token: writer, body: '{"n": 1,' }),

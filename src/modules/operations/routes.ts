@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { authenticate } from "../../platform/http/auth.ts";
+import { trimOws } from "../../platform/http/http1.ts";
 import { VERSION } from "../../version.ts";
 import { operationsContract } from "./contract.ts";
 import { renderDocsPage } from "./docs-page.ts";
@@ -13,9 +14,9 @@ const digest = (s: string) => createHash("sha256").update(s).digest();
 /** Constant-time: the comparison takes as long whatever the token sent. */
 export function isMetricsToken(expected: string | undefined, header: string | null): boolean {
   if (!expected || !header) return false;
-  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  const m = /^Bearer[ \t]+(.+)$/i.exec(trimOws(header));
   if (!m) return false;
-  return timingSafeEqual(digest(m[1]!.trim()), digest(expected));
+  return timingSafeEqual(digest(trimOws(m[1]!)), digest(expected));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Credential } from "../../domain/credentials.ts";
+import { trimOws } from "../../platform/http/http1.ts";
 import { Problem } from "../../platform/http/problem.ts";
 
 /** Whoever keeps the credentials answers this (the admin module's CredentialService). */
@@ -51,7 +52,7 @@ export function cookieValue(request: Request, name: string): string | undefined 
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && trimOws(part.slice(0, eq)) === name) return trimOws(part.slice(eq + 1));
   }
   return undefined;
 }

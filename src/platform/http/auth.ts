@@ -3,6 +3,7 @@ import { type Credential, credentialLabel, grants, type Scope } from "../../doma
 import { log } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { TrustedProxies } from "./client-address.ts";
+import { trimOws } from "./http1.ts";
 import { problems } from "./problem.ts";
 import type { FailureLimiter, RequestRateLimiter } from "./rate-limit.ts";
 import { metaOf, type RequestMeta } from "./request-meta.ts";
@@ -105,10 +106,10 @@ export async function authenticate(
   const challenge = need.basic ? BOTH_CHALLENGES : BEARER_CHALLENGE;
   const client = deps.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
   const byAddress = `bearer ${client}`;
-  const header = request.headers.get("authorization")?.trim();
+  const header = request.headers.get("authorization");
   const space = header ? header.indexOf(" ") : -1;
   const scheme = !header ? "" : space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
-  const value = header && space > 0 ? header.slice(space + 1).trim() : "";
+  const value = header && space > 0 ? trimOws(header.slice(space + 1)) : "";
   let credential: Credential | null = null;
   if (scheme === "basic" && need.basic) {
     const pair = decodeBasic(value);

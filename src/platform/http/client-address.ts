@@ -1,8 +1,9 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
+import { trimOws } from "./http1.ts";
 
 /** "::ffff:10.0.0.7" (an IPv4 peer on a dual-stack socket) and "[fd00::1]" name plain addresses. */
 export function plainAddress(text: string): string {
-  let a = text.trim();
+  let a = trimOws(text);
   if (a.startsWith("[") && a.endsWith("]")) a = a.slice(1, -1);
   if (a.toLowerCase().startsWith("::ffff:") && isIPv4(a.slice(7))) a = a.slice(7);
   return a;

@@ -1,3 +1,5 @@
+import { trimOws } from "./http1.ts";
+
 /**
  * Answers with an ETag: 304 with no body when `If-None-Match` names the tag (strong or weak)
  * or `*`, else the body. Handhelds polling the zone list and kiosks polling the lot list pay
@@ -11,7 +13,7 @@ export function etagOf(body: string | Uint8Array): string {
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(",").some((h) => {
-    const tag = h.trim();
+    const tag = trimOws(h);
     return tag === "*" || tag === etag || tag === `W/${etag}`;
   });
 }

@@ -1,10 +1,11 @@
 import { DomainError } from "../../domain/errors.ts";
+import { trimOws } from "./http1.ts";
 import { Problem, problemOf, problems } from "./problem.ts";
 
 /** application/json, or any application/*+json. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
   if (!contentType || contentType === "application/json") return true;
-  const essence = contentType.split(";")[0]!.trim().toLowerCase();
+  const essence = trimOws(contentType.split(";")[0]!).toLowerCase();
   return essence === "application/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
 }
 
