@@ -99,6 +99,120 @@ describe("failed-authentication lockout", () => {
     }
   }, 30_000);
 
+  test("Basic failures also count per address across user names: a spray is stopped, a terminal that signed in before is still served", async () => {
+    const s = testApp();
+    await s.user("terminal-1", "correct horse battery", "tickets:write");
+    await s.user("terminal-2", "another long password", "tickets:write");
+    const ask = (ip: string, name: string, password: string) =>
+      s.app.handle(from(ip, "GET", "/api/v1/whoami", { authorization: basic(name, password) }));
+    // terminal-1 has signed in from this address before (its steady traffic).
+    expect((await ask("10.0.0.9", "terminal-1", "correct horse battery")).status).toBe(200);
+    const verify = spyOn(Bun.password, "verify");
+    try {
+      // 30 tries over 30 user names (each name stays under its own limit of 10).
+      for (let i = 0; i < 30; i++)
+        expect((await ask("10.0.0.9", `guess-${i}`, "Summer2026!")).status).toBe(401);
+      const spent = verify.mock.calls.length;
+      expect(spent).toBe(30);
+      const sprayed = await problemOf(await ask("10.0.0.9", "guess-31", "Summer2026!"));
+      expect(sprayed.status).toBe(429);
+      expect(sprayed.json.detail).toContain("this address");
+      // A name and password not verified before get 429 too, without argon2id work.
+      expect((await ask("10.0.0.9", "terminal-2", "another long password")).status).toBe(429);
+      expect(verify.mock.calls.length).toBe(spent);
+      // The terminal verified before is served (from what was verified, no argon2id either).
+      expect((await ask("10.0.0.9", "terminal-1", "correct horse battery")).status).toBe(200);
+      expect(verify.mock.calls.length).toBe(spent);
+      // Other addresses are not affected.
+      expect((await ask("10.0.0.7", "terminal-2", "another long password")).status).toBe(200);
+    } finally {
+      verify.mockRestore();
+    }
+  }, 60_000);
+
+  test("one argon2id check per name and password at a time, at most two at once", async () => {
+    const s = testApp();
+    await s.user("terminal-1", "correct horse battery", "tickets:write");
+    for (let i = 0; i < 6; i++) await s.user(`other-${i}`, `password number ${i}`, "tickets:write");
+    const real = Bun.password.verify;
+    let active = 0;
+    let most = 0;
+    const verify = spyOn(Bun.password, "verify").mockImplementation(async (password, hash) => {
+      active++;
+      most = Math.max(most, active);
+      try {
+        return await real(password, hash);
+      } finally {
+        active--;
+      }
+    });
+    try {
+      const same = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          s.app.handle(
+            from("10.0.0.5", "GET", "/api/v1/whoami", {
+              authorization: basic("terminal-1", "correct horse battery"),
+            }),
+          ),
+        ),
+      );
+      expect(same.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(verify.mock.calls.length).toBe(1);
+      const different = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          s.app.handle(
+            from("10.0.0.6", "GET", "/api/v1/whoami", {
+              authorization: basic(`other-${i}`, `password number ${i}`),
+            }),
+          ),
+        ),
+      );
+      expect(different.map((r) => r.status)).toEqual(Array(6).fill(200));
+      expect(verify.mock.calls.length).toBe(7);
+      expect(most).toBe(2);
+    } finally {
+      verify.mockRestore();
+    }
+  }, 60_000);
+
+  test("a steady terminal never waits for argon2id: its password is checked again in the background before it lapses", async () => {
+    const clock = testClock();
+    const s = testApp({}, clock);
+    await s.user("terminal-1", "correct horse battery", "tickets:write");
+    const ask = () =>
+      s.app.handle(
+        from("10.0.0.5", "GET", "/api/v1/whoami", {
+          authorization: basic("terminal-1", "correct horse battery"),
+        }),
+      );
+    expect((await ask()).status).toBe(200);
+    const real = Bun.password.verify;
+    let release: () => void = () => {};
+    const verify = spyOn(Bun.password, "verify").mockImplementation(async (password, hash) => {
+      await new Promise<void>((r) => {
+        release = r;
+      });
+      return real(password, hash);
+    });
+    try {
+      clock.advance(30_000);
+      expect((await ask()).status).toBe(200);
+      expect(verify.mock.calls.length).toBe(0);
+      clock.advance(16_000); // 46 s after the check: refreshed in the background, answered at once
+      expect((await ask()).status).toBe(200);
+      expect(verify.mock.calls.length).toBe(1);
+      expect((await ask()).status).toBe(200);
+      expect(verify.mock.calls.length).toBe(1);
+      release();
+      await Bun.sleep(600);
+      clock.advance(40_000); // 86 s after the first check, 40 s after the refresh
+      expect((await ask()).status).toBe(200);
+      expect(verify.mock.calls.length).toBe(1);
+    } finally {
+      verify.mockRestore();
+    }
+  }, 60_000);
+
   test("failures and lockouts are counted in the metrics", async () => {
     const s = testApp();
     for (let i = 0; i < 11; i++)

@@ -25,7 +25,8 @@ export interface AuthRequirement {
 /** Whoever keeps the credentials (the admin module's CredentialService) answers these. */
 export interface CredentialVerifier {
   verifyBearer(token: string): Credential | null;
-  verifyBasic(name: string, password: string): Promise<Credential | null>;
+  /** `knownOnly`: answer only a name and password verified before, with no password hashing. */
+  verifyBasic(name: string, password: string, knownOnly?: boolean): Promise<Credential | null>;
 }
 
 /** Browser sessions (src/modules/web/sessions.ts): a request without Authorization may carry one. */
@@ -60,27 +61,42 @@ function decodeBasic(value: string): { name: string; password: string } | null {
 }
 
 /**
- * A refused authentication as its own log event, naming the client and the reason, never what
- * was sent; `failures` (a lockout key) counts it, and the failure that crosses the limit is
- * logged and counted as a lockout.
+ * Basic failures from one address across all user names, before the address is locked out: a
+ * few times the per-name limit, so one misconfigured terminal does not lock out its neighbours
+ * behind the same NAT, while a spray over changing user names stops within a minute.
  */
-function refuse(deps: AuthDeps, meta: RequestMeta, client: string, reason: string, failures?: string): void {
+const BASIC_ADDRESS_LIMIT_FACTOR = 3;
+
+/**
+ * A refused authentication as its own log event, naming the client and the reason, never what
+ * was sent; each of `failures` (lockout keys, with their limit) counts it, and the failure that
+ * crosses a limit is logged and counted as a lockout.
+ */
+function refuse(
+  deps: AuthDeps,
+  meta: RequestMeta,
+  client: string,
+  reason: string,
+  ...failures: [key: string, max: number][]
+): void {
   deps.metrics?.authFailure(reason);
   log("warning", "authentication failed", { client, route: meta.route, reason, requestId: meta.id });
-  if (failures && deps.limiter.fail(failures)) {
-    deps.metrics?.authLockout();
-    log("warning", "address locked out after repeated authentication failures", {
-      client,
-      scheme: failures.split(" ")[0],
-      failures: deps.limiter.limit,
-      retryAfterSeconds: deps.limiter.windowLeft(failures),
-    });
-  }
+  for (const [key, max] of failures)
+    if (deps.limiter.fail(key, max)) {
+      deps.metrics?.authLockout();
+      log("warning", "address locked out after repeated authentication failures", {
+        client,
+        scheme: key.split(" ")[0],
+        per: key.split(" ").length > 2 ? "address and user name" : "address",
+        failures: max,
+        retryAfterSeconds: deps.limiter.windowLeft(key),
+      });
+    }
 }
 
 /** 429 instead of 401 while the key is locked out. */
-function lockedOut(deps: AuthDeps, key: string, detail: string): void {
-  const wait = deps.limiter.blockedFor(key);
+function lockedOut(deps: AuthDeps, key: string, detail: string, max = deps.limiter.limit): void {
+  const wait = deps.limiter.blockedFor(key, max);
   if (wait <= 0) return;
   deps.metrics?.authRateLimited();
   throw problems.tooManyRequests(wait, detail);
@@ -114,21 +130,34 @@ export async function authenticate(
   if (scheme === "basic" && need.basic) {
     const pair = decodeBasic(value);
     const byUser = `basic ${client} ${pair?.name ?? ""}`;
+    const byAddressAllNames = `basic ${client}`;
+    const addressLimit = deps.limiter.limit * BASIC_ADDRESS_LIMIT_FACTOR;
     lockedOut(
       deps,
       byUser,
       "Too many failed authentications for this user name from this address; try again later",
     );
-    if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password);
+    // An address locked out across user names is still served a name and password verified
+    // before (its terminals); any other pair gets 429 without a password hash being spent on it.
+    const addressLocked = deps.limiter.blockedFor(byAddressAllNames, addressLimit) > 0;
+    if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password, addressLocked);
+    if (!credential && addressLocked) lockedOut(deps, byAddressAllNames, ADDRESS_LOCKED, addressLimit);
     if (!credential) {
-      refuse(deps, meta, client, "unknown, expired or revoked credentials", byUser);
+      refuse(
+        deps,
+        meta,
+        client,
+        "unknown, expired or revoked credentials",
+        [byUser, deps.limiter.limit],
+        [byAddressAllNames, addressLimit],
+      );
       throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
     }
   } else if (scheme === "bearer") {
     if (value) credential = deps.credentials.verifyBearer(value);
     if (!credential) {
       lockedOut(deps, byAddress, ADDRESS_LOCKED);
-      refuse(deps, meta, client, "unknown, expired or revoked credentials", byAddress);
+      refuse(deps, meta, client, "unknown, expired or revoked credentials", [byAddress, deps.limiter.limit]);
       throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
     }
   } else {

@@ -15,8 +15,8 @@ export class FailureLimiter {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Seconds the key must wait, or 0 when it may try. */
-  blockedFor(key: string): number {
+  /** Seconds the key must wait, or 0 when it may try; `max`: this key's own limit. */
+  blockedFor(key: string, max = this.max): number {
     const e = this.entries.get(key);
     if (!e) return 0;
     const elapsed = this.now() - e.windowStart;
@@ -24,20 +24,20 @@ export class FailureLimiter {
       this.entries.delete(key);
       return 0;
     }
-    return e.count >= this.max ? Math.ceil((this.windowMs - elapsed) / 1000) : 0;
+    return e.count >= max ? Math.ceil((this.windowMs - elapsed) / 1000) : 0;
   }
 
   /** Counts a failure; true when this one locks the key out (once per window). */
-  fail(key: string): boolean {
+  fail(key: string, max = this.max): boolean {
     const now = this.now();
     const e = this.entries.get(key);
     if (!e || now - e.windowStart >= this.windowMs) {
       if (this.entries.size >= 10_000) this.prune(now);
       this.entries.set(key, { count: 1, windowStart: now });
-      return this.max <= 1;
+      return max <= 1;
     }
     e.count++;
-    return e.count === this.max;
+    return e.count === max;
   }
 
   /** Seconds until the window of this key ends. */

@@ -3,6 +3,7 @@ import { type Credential, isScope, type Scope } from "../../../domain/credential
 import { logLine } from "../../../platform/log.ts";
 import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
+import { PasswordChecks } from "./passwords.ts";
 
 export class CredentialError extends Error {}
 
@@ -25,8 +26,6 @@ export interface UserInfo {
 }
 
 const TOKEN_PREFIX = "pk_";
-/** A verified Basic password is trusted this long before argon2id runs again. */
-const BASIC_CACHE_MS = 60_000;
 const LAST_USED_FLUSH_MS = 5_000;
 /**
  * A bearer token's row is trusted this long (monotonic time) before it is read again: a token
@@ -96,7 +95,7 @@ function sameHex(a: string, b: string): boolean {
  * within half a second; expiry is checked against the clock on every request.
  */
 export class CredentialService {
-  private readonly basicCache = new Map<string, { passwordHash: string; at: number }>();
+  private readonly passwords: PasswordChecks;
   private readonly tokenCache = new Map<string, { row: TokenCheck; readAt: number }>();
   private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
@@ -105,7 +104,9 @@ export class CredentialService {
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.passwords = new PasswordChecks(now);
+  }
 
   createToken(input: { name: string; scopes: readonly string[]; expiresInMs?: number }): {
     id: string;
@@ -246,26 +247,22 @@ export class CredentialService {
     return row;
   }
 
-  async verifyBasic(name: string, password: string): Promise<Credential | null> {
+  /**
+   * The user's credential when `password` is theirs. `knownOnly` (an address locked out after
+   * many failures): only a name and password verified before in this process is answered, with
+   * no argon2id work; any other pair is null.
+   */
+  async verifyBasic(name: string, password: string, knownOnly = false): Promise<Credential | null> {
     const row = this.store.credentials.userNamed(name);
     const key = sha256Hex(`${name}\u0000${password}`);
     if (!row) {
-      this.basicCache.delete(key);
       // The same argon2id work as a wrong password, so the answer's timing does not tell which
       // user names exist.
-      await Bun.password.verify(password, await dummyHash());
+      if (!knownOnly) await this.passwords.waste(key, password, await dummyHash());
       return null;
     }
-    const now = this.now();
-    const cached = this.basicCache.get(key);
-    let ok =
-      cached !== undefined && cached.passwordHash === row.passwordHash && now - cached.at < BASIC_CACHE_MS;
-    if (!ok) {
-      ok = await Bun.password.verify(password, row.passwordHash);
-      if (ok) this.basicCache.set(key, { passwordHash: row.passwordHash, at: now });
-    }
-    if (!ok) return null;
-    this.lastUsed.set(row.id, { kind: "user", at: now });
+    if ((await this.passwords.check(key, password, row.passwordHash, knownOnly)) !== "valid") return null;
+    this.lastUsed.set(row.id, { kind: "user", at: this.now() });
     return { kind: "user", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
   }
 

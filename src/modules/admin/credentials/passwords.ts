@@ -1,0 +1,81 @@
+import { Gate } from "../../../platform/gate.ts";
+
+/** A verified Basic password is trusted this long before argon2id runs again. */
+const TRUSTED_MS = 60_000;
+/**
+ * Past this age a verified password is checked again in the background while requests go on
+ * being served from the cache: a terminal that sends steadily never waits for argon2id.
+ */
+const REFRESH_AFTER_MS = 45_000;
+/** Verified pairs kept; past it the oldest goes first. */
+const MAX_REMEMBERED = 10_000;
+/**
+ * argon2id checks at once. Each holds 64 MiB and a core for a few hundred ms: a burst of Basic
+ * requests (a spray over changing user names, or every terminal after a restart) queues instead.
+ */
+const CHECKS_AT_ONCE = 2;
+
+export type PasswordAnswer = "valid" | "invalid" | "unknown-pair";
+
+/**
+ * Basic passwords: argon2id checks, at most two at once, one per name and password at a time
+ * (concurrent requests with the same pair wait for the check in flight), and the pairs verified
+ * in this process remembered (by a SHA-256 of name and password, with the hash they matched).
+ */
+export class PasswordChecks {
+  private readonly verified = new Map<string, { passwordHash: string; at: number }>();
+  private readonly inFlight = new Map<string, Promise<boolean>>();
+  private readonly gate = new Gate(CHECKS_AT_ONCE);
+
+  constructor(private readonly now: () => number) {}
+
+  /**
+   * Whether `password` matches `passwordHash` for the pair `key`. `knownOnly`: answer only from
+   * what was verified before ("unknown-pair" otherwise), spending no argon2id work.
+   */
+  async check(
+    key: string,
+    password: string,
+    passwordHash: string,
+    knownOnly = false,
+  ): Promise<PasswordAnswer> {
+    const now = this.now();
+    const seen = this.verified.get(key);
+    const known = seen !== undefined && seen.passwordHash === passwordHash;
+    if (known && now - seen.at < TRUSTED_MS) {
+      // Refreshed off the request's path before it lapses; a failed refresh forgets the pair.
+      if (now - seen.at >= REFRESH_AFTER_MS) void this.verify(key, password, passwordHash);
+      return "valid";
+    }
+    if (knownOnly && !known) return "unknown-pair";
+    return (await this.verify(key, password, passwordHash)) ? "valid" : "invalid";
+  }
+
+  /** The same argon2id work as a real check, for a user name that does not exist. */
+  async waste(key: string, password: string, dummyHash: string): Promise<void> {
+    this.verified.delete(key);
+    await this.single(`unknown ${key}`, () => Bun.password.verify(password, dummyHash));
+  }
+
+  private verify(key: string, password: string, passwordHash: string): Promise<boolean> {
+    return this.single(key, async () => {
+      const ok = await Bun.password.verify(password, passwordHash);
+      this.verified.delete(key);
+      if (ok) {
+        if (this.verified.size >= MAX_REMEMBERED) this.verified.delete(this.verified.keys().next().value!);
+        this.verified.set(key, { passwordHash, at: this.now() });
+      }
+      return ok;
+    });
+  }
+
+  /** One check per key at a time: a second caller waits for the first's answer. */
+  private single(key: string, check: () => Promise<boolean>): Promise<boolean> {
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.gate.run(check).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+}
