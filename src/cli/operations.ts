@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { purgeExpired } from "../modules/operations/retention.ts";
+import type { PurgeReport } from "../modules/operations/model.ts";
+import { PurgeIncomplete, purgeExpired } from "../modules/operations/retention.ts";
 import { BackupError, backupStore, restoreStore } from "../platform/store/backup.ts";
 import { appliedSchemaVersion, openStore, storePath } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
@@ -92,11 +93,22 @@ export const purgeCommand: Command = {
     const store = openStore(dataDir, { create: false });
     try {
       const dryRun = v["dry-run"] === true;
-      const r = await purgeExpired(store, { now: Date.now(), retentionDays, dryRun });
-      process.stdout.write(
-        `${dryRun ? "would delete" : "deleted"}: ${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups (ended more than ${retentionDays} days ago)\n`,
-      );
-      return 0;
+      const counts = (r: PurgeReport) =>
+        `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups`;
+      const now = Date.now();
+      try {
+        const r = await purgeExpired(store, { now, retentionDays, dryRun });
+        process.stdout.write(
+          `${dryRun ? "would delete" : "deleted"}: ${counts(r)} (ended more than ${retentionDays} days ago)\n`,
+        );
+        return 0;
+      } catch (e) {
+        if (!(e instanceof PurgeIncomplete)) throw e;
+        // Never half-done silently: what was deleted, why it stopped, and what is left.
+        const left = await purgeExpired(store, { now, retentionDays, dryRun: true });
+        process.stdout.write(`deleted: ${counts(e.done)} (ended more than ${retentionDays} days ago)\n`);
+        return fail(`purge stopped before its end: ${e.message}; left for the next run: ${counts(left)}`);
+      }
     } finally {
       store.close();
     }

@@ -31,6 +31,45 @@ export function cutoffOf(now: number, retentionDays: number): number {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Tries of one step while another process holds the store's write lock (each after the busy timeout). */
+const BUSY_TRIES = 6;
+
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/**
+ * A purge that stopped before its end: what it deleted, and why it stopped. Each step is its own
+ * transaction, so what was deleted stays deleted and the rest is left whole for the next run.
+ */
+export class PurgeIncomplete extends Error {
+  constructor(
+    readonly done: PurgeReport,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** One step, tried again while the store is busy with another process's writes. */
+async function step<T>(run: () => T, done: PurgeReport, pause: () => Promise<void>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return run();
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+      if (attempt >= BUSY_TRIES)
+        throw new PurgeIncomplete(
+          done,
+          `the store stayed busy with another process's writes (${(e as Error).message})`,
+        );
+      await pause();
+      await Bun.sleep(50 * attempt);
+    }
+  }
+}
+
 /** Deletes (or with dryRun, counts) what retention removes; returns how many rows of each kind. */
 export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<PurgeReport> {
   const cutoff = cutoffOf(opts.now, opts.retentionDays);
@@ -49,7 +88,7 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
   const { lo, hi } = store.tickets.rowids();
   for (let from = lo - 1; from < hi; from += batch) {
     if (opts.signal?.aborted) return report;
-    const gone = store.tickets.purgeWindow(from, from + batch, cutoff);
+    const gone = await step(() => store.tickets.purgeWindow(from, from + batch, cutoff), report, pause);
     report.tickets += gone.tickets;
     report.ticketEvents += gone.events;
     await pause();
@@ -57,7 +96,7 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
 
   for (;;) {
     if (opts.signal?.aborted) return report;
-    const n = store.lookups.deleteBefore(cutoff, batch);
+    const n = await step(() => store.lookups.deleteBefore(cutoff, batch), report, pause);
     report.permitLookups += n;
     if (n < batch) break;
     await pause();

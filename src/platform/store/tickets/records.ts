@@ -263,14 +263,19 @@ export class TicketRecords {
    */
   purgeWindow(from: number, to: number, cutoff: number): { tickets: number; events: number } {
     const out = { tickets: 0, events: 0 };
-    this.sqlite.transaction(() => {
-      for (const { ticketId } of this.endedInWindow.all(from, to, cutoff)) {
-        const gone = this.deleteEnded.run(ticketId, cutoff).changes;
-        if (gone === 0) continue;
-        out.tickets += gone;
-        out.events += this.deleteEvents.run(ticketId).changes;
-      }
-    })();
+    // Immediate: the write lock is taken (waiting out the busy timeout) before the read. A
+    // deferred transaction that reads first cannot wait for it when another process (serve's
+    // intake) commits in between: SQLite answers SQLITE_BUSY at once.
+    this.sqlite
+      .transaction(() => {
+        for (const { ticketId } of this.endedInWindow.all(from, to, cutoff)) {
+          const gone = this.deleteEnded.run(ticketId, cutoff).changes;
+          if (gone === 0) continue;
+          out.tickets += gone;
+          out.events += this.deleteEvents.run(ticketId).changes;
+        }
+      })
+      .immediate();
     return out;
   }
 
