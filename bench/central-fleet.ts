@@ -58,6 +58,7 @@ class SimSite {
 
   batch(n: number): LocalBatch {
     const now = Date.now();
+    const after = { events: this.seq, lookups: this.lookup };
     const events: SyncedEvent[] = [];
     const tickets: SyncedTicket[] = [];
     const lookups: StoredLookup[] = [];
@@ -101,7 +102,7 @@ class SimSite {
         results: 1,
       });
     }
-    return { events, tickets, lookups, lots: null };
+    return { events, tickets, lookups, lots: null, after };
   }
 }
 
