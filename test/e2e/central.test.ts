@@ -41,7 +41,7 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     const first = await box.run(["central", "init", pg.url], {
       env: { PARKD_CENTRAL_PASSWORD: pg.password },
     });
-    expect(first.stderr).toContain("version 0 -> 2");
+    expect(first.stderr).toContain("version 0 -> 3");
     expect(first.code).toBe(0);
     const pwFile = join(box.dir, "office-password");
     writeFileSync(pwFile, `${pg.password}\n`);
