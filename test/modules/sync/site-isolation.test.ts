@@ -190,6 +190,21 @@ describe.skipIf(!available)("one site's role against another site's rows", () =>
     await wrong.stop();
   });
 
+  test("an office database without the parkd schema: push and pull say the same, and what to do", async () => {
+    await office.unsafe("CREATE DATABASE no_schema");
+    const b = boxes.find((x) => x.site === "iso-a")!;
+    const target = siteTarget(pg, "iso-a");
+    const empty = b.sync(pg, { target: { ...target, url: target.url.replace(/\/postgres$/, "/no_schema") } });
+    const message = "the central database has no parkd schema: run `parkd central init` against it";
+    await expect(empty.pushOnce()).rejects.toThrow(message);
+    await expect(empty.pullOnce()).rejects.toThrow(message);
+    // The loops, as serve runs them: whichever failed last, /readyz shows that message.
+    empty.start();
+    await eventually(() => empty.status().errors.pull > 1 && empty.status().errors.push > 1);
+    await empty.stop();
+    expect(empty.status().lastError).toBe(message);
+  });
+
   test("add-site again sets the role's password; a role it did not make is left alone", async () => {
     const again = await addSite(office, "iso-a", "a-new-password-for-site-a");
     expect(again).toEqual({ site: "iso-a", role: "parkd_site_iso-a", created: false });
