@@ -125,7 +125,11 @@ const pg = await startPostgres({
   maxConnections: Math.max(...LEVELS, CATCHUP) + 20,
   // The server's own time per statement and role: what the policies cost, apart from the
   // client's and the machine's scheduling.
-  settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=all"],
+  settings: [
+    "shared_preload_libraries=pg_stat_statements",
+    "pg_stat_statements.track=all",
+    "pg_stat_statements.track_planning=on",
+  ],
 });
 const SITE_PASSWORD = "bench-site-password";
 

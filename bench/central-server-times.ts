@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 
 /**
- * The server's own mean execution time of each push statement since the last
+ * The server's own mean time (planning and execution) of each push statement since the last
  * pg_stat_statements_reset(), as the sites' roles (under the row-level security policies)
  * against the owner (not under them): the policies' cost apart from the client's and the
  * machine's scheduling. Null when one of the two did not push.
@@ -13,7 +13,7 @@ export async function serverTimes(office: SQL): Promise<string | null> {
            WHEN s.query LIKE 'INSERT INTO parkd.events%' THEN 'events'
            WHEN s.query LIKE 'INSERT INTO parkd.tickets%' THEN 'tickets'
            WHEN s.query LIKE 'INSERT INTO parkd.lookups%' THEN 'lookups' END AS stmt,
-      (sum(s.total_exec_time) / sum(s.calls))::float8 AS mean_ms
+      ((sum(s.total_exec_time) + sum(s.total_plan_time)) / sum(s.calls))::float8 AS mean_ms
     FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
     WHERE (s.query ~ '^INSERT INTO parkd\\.(events|tickets|lookups)' AND s.query LIKE '%jsonb_to_recordset%')
        OR s.query LIKE 'INSERT INTO parkd.sites AS s%'
