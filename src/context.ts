@@ -144,6 +144,7 @@ export class AppContext {
       ...link,
       idleMs: pushIntervalMs,
       version: VERSION,
+      timeZone: this.config.timezone,
       now: this.now,
       // An office permit that ended is listed for --recent-hours, then never again.
       keepEndedMs: (this.config.recentHours + 24) * 3_600_000,

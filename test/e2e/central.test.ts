@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "bun";
 import { boxesForFile } from "../support/binary.ts";
@@ -41,7 +41,7 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     const first = await box.run(["central", "init", pg.url], {
       env: { PARKD_CENTRAL_PASSWORD: pg.password },
     });
-    expect(first.stderr).toContain("version 0 -> 1");
+    expect(first.stderr).toContain("version 0 -> 3");
     expect(first.code).toBe(0);
     const pwFile = join(box.dir, "office-password");
     writeFileSync(pwFile, `${pg.password}\n`);
@@ -55,9 +55,23 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     const box = newBox();
     const terminal = await box.token("terminal-1", "tickets:write");
     const admin = await box.token("office", "admin");
-    const pwFile = join(box.dir, "office-password");
-    writeFileSync(pwFile, `${pg.password}\n`, { mode: 0o600 });
-    const bad = await box.run(["serve", "--http", "--central", pg.url]);
+    // The site's role, as docs/central.md sets a box up: a random password written to a file.
+    const pwFile = join(box.dir, "site-password");
+    const added = await box.run(["central", "add-site", "e2e-site", pg.url, "--site-password-file", pwFile], {
+      env: { PARKD_CENTRAL_PASSWORD: pg.password },
+    });
+    expect(added.stderr).toContain("created role parkd_site_e2e-site for site e2e-site");
+    expect(added.code).toBe(0);
+    const siteUrl = pg.url.replace("parkd_office@", "parkd_site_e2e-site@");
+    expect(added.stdout).toContain(`PARKD_CENTRAL=${siteUrl}\nPARKD_SITE=e2e-site\n`);
+    expect(statSync(pwFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(pwFile, "utf8")).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
+    // Again with the same file: the password is read from it, and the role keeps it.
+    const again = await box.run(["central", "add-site", "e2e-site", pg.url, "--site-password-file", pwFile], {
+      env: { PARKD_CENTRAL_PASSWORD: pg.password },
+    });
+    expect(again.stderr).toContain("set the password of role parkd_site_e2e-site");
+    const bad = await box.run(["serve", "--http", "--central", siteUrl]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--site");
 
@@ -67,7 +81,7 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     const server = await box.serve(
       ["--http", "--central-password-file", pwFile, "--central-push-interval", "2"],
       {
-        env: { PARKD_CENTRAL: pg.url, PARKD_SITE: "e2e-site" },
+        env: { PARKD_CENTRAL: siteUrl, PARKD_SITE: "e2e-site" },
       },
     );
     for (let i = 0; i < 20; i++) {
@@ -112,6 +126,18 @@ describe.skipIf(!available)("the office link on the built binary", () => {
       expect(check.exitCode).toBe(0);
     }
     expect(server.stderr()).not.toContain(pg.password);
+    expect(server.stderr()).not.toContain(readFileSync(pwFile, "utf8").trim());
     expect(await server.stop("SIGTERM")).toBe(0);
+
+    // The same role given to a box of another site: refused, and /readyz says why.
+    const other = newBox();
+    const wrong = await other.serve(["--http", "--central-password-file", pwFile], {
+      env: { PARKD_CENTRAL: siteUrl, PARKD_SITE: "e2e-other" },
+    });
+    await eventually(async () => {
+      const r = await (await fetch(`${wrong.url}/readyz`)).json();
+      return String(r.sync?.last_error).includes("this box runs with --site e2e-other");
+    });
+    expect(await wrong.stop("SIGTERM")).toBe(0);
   }, 60_000);
 });

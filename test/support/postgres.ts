@@ -72,6 +72,8 @@ export interface PgOptions {
   /** Keep fsync on (benchmarks: the office's real cost of a commit); tests turn it off. */
   durable?: boolean;
   maxConnections?: number;
+  /** More server settings, NAME=VALUE (benchmarks: pg_stat_statements). */
+  settings?: string[];
 }
 
 export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
@@ -152,6 +154,7 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
           `fsync=${opts.durable ? "on" : "off"}`,
           "-c",
           `max_connections=${opts.maxConnections ?? 200}`,
+          ...(opts.settings ?? []).flatMap((kv) => ["-c", kv]),
         ],
         { ...as, cwd: dir, stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin", LANG: "C" } },
       );

@@ -5,6 +5,7 @@ import { SQL } from "bun";
 import { createApp } from "../../src/app.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { CentralSync, type SyncOptions } from "../../src/modules/sync/job.ts";
+import { addSite, siteRoleName } from "../../src/modules/sync/site-roles.ts";
 import { openStore } from "../../src/platform/store/db.ts";
 import { call } from "./app.ts";
 import type { PgServer } from "./postgres.ts";
@@ -21,6 +22,7 @@ export interface SiteBox {
   /** A TicketCreated for `id` in zone 1234. */
   create(id: string, plate?: string): Promise<void>;
   post(body: Record<string, unknown>): Promise<void>;
+  /** A sync as the site's own role (made beforehand with enrolSite). */
   sync(pg: PgServer, opts?: Partial<SyncOptions>): CentralSync;
   eventCount(): number;
   /** Closes the store (the folder stays, for a restart). */
@@ -64,9 +66,10 @@ export function siteBox(site: string, dir = mkdtempSync(join(tmpdir(), `parkd-si
     sync(pg, opts = {}) {
       return new CentralSync({
         store,
-        target: { url: pg.url, password: pg.password },
+        target: siteTarget(pg, site),
         site,
         version: "test",
+        timeZone: "Europe/Stockholm",
         idleMs: 50,
         pullIntervalMs: 200,
         backoffMinMs: 50,
@@ -90,6 +93,24 @@ export function removeBox(box: SiteBox): void {
     box.close();
   } catch {}
   rmSync(box.dir, { recursive: true, force: true });
+}
+
+/** The password the tests give a site's role. */
+export const sitePasswordFor = (site: string) => `site-secret-for-tests-${site}`;
+
+/** Where and as whom a site's box logs in at the office (after enrolSite). */
+export function siteTarget(pg: PgServer, site: string): { url: string; password: string } {
+  return { url: pg.url.replace(/\/\/[^@]+@/, `//${siteRoleName(site)}@`), password: sitePasswordFor(site) };
+}
+
+/** Makes the site's role at the office, as `parkd central add-site` does (again: harmless). */
+export async function enrolSite(pg: PgServer, site: string): Promise<void> {
+  const owner = officeSql(pg);
+  try {
+    await addSite(owner, site, sitePasswordFor(site));
+  } finally {
+    await owner.close({ timeout: 1 });
+  }
 }
 
 /** The test's own connection to the office database (with the password). */

@@ -1,11 +1,11 @@
 import type { SQL } from "bun";
 import { log } from "../../platform/log.ts";
 import type { Store } from "../../platform/store/db.ts";
-import { checkCentralSchema } from "./central-schema.ts";
 import { type CentralTarget, connectCentral, redactedUrl } from "./connection.ts";
 import { SyncLocal } from "./local.ts";
 import { notePull, pullPermits } from "./puller.ts";
-import { officePositions, pushBatch } from "./pusher.ts";
+import { pushBatch } from "./pusher.ts";
+import { reconcile, verifyOffice } from "./reconcile.ts";
 
 export interface SyncOptions {
   store: Store;
@@ -13,6 +13,8 @@ export interface SyncOptions {
   /** The site id every row is tagged with at the office. */
   site: string;
   version: string;
+  /** The site's IANA time zone, sent to the office for its reports. */
+  timeZone?: string;
   now?: () => number;
   /** Events (and lookup records) per push. */
   batchSize?: number;
@@ -41,6 +43,8 @@ export interface SyncStatus {
   lastErrorAt: number | null;
   errors: { push: number; pull: number };
   pushed: { events: number; tickets: number; lookups: number; lots: number };
+  /** Events sent again because the office no longer held them. */
+  resentEvents: number;
   centralPermits: number;
 }
 
@@ -52,7 +56,9 @@ export interface SyncStatus {
  * they back off exponentially; what was not sent stays in the store and goes when it is back.
  */
 export class CentralSync {
-  private readonly o: Required<Omit<SyncOptions, "store" | "target" | "site" | "version" | "now">>;
+  private readonly o: Required<
+    Omit<SyncOptions, "store" | "target" | "site" | "version" | "now" | "timeZone">
+  >;
   private readonly local: SyncLocal;
   private readonly now: () => number;
   private sql: SQL | null = null;
@@ -60,6 +66,10 @@ export class CentralSync {
   private loops: Promise<void>[] = [];
   private wakers = new Set<() => void>();
   private reconciled = false;
+  /** Schema and role checked since the last failed round (see verifyOffice). */
+  private verified = false;
+  /** Events up to this seq that go out again count as resent. */
+  private resendUpTo = 0;
   private pushOk = false;
   private pullOk = false;
   private readonly loggedError: Record<"push" | "pull", string | null> = { push: null, pull: null };
@@ -70,6 +80,7 @@ export class CentralSync {
     lastErrorAt: null as number | null,
     errors: { push: 0, pull: 0 },
     pushed: { events: 0, tickets: 0, lookups: 0, lots: 0 },
+    resentEvents: 0,
   };
 
   constructor(private readonly opts: SyncOptions) {
@@ -146,6 +157,7 @@ export class CentralSync {
     if (kind === "push") this.pushOk = false;
     else this.pullOk = false;
     this.reconciled = false;
+    this.verified = false;
     const message = (e as Error)?.message ?? String(e);
     // One line per new error, not one per retry while the office stays away.
     if (message !== this.loggedError[kind])
@@ -184,39 +196,17 @@ export class CentralSync {
     });
   }
 
-  /**
-   * After a start or an outage: the schema must be there, and if the office has less than the
-   * cursors say (restored from an older backup) the cursors go back; lots are sent again.
-   */
-  private async reconcile(sql: SQL): Promise<void> {
-    await checkCentralSchema(sql);
-    const office = await officePositions(sql, this.opts.site, this.local.boxId(this.now()));
-    const back: Record<string, string> = {};
-    if (this.local.position("events") > office.events) back.events = String(office.events);
-    if (this.local.position("lookups") > office.lookups) back.lookups = String(office.lookups);
-    back.lots = "";
-    this.local.setCursors(back, this.now());
-    if (back.events !== undefined)
-      log("notice", "central sync: the office has fewer events than sent; sending again", {
-        from: back.events,
-      });
-    // The box's store was restored from an older backup: the office holds seqs and ids this box
-    // would hand out again, and would take the new rows for the old ones.
-    const own = this.local.lastIds();
-    if (own.events < office.events || own.lookups < office.lookups) {
-      this.local.continueAfter(office);
-      log("notice", "central sync: the office has rows this store lost; new ones are numbered after them", {
-        events: office.events,
-        lookups: office.lookups,
-      });
-    }
-    this.reconciled = true;
-  }
-
   /** One push; true when a full batch went (more may wait). */
   async pushOnce(): Promise<boolean> {
     const sql = this.client();
-    if (!this.reconciled) await this.reconcile(sql);
+    if (!this.verified) await verifyOffice(sql, this.opts.site);
+    this.verified = true;
+    if (!this.reconciled)
+      this.resendUpTo = Math.max(
+        this.resendUpTo,
+        await reconcile(sql, this.local, this.opts.site, this.now()),
+      );
+    this.reconciled = true;
     const batch = this.local.batch(this.o.batchSize);
     const nothing = batch.events.length === 0 && batch.lookups.length === 0 && batch.lots === null;
     if (nothing) {
@@ -224,8 +214,32 @@ export class CentralSync {
       this.pushOk = true;
       return false;
     }
-    const box = { site: this.opts.site, boxId: this.local.boxId(this.now()), version: this.opts.version };
-    const counts = await pushBatch(sql, box, batch);
+    const box = {
+      site: this.opts.site,
+      boxId: this.local.boxId(this.now()),
+      version: this.opts.version,
+      timeZone: this.opts.timeZone,
+    };
+    const pushed = await pushBatch(sql, box, batch);
+    if (pushed.gap) {
+      // The office lost rows the box had sent (checked in the push's own transaction, so a
+      // restore or failover that no failed round revealed is caught too): send them again.
+      const gap = pushed.gap;
+      const back: Record<string, string> = {};
+      if (gap.events < batch.after.events) back.events = String(gap.events);
+      if (gap.lookups < batch.after.lookups) back.lookups = String(gap.lookups);
+      this.local.setCursors(back, this.now());
+      this.resendUpTo = Math.max(this.resendUpTo, batch.after.events);
+      log("notice", "central sync: the office lacks rows sent before; sending them again", {
+        events_from: gap.events,
+        events_to: batch.after.events,
+        lookups_from: gap.lookups,
+        lookups_to: batch.after.lookups,
+      });
+      return true;
+    }
+    const counts = pushed.stored;
+    for (const e of batch.events) if (e.seq <= this.resendUpTo) this.state.resentEvents++;
     const cursors: Record<string, string> = {};
     if (batch.events.length > 0) cursors.events = String(batch.events[batch.events.length - 1]!.seq);
     if (batch.lookups.length > 0) cursors.lookups = String(batch.lookups[batch.lookups.length - 1]!.id);
@@ -248,6 +262,8 @@ export class CentralSync {
   /** One pull of office permits into the local store. */
   async pullOnce(): Promise<void> {
     const sql = this.client();
+    if (!this.verified) await verifyOffice(sql, this.opts.site);
+    this.verified = true;
     const from = this.local.cursor("permits") ?? "0";
     const r = await pullPermits(sql, this.opts.site, from);
     const now = this.now();
@@ -275,6 +291,7 @@ export class CentralSync {
       lastErrorAt: this.state.lastErrorAt,
       errors: { ...this.state.errors },
       pushed: { ...this.state.pushed },
+      resentEvents: this.state.resentEvents,
       centralPermits: this.local.centralPermitCount(),
     };
   }

@@ -13,6 +13,8 @@ export interface LocalBatch {
   lookups: StoredLookup[];
   /** Every lot, when they changed since the last push (by fingerprint); else null. */
   lots: { rows: StoredLot[]; fingerprint: string } | null;
+  /** The cursors the batch follows: the office must hold the rows at or below them already. */
+  after: { events: number; lookups: number };
 }
 
 /** What the sync reads from and writes to the box's own store, through its repositories. */
@@ -59,7 +61,8 @@ export class SyncLocal {
   batch(limit: number): LocalBatch {
     const s = this.store;
     return s.transaction((): LocalBatch => {
-      const events = this.tickets.eventsAfter(s.syncCursors.position("events"), limit);
+      const after = { events: s.syncCursors.position("events"), lookups: s.syncCursors.position("lookups") };
+      const events = this.tickets.eventsAfter(after.events, limit);
       const tickets: SyncedTicket[] = [];
       const seen = new Set<string>();
       for (const e of events) {
@@ -69,10 +72,10 @@ export class SyncLocal {
         const t = this.tickets.synced(e.ticketId);
         if (t) tickets.push(t);
       }
-      const lookups = s.lookups.after(s.syncCursors.position("lookups"), limit);
+      const lookups = s.lookups.after(after.lookups, limit);
       const fingerprint = s.lots.fingerprint();
       const lots = fingerprint === s.syncCursors.get("lots") ? null : { rows: s.lots.rows(), fingerprint };
-      return { events, tickets, lookups, lots };
+      return { events, tickets, lookups, lots, after };
     })();
   }
 

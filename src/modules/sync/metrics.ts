@@ -66,6 +66,12 @@ export function syncGauges(status: () => SyncStatus): GaugeSource[] {
       })),
     }),
     () => ({
+      name: "parkd_sync_resent_events_total",
+      help: "Ticket events sent again because the office no longer held them (restored or failed over).",
+      type: "counter",
+      samples: [{ labels: site(), value: read().resentEvents }],
+    }),
+    () => ({
       name: "parkd_sync_central_permits",
       help: "Office permits held for this site (served by the lookups).",
       samples: [{ labels: site(), value: read().centralPermits }],

@@ -105,7 +105,9 @@ export async function pullPermits(sql: SQL, site: string, horizon: string): Prom
         drop.push(Number(p.id));
       }
     }
-    return { keep, drop, rejected, horizon: String(h!.horizon) };
+    // A removal read with the permit itself: its `sites` changed and still name this site.
+    const kept = new Set(keep.map((p) => p.id));
+    return { keep, drop: drop.filter((id) => !kept.has(id)), rejected, horizon: String(h!.horizon) };
   });
 }
 

@@ -131,13 +131,19 @@ const REMOVE_LOTS = `UPDATE parkd.lots SET removed_at = now(), pushed_at = now()
   WHERE site = $1 AND removed_at IS NULL
     AND lot_id NOT IN (SELECT (x)::integer FROM jsonb_array_elements_text($2::text::jsonb) AS x)`;
 
-// Only the box that holds the site id may write under it (see SiteClaimedError).
-const TOUCH_SITE = `INSERT INTO parkd.sites AS s (site, last_push_at, pushed_seq, box_version, box_id)
-  VALUES ($1, now(), $2, $3, $4)
+// Only the box that holds the site id may write under it (see SiteClaimedError). It returns
+// what the office holds at or below the box's cursors ($6, $7), in the same round trip: the
+// office must hold the last event and lookup record the box sent before this batch, or rows
+// went missing there (a restore from an older backup, a failover that lost recent commits, rows
+// deleted by hand) and the cursors must go back, whether or not a round failed in between.
+const TOUCH_SITE = `INSERT INTO parkd.sites AS s (site, last_push_at, pushed_seq, box_version, box_id, time_zone)
+  VALUES ($1, now(), $2, $3, $4, $5)
   ON CONFLICT (site) DO UPDATE SET last_push_at = now(), pushed_seq = greatest(s.pushed_seq, excluded.pushed_seq),
-    box_version = excluded.box_version, box_id = excluded.box_id
+    box_version = excluded.box_version, box_id = excluded.box_id, time_zone = excluded.time_zone
   WHERE s.box_id IS NULL OR s.box_id = excluded.box_id
-  RETURNING site`;
+  RETURNING site,
+    coalesce((SELECT max(seq) FROM parkd.events WHERE site = $1 AND seq <= $6::bigint), 0)::text AS held_events,
+    coalesce((SELECT max(id) FROM parkd.lookups WHERE site = $1 AND id <= $7::bigint), 0)::text AS held_lookups`;
 
 /** Another box already pushes under this site id: its events would be taken for this one's. */
 export class SiteClaimedError extends Error {
@@ -149,6 +155,18 @@ export class SiteClaimedError extends Error {
   }
 }
 
+/** The office lacks rows below the batch: where it stands, for the box to send again from there. */
+export interface OfficeGap {
+  events: number;
+  lookups: number;
+}
+
+class GapFound extends Error {
+  constructor(readonly gap: OfficeGap) {
+    super("the office lacks rows below the batch");
+  }
+}
+
 export interface PushCounts {
   events: number;
   tickets: number;
@@ -156,34 +174,61 @@ export interface PushCounts {
   lots: number;
 }
 
-/** Writes one batch for `site` in one transaction; returns how many rows of each kind it sent. */
-export async function pushBatch(
-  sql: SQL,
-  box: { site: string; boxId: string; version: string },
-  b: LocalBatch,
-): Promise<PushCounts> {
+export type PushResult = { stored: PushCounts; gap?: undefined } | { gap: OfficeGap; stored?: undefined };
+
+export interface PushingBox {
+  site: string;
+  boxId: string;
+  version: string;
+  /** The site's IANA time zone, for the office's reports (its days and hours). */
+  timeZone?: string;
+}
+
+/**
+ * Writes one batch for `site` in one transaction; returns how many rows of each kind it sent, or,
+ * writing nothing, where the office stands when it lacks rows the box sent before the batch.
+ */
+export async function pushBatch(sql: SQL, box: PushingBox, b: LocalBatch): Promise<PushResult> {
   const { site } = box;
   const maxSeq = b.events.length > 0 ? b.events[b.events.length - 1]!.seq : 0;
-  await sql.begin(async (tx) => {
-    // The site row first: every other table refers to it, and it says whose site it is.
-    const claimed = await tx.unsafe(TOUCH_SITE, [site, maxSeq, box.version, box.boxId]);
-    if (claimed.length === 0) throw new SiteClaimedError(site);
-    if (b.events.length > 0) await tx.unsafe(INSERT_EVENTS, [site, JSON.stringify(b.events.map(eventJson))]);
-    if (b.tickets.length > 0)
-      await tx.unsafe(UPSERT_TICKETS, [site, JSON.stringify(b.tickets.map(ticketJson))]);
-    if (b.lookups.length > 0)
-      await tx.unsafe(INSERT_LOOKUPS, [site, JSON.stringify(b.lookups.map(lookupJson))]);
-    if (b.lots) {
-      if (b.lots.rows.length > 0)
-        await tx.unsafe(UPSERT_LOTS, [site, JSON.stringify(b.lots.rows.map(lotJson))]);
-      await tx.unsafe(REMOVE_LOTS, [site, JSON.stringify(b.lots.rows.map((l) => l.id))]);
-    }
-  });
+  try {
+    await sql.begin(async (tx) => {
+      // The site row first: every other table refers to it, and it says whose site it is.
+      const [claimed] = await tx.unsafe(TOUCH_SITE, [
+        site,
+        maxSeq,
+        box.version,
+        box.boxId,
+        box.timeZone ?? null,
+        b.after.events,
+        b.after.lookups,
+      ]);
+      if (!claimed) throw new SiteClaimedError(site);
+      const held = { events: Number(claimed.held_events), lookups: Number(claimed.held_lookups) };
+      if (held.events < b.after.events || held.lookups < b.after.lookups) throw new GapFound(held);
+      if (b.events.length > 0)
+        await tx.unsafe(INSERT_EVENTS, [site, JSON.stringify(b.events.map(eventJson))]);
+      if (b.tickets.length > 0)
+        await tx.unsafe(UPSERT_TICKETS, [site, JSON.stringify(b.tickets.map(ticketJson))]);
+      if (b.lookups.length > 0)
+        await tx.unsafe(INSERT_LOOKUPS, [site, JSON.stringify(b.lookups.map(lookupJson))]);
+      if (b.lots) {
+        if (b.lots.rows.length > 0)
+          await tx.unsafe(UPSERT_LOTS, [site, JSON.stringify(b.lots.rows.map(lotJson))]);
+        await tx.unsafe(REMOVE_LOTS, [site, JSON.stringify(b.lots.rows.map((l) => l.id))]);
+      }
+    });
+  } catch (e) {
+    if (e instanceof GapFound) return { gap: e.gap };
+    throw e;
+  }
   return {
-    events: b.events.length,
-    tickets: b.tickets.length,
-    lookups: b.lookups.length,
-    lots: b.lots ? b.lots.rows.length : 0,
+    stored: {
+      events: b.events.length,
+      tickets: b.tickets.length,
+      lookups: b.lookups.length,
+      lots: b.lots ? b.lots.rows.length : 0,
+    },
   };
 }
 

@@ -4,7 +4,15 @@ import { CENTRAL_SCHEMA_VERSION, migrateCentral } from "../../../src/modules/syn
 import { pushBatch } from "../../../src/modules/sync/pusher.ts";
 import { TicketSyncRecords } from "../../../src/platform/store/tickets/sync.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
-import { eventually, officeSql, removeBox, type SiteBox, siteBox } from "../../support/sync.ts";
+import {
+  enrolSite,
+  eventually,
+  officeSql,
+  removeBox,
+  type SiteBox,
+  siteBox,
+  siteTarget,
+} from "../../support/sync.ts";
 
 /**
  * Boxes syncing with a real PostgreSQL server (started here on a free loopback port, stopped
@@ -15,7 +23,9 @@ const available = postgresAvailable();
 let pg: PgServer;
 let office: SQL;
 const boxes: SiteBox[] = [];
-const box = (site: string, dir?: string) => {
+/** A site's box whose sync logs in as the site's own role (made here as add-site makes it). */
+const box = async (site: string, dir?: string) => {
+  await enrolSite(pg, site);
   const b = siteBox(site, dir);
   boxes.push(b);
   return b;
@@ -46,8 +56,8 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   }, 60_000);
 
   test("two boxes push their events, tickets, lots and lookups to one office, each under its site", async () => {
-    const a = box("north");
-    const b = box("south");
+    const a = await box("north");
+    const b = await box("south");
     for (let i = 0; i < 30; i++) await a.create(`n-${i}`);
     for (let i = 0; i < 12; i++) await b.create(`s-${i}`);
     await a.post({
@@ -105,7 +115,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   }, 60_000);
 
   test("a batch sent twice, or an old state after a newer one, changes nothing", async () => {
-    const a = box("twice");
+    const a = await box("twice");
     for (let i = 0; i < 5; i++) await a.create(`t-${i}`);
     const s = a.sync(pg);
     await s.pushAll();
@@ -128,7 +138,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     await pushBatch(
       office,
       { site: "twice", boxId, version: "test" },
-      { events: [], tickets: [stale], lookups: [], lots: null },
+      { events: [], tickets: [stale], lookups: [], lots: null, after: { events: 0, lookups: 0 } },
     );
     expect(await office`SELECT * FROM parkd.tickets WHERE site = 'twice' ORDER BY ticket_id`).toEqual(before);
     // A newer one replaces it.
@@ -140,7 +150,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   }, 60_000);
 
   test("an outage mid-push: nothing is lost or doubled once the office is back", async () => {
-    const a = box("outage");
+    const a = await box("outage");
     for (let i = 0; i < 200; i++) await a.create(`o-${i}`);
     const s = a.sync(pg, { batchSize: 5, idleMs: 20 });
     s.start();
@@ -174,7 +184,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   }, 60_000);
 
   test("a box restarted mid-sync resumes from its cursor", async () => {
-    const first = box("restart");
+    const first = await box("restart");
     for (let i = 0; i < 50; i++) await first.create(`r-${i}`);
     const s1 = first.sync(pg, { batchSize: 10 });
     // Two rounds, then the process stops.
@@ -185,8 +195,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     expect(sent).toBe(20);
     first.close();
 
-    const again = siteBox("restart", first.dir);
-    boxes.push(again);
+    const again = await box("restart", first.dir);
     for (let i = 50; i < 60; i++) await again.create(`r-${i}`);
     const s2 = again.sync(pg, { batchSize: 10 });
     // Only what the office did not have yet goes.
@@ -195,8 +204,8 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   }, 60_000);
 
   test("permits issued at the office reach the boxes they are valid for, and leave when deleted", async () => {
-    const a = box("east");
-    const b = box("west");
+    const a = await box("east");
+    const b = await box("west");
     const [all] = await office`INSERT INTO parkd.permits (plate, zone, start_at, end_at, note)
       VALUES ('MON 001', 1234, now() - interval '1 day', now() + interval '30 days', 'monthly') RETURNING id::int AS id`;
     const [eastOnly] = await office`INSERT INTO parkd.permits (plate, zone, start_at, sites, days)
@@ -234,20 +243,13 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     expect(held(b)).toEqual(before);
   }, 60_000);
 
-  test("a box runs with the narrow role docs/central.md gives it", async () => {
-    await office.unsafe(`DROP ROLE IF EXISTS parkd_box_test;
-      CREATE ROLE parkd_box_test LOGIN PASSWORD 'box-secret';
-      GRANT USAGE ON SCHEMA parkd TO parkd_box_test;
-      GRANT SELECT, INSERT, UPDATE ON parkd.sites, parkd.events, parkd.tickets, parkd.lots, parkd.lookups
-        TO parkd_box_test;
-      GRANT SELECT ON parkd.permits, parkd.permit_removals, parkd.schema_migrations TO parkd_box_test;`);
-    const a = box("narrow");
+  test("a box runs with its site's role: lots removed at the box are marked, permits stay the office's", async () => {
+    const a = await box("narrow");
     for (let i = 0; i < 3; i++) await a.create(`nr-${i}`);
     const lot = (await import("../../support/lots.ts")).cityLot();
     const { call } = await import("../../support/app.ts");
     expect((await call(a.app, "POST", "/api/v1/parkings", { token: a.admin, body: lot })).status).toBe(201);
-    const narrow = { ...pg, url: pg.url.replace("parkd_office@", "parkd_box_test@"), password: "box-secret" };
-    const s = a.sync(narrow);
+    const s = a.sync(pg);
     expect(await s.pushAll()).toBe(3);
     await s.pullOnce();
     // The lot deleted at the box is marked removed at the office.
@@ -256,8 +258,11 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     const [row] =
       await office`SELECT removed_at IS NOT NULL AS removed FROM parkd.lots WHERE site = 'narrow'`;
     expect(row.removed).toBe(true);
+    const [site] = await office`SELECT time_zone FROM parkd.sites WHERE site = 'narrow'`;
+    expect(site.time_zone).toBe("Europe/Stockholm");
     // And it cannot touch the office's permits.
-    const own = new SQL(narrow.url, { password: "box-secret", max: 1 });
+    const target = siteTarget(pg, "narrow");
+    const own = new SQL(target.url, { password: target.password, max: 1 });
     try {
       await expect(own`DELETE FROM parkd.permits`).rejects.toThrow(/permission denied/);
     } finally {
@@ -266,8 +271,8 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   }, 60_000);
 
   test("a second box given a site id another box holds is refused, and changes nothing there", async () => {
-    const first = box("shared");
-    const second = box("shared");
+    const first = await box("shared");
+    const second = await box("shared");
     await first.create("mine-1");
     await second.create("theirs-1");
     expect(await first.sync(pg).pushAll()).toBe(1);
@@ -283,7 +288,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
   }, 60_000);
 
   test("a box restored from an older backup: new events do not reuse seqs the office holds", async () => {
-    const a = box("restored");
+    const a = await box("restored");
     for (let i = 0; i < 5; i++) await a.create(`before-${i}`);
     const { call } = await import("../../support/app.ts");
     const lookup = async () => {

@@ -3,7 +3,15 @@ import type { SQL } from "bun";
 import { migrateCentral } from "../../../src/modules/sync/central-schema.ts";
 import { call } from "../../support/app.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
-import { eventually, officeSql, removeBox, type SiteBox, siteBox } from "../../support/sync.ts";
+import {
+  enrolSite,
+  eventually,
+  officeSql,
+  removeBox,
+  type SiteBox,
+  siteBox,
+  siteTarget,
+} from "../../support/sync.ts";
 
 /**
  * Permits issued at the office, as the attendants' lookups serve them at each box: started
@@ -31,7 +39,8 @@ afterAll(async () => {
   await pg?.destroy();
 }, 30_000);
 
-function box(site: string): SiteBox {
+async function box(site: string): Promise<SiteBox> {
+  await enrolSite(pg, site);
   const b = siteBox(site);
   boxes.push(b);
   return b;
@@ -39,7 +48,7 @@ function box(site: string): SiteBox {
 
 const connect = (b: SiteBox) =>
   b.ctx.startSync(
-    { target: { url: pg.url, password: pg.password }, site: b.site },
+    { target: siteTarget(pg, b.site), site: b.site },
     { pullIntervalMs: 100, idleMs: 50, backoffMinMs: 50, backoffMaxMs: 200 },
   );
 
@@ -59,8 +68,8 @@ const byZone = async (b: SiteBox, zone: number) =>
 // `available` throws under CI=true when PostgreSQL is missing: only a laptop without it skips.
 describe.skipIf(!available)("office permits in the boxes' lookups", () => {
   test("a permit issued once at the office shows at both boxes beside their own; a site-only one at its site", async () => {
-    const north = box("lk-north");
-    const south = box("lk-south");
+    const north = await box("lk-north");
+    const south = await box("lk-south");
     const start = new Date(Date.now() - 3_600_000).toISOString();
     const end = new Date(Date.now() + 30 * 86_400_000).toISOString();
     // A permit of the north box's own, which the office never sees as a permit.
@@ -104,7 +113,7 @@ describe.skipIf(!available)("office permits in the boxes' lookups", () => {
   }, 60_000);
 
   test("readyz shows the office link; it stays ready while the office is away, and the box keeps its permits", async () => {
-    const b = box("lk-ready");
+    const b = await box("lk-ready");
     const start = new Date(Date.now() - 3_600_000).toISOString();
     await office`INSERT INTO parkd.permits (plate, zone, start_at, note) VALUES ('KEEP 1', 888, ${start}, 'kept')`;
     connect(b);

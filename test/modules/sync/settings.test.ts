@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { CentralConfigError, checkCentralUrl, redactedUrl } from "../../../src/modules/sync/connection.ts";
 import { localPermit } from "../../../src/modules/sync/puller.ts";
 import { syncSettings } from "../../../src/modules/sync/settings.ts";
+import { newSitePassword, scramVerifier, siteRoleName } from "../../../src/modules/sync/site-roles.ts";
 
 describe("the office link's settings", () => {
   test("a URL with a password in it, anywhere, is refused; other URLs pass", () => {
@@ -96,5 +97,27 @@ describe("office permits the box can serve", () => {
       expect(localPermit({ ...base, days })).toBeNull();
     expect(localPermit({ ...base, plate: " - " })).toBeNull();
     expect(localPermit({ ...base, zone: 2 ** 31 })).toBeNull();
+  });
+});
+
+describe("a site's role at the office", () => {
+  test("is parkd_site_<site>, within PostgreSQL's 63 bytes; a longer or malformed site id is refused", () => {
+    expect(siteRoleName("stockholm-centrum")).toBe("parkd_site_stockholm-centrum");
+    expect(siteRoleName("a".repeat(52))).toHaveLength(63);
+    expect(() => siteRoleName("a".repeat(53))).toThrow(/at most 52 characters/);
+    expect(() => siteRoleName('x"; DROP ROLE y; --')).toThrow(CentralConfigError);
+  });
+
+  test("its password is 256 random bits on one line; the server gets only a SCRAM-SHA-256 verifier", () => {
+    const a = newSitePassword();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newSitePassword()).not.toBe(a);
+    const v = scramVerifier(a);
+    expect(v).toMatch(/^SCRAM-SHA-256\$4096:[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}:[A-Za-z0-9+/=]{44}$/);
+    expect(v).not.toContain(a);
+    // The same salt gives the same verifier; another salt another one.
+    const salt = Buffer.alloc(16, 7);
+    expect(scramVerifier(a, salt)).toBe(scramVerifier(a, salt));
+    expect(scramVerifier(a, salt)).not.toBe(scramVerifier(a, Buffer.alloc(16, 8)));
   });
 });

@@ -1,0 +1,48 @@
+import type { SQL } from "bun";
+import { log } from "../../platform/log.ts";
+import { checkCentralSchema } from "./central-schema.ts";
+import type { SyncLocal } from "./local.ts";
+import { officePositions } from "./pusher.ts";
+import { checkSiteRole } from "./site-roles.ts";
+
+/**
+ * What a push or a pull checks before its first round and after any failed one, so both say the
+ * same thing when it is wrong: the schema is there and new enough, and the role logged in with
+ * is this site's.
+ */
+export async function verifyOffice(sql: SQL, site: string): Promise<void> {
+  await checkCentralSchema(sql);
+  await checkSiteRole(sql, site);
+}
+
+/**
+ * After a start or an outage: if the office has less than the cursors say (restored from an
+ * older backup) the cursors go back; lots are sent again. If it has more than this store ever
+ * handed out (the store restored from an older backup), new rows are numbered after the office's.
+ * Returns the highest event seq that will be sent again (0: none).
+ */
+export async function reconcile(sql: SQL, local: SyncLocal, site: string, now: number): Promise<number> {
+  const sentUpTo = local.position("events");
+  const office = await officePositions(sql, site, local.boxId(now));
+  const back: Record<string, string> = {};
+  if (local.position("events") > office.events) back.events = String(office.events);
+  if (local.position("lookups") > office.lookups) back.lookups = String(office.lookups);
+  back.lots = "";
+  local.setCursors(back, now);
+  if (back.events !== undefined)
+    log("notice", "central sync: the office has fewer events than sent; sending again", {
+      from: back.events,
+    });
+  // The office holds seqs and ids this box would hand out again, and would take the new rows for
+  // the old ones.
+  const own = local.lastIds();
+  if (own.events < office.events || own.lookups < office.lookups) {
+    local.continueAfter(office);
+    log("notice", "central sync: the office has rows this store lost; new ones are numbered after them", {
+      events: office.events,
+      lookups: office.lookups,
+    });
+  }
+  // Events up to here go out again.
+  return back.events === undefined ? 0 : sentUpTo;
+}
