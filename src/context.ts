@@ -6,6 +6,7 @@ import { CentralSync, type SyncOptions } from "./modules/sync/job.ts";
 import { syncGauges } from "./modules/sync/metrics.ts";
 import type { SyncSettings } from "./modules/sync/settings.ts";
 import { SessionStore } from "./modules/web/sessions.ts";
+import { RepeatedFault } from "./platform/fault-log.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { TrustedProxies } from "./platform/http/client-address.ts";
 import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.ts";
@@ -13,6 +14,7 @@ import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
+import { isStoreUnavailable } from "./platform/store/connection.ts";
 import type { Store } from "./platform/store/db.ts";
 import { ZoneChanges } from "./platform/zone-changes.ts";
 import { VERSION } from "./version.ts";
@@ -85,11 +87,13 @@ export class AppContext {
     this.hold("last-used times", () => this.credentials.stop());
     // A store opened while its file was write-protected moves to a writable connection as soon
     // as it can have one (Store.recoverWrites), so writes come back without a restart.
+    const recoveryFault = new RepeatedFault("store recovery failed; retrying every 2 s");
     const recovery = setInterval(() => {
       try {
         if (this.store.recoverWrites(this.now())) log("notice", "store writable again");
+        recoveryFault.recovered();
       } catch (e) {
-        logError("store recovery failed; retrying", e);
+        recoveryFault.failed(e, isStoreUnavailable(e));
       }
     }, 2_000);
     recovery.unref();
@@ -111,11 +115,13 @@ export class AppContext {
     // Plate lookups answer from memory (LivePermits): read it in soon after start (not during
     // the first answers: it is a few hundred ms of reads, in slices) rather than at the first
     // lookup, and take in what intake wrote every second even while nobody looks.
+    const liveFault = new RepeatedFault("reading the live permits failed; the next lookup tries again");
     const refresh = () => {
       try {
         this.store.live.update(this.now() - this.config.recentHours * 3_600_000);
+        liveFault.recovered();
       } catch (e) {
-        logError("reading the live permits failed; the next lookup tries again", e);
+        liveFault.failed(e, isStoreUnavailable(e));
       }
     };
     const warmUp = setTimeout(refresh, 500);

@@ -112,6 +112,10 @@ export class Metrics {
     "parkd_auth_rate_limited_requests_total",
     "Requests refused with 429 because their address was locked out.",
   );
+  readonly dropped = new LabeledCounter(
+    "parkd_dropped_total",
+    "What the service let go rather than hold without bound, by what: lookup records past the memory bound while the store refused them (lookup_records), live zone feeds cut because their client stopped reading (zone_feeds).",
+  );
   /** credential label → Unix seconds of its last accepted intake event. */
   private readonly lastEvent = new Map<string, number>();
   readonly rateLimited = new LabeledCounter(
@@ -249,6 +253,9 @@ export class Metrics {
     for (const [credential, seconds] of this.lastEvent)
       out.push(`${last}{credential="${escapeLabel(credential)}"} ${formatValue(seconds)}`);
     this.rateLimited.render(out);
+    this.dropped.entry({ what: "lookup_records" });
+    this.dropped.entry({ what: "zone_feeds" });
+    this.dropped.render(out);
     this.connectionsRefused.render(out);
     this.connectionsTimedOut.render(out);
     for (const source of this.gauges) {

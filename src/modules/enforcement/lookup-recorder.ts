@@ -1,5 +1,6 @@
-import { logError } from "../../platform/log.ts";
+import { RepeatedFault } from "../../platform/fault-log.ts";
 import type { Metrics } from "../../platform/metrics.ts";
+import { isStoreUnavailable } from "../../platform/store/connection.ts";
 import type { Store } from "../../platform/store/db.ts";
 import type { LookupRecord } from "../../platform/store/lookups.ts";
 
@@ -12,8 +13,13 @@ const FLUSH_MS = 1_000;
  * full load plate lookups ran 4-12 % faster than with 2 000 (bench/notes.md).
  */
 const FLUSH_AT = 500;
-/** What is kept for a retry when the store refuses a flush (disk full); older records go first. */
+/**
+ * What waits in memory while the store refuses writes (disk full, read-only); past it the oldest
+ * records are dropped, and counted. About 100 bytes each.
+ */
 const KEEP_ON_FAILURE = 50_000;
+/** While the store refuses writes, a flush is tried this often, not on every new record. */
+const RETRY_MS = 2_000;
 
 /**
  * Accountability records of lookups. A commit costs an fsync (synchronous=FULL), too much for
@@ -26,7 +32,9 @@ export class LookupRecorder {
   private buffer: LookupRecord[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
-  private dropped = 0;
+  private readonly fault = new RepeatedFault(
+    "lookup records could not be written; kept in memory for a retry",
+  );
 
   constructor(
     private readonly store: Store,
@@ -36,6 +44,12 @@ export class LookupRecorder {
   record(r: LookupRecord): void {
     this.metrics?.permitLookup(r.by);
     this.buffer.push(r);
+    if (this.fault.failing) {
+      // Retried on the timer only: a failing write on every lookup floods the log and the disk.
+      if (this.buffer.length > KEEP_ON_FAILURE) this.drop(this.buffer.length - KEEP_ON_FAILURE);
+      this.schedule(RETRY_MS);
+      return;
+    }
     if (this.stopped || this.buffer.length >= FLUSH_AT) {
       this.flush();
       return;
@@ -43,12 +57,12 @@ export class LookupRecorder {
     this.schedule();
   }
 
-  private schedule(): void {
+  private schedule(ms = FLUSH_MS): void {
     if (this.timer || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flush();
-    }, FLUSH_MS);
+    }, ms);
     this.timer.unref?.();
   }
 
@@ -68,18 +82,21 @@ export class LookupRecorder {
     this.buffer = [];
     try {
       this.store.lookups.append(batch);
+      this.fault.recovered({ written: batch.length });
       return batch.length;
     } catch (e) {
-      const kept = batch.concat(this.buffer).slice(-KEEP_ON_FAILURE);
-      this.dropped += batch.length + this.buffer.length - kept.length;
-      this.buffer = kept;
-      logError("lookup records could not be written; kept for retry", e, {
-        pending: kept.length,
-        dropped: this.dropped,
-      });
-      this.schedule();
+      this.buffer = batch.concat(this.buffer);
+      if (this.buffer.length > KEEP_ON_FAILURE) this.drop(this.buffer.length - KEEP_ON_FAILURE);
+      this.fault.failed(e, isStoreUnavailable(e), { pending: this.buffer.length });
+      this.schedule(RETRY_MS);
       return 0;
     }
+  }
+
+  /** The oldest `n` waiting records go, counted in parkd_dropped_total{what="lookup_records"}. */
+  private drop(n: number): void {
+    this.buffer.splice(0, n);
+    this.metrics?.dropped.add({ what: "lookup_records" }, n);
   }
 
   /** Flushes and writes every later record at once (for shutdown). */

@@ -1,4 +1,5 @@
 import type { SQL } from "bun";
+import { RepeatedFault } from "../../platform/fault-log.ts";
 import { log } from "../../platform/log.ts";
 import type { Store } from "../../platform/store/db.ts";
 import { type CentralTarget, connectCentral, redactedUrl } from "./connection.ts";
@@ -72,7 +73,11 @@ export class CentralSync {
   private resendUpTo = 0;
   private pushOk = false;
   private pullOk = false;
-  private readonly loggedError: Record<"push" | "pull", string | null> = { push: null, pull: null };
+  /** One line when the office goes away, a summary a minute while it stays away, one when it is back. */
+  private readonly faults = {
+    push: new RepeatedFault("central sync: push to the office failed; retrying with backoff"),
+    pull: new RepeatedFault("central sync: pull from the office failed; retrying with backoff"),
+  };
   private readonly state = {
     lastPushAt: null as number | null,
     lastPullAt: null as number | null,
@@ -136,8 +141,7 @@ export class CentralSync {
       let wait = idle;
       try {
         const more = await this.withTimeout(round());
-        if (failures > 0)
-          log("notice", "central sync reached the office again", { direction: kind, failures });
+        this.faults[kind].recovered({ direction: kind });
         failures = 0;
         if (more) wait = 0;
       } catch (e) {
@@ -159,10 +163,8 @@ export class CentralSync {
     this.reconciled = false;
     this.verified = false;
     const message = (e as Error)?.message ?? String(e);
-    // One line per new error, not one per retry while the office stays away.
-    if (message !== this.loggedError[kind])
-      log("warning", "central sync failed; retrying with backoff", { direction: kind, error: message });
-    this.loggedError[kind] = message;
+    // An office out of reach or refusing is expected (the box works on); the message says which.
+    this.faults[kind].failed(e, true, { direction: kind });
     this.state.lastError = message;
     this.state.lastErrorAt = this.now();
   }
