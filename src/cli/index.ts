@@ -2,7 +2,7 @@ import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../platform/sto
 import { COMMIT, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { centralCommand } from "./central.ts";
-import { type Command, dataDirOption } from "./command.ts";
+import { type Command, dataDirOption, upgradeText } from "./command.ts";
 import { tokenCommand, userCommand } from "./credentials.ts";
 import { lotsCommand } from "./lots.ts";
 import { backupCommand, purgeCommand, restoreCommand } from "./operations.ts";
@@ -16,6 +16,7 @@ const migrateCommand: Command = {
     const store = openStore(stringOpt(v, "data-dir") ?? "./data");
     const applied = appliedSchemaVersion(store.sqlite);
     store.close();
+    if (store.upgrade) process.stderr.write(`${upgradeText(store.upgrade)}\n`);
     process.stderr.write(`store ${store.path} is at schema version ${applied}\n`);
     return 0;
   },
