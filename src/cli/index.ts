@@ -4,6 +4,7 @@ import { stringOpt } from "./args.ts";
 import { centralCommand } from "./central.ts";
 import { type Command, dataDirOption, upgradeText } from "./command.ts";
 import { tokenCommand, userCommand } from "./credentials.ts";
+import { doctorCommand } from "./doctor.ts";
 import { lotsCommand } from "./lots.ts";
 import { backupCommand, purgeCommand, restoreCommand } from "./operations.ts";
 import { serveCommand } from "./serve.ts";
@@ -46,6 +47,7 @@ export const rootCommand: Command = {
     restoreCommand,
     purgeCommand,
     migrateCommand,
+    doctorCommand,
     centralCommand,
     versionCommand,
   ],
