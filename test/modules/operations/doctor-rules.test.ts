@@ -174,6 +174,7 @@ describe("doctor's rules: every failure carries a fix", () => {
   test("systemd unit", () => {
     const unit = { load: "loaded", active: "active", sub: "running", enabled: "enabled", restarts: 0 };
     expect(systemdRule(null).level).toBe("info");
+    expect(systemdRule("not-running").summary).toContain("not running");
     expect(systemdRule(unit).level).toBe("ok");
     expect(systemdRule({ ...unit, active: "failed", sub: "failed" }).level).toBe("fail");
     expect(systemdRule({ ...unit, active: "inactive", sub: "dead" }).level).toBe("fail");

@@ -142,9 +142,11 @@ export interface UnitFacts {
   restarts: number;
 }
 
-export function systemdRule(u: UnitFacts | null): Finding {
+export function systemdRule(u: UnitFacts | "not-running" | null): Finding {
   const check = "systemd unit";
   if (!u) return { check, level: "info", summary: "no systemctl on this box" };
+  if (u === "not-running")
+    return { check, level: "info", summary: "systemd is not running here (a container?)" };
   if (u.load === "not-found")
     return { check, level: "info", summary: "parkd.service is not installed (parkd is run some other way)" };
   const summary = `parkd.service ${u.active} (${u.sub}), ${u.enabled}, ${u.restarts} restarts`;

@@ -128,14 +128,16 @@ function run(cmd: string[]): string | null {
   return r.exitCode === 0 ? r.stdout.toString() : null;
 }
 
-export function unitFacts(): UnitFacts | null {
+/** The unit's state; null without systemctl; "not-running" where systemd is not PID 1 (a container). */
+export function unitFacts(): UnitFacts | "not-running" | null {
+  if (!Bun.which("systemctl")) return null;
   const out = run([
     "systemctl",
     "show",
     "parkd.service",
     "--property=LoadState,ActiveState,SubState,UnitFileState,NRestarts",
   ]);
-  if (out === null) return null;
+  if (out === null) return "not-running";
   const p = Object.fromEntries(
     out
       .trim()
