@@ -1,5 +1,5 @@
 import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../platform/store/db.ts";
-import { COMMIT, VERSION } from "../version.ts";
+import { COMMIT, TARGET, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { centralCommand } from "./central.ts";
 import { type Command, dataDirOption, upgradeText } from "./command.ts";
@@ -25,10 +25,10 @@ const migrateCommand: Command = {
 
 const versionCommand: Command = {
   name: "version",
-  summary: "Print version, commit and schema version",
+  summary: "Print version, target, commit and schema version",
   run() {
     process.stdout.write(
-      `parkd ${VERSION} (commit ${COMMIT}, schema ${SCHEMA_VERSION}, bun ${Bun.version})\n`,
+      `parkd ${VERSION} (commit ${COMMIT}, schema ${SCHEMA_VERSION}, bun ${Bun.version}, ${TARGET})\n`,
     );
     return 0;
   },
