@@ -116,12 +116,12 @@ release_tests() {
   ensure_debian_package qemu-aarch64 qemu-user
   if [ ! -d /usr/aarch64-linux-gnu/lib ]; then ensure_debian_package_always libc6-arm64-cross; fi
   ensure_debian_package lintian lintian
+  local started=$SECONDS
   release
   echo "== release tests" >&2
-  local started=$SECONDS
   # Named *.release.ts, so the main `bun test` pass leaves them to this step.
   PARKD_RELEASE_DIR="$PWD/dist/release" bun test ./test/release/*.release.ts
-  echo "== release tests took $((SECONDS - started)) s" >&2
+  echo "== release step (build and tests) took $((SECONDS - started)) s" >&2
 }
 
 # The central sync tests start a real PostgreSQL server; Debian's package brings the binaries and

@@ -146,4 +146,25 @@ describe("a store from a newer binary", () => {
     expect(existsSync(join(box.dataDir, "backups"))).toBe(true); // the copy from the upgrade above only
     expect(readdirSync(join(box.dataDir, "backups"))).toHaveLength(1);
   });
+
+  test("as a backup, restore refuses it even when it has as many migrations as this binary, and changes nothing", async () => {
+    const box = newBox();
+    await box.migrate();
+    const store = join(box.dataDir, "parkd.db");
+    const file = join(box.dir, "from-another-line.db");
+    copyFileSync(store, file);
+    const db = new Database(file);
+    // The same count as this binary's, but the last one is a migration it has never heard of.
+    db.run(
+      "UPDATE __drizzle_migrations SET hash = 'a later release', created_at = created_at + 1 WHERE rowid = (SELECT max(rowid) FROM __drizzle_migrations)",
+    );
+    db.close(false);
+    const before = readFileSync(store);
+    const r = await box.run(["restore", file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("written by a newer parkd than this one");
+    expect(r.stderr).toContain("nothing was changed");
+    expect(readFileSync(store).equals(before)).toBe(true);
+    expect(readdirSync(box.dataDir).filter((f) => f.includes("before-restore"))).toEqual([]);
+  });
 });
