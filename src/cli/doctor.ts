@@ -106,7 +106,10 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
       summary: `no store in ${dataDir} yet`,
       fix: `start the service, or 'parkd migrate --data-dir ${dataDir}' as its user`,
     });
-  if (folder) out.push(diskRule(...(Object.values(diskFacts(dataDir)) as [number, number]), dataDir));
+  if (folder) {
+    const disk = diskFacts(dataDir);
+    out.push(diskRule(disk.free, disk.total, dataDir));
+  }
 
   const plain = v.http === true;
   if (!plain) {
