@@ -1,4 +1,4 @@
-import { StoreMissingError } from "../platform/store/db.ts";
+import { StoreMissingError, StoreTooNewError, type StoreUpgrade } from "../platform/store/db.ts";
 import { DataFolderError } from "../platform/store/lock.ts";
 import { formatOptions, type OptionSpec, type OptionValues, parseArgs, UsageError } from "./args.ts";
 
@@ -74,7 +74,8 @@ export async function dispatch(root: Command, argv: string[]): Promise<number> {
       process.stderr.write(`${path.join(" ")}: ${e.message}\nRun '${path.join(" ")} --help' for usage.\n`);
       return 2;
     }
-    if (e instanceof StoreMissingError || e instanceof DataFolderError) return fail(e.message);
+    if (e instanceof StoreMissingError || e instanceof StoreTooNewError || e instanceof DataFolderError)
+      return fail(e.message);
     throw e;
   }
 }
@@ -102,4 +103,9 @@ export function printTable(rows: Record<string, string>[], columns: string[]): v
 
 export function isoOrDash(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? "-" : new Date(ms).toISOString();
+}
+
+/** What a schema upgrade made on opening the store tells the technician. */
+export function upgradeText(u: StoreUpgrade): string {
+  return `store schema upgraded from version ${u.from} to ${u.to}; the store as it was before is kept at ${u.backup}`;
 }

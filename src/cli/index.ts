@@ -1,9 +1,10 @@
 import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../platform/store/db.ts";
-import { COMMIT, VERSION } from "../version.ts";
+import { COMMIT, TARGET, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { centralCommand } from "./central.ts";
-import { type Command, dataDirOption } from "./command.ts";
+import { type Command, dataDirOption, upgradeText } from "./command.ts";
 import { tokenCommand, userCommand } from "./credentials.ts";
+import { doctorCommand } from "./doctor.ts";
 import { lotsCommand } from "./lots.ts";
 import { backupCommand, purgeCommand, restoreCommand } from "./operations.ts";
 import { serveCommand } from "./serve.ts";
@@ -16,6 +17,7 @@ const migrateCommand: Command = {
     const store = openStore(stringOpt(v, "data-dir") ?? "./data");
     const applied = appliedSchemaVersion(store.sqlite);
     store.close();
+    if (store.upgrade) process.stderr.write(`${upgradeText(store.upgrade)}\n`);
     process.stderr.write(`store ${store.path} is at schema version ${applied}\n`);
     return 0;
   },
@@ -23,10 +25,10 @@ const migrateCommand: Command = {
 
 const versionCommand: Command = {
   name: "version",
-  summary: "Print version, commit and schema version",
+  summary: "Print version, target, commit and schema version",
   run() {
     process.stdout.write(
-      `parkd ${VERSION} (commit ${COMMIT}, schema ${SCHEMA_VERSION}, bun ${Bun.version})\n`,
+      `parkd ${VERSION} (commit ${COMMIT}, schema ${SCHEMA_VERSION}, bun ${Bun.version}, ${TARGET})\n`,
     );
     return 0;
   },
@@ -45,6 +47,7 @@ export const rootCommand: Command = {
     restoreCommand,
     purgeCommand,
     migrateCommand,
+    doctorCommand,
     centralCommand,
     versionCommand,
   ],

@@ -6,11 +6,11 @@ import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import { loadTls } from "../platform/http/tls.ts";
 import { log, logError } from "../platform/log.ts";
-import { appliedSchemaVersion, openStore } from "../platform/store/db.ts";
+import { appliedSchemaVersion, openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
-import { type Command, dataDirOption, fail } from "./command.ts";
+import { type Command, dataDirOption, fail, upgradeText } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
 import { allowedHostsOpt, connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
 import { centralServeOptions, syncSettingsOf } from "./sync.ts";
@@ -205,9 +205,15 @@ export const serveCommand: Command = {
     } catch (e) {
       lock.release();
       // The lock file can be usable where the store is not (a store file on its own disk trouble).
-      if (e instanceof DataFolderError) return fail(e.message);
+      if (e instanceof DataFolderError || e instanceof StoreTooNewError) return fail(e.message);
       throw e;
     }
+    if (store.upgrade)
+      log("notice", upgradeText(store.upgrade), {
+        schemaFrom: store.upgrade.from,
+        schemaTo: store.upgrade.to,
+        backup: store.upgrade.backup,
+      });
     const tls = plain ? undefined : await loadTls(store.dataDir, own);
     const ctx = createContext(store, config);
     const app = createApp(ctx);

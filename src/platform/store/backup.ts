@@ -18,6 +18,8 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
+import { MIGRATIONS } from "./migrations.ts";
+import { schemaState } from "./upgrade.ts";
 
 export class BackupError extends Error {}
 
@@ -73,9 +75,10 @@ export function checkStoreFile(file: string): StoreFileCheck {
     const migrations = countOrNull(db, "__drizzle_migrations");
     if (migrations === null || migrations === 0)
       throw new BackupError(`${file} is a SQLite database but not a parkd store (no migrations table)`);
-    if (migrations > SCHEMA_VERSION)
+    // By the migrations themselves, not their count: a newer release's store can have as many.
+    if (migrations > SCHEMA_VERSION || schemaState(db, MIGRATIONS).unknown > 0)
       throw new BackupError(
-        `${file} has schema version ${migrations}, newer than this binary's ${SCHEMA_VERSION}; use a newer parkd`,
+        `${file} has schema version ${migrations}, written by a newer parkd than this one (schema ${SCHEMA_VERSION}); use a newer parkd`,
       );
     return { schemaVersion: migrations, tickets: countOrNull(db, "tickets"), bytes: statSync(file).size };
   } finally {

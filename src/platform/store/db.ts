@@ -2,7 +2,6 @@ import { Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
-import type { MigrationMeta } from "drizzle-orm/migrator";
 import {
   configureConnection,
   isReadOnlyConnection,
@@ -14,16 +13,19 @@ import { LivePermits } from "./live-permits.ts";
 import { folderTrouble } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
-import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
+import { applyMigrations } from "./migrations.ts";
 import { PermitRecords } from "./permits.ts";
 import { StoreProbe } from "./probe.ts";
 import * as schema from "./schema/index.ts";
 import { SyncCursors } from "./sync-cursors.ts";
 import { TicketRecords } from "./tickets/records.ts";
 import { TicketSearchRecords } from "./tickets/search.ts";
+import { type StoreUpgrade, upgradeSchema } from "./upgrade.ts";
 import { ZoneVersions } from "./zone-versions.ts";
 
 export { commitRelaxed, isStoreUnavailable } from "./connection.ts";
+export { appliedSchemaVersion, applyMigrations, SCHEMA_VERSION } from "./migrations.ts";
+export { StoreTooNewError, type StoreUpgrade } from "./upgrade.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema>;
 
@@ -59,6 +61,8 @@ export class Store {
   private lastRecovery = 0;
   /** The latest write transaction failed because the store could not take it (full, read-only). */
   private failing = false;
+  /** Set when opening the store upgraded its schema (after a copy of it was taken). */
+  upgrade: StoreUpgrade | null = null;
 
   constructor(
     /** Absolute path of the SQLite file. */
@@ -239,7 +243,6 @@ export class Store {
 }
 
 export const STORE_FILE = "parkd.db";
-const migrations: MigrationMeta[] = embeddedMigrations();
 
 export function storePath(dataDir: string): string {
   return join(resolve(dataDir), STORE_FILE);
@@ -271,8 +274,10 @@ export function openStore(dataDir: string, opts: { migrate?: boolean; create?: b
     sqlite = new Database(path, { create: opts.create !== false, strict: true });
     configureConnection(sqlite);
     const db = drizzle({ client: sqlite, schema });
-    if (opts.migrate !== false) applyMigrations(db);
-    return new Store(path, dir, sqlite, db);
+    const upgrade = opts.migrate !== false ? upgradeSchema(sqlite, db, path, dir) : null;
+    const store = new Store(path, dir, sqlite, db);
+    store.upgrade = upgrade;
+    return store;
   } catch (e) {
     sqlite?.close(false);
     // A folder or disk that cannot take the store is named as such (read-only, full, no permission).
@@ -291,26 +296,4 @@ export function openMemoryStore(): Store {
   const db = drizzle({ client: sqlite, schema });
   applyMigrations(db);
   return new Store(":memory:", ":memory:", sqlite, db);
-}
-
-interface Migrator {
-  dialect: { migrate(m: MigrationMeta[], session: unknown, config: { migrationsFolder: string }): void };
-  session: unknown;
-}
-
-export function applyMigrations(db: Db): void {
-  const m = db as unknown as Migrator;
-  m.dialect.migrate(migrations, m.session, { migrationsFolder: "(embedded)" });
-}
-
-/** Number of migrations this build knows; the store's schema version once migrated. */
-export const SCHEMA_VERSION = migrations.length;
-
-export function appliedSchemaVersion(sqlite: Database): number {
-  try {
-    const row = sqlite.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number } | null;
-    return row?.n ?? 0;
-  } catch {
-    return 0;
-  }
 }

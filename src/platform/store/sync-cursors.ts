@@ -24,6 +24,15 @@ export class SyncCursors {
     return this.one.get(stream)?.value;
   }
 
+  /** When a stream's cursor last moved (epoch ms); undefined before its first sync. */
+  updatedAt(stream: SyncStream): number | undefined {
+    return (
+      this.sqlite
+        .query<{ at: number }, [string]>("SELECT updated_at AS at FROM sync_cursors WHERE stream = ?1")
+        .get(stream)?.at ?? undefined
+    );
+  }
+
   /** A number cursor (events, lookups); 0 before the first push. */
   position(stream: "events" | "lookups"): number {
     const v = this.get(stream);

@@ -64,5 +64,7 @@ export const ticketEvents = sqliteTable(
   (t) => [
     index("ticket_events_ticket").on(t.ticketId, t.seq),
     index("ticket_events_received").on(t.receivedAt),
+    // The last event each terminal sent (parkd doctor's silent terminals) without reading the log.
+    index("ticket_events_credential").on(t.credential, t.receivedAt),
   ],
 );

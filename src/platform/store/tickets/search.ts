@@ -52,4 +52,15 @@ export class TicketSearchRecords {
       .query<{ n: number }, [number]>("SELECT count(*) AS n FROM ticket_events WHERE received_at > ?1")
       .get(since)!.n;
   }
+
+  /** When `credential` (a credentialLabel) last sent an accepted event; null if never (index on credential, received_at). */
+  lastEventBy(credential: string): number | null {
+    return (
+      this.sqlite
+        .query<{ at: number | null }, [string]>(
+          "SELECT max(received_at) AS at FROM ticket_events WHERE credential = ?1",
+        )
+        .get(credential)?.at ?? null
+    );
+  }
 }

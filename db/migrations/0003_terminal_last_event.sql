@@ -1,0 +1,1 @@
+CREATE INDEX `ticket_events_credential` ON `ticket_events` (`credential`,`received_at`);

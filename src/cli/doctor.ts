@@ -1,0 +1,225 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { systemTimezone } from "../config.ts";
+import { grants, isScope, type Scope } from "../domain/credentials.ts";
+import { isTimeZone } from "../domain/time/zoned.ts";
+import {
+  certificateRules,
+  clockRule,
+  portRule,
+  systemdRule,
+  timezoneRule,
+} from "../modules/operations/doctor/box-rules.ts";
+import {
+  applyRepair,
+  boxAddresses,
+  certificateFacts,
+  dataFolderFacts,
+  diskFacts,
+  hostname,
+  ntpSynchronized,
+  portState,
+  serveLockHeld,
+  unitFacts,
+} from "../modules/operations/doctor/host.ts";
+import {
+  diskRule,
+  type Finding,
+  integrityRule,
+  ownershipRule,
+  type Repair,
+  schemaRule,
+  type TerminalFacts,
+  terminalsRule,
+  walRule,
+} from "../modules/operations/doctor/rules.ts";
+import { storePath } from "../platform/store/db.ts";
+import { inspectStore } from "../platform/store/inspect.ts";
+import { VERSION } from "../version.ts";
+import { intOpt, type OptionValues, stringOpt } from "./args.ts";
+import type { Command } from "./command.ts";
+import { lookAtOffice } from "./doctor-office.ts";
+import { serveOptions } from "./serve.ts";
+
+function userNames(): (uid: number) => string {
+  const names = new Map<number, string>();
+  try {
+    for (const line of readFileSync("/etc/passwd", "utf8").split("\n")) {
+      const [name, , uid] = line.split(":");
+      if (name && uid) names.set(Number(uid), name);
+    }
+  } catch {}
+  return (uid) => names.get(uid) ?? `uid ${uid}`;
+}
+
+const writesTickets = (scopes: string) => {
+  const list = scopes.split(" ").filter(isScope) as Scope[];
+  return (
+    grants({ kind: "token", id: "", name: "", scopes: list }, "tickets:write") && !list.includes("admin")
+  );
+};
+
+/** Every check, in the order a technician reads them. Reads only. */
+async function examine(v: OptionValues, now: number): Promise<Finding[]> {
+  const dataDir = resolve(stringOpt(v, "data-dir") ?? "./data");
+  const out: Finding[] = [];
+  const { folder, inside } = dataFolderFacts(dataDir);
+  out.push(...ownershipRule(folder, inside, dataDir, userNames()));
+
+  const terminals: TerminalFacts[] = [];
+  const lastSync: { push?: number; pull?: number } = {};
+  if (folder && existsSync(storePath(dataDir))) {
+    try {
+      const seen = inspectStore(dataDir);
+      try {
+        out.push(integrityRule(seen.quickCheck, seen.storeBytes));
+        out.push(
+          schemaRule(seen.schema.applied, seen.schema.pending.length, seen.schema.unknown, seen.known),
+        );
+        out.push(walRule(seen.walBytes));
+        const live = (t: { revokedAt: number | null; expiresAt: number | null }) =>
+          t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now);
+        // Labels as the intake writes them (credentialLabel): kind, a colon, the name.
+        for (const t of seen.store.credentials.tokens())
+          if (live(t) && writesTickets(t.scopes))
+            terminals.push({ label: `token:${t.name}`, lastEventAt: 0 });
+        for (const u of seen.store.credentials.users())
+          if (writesTickets(u.scopes)) terminals.push({ label: `user:${u.name}`, lastEventAt: 0 });
+        for (const t of terminals) t.lastEventAt = seen.store.ticketSearch.lastEventBy(t.label);
+        lastSync.push = seen.store.syncCursors.updatedAt("events");
+        lastSync.pull = seen.store.syncCursors.updatedAt("permits");
+      } finally {
+        seen.store.close();
+      }
+    } catch (e) {
+      out.push({
+        check: "store",
+        level: "fail",
+        summary: `cannot read ${storePath(dataDir)}: ${(e as Error).message}`,
+        fix: "run doctor as the service user or root; if the file is damaged, 'parkd restore FILE' a backup",
+      });
+    }
+  } else if (folder)
+    out.push({
+      check: "store",
+      level: "warn",
+      summary: `no store in ${dataDir} yet`,
+      fix: `start the service, or 'parkd migrate --data-dir ${dataDir}' as its user`,
+    });
+  if (folder) {
+    const disk = diskFacts(dataDir);
+    out.push(diskRule(disk.free, disk.total, dataDir));
+  }
+
+  const plain = v.http === true;
+  if (!plain) {
+    const own = stringOpt(v, "tls-cert");
+    const file = own ?? `${dataDir}/tls/cert.pem`;
+    if (existsSync(file)) {
+      try {
+        out.push(
+          ...certificateRules(certificateFacts(file, own !== undefined), boxAddresses(), hostname(), now),
+        );
+      } catch (e) {
+        out.push({
+          check: "certificate",
+          level: "fail",
+          summary: `${file}: ${(e as Error).message}`,
+          fix: "replace it with a PEM certificate",
+        });
+      }
+    } else
+      out.push({
+        check: "certificate",
+        level: own ? "fail" : "info",
+        summary: own
+          ? `${file} does not exist`
+          : "no certificate yet: serve makes a self-signed one at its first start",
+        ...(own ? { fix: "give --tls-cert the certificate's path" } : {}),
+      });
+  }
+
+  const zone = stringOpt(v, "timezone") ?? systemTimezone();
+  out.push(timezoneRule(zone, isTimeZone(zone), systemTimezone()));
+  const central = stringOpt(v, "central");
+  const office = central
+    ? await lookAtOffice(central, stringOpt(v, "central-password-file"), lastSync, now)
+    : null;
+  out.push(clockRule(office?.skewMs, ntpSynchronized()));
+
+  const port = intOpt(v, "port", 0, 65535) ?? (plain ? 8080 : 8443);
+  const host = stringOpt(v, "host") ?? "0.0.0.0";
+  out.push(portRule(await portState(host, port, !plain, serveLockHeld(dataDir)), host, port));
+  out.push(systemdRule(unitFacts()));
+  const silentMinutes = intOpt(v, "silent-minutes", 1, 100_000) ?? 30;
+  out.push(terminalsRule(terminals, now, silentMinutes * 60_000));
+  out.push(
+    office?.finding ?? { check: "office link", level: "info", summary: "not configured (no --central)" },
+  );
+  return out;
+}
+
+const MARK = { ok: "ok  ", info: "info", warn: "WARN", fail: "FAIL" } as const;
+
+function print(findings: Finding[], fixed: { repair: Repair; error?: string }[], dataDir: string): void {
+  const width = Math.max(...findings.map((f) => f.check.length));
+  const lines = [`parkd doctor ${VERSION}: ${dataDir}`];
+  for (const r of fixed)
+    lines.push(
+      `  fixed ${r.repair.kind === "mkdir" ? `made ${r.repair.path}` : `chmod 0${r.repair.mode.toString(8)} ${r.repair.path}`}${r.error ? ` FAILED: ${r.error}` : ""}`,
+    );
+  for (const f of findings) {
+    lines.push(`  ${MARK[f.level]}  ${f.check.padEnd(width)}  ${f.summary}`);
+    if (f.fix && f.level !== "ok") lines.push(`  ${" ".repeat(6 + width)}  fix: ${f.fix}`);
+  }
+  const fails = findings.filter((f) => f.level === "fail").length;
+  const warns = findings.filter((f) => f.level === "warn").length;
+  lines.push(fails || warns ? `${fails} problem(s), ${warns} warning(s)` : "nothing wrong found");
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+export const doctorCommand: Command = {
+  name: "doctor",
+  summary:
+    "Check this box (store, data folder, certificate, clock, port, service, terminals, office link); exit 1 on a problem",
+  options: [
+    ...serveOptions,
+    { name: "json", type: "boolean", help: "print the findings as JSON" },
+    {
+      name: "fix",
+      type: "boolean",
+      help: "make the safe fixes (modes in the data folder, a missing data folder), then check again",
+    },
+    {
+      name: "silent-minutes",
+      type: "string",
+      valueName: "N",
+      default: "30",
+      help: "a terminal that sent nothing this long is silent",
+    },
+  ],
+  async run(v) {
+    const dataDir = resolve(stringOpt(v, "data-dir") ?? "./data");
+    let findings = await examine(v, Date.now());
+    const fixed: { repair: Repair; error?: string }[] = [];
+    if (v.fix === true) {
+      for (const f of findings)
+        if (f.repair && f.level === "fail") {
+          try {
+            applyRepair(f.repair);
+            fixed.push({ repair: f.repair });
+          } catch (e) {
+            fixed.push({ repair: f.repair, error: (e as Error).message });
+          }
+        }
+      if (fixed.length) findings = await examine(v, Date.now());
+    }
+    const ok = !findings.some((f) => f.level === "fail");
+    if (v.json === true)
+      process.stdout.write(
+        `${JSON.stringify({ version: VERSION, dataDir, ok, fixed, findings }, null, 2)}\n`,
+      );
+    else print(findings, fixed, dataDir);
+    return ok ? 0 : 1;
+  },
+};

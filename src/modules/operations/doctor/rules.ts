@@ -1,0 +1,188 @@
+/**
+ * What `parkd doctor` concludes from what it found on the box: each rule turns facts into a
+ * finding a technician can act on, with a fix for every failure. No I/O here, so every
+ * threshold has a table of cases in test/modules/operations/doctor-rules.test.ts. This file:
+ * the data (store, folder, disk, terminals); box-rules.ts: the box around it.
+ */
+
+/** ok: fine. warn: look at it, it may be fine (a terminal silent at night). fail: something is wrong. */
+export type Level = "ok" | "info" | "warn" | "fail";
+
+/** A change `doctor --fix` may make by itself: only modes and a missing folder, never data. */
+export type Repair =
+  | { kind: "chmod"; path: string; mode: number }
+  | { kind: "mkdir"; path: string; mode: number };
+
+export interface Finding {
+  check: string;
+  level: Level;
+  summary: string;
+  fix?: string;
+  repair?: Repair;
+}
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
+const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
+
+export function integrityRule(lines: string[], storeBytes: number): Finding {
+  if (lines.length === 1 && lines[0] === "ok")
+    return {
+      check: "store integrity",
+      level: "ok",
+      summary: `quick_check found no damage (${mb(storeBytes)})`,
+    };
+  return {
+    check: "store integrity",
+    level: "fail",
+    summary: `quick_check reports damage: ${lines.slice(0, 3).join("; ")}`,
+    fix: "stop the service, then 'parkd restore FILE' the latest backup (the damaged store is kept aside); check the disk (dmesg, smartctl)",
+  };
+}
+
+export function schemaRule(applied: number, pending: number, unknown: number, known: number): Finding {
+  const check = "schema version";
+  if (unknown > 0)
+    return {
+      check,
+      level: "fail",
+      summary: `the store was upgraded by a newer parkd (schema ${applied}, this binary knows ${known}): this binary refuses to open it`,
+      fix: "install the newer parkd again, or restore a pre-upgrade copy from the data folder's backups/ with 'parkd restore FILE'",
+    };
+  if (applied === 0)
+    return {
+      check,
+      level: "warn",
+      summary: "the store has no schema yet",
+      fix: "parkd migrate (or start the service)",
+    };
+  if (pending > 0)
+    return {
+      check,
+      level: "info",
+      summary: `schema ${applied}; this binary upgrades it to ${applied + pending} at its next start (after copying it to backups/)`,
+    };
+  return { check, level: "ok", summary: `schema ${applied}, as this binary expects` };
+}
+
+export const WAL_WARN_BYTES = 64 * MB;
+
+export function walRule(walBytes: number): Finding {
+  if (walBytes <= WAL_WARN_BYTES)
+    return { check: "write-ahead log", level: "ok", summary: `${mb(walBytes)} (checkpoints keep up)` };
+  return {
+    check: "write-ahead log",
+    level: "warn",
+    summary: `${mb(walBytes)}: checkpoints are not keeping up, or a long read (a backup, an open sqlite3 shell) holds them back`,
+    fix: "close any sqlite3 shell on the store; if it keeps growing, restart the service (systemctl restart parkd)",
+  };
+}
+
+export function diskRule(freeBytes: number, totalBytes: number, dir: string): Finding {
+  const share = totalBytes > 0 ? freeBytes / totalBytes : 0;
+  const summary = `${mb(freeBytes)} free of ${mb(totalBytes)} (${(share * 100).toFixed(0)} %) on the disk holding ${dir}`;
+  const fix =
+    "free space on that disk (old logs: journalctl --vacuum-size=100M; old backups), or lower --retention-days";
+  // Below 64 MB a checkpoint or a backup can fail; the alert rule fires under 10 %.
+  if (freeBytes < 64 * MB || share < 0.02) return { check: "disk space", level: "fail", summary, fix };
+  if (share < 0.1) return { check: "disk space", level: "warn", summary, fix };
+  return { check: "disk space", level: "ok", summary };
+}
+
+export interface PathFacts {
+  path: string;
+  kind: "folder" | "private" | "public";
+  mode: number;
+  uid: number;
+}
+
+/**
+ * The data folder and everything parkd keeps in it belong to one user (the folder's owner: the
+ * one serve runs as), and nobody else may read them: token hashes, plates and the TLS key are in
+ * there. The folder 0700; once it is open, also its folders 0700 and files 0600 (the
+ * certificate may be readable by all).
+ */
+export function ownershipRule(
+  folder: PathFacts | null,
+  inside: PathFacts[],
+  dataDir: string,
+  owners: (uid: number) => string,
+): Finding[] {
+  const check = "data folder";
+  if (!folder)
+    return [
+      {
+        check,
+        level: "fail",
+        summary: `${dataDir} does not exist`,
+        fix: `create it (parkd doctor --fix, or start the service: StateDirectory makes it), then 'parkd migrate --data-dir ${dataDir}' as the service user`,
+        repair: { kind: "mkdir", path: dataDir, mode: 0o700 },
+      },
+    ];
+  const out: Finding[] = [];
+  const owner = owners(folder.uid);
+  const wrongOwner = inside.filter((p) => p.uid !== folder.uid);
+  if (wrongOwner.length)
+    out.push({
+      check,
+      level: "fail",
+      summary: `owned by ${wrongOwner.map((p) => `${owners(p.uid)}: ${p.path}`).join(", ")}, not by ${owner} who owns ${dataDir} (a command run as another user made them); the service cannot write them`,
+      fix: `chown -R ${owner}: ${dataDir} (and run parkd commands as that user: sudo -u ${owner} parkd ...)`,
+    });
+  // Behind a 0700 folder nobody else reaches a file, whatever its mode (serve run by hand makes
+  // files with the umask's 0644); once the folder is open, every file's own mode counts.
+  const exposed = (folder.mode & 0o077) !== 0;
+  for (const p of exposed ? [folder, ...inside] : []) {
+    const want = p.kind === "folder" ? 0o700 : p.kind === "private" ? 0o600 : null;
+    if (want === null || (p.mode & 0o077) === 0) continue;
+    out.push({
+      check,
+      level: "fail",
+      summary: `${p.path} is open to ${(p.mode & 0o007) !== 0 ? "every user" : "its group"} (${octal(p.mode)}): it holds token hashes, plates or the TLS key`,
+      fix: `chmod ${octal(want)} ${p.path} (parkd doctor --fix does it)`,
+      repair: { kind: "chmod", path: p.path, mode: want },
+    });
+  }
+  if (!out.length)
+    out.push({
+      check,
+      level: "ok",
+      summary: `${dataDir} and its ${inside.length} files belong to ${owner}, private`,
+    });
+  return out;
+}
+
+export interface TerminalFacts {
+  /** credentialLabel: "token:terminal-1", "user:terminal-2". */
+  label: string;
+  lastEventAt: number | null;
+}
+
+/** Silent: sent events before, none for silentMs (the alert rule's 30 minutes). */
+export function terminalsRule(terminals: TerminalFacts[], now: number, silentMs = 30 * 60_000): Finding {
+  const check = "terminals";
+  if (!terminals.length)
+    return {
+      check,
+      level: "info",
+      summary: "no credential with tickets:write: no terminal can send events",
+    };
+  const ago = (at: number) => {
+    const m = Math.round((now - at) / 60_000);
+    return m < 120
+      ? `${m} min ago`
+      : m < 2880
+        ? `${Math.round(m / 60)} h ago`
+        : `${Math.round(m / 1440)} days ago`;
+  };
+  const parts = terminals.map((t) => `${t.label}: ${t.lastEventAt === null ? "never" : ago(t.lastEventAt)}`);
+  const silent = terminals.filter((t) => t.lastEventAt !== null && now - t.lastEventAt > silentMs);
+  if (silent.length)
+    return {
+      check,
+      level: "warn",
+      summary: `silent for over ${silentMs / 60_000} min: ${silent.map((t) => t.label).join(", ")} (last events: ${parts.join("; ")})`,
+      fix: "check that terminal's power and network, and that it still has its token (parkd token list)",
+    };
+  return { check, level: "ok", summary: `last events: ${parts.join("; ")}` };
+}

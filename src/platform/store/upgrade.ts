@@ -1,0 +1,201 @@
+/**
+ * What happens when a binary opens a store another release wrote. An older store is copied
+ * aside whole (and verified) before its schema moves; a store that a newer binary has migrated
+ * is refused, since this binary does not know what those migrations changed and would write
+ * rows the newer code misreads (no downgrade: run the newer binary, or restore a backup).
+ */
+import { Database } from "bun:sqlite";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+} from "node:fs";
+import { join } from "node:path";
+import type { MigrationMeta } from "drizzle-orm/migrator";
+import type { Db } from "./db.ts";
+import { DataFolderError } from "./lock.ts";
+import { applyMigrations, MIGRATIONS } from "./migrations.ts";
+
+/** Folder inside the data folder that holds the copies taken before a schema upgrade. */
+export const UPGRADE_BACKUP_DIR = "backups";
+/** How many pre-upgrade copies are kept; older ones are deleted after a new one is verified. */
+export const UPGRADE_BACKUPS_KEPT = 3;
+const BACKUP_PREFIX = "parkd-before-schema-";
+
+export interface SchemaState {
+  /** Migrations recorded in the store (0: a new, empty store). */
+  applied: number;
+  /** This binary's migrations the store has not had yet, in order. */
+  pending: MigrationMeta[];
+  /** Migrations recorded in the store that this binary does not know (a newer binary's). */
+  unknown: number;
+}
+
+/** A schema upgrade an opening made: from and to which version, and the copy taken first. */
+export interface StoreUpgrade {
+  from: number;
+  to: number;
+  backup: string;
+}
+
+export class StoreTooNewError extends Error {
+  constructor(
+    readonly path: string,
+    readonly applied: number,
+    readonly known: number,
+  ) {
+    super(
+      `store ${path} was upgraded by a newer parkd (schema version ${applied}, ${applied - known > 0 ? applied - known : "some"} migration(s) this binary does not know; this binary's schema version is ${known}). Downgrading is not supported: run the newer parkd again, or restore a backup taken before the upgrade with 'parkd restore FILE' (the copies taken before each upgrade are in ${join(path, "..", UPGRADE_BACKUP_DIR)}). Nothing was changed`,
+    );
+  }
+}
+
+function migrationRows(sqlite: Database): number[] {
+  const table = sqlite
+    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .get();
+  if (!table) return [];
+  return (sqlite.query("SELECT created_at AS at FROM __drizzle_migrations").all() as { at: number }[]).map(
+    (r) => Number(r.at),
+  );
+}
+
+/** Compares the migrations a store records with the ones this binary carries. Reads only. */
+export function schemaState(sqlite: Database, known: MigrationMeta[]): SchemaState {
+  const applied = migrationRows(sqlite);
+  const knownAt = new Set(known.map((m) => m.folderMillis));
+  const unknown = applied.filter((at) => !knownAt.has(at)).length;
+  // The migrator applies what is newer than the last one recorded, and so does this count.
+  const last = applied.length ? Math.max(...applied) : Number.NEGATIVE_INFINITY;
+  return { applied: applied.length, pending: known.filter((m) => m.folderMillis > last), unknown };
+}
+
+function stamp(now: number): string {
+  return new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+}
+
+function syncPath(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems cannot fsync a directory; the file itself is synced already.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function sizeOr0(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pre-upgrade copies in dataDir, oldest first. */
+export function upgradeBackups(dataDir: string): string[] {
+  const dir = join(dataDir, UPGRADE_BACKUP_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(BACKUP_PREFIX) && f.endsWith(".db"))
+    .sort((a, b) => a.slice(-20).localeCompare(b.slice(-20)))
+    .map((f) => join(dir, f));
+}
+
+/**
+ * Copies the open store to backups/parkd-before-schema-<to>-from-<from>-<UTC stamp>.db with
+ * VACUUM INTO (one read transaction: the copy is whole), checks the copy, syncs it and only
+ * then gives it its name; then deletes all but the newest UPGRADE_BACKUPS_KEPT copies. Refuses
+ * (DataFolderError, nothing changed) when the disk has no room for the copy.
+ */
+export function backupBeforeUpgrade(
+  sqlite: Database,
+  storeFile: string,
+  dataDir: string,
+  from: number,
+  to: number,
+  now: number = Date.now(),
+): string {
+  const dir = join(dataDir, UPGRADE_BACKUP_DIR);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const needed = sizeOr0(storeFile) + sizeOr0(`${storeFile}-wal`);
+  const fs = statfsSync(dir);
+  const free = fs.bavail * fs.bsize;
+  // The copy, then the migration itself; a margin keeps the store writable after both.
+  if (free < needed * 1.2 + 16 * 1024 * 1024)
+    throw new DataFolderError(
+      `not enough free space in ${dir} for the copy of the store taken before upgrading its schema from version ${from} to ${to} (${Math.round(free / 1048576)} MB free, about ${Math.ceil((needed * 1.2) / 1048576) + 16} MB needed): free some space and start again. Nothing was changed`,
+    );
+  const name = `${BACKUP_PREFIX}${to}-from-${from}-${stamp(now)}.db`;
+  const target = join(dir, name);
+  const partial = join(dir, `.${name}.partial-${process.pid}`);
+  rmSync(partial, { force: true });
+  try {
+    sqlite.query("VACUUM INTO ?").run(partial);
+    verifyCopy(partial);
+    chmodSync(partial, 0o600);
+    syncPath(partial);
+    renameSync(partial, target);
+    syncPath(dir);
+  } catch (e) {
+    rmSync(partial, { force: true });
+    if (e instanceof DataFolderError) throw e;
+    throw new DataFolderError(
+      `could not copy the store to ${dir} before upgrading its schema from version ${from} to ${to}: ${(e as Error).message}. Nothing was changed`,
+    );
+  }
+  for (const old of upgradeBackups(dataDir).slice(0, -UPGRADE_BACKUPS_KEPT)) rmSync(old, { force: true });
+  return target;
+}
+
+/** Opens the copy read-only and runs integrity_check on it; throws when it is not whole. */
+function verifyCopy(file: string): void {
+  const copy = new Database(file, { readonly: true });
+  try {
+    const rows = copy.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
+    if (rows.length !== 1 || rows[0]!.integrity_check !== "ok")
+      throw new Error(
+        `the copy failed its integrity check: ${rows.map((r) => r.integrity_check).join("; ")}`,
+      );
+  } finally {
+    copy.close(false);
+  }
+}
+
+/**
+ * Brings the open store's schema up to this binary's: refuses a newer store (StoreTooNewError,
+ * nothing changed); copies an older one aside first (a new, empty store has nothing to lose);
+ * then applies what is pending in one transaction. Returns what it upgraded, if anything.
+ */
+export function upgradeSchema(
+  sqlite: Database,
+  db: Db,
+  storeFile: string,
+  dataDir: string,
+): StoreUpgrade | null {
+  const state = schemaState(sqlite, MIGRATIONS);
+  if (state.unknown > 0) throw new StoreTooNewError(storeFile, state.applied, MIGRATIONS.length);
+  let upgrade: StoreUpgrade | null = null;
+  if (state.applied > 0 && state.pending.length > 0) {
+    const to = state.applied + state.pending.length;
+    upgrade = {
+      from: state.applied,
+      to,
+      backup: backupBeforeUpgrade(sqlite, storeFile, dataDir, state.applied, to),
+    };
+  }
+  applyMigrations(db);
+  return upgrade;
+}

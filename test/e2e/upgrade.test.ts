@@ -1,0 +1,170 @@
+/**
+ * Upgrades on the built binary: a store written by release 0.1.0 (test/fixtures/store-0.1.0,
+ * made by that release's binary with test/fixtures/make-upgrade-store.ts) is copied aside and
+ * migrated on start, and everything in it still answers; a store a newer binary has migrated
+ * is refused, unchanged, by every command that opens it.
+ */
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { boxesForFile } from "../support/binary.ts";
+
+const newBox = boxesForFile();
+const FIXTURE = join(import.meta.dir, "../fixtures/store-0.1.0");
+const fixture = JSON.parse(readFileSync(join(FIXTURE, "store.json"), "utf8")) as {
+  tokens: { terminal: string; handheld: string; admin: string };
+  user: { name: string; password: string };
+};
+
+function boxWithOldStore() {
+  const box = newBox();
+  mkdirSync(box.dataDir, { mode: 0o700 });
+  copyFileSync(join(FIXTURE, "parkd.db"), join(box.dataDir, "parkd.db"));
+  return box;
+}
+
+function migrationsIn(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
+  } finally {
+    db.close(false);
+  }
+}
+
+const auth = (token: string) => ({ Authorization: `Bearer ${token}`, Accept: "application/json" });
+
+describe("upgrading a store written by release 0.1.0", () => {
+  test("serve copies the store aside, migrates it, and every record still answers", async () => {
+    const box = boxWithOldStore();
+    const version = await box.run(["version"]);
+    const schema = Number(/schema (\d+)/.exec(version.stdout)![1]);
+    expect(schema).toBeGreaterThan(3);
+
+    const server = await box.serve([], {});
+    const backups = readdirSync(join(box.dataDir, "backups"));
+    expect(backups).toHaveLength(1);
+    expect(backups[0]).toMatch(new RegExp(`^parkd-before-schema-${schema}-from-3-\\d{8}T\\d{6}Z\\.db$`));
+    const backup = join(box.dataDir, "backups", backups[0]!);
+    // Taken before the migration: the copy is the old schema, whole, readable by the service only.
+    expect(migrationsIn(backup)).toBe(3);
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
+    expect(server.stderr()).toContain(`store schema upgraded from version 3 to ${schema}`);
+    expect(server.stderr()).toContain(backup);
+
+    const tls = { rejectUnauthorized: false };
+    const check = async (plate: string) => {
+      const r = await fetch(`${server.url}/api/v1/attendants/check-tickets?registration_number=${plate}`, {
+        headers: auth(fixture.tokens.handheld),
+        tls,
+      });
+      expect(r.status).toBe(200);
+      return (await r.json()) as { registration_number?: string; licenseNumber?: string }[];
+    };
+    expect(await check("ABC123")).toHaveLength(1);
+    expect(await check("XYZ780")).toHaveLength(1); // moved to this plate in 0.1.0
+    expect(await check("XYZ789")).toHaveLength(0);
+    expect(await check("PERM01")).toHaveLength(1); // an operator's permit
+    expect(await check("%C3%96ZB771")).toHaveLength(1);
+
+    const lots = await fetch(`${server.url}/api/v1/parkings`, { tls });
+    expect(((await lots.json()) as { data: { name: string }[] }).data.map((l) => l.name)).toEqual([
+      "Centrum P-hus",
+      "Hamnen",
+    ]);
+
+    // The old Basic user still sends events; the admin token still reads them back.
+    const basic = Buffer.from(`${fixture.user.name}:${fixture.user.password}`).toString("base64");
+    const sent = await fetch(`${server.url}/api/v1/actions/tickets`, {
+      method: "POST",
+      tls,
+      headers: {
+        Authorization: `Basic ${basic}`,
+        "Content-Type": "application/json",
+        Accept: "application/json",
+      },
+      body: JSON.stringify({ eventType: "TicketCanceled", ticketId: "4711" }),
+    });
+    expect(sent.status).toBe(200);
+    expect(await check("ABC123")).toHaveLength(0);
+    const ticket = await fetch(`${server.url}/api/v1/tickets/4711`, {
+      headers: auth(fixture.tokens.admin),
+      tls,
+    });
+    expect(ticket.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+
+    // Started again, nothing is pending: no second copy.
+    const again = await box.serve(["--http"]);
+    expect(again.stderr()).not.toContain("schema upgraded");
+    expect(await again.stop()).toBe(0);
+    expect(readdirSync(join(box.dataDir, "backups"))).toHaveLength(1);
+    expect(migrationsIn(join(box.dataDir, "parkd.db"))).toBe(schema);
+  });
+
+  test("migrate upgrades the same way and says where the copy is", async () => {
+    const box = boxWithOldStore();
+    const r = await box.run(["migrate"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /store schema upgraded from version 3 to \d+; the store as it was before is kept at .*backups\/parkd-before-schema-/,
+    );
+    expect(readdirSync(join(box.dataDir, "backups"))).toHaveLength(1);
+  });
+});
+
+describe("a store from a newer binary", () => {
+  test("is refused by serve, migrate and token create, and left as it was", async () => {
+    const box = boxWithOldStore();
+    expect((await box.run(["migrate"])).code).toBe(0);
+    const store = join(box.dataDir, "parkd.db");
+    const db = new Database(store);
+    db.run("PRAGMA journal_mode = WAL");
+    // What a later release's migration leaves behind: a row this binary has never heard of.
+    db.run(
+      "INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('a later release', (SELECT max(created_at) + 86400000 FROM __drizzle_migrations))",
+    );
+    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close(false);
+    const before = readFileSync(store);
+    const applied = migrationsIn(store);
+
+    for (const args of [
+      ["serve", "--http", "--port", "0"],
+      ["migrate"],
+      ["token", "create", "--name", "x", "--scope", "admin"],
+    ]) {
+      const r = await box.run(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`was upgraded by a newer parkd (schema version ${applied}`);
+      expect(r.stderr).toContain("Downgrading is not supported");
+      expect(r.stderr).toContain("parkd restore FILE");
+      expect(r.stderr).toContain("Nothing was changed");
+    }
+    expect(readFileSync(store).equals(before)).toBe(true);
+    expect(existsSync(join(box.dataDir, "backups"))).toBe(true); // the copy from the upgrade above only
+    expect(readdirSync(join(box.dataDir, "backups"))).toHaveLength(1);
+  });
+
+  test("as a backup, restore refuses it even when it has as many migrations as this binary, and changes nothing", async () => {
+    const box = newBox();
+    await box.migrate();
+    const store = join(box.dataDir, "parkd.db");
+    const file = join(box.dir, "from-another-line.db");
+    copyFileSync(store, file);
+    const db = new Database(file);
+    // The same count as this binary's, but the last one is a migration it has never heard of.
+    db.run(
+      "UPDATE __drizzle_migrations SET hash = 'a later release', created_at = created_at + 1 WHERE rowid = (SELECT max(rowid) FROM __drizzle_migrations)",
+    );
+    db.close(false);
+    const before = readFileSync(store);
+    const r = await box.run(["restore", file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("written by a newer parkd than this one");
+    expect(r.stderr).toContain("nothing was changed");
+    expect(readFileSync(store).equals(before)).toBe(true);
+    expect(readdirSync(box.dataDir).filter((f) => f.includes("before-restore"))).toEqual([]);
+  });
+});
