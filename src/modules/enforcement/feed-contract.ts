@@ -16,7 +16,7 @@ export const feedContract: ApiContract = {
       ok: {
         200: {
           description:
-            'Server-sent events: `event: plates`, `id: <list id>`, `data: {"data": ["ABC123"]}` on connect and on each change; a comment line every 15 s.',
+            'Server-sent events: `event: plates`, `id: <list id>`, `data: {"data": ["ABC123"]}` on connect and on each change; with `?changes=1`, changes as `event: changes`, `id: <new list id>`, `data: {"from": "<previous list id>", "added": ["XYZ789"], "removed": []}`; a comment line every 15 s.',
           schema: { type: "string" },
           contentType: "text/event-stream",
         },
@@ -24,7 +24,8 @@ export const feedContract: ApiContract = {
       headers: [
         {
           name: "Last-Event-ID",
-          description: "The id of the last list received: sent again only if it changed since",
+          description:
+            "The id of the last list received: nothing is sent again if it is unchanged since; with ?changes=1, what changed since when that version is recent, else the whole list",
         },
       ],
     },

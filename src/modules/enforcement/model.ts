@@ -27,6 +27,15 @@ export const ExtendedInformationList = t.Array(ExtendedInformation);
 /** Path numbers are read by pathNumber (clear messages); the schema documents them. */
 export const ZoneParams = t.Object({ zone: t.String({ description: "Zone number" }) });
 
+export const FeedQuery = t.Object({
+  changes: t.Optional(
+    t.Union([t.Literal("1"), t.Literal("true")], {
+      description:
+        'After the first list, send only what changed: `event: changes`, `data: {"from": "<previous id>", "added": [...], "removed": [...]}`',
+    }),
+  ),
+});
+
 export const ZonePlates = t.Object({
   data: t.Array(t.String(), { description: "Registration numbers with an active permit, each once, sorted" }),
 });

@@ -14,22 +14,75 @@ const CLOCK_MS = 1_000;
 
 const encoder = new TextEncoder();
 
+/** "plates": the whole list on every change (the first protocol); "changes": what changed. */
+export type FeedMode = "plates" | "changes";
+
 interface Subscriber {
   credential: string;
+  mode: FeedMode;
   send(chunk: Uint8Array): void;
   close(): void;
 }
+
+/** One change of a zone's list: from one version to the next. */
+interface Change {
+  from: string;
+  to: string;
+  added: string[];
+  removed: string[];
+}
+
+/** Changes kept per zone, so that a feed that reconnects soon resumes with what it missed. */
+const CHANGES_KEPT = 64;
 
 interface Watched {
   subscribers: Set<Subscriber>;
   /** The id (ETag without quotes) of the list last sent to this zone's subscribers. */
   id: string;
-  /** The event, encoded once for every subscriber. */
-  event: Uint8Array;
+  /** That list, in plate order. */
+  plates: string[];
+  /** Its JSON body ({"data": [...]}), for whole-list events. */
+  body: string;
+  /** The latest changes, oldest first. */
+  changes: Change[];
 }
 
 function platesEvent(id: string, body: string): Uint8Array {
   return encoder.encode(`event: plates\nid: ${id}\ndata: ${body}\n\n`);
+}
+
+function changesEvent(from: string, to: string, added: string[], removed: string[]): Uint8Array {
+  return encoder.encode(`event: changes\nid: ${to}\ndata: ${JSON.stringify({ from, added, removed })}\n\n`);
+}
+
+/**
+ * What is in `after` and not in `before`, and the reverse, each in its list's order. Plates are
+ * listed in the plate order (Å, Ä, Ö after Z), not by code unit, so this does not walk them as
+ * sorted arrays.
+ */
+export function diffLists(
+  before: readonly string[],
+  after: readonly string[],
+): { added: string[]; removed: string[] } {
+  const was = new Set(before);
+  const is = new Set(after);
+  return { added: after.filter((p) => !was.has(p)), removed: before.filter((p) => !is.has(p)) };
+}
+
+/** The changes since version `from`, as one (what was added and then removed cancels out); null when `from` is not among them. */
+function changesSince(
+  changes: readonly Change[],
+  from: string,
+): { added: string[]; removed: string[] } | null {
+  const start = changes.findIndex((c) => c.from === from);
+  if (start < 0) return null;
+  const added = new Set<string>();
+  const removed = new Set<string>();
+  for (const c of changes.slice(start)) {
+    for (const p of c.added) if (!removed.delete(p)) added.add(p);
+    for (const p of c.removed) if (!added.delete(p)) removed.add(p);
+  }
+  return { added: [...added], removed: [...removed] };
 }
 
 /**
@@ -58,6 +111,16 @@ export class ZoneFeed {
     return { id: a.etag.slice(1, -1), body: a.body, results: a.results };
   }
 
+  private watched(zone: number, now: { id: string; body: string }): Watched {
+    return {
+      subscribers: new Set(),
+      id: now.id,
+      body: now.body,
+      plates: (JSON.parse(now.body) as { data: string[] }).data,
+      changes: [],
+    };
+  }
+
   /** How many open feeds (for tests and status). */
   get subscribers(): number {
     let n = 0;
@@ -65,10 +128,17 @@ export class ZoneFeed {
     return n;
   }
 
+  /**
+   * A feed of `zone`'s list. "plates" sends the whole list at the start and on every change;
+   * "changes" sends it at the start, then only what was added and removed. Reconnecting with
+   * Last-Event-ID gets nothing if the list is unchanged since, what changed since (in "changes"
+   * mode, while that version is among the latest changes), or else the whole list.
+   */
   open(
     zone: number,
     credential: string,
     lastEventId: string | null,
+    mode: FeedMode = "plates",
   ): { response: Response; results: number } {
     const held = this.perCredential.get(credential) ?? 0;
     if (held >= MAX_FEEDS_PER_CREDENTIAL)
@@ -82,7 +152,7 @@ export class ZoneFeed {
     const now = this.current(zone);
     let watched = this.zones.get(zone);
     if (!watched) {
-      watched = { subscribers: new Set(), id: now.id, event: platesEvent(now.id, now.body) };
+      watched = this.watched(zone, now);
       this.zones.set(zone, watched);
     } else this.refresh(zone, watched);
     const w = watched;
@@ -93,6 +163,7 @@ export class ZoneFeed {
         const stopOnClose = this.ctx.zoneChanges.onClose(() => sub?.close());
         sub = {
           credential,
+          mode,
           send: (chunk) => {
             if (!open) return;
             try {
@@ -114,9 +185,14 @@ export class ZoneFeed {
         w.subscribers.add(sub);
         this.perCredential.set(credential, held + 1);
         this.start();
-        // Tell the browser how soon to come back, then the list unless it already has this one.
+        // Tell the browser how soon to come back, then what it lacks of the list.
         controller.enqueue(encoder.encode("retry: 2000\n\n"));
-        if (lastEventId !== w.id) controller.enqueue(w.event);
+        if (lastEventId === w.id) return;
+        const missed =
+          mode === "changes" && lastEventId !== null ? changesSince(w.changes, lastEventId) : null;
+        controller.enqueue(
+          missed ? changesEvent(lastEventId!, w.id, missed.added, missed.removed) : platesEvent(w.id, w.body),
+        );
       },
       cancel: () => sub?.close(),
     });
@@ -140,7 +216,10 @@ export class ZoneFeed {
     if (this.zones.size === 0) this.stop();
   }
 
-  /** Rebuilds the zone's list once and sends it to every subscriber if it reads differently. */
+  /**
+   * Rebuilds the zone's list once and, if it reads differently, sends each subscriber either what
+   * changed or the whole list: two events encoded once for the zone, whatever its subscribers.
+   */
   private refresh(zone: number, w: Watched): void {
     let now: { id: string; body: string };
     try {
@@ -149,9 +228,18 @@ export class ZoneFeed {
       return; // a store that cannot be read now is asked again at the next tick
     }
     if (now.id === w.id) return;
+    const plates = (JSON.parse(now.body) as { data: string[] }).data;
+    const { added, removed } = diffLists(w.plates, plates);
+    w.changes.push({ from: w.id, to: now.id, added, removed });
+    if (w.changes.length > CHANGES_KEPT) w.changes.shift();
+    let changes: Uint8Array | undefined;
+    let whole: Uint8Array | undefined;
+    for (const s of w.subscribers)
+      if (s.mode === "changes") s.send((changes ??= changesEvent(w.id, now.id, added, removed)));
+      else s.send((whole ??= platesEvent(now.id, now.body)));
     w.id = now.id;
-    w.event = platesEvent(now.id, now.body);
-    for (const s of w.subscribers) s.send(w.event);
+    w.body = now.body;
+    w.plates = plates;
   }
 
   private start(): void {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
+import { diffLists, MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
 import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
 
 const FEED = "/api/v1/tickets/zone/7/events";
@@ -38,6 +38,15 @@ class StreamReader {
         data: (JSON.parse(/^data: (.*)$/m.exec(b)![1]!) as { data: string[] }).data,
       }));
   }
+  changes(): { id: string; from: string; added: string[]; removed: string[] }[] {
+    return this.text
+      .split("\n\n")
+      .filter((b) => b.includes("event: changes"))
+      .map((b) => ({
+        id: /^id: (.*)$/m.exec(b)![1]!,
+        ...(JSON.parse(/^data: (.*)$/m.exec(b)![1]!) as { from: string; added: string[]; removed: string[] }),
+      }));
+  }
   cancel(): Promise<void> {
     return this.reader.cancel();
   }
@@ -68,8 +77,13 @@ function setup() {
   };
 }
 
-async function open(s: ReturnType<typeof setup>, headers: Record<string, string> = {}, token = s.reader) {
-  const res = await s.app.handle(request("GET", FEED, { token, headers }));
+async function open(
+  s: ReturnType<typeof setup>,
+  headers: Record<string, string> = {},
+  token = s.reader,
+  path = FEED,
+) {
+  const res = await s.app.handle(request("GET", path, { token, headers }));
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toStartWith("text/event-stream");
   return new StreamReader(res);
@@ -147,6 +161,54 @@ describe("the live zone feed", () => {
     await changed.cancel();
   });
 
+  test("?changes=1: the list on connect, then only what was added and removed, each with the new list's id", async () => {
+    const s = setup();
+    const post = (id: string, plate: string, type = "TicketCreated") =>
+      call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event(id, plate, 7, type) });
+    await post("T1", "AAA111");
+    const feed = await open(s, {}, s.reader, `${FEED}?changes=1`);
+    const old = await open(s); // a client of the first protocol, beside it
+    await feed.until(() => feed.events().length === 1);
+    expect(feed.events()[0]!.data).toEqual(["AAA111"]);
+    await post("T2", "BBB222");
+    await feed.until(() => feed.changes().length === 1);
+    await post("T1", "AAA111", "TicketCanceled");
+    await feed.until(() => feed.changes().length === 2);
+    const [first, second] = feed.changes();
+    expect(first).toMatchObject({ from: feed.events()[0]!.id, added: ["BBB222"], removed: [] });
+    expect(second).toMatchObject({ from: first!.id, added: [], removed: ["AAA111"] });
+    // The first protocol still gets the whole list on every change.
+    await old.until(() => old.events().length === 3);
+    expect(old.events().map((e) => e.data)).toEqual([["AAA111"], ["AAA111", "BBB222"], ["BBB222"]]);
+    expect(old.changes()).toEqual([]);
+    expect(old.events()[2]!.id).toBe(second!.id);
+    await feed.cancel();
+    await old.cancel();
+  });
+
+  test("?changes=1 with Last-Event-ID: what changed since, as one change; an unknown version gets the list", async () => {
+    const s = setup();
+    const post = (id: string, plate: string, type = "TicketCreated") =>
+      call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event(id, plate, 7, type) });
+    const keep = await open(s, {}, s.reader, `${FEED}?changes=1`); // keeps the zone watched
+    await keep.until(() => keep.events().length === 1);
+    const since = keep.events()[0]!.id;
+    await post("T1", "AAA111");
+    await post("T2", "BBB222");
+    await post("T1", "AAA111", "TicketCanceled");
+    await keep.until(() => keep.changes().length === 3);
+    const resumed = await open(s, { "last-event-id": since }, s.reader, `${FEED}?changes=1`);
+    await resumed.until(() => resumed.changes().length === 1);
+    // AAA111 came and went: it cancels out.
+    expect(resumed.changes()[0]).toMatchObject({ from: since, added: ["BBB222"], removed: [] });
+    expect(resumed.changes()[0]!.id).toBe(keep.changes()[2]!.id);
+    expect(resumed.events()).toEqual([]);
+    const stranger = await open(s, { "last-event-id": "not-a-version" }, s.reader, `${FEED}?changes=1`);
+    await stranger.until(() => stranger.events().length === 1);
+    expect(stranger.events()[0]!.data).toEqual(["BBB222"]);
+    for (const r of [keep, resumed, stranger]) await r.cancel();
+  });
+
   test("subscribers of a zone share one answer; closed feeds are forgotten", async () => {
     const s = setup();
     const feeds = [await open(s), await open(s, {}, s.admin)];
@@ -211,5 +273,24 @@ describe("the live zone feed", () => {
     expect(reader.events()).toHaveLength(1);
     await reader.cancel();
     expect(feed.subscribers).toBe(0);
+  });
+});
+
+describe("diffLists", () => {
+  test.each([
+    [[], [], [], []],
+    [["A"], ["A"], [], []],
+    [[], ["A", "B"], ["A", "B"], []],
+    [["A", "B"], [], [], ["A", "B"]],
+    [
+      ["A", "C", "E"],
+      ["B", "C", "D"],
+      ["B", "D"],
+      ["A", "E"],
+    ],
+    [["ABC123", "XYZ789"], ["ABC123", "XYZ789", "ÅÄÖ111"], ["ÅÄÖ111"], []],
+    [["ABC123", "XYZ789", "ÅÄÖ111"], ["ABC123", "ÖÖÖ999"], ["ÖÖÖ999"], ["XYZ789", "ÅÄÖ111"]],
+  ])("%j -> %j", (before, after, added, removed) => {
+    expect(diffLists(before, after)).toEqual({ added, removed });
   });
 });

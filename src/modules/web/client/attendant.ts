@@ -20,6 +20,21 @@ function instant(s: string | null): string | null {
 }
 
 /** The attendant's page: check a plate, watch a zone. Made for one thumb and sunlight. */
+/** A change of the zone list, as the live feed sends it with ?changes=1. */
+interface ZoneChange {
+  from: string;
+  added: string[];
+  removed: string[];
+}
+
+/** The list with `change` applied, in the plate order the server lists them in (Å, Ä, Ö after Z). */
+export function applyChange(list: readonly string[], change: ZoneChange): string[] {
+  const gone = new Set(change.removed);
+  const kept = list.filter((p) => !gone.has(p));
+  const have = new Set(kept);
+  return kept.concat(change.added.filter((p) => !have.has(p))).sort((a, b) => a.localeCompare(b, "sv"));
+}
+
 export function attendantPage(root: HTMLElement): () => void {
   const result = h("section", { class: "result", id: "result", "aria-live": "assertive" });
   const plate = h("input", {
@@ -186,16 +201,29 @@ export function attendantPage(root: HTMLElement): () => void {
     zoneState.className = "zone-state";
     replace(zoneState, t("reconnecting"));
     if (!navigator.onLine) void showSaved(z);
-    const es = new EventSource(`/api/v1/tickets/zone/${z}/events`);
+    // After the first list, only what changed comes (?changes=1); the id of the list held so far
+    // tells whether a change follows on from it.
+    const es = new EventSource(`/api/v1/tickets/zone/${z}/events?changes=1`);
     source = es;
-    es.addEventListener("plates", (ev) => {
-      const body = JSON.parse((ev as MessageEvent<string>).data) as { data: string[] };
-      current = body.data;
+    let listId = "";
+    const live = (ev: Event) => {
+      listId = (ev as MessageEvent<string>).lastEventId;
       lastLive = Date.now();
       zoneState.className = "zone-state live";
       replace(zoneState, `● ${t("live")} · ${t("activeInZone", { n: current.length, zone: z })}`);
       renderPlates();
       void saveZone(z, current).catch(() => {});
+    };
+    es.addEventListener("plates", (ev) => {
+      current = (JSON.parse((ev as MessageEvent<string>).data) as { data: string[] }).data;
+      live(ev);
+    });
+    es.addEventListener("changes", (ev) => {
+      const change = JSON.parse((ev as MessageEvent<string>).data) as ZoneChange;
+      // A change that does not follow on from the list held: start again from the server's list.
+      if (change.from !== listId) return watch(z);
+      current = applyChange(current, change);
+      live(ev);
     });
     es.addEventListener("open", () => {
       if (lastLive && current.length >= 0) {
