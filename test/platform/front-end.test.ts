@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { connect as connectTcp, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
 import type { RequestLine } from "../../src/platform/http/accounting.ts";
-import type { ConnectionLimits } from "../../src/platform/http/connection-guard.ts";
+import { type ConnectionLimits, SLOW_READER } from "../../src/platform/http/connection-guard.ts";
 import { createSelfSigned } from "../../src/platform/http/self-signed.ts";
 import { type FrontEnd, type FrontEndOptions, startFrontEnd } from "../../src/platform/http/server.ts";
 
@@ -57,7 +57,7 @@ const bodies = (answer: string) =>
     .map((a) => a.slice(a.indexOf("\r\n\r\n") + 4));
 
 /** An app that echoes what it was given, with a few special paths. */
-function echoApp(seen: { cancelled: number; calls: number }): FrontEndOptions["handle"] {
+function echoApp(seen: { cancelled: number; calls: number; reasons?: unknown[] }): FrontEndOptions["handle"] {
   return async (request) => {
     seen.calls++;
     const url = new URL(request.url);
@@ -79,8 +79,9 @@ function echoApp(seen: { cancelled: number; calls: number }): FrontEndOptions["h
           if (url.pathname === "/events") c.close();
           else await Bun.sleep(60_000);
         },
-        cancel() {
+        cancel(reason) {
           seen.cancelled++;
+          seen.reasons?.push(reason);
         },
       });
       return new Response(stream, { headers: { "content-type": "text/event-stream" } });
@@ -344,8 +345,8 @@ for (const transport of transports) {
       }
     });
 
-    test("an event stream to a client that stops reading is cut, and its stream let go", async () => {
-      const seen = { cancelled: 0, calls: 0 };
+    test("an event stream to a client that stops reading is cut, and its stream let go as a slow reader", async () => {
+      const seen = { cancelled: 0, calls: 0, reasons: [] as unknown[] };
       const server = await start(echoApp(seen));
       try {
         await new Promise<void>((resolve) => {
@@ -358,6 +359,7 @@ for (const transport of transports) {
         });
         for (let i = 0; i < 50 && seen.cancelled === 0; i++) await Bun.sleep(20);
         expect(seen.cancelled).toBe(1);
+        expect(seen.reasons).toEqual([SLOW_READER]);
       } finally {
         await server.close(100);
       }

@@ -14,8 +14,8 @@ const token = {
   id: "tok_3f9a1c22b7e4",
   name: "handheld-1",
   scopes: ["permits:read"],
-  createdAt: "2026-06-15T08:00:00.000Z",
-  lastUsedAt: "2026-06-15T09:12:40.000Z",
+  createdAt: "2026-06-15T08:00:00.000000Z",
+  lastUsedAt: "2026-06-15T09:12:40.000000Z",
   expiresAt: null,
   revokedAt: null,
 };
@@ -23,7 +23,7 @@ const user = {
   id: "usr_8c41d0e5a913",
   name: "terminal-2",
   scopes: ["tickets:write"],
-  createdAt: "2026-06-15T08:00:00.000Z",
+  createdAt: "2026-06-15T08:00:00.000000Z",
   lastUsedAt: null,
 };
 const NOT_FOUND = { 404: ["credential-not-found"] };
@@ -43,7 +43,7 @@ export const adminConsoleContract: ApiContract = {
           id: token.id,
           name: token.name,
           scopes: token.scopes,
-          expiresAt: "2027-06-15T08:00:00.000Z",
+          expiresAt: "2027-06-15T08:00:00.000000Z",
           token: "pk_Qm9vdHN0cmFwIHRva2VuIGV4YW1wbGUgb25seQ",
         },
       },
@@ -64,9 +64,9 @@ export const adminConsoleContract: ApiContract = {
             zone: 1234,
             parkingLotId: 12,
             licenseNumber: "ABC123",
-            startAt: "2026-06-15T08:00:00.000Z",
-            endAt: "2026-06-15T10:00:00.000Z",
-            updatedAt: "2026-06-15T08:00:01.000Z",
+            startAt: "2026-06-15T08:00:00.000000Z",
+            endAt: "2026-06-15T10:00:00.000000Z",
+            updatedAt: "2026-06-15T08:00:01.000000Z",
           },
         ],
         next_cursor: "WzE3ODE1MTA0MDAwMDAsIjEwMDIzNCJd",
@@ -77,7 +77,7 @@ export const adminConsoleContract: ApiContract = {
       example: {
         data: [
           {
-            at: "2026-06-15T09:12:40.000Z",
+            at: "2026-06-15T09:12:40.000000Z",
             credential: "token:handheld-1",
             by: "zone_list",
             query: "1234",

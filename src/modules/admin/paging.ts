@@ -1,4 +1,5 @@
 import { invalid } from "../../domain/errors.ts";
+import { formatMicros } from "../../domain/time/zoned.ts";
 
 /** Opaque page cursors for the console's lists: base64url JSON of the last row's position. */
 export function encodeCursor(value: unknown): string {
@@ -16,7 +17,8 @@ export function decodeCursor<T>(cursor: string, valid: (v: unknown) => v is T): 
   );
 }
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+/** Instants in the admin API as everywhere else: UTC with six fractional digits, as the interface writes them. */
+export const iso = (ms: number) => formatMicros(ms);
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** Up to `limit` rows of `rows` (fetched with one extra), and whether more follow. */

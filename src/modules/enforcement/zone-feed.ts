@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context.ts";
+import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { Problem } from "../../platform/http/problem.ts";
+import { log } from "../../platform/log.ts";
 import { PermitLookups } from "./lookups.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
@@ -194,7 +196,14 @@ export class ZoneFeed {
           missed ? changesEvent(lastEventId!, w.id, missed.added, missed.removed) : platesEvent(w.id, w.body),
         );
       },
-      cancel: () => sub?.close(),
+      cancel: (reason) => {
+        if (reason === SLOW_READER) {
+          // A handheld that stopped reading (asleep, out of range): cut rather than buffered for.
+          this.ctx.metrics.dropped.add({ what: "zone_feeds" });
+          log("info", "zone feed dropped: its client stopped reading", { zone, credential });
+        }
+        sub?.close();
+      },
     });
     const response = new Response(stream, {
       headers: {

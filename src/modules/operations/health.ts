@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context.ts";
+import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
 
 export const HealthStatus = t.Object({ status: t.Literal("ok") });
@@ -23,7 +24,7 @@ export const SyncReadiness = t.Object({
 
 export const ReadyStatus = t.Object({ status: t.Literal("ok"), sync: t.Optional(SyncReadiness) });
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
 
 /** The office link's state as /readyz and the console's status show it; undefined without --central. */
 export function syncReadiness(ctx: AppContext) {

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context.ts";
+import { formatMicros } from "../../domain/time/zoned.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { VERSION } from "../../version.ts";
 import { SyncReadiness, syncReadiness } from "./health.ts";
@@ -56,7 +57,7 @@ export function statusRoutes(ctx: AppContext) {
           },
           terminals: Object.entries(m.lastEvent)
             .sort((a, b) => b[1] - a[1])
-            .map(([credential, seconds]) => ({ credential, lastAt: new Date(seconds * 1000).toISOString() })),
+            .map(([credential, seconds]) => ({ credential, lastAt: formatMicros(seconds * 1000) })),
           lookupsSinceStart: m.lookups,
           authFailuresSinceStart: m.authFailures,
           requests: m.requests,

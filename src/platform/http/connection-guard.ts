@@ -10,8 +10,12 @@ export interface GuardedSocket {
   pause(): unknown;
   /** Answers `problem` (problem+json) and closes once it is out. */
   endWithProblem(problem: Problem): unknown;
-  destroy(): unknown;
+  /** `reason`: SLOW_READER when the client stopped reading. */
+  destroy(reason?: string): unknown;
 }
+
+/** Why a connection was cut when its client stopped reading what was sent to it. */
+export const SLOW_READER = "slow-reader";
 
 /** What the front end allows a connection before its request reaches the app. */
 export interface ConnectionLimits {
@@ -226,7 +230,8 @@ export class ConnectionGuard {
       else if (now >= conn.sendDeadline) {
         // An answer (or an event stream) the client has not read any of for the stall time.
         this.events.timedOut("send", conn.address);
-        this.drop(conn);
+        this.release(conn);
+        conn.socket.destroy(SLOW_READER);
       }
     }
   }

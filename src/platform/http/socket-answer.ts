@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import { SLOW_READER } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
 import type { Connection } from "./socket-connection.ts";
 
@@ -78,13 +79,14 @@ export async function answer(
     // an HTTP/1.0 client, ended by the close.
     c.write(`${head}${http10 ? "" : "transfer-encoding: chunked\r\n"}connection: close\r\n\r\n`);
     const reader = response.body.getReader();
-    c.once("close", () => void reader.cancel().catch(() => {}));
+    // The stream hears why it ends: SLOW_READER when its client stopped reading.
+    c.once("close", (reason) => void reader.cancel(reason).catch(() => {}));
     for (;;) {
       const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
       if (next.done || c.closed) break;
       // A client that stops reading is cut rather than buffered for without end.
       if (c.queued > MAX_STREAM_BACKLOG) {
-        c.destroy();
+        c.destroy(SLOW_READER);
         break;
       }
       if (next.value.length === 0) continue;

@@ -24,7 +24,9 @@ export class Connection implements GuardedSocket {
   queued = 0;
   private ending = false;
   private afterFlush: (() => void)[] = [];
-  private closeListeners: (() => void)[] = [];
+  private closeListeners: ((reason?: string) => void)[] = [];
+  /** Why the connection was cut, when it was (SLOW_READER). */
+  private closeReason: string | undefined;
 
   constructor(
     readonly socket: Socket<Connection>,
@@ -94,9 +96,9 @@ export class Connection implements GuardedSocket {
     for (const fn of waiting) fn();
   }
 
-  /** Runs `listener` when the connection closes (at once when it already has). */
-  once(_event: "close", listener: () => void): void {
-    if (this.closed) listener();
+  /** Runs `listener` when the connection closes (at once when it already has), with why it was cut. */
+  once(_event: "close", listener: (reason?: string) => void): void {
+    if (this.closed) listener(this.closeReason);
     else this.closeListeners.push(listener);
   }
   pause(): void {
@@ -125,7 +127,8 @@ export class Connection implements GuardedSocket {
    * reader of a large answer, a connection closed at shutdown); only output still queued here
    * is cut, with a reset.
    */
-  destroy(): void {
+  destroy(reason?: string): void {
+    this.closeReason ??= reason;
     if (!this.closed) {
       if (this.output.length === 0) this.socket.end();
       else this.socket.terminate();
@@ -141,6 +144,6 @@ export class Connection implements GuardedSocket {
     this.afterFlush = [];
     const listeners = this.closeListeners;
     this.closeListeners = [];
-    for (const fn of listeners) fn();
+    for (const fn of listeners) fn(this.closeReason);
   }
 }

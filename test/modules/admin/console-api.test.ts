@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { formatMicros } from "../../../src/domain/time/zoned.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { seedTicket } from "../../support/seed.ts";
 
@@ -23,7 +24,7 @@ describe("tokens over the API", () => {
     expect(made.headers.get("cache-control")).toBe("no-store");
     const { id, token, expiresAt } = made.json.data;
     expect(token).toMatch(/^pk_/);
-    expect(expiresAt).toBe(new Date(at(30 * 24)).toISOString());
+    expect(expiresAt).toBe(formatMicros(at(30 * 24)));
     expect((await call(s.app, "GET", "/api/v1/whoami", { token })).status).toBe(200);
     const list = await call(s.app, "GET", "/api/v1/tokens", { token: s.admin });
     expect(list.text).not.toContain(token);
@@ -159,9 +160,9 @@ describe("ticket search", () => {
       zone: 10,
       parkingLotId: null,
       licenseNumber: "ABC123",
-      startAt: new Date(at(0)).toISOString(),
-      endAt: new Date(at(0.5)).toISOString(),
-      updatedAt: new Date(at(0)).toISOString(),
+      startAt: formatMicros(at(0)),
+      endAt: formatMicros(at(0.5)),
+      updatedAt: formatMicros(at(0)),
     });
     expect(
       (await search("?registration_number=åbc123")).json.data.map((t: { ticketId: string }) => t.ticketId),
@@ -231,7 +232,7 @@ describe("lookup records, paged", () => {
     expect(first.json.data[0]).toMatchObject({
       by: "registration_number",
       results: 0,
-      at: new Date(at(0) + 4000).toISOString(),
+      at: formatMicros(at(0) + 4000),
     });
     expect(first.json.data[0].credential).toMatch(/^token:/);
     const second = await call(s.app, "GET", `/api/v1/lookups?limit=3&cursor=${first.json.next_cursor}`, {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { diffLists, MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
+import { SLOW_READER } from "../../../src/platform/http/connection-guard.ts";
 import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
 
 const FEED = "/api/v1/tickets/zone/7/events";
@@ -292,5 +293,21 @@ describe("diffLists", () => {
     [["ABC123", "XYZ789", "ÅÄÖ111"], ["ABC123", "ÖÖÖ999"], ["ÖÖÖ999"], ["XYZ789", "ÅÄÖ111"]],
   ])("%j -> %j", (before, after, added, removed) => {
     expect(diffLists(before, after)).toEqual({ added, removed });
+  });
+});
+
+describe("a feed whose client stopped reading", () => {
+  test("is counted in parkd_dropped_total and logged at info when the front end cuts it", async () => {
+    const s = setup();
+    const res = await s.app.handle(request("GET", FEED, { token: s.reader }));
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.cancel(SLOW_READER);
+    expect(s.ctx.metrics.render()).toContain('parkd_dropped_total{what="zone_feeds"} 1');
+    // A client that closes its feed itself is not a drop.
+    const other = (await s.app.handle(request("GET", FEED, { token: s.reader }))).body!.getReader();
+    await other.read();
+    await other.cancel();
+    expect(s.ctx.metrics.render()).toContain('parkd_dropped_total{what="zone_feeds"} 1');
   });
 });

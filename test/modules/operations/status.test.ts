@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { formatMicros } from "../../../src/domain/time/zoned.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 
 describe("status", () => {
@@ -27,7 +28,7 @@ describe("status", () => {
     expect(res.status).toBe(200);
     const d = res.json.data;
     expect(d.events).toEqual({ lastMinute: 1, lastHour: 1, sinceStart: { TicketCreated: 1 } });
-    expect(d.terminals).toEqual([{ credential: "token:test-2", lastAt: now }]);
+    expect(d.terminals).toEqual([{ credential: "token:test-2", lastAt: formatMicros(Date.parse(now)) }]);
     expect(d.activeTickets).toBe(1);
     expect(d.activePermits).toBe(0);
     expect(d.storeWritable).toBe(true);
