@@ -113,7 +113,7 @@ export class ZoneFeed {
     return { id: a.etag.slice(1, -1), body: a.body, results: a.results };
   }
 
-  private watched(zone: number, now: { id: string; body: string }): Watched {
+  private watched(now: { id: string; body: string }): Watched {
     return {
       subscribers: new Set(),
       id: now.id,
@@ -154,7 +154,7 @@ export class ZoneFeed {
     const now = this.current(zone);
     let watched = this.zones.get(zone);
     if (!watched) {
-      watched = this.watched(zone, now);
+      watched = this.watched(now);
       this.zones.set(zone, watched);
     } else this.refresh(zone, watched);
     const w = watched;
@@ -243,9 +243,15 @@ export class ZoneFeed {
     if (w.changes.length > CHANGES_KEPT) w.changes.shift();
     let changes: Uint8Array | undefined;
     let whole: Uint8Array | undefined;
-    for (const s of w.subscribers)
-      if (s.mode === "changes") s.send((changes ??= changesEvent(w.id, now.id, added, removed)));
-      else s.send((whole ??= platesEvent(now.id, now.body)));
+    for (const s of w.subscribers) {
+      if (s.mode === "changes") {
+        changes ??= changesEvent(w.id, now.id, added, removed);
+        s.send(changes);
+      } else {
+        whole ??= platesEvent(now.id, now.body);
+        s.send(whole);
+      }
+    }
     w.id = now.id;
     w.body = now.body;
     w.plates = plates;

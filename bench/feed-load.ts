@@ -1,0 +1,174 @@
+/**
+ * Live zone feeds under a busy site's intake, against dist/parkd over HTTPS (serve's default):
+ * 40 zones of about 1,000 active plates, 150 ticket events a second, and then 100 open feeds
+ * over 30 tokens, first as the attendant page asks for them (?changes=1), then as a client of the
+ * first protocol does (the whole list on every change). Prints the intake's p50/p99 and the
+ * server's CPU for each. A script, not a test; 127.0.0.1 only, bounded in time.
+ *
+ *   bun bench/feed-load.ts [SECONDS per phase, default 20]
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { spawn, spawnSync } from "bun";
+
+const BIN = resolve(process.env.BENCH_BIN ?? join(import.meta.dir, "../dist/parkd"));
+const SECONDS = Number(process.argv[2] ?? 20);
+const ZONES = 40;
+const PLATES_PER_ZONE = 1_000;
+const EVENTS_PER_SECOND = 150;
+const FEEDS = 100;
+const TOKENS = 30;
+
+const dir = mkdtempSync(join(tmpdir(), "parkd-feed-load-"));
+const run = (args: string[]) => {
+  const r = spawnSync([BIN, ...args, "--data-dir", join(dir, "data")]);
+  if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+  return r.stdout.toString().trim();
+};
+run(["migrate"]);
+const writer = run(["token", "create", "--name", "terminal", "--scope", "tickets:write"]);
+const readers = Array.from({ length: TOKENS }, (_, i) =>
+  run(["token", "create", "--name", `handheld-${i}`, "--scope", "permits:read"]),
+);
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const server = spawn(
+  // One client address for everything: the per-address limit would measure itself.
+  [
+    BIN,
+    "serve",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--data-dir",
+    join(dir, "data"),
+    "--max-connections-per-address",
+    "1000",
+  ],
+  { stdout: "ignore", stderr: "ignore" },
+);
+const base = `https://127.0.0.1:${port}`;
+const tls = { rejectUnauthorized: false };
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/healthz`, { tls })).ok) break;
+  } catch {}
+  if (i > 200) throw new Error("serve did not start");
+  await Bun.sleep(50);
+}
+
+const hour = 3_600_000;
+let seq = 0;
+/** A ticket event for zone `zone`: new tickets, and now and then a cancel of an earlier one. */
+function event(zone: number, cancel?: string) {
+  const now = Date.now();
+  const id = cancel ?? `t-${++seq}`;
+  return {
+    eventType: cancel ? "TicketCanceled" : "TicketCreated",
+    ticketId: id,
+    zoneCode: String(1000 + zone),
+    parkingLotId: null,
+    startDate: new Date(now - hour).toISOString(),
+    endDate: new Date(now + 8 * hour).toISOString(),
+    licenseNumber: `F${String(zone).padStart(2, "0")}${String(seq).padStart(6, "0")}`,
+    ticketCost: { amountInclVat: 2500, vatRate: 25, currencyCode: "SEK" },
+  };
+}
+async function post(body: unknown): Promise<number> {
+  const t0 = performance.now();
+  const r = await fetch(`${base}/api/v1/actions/tickets`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${writer}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    tls,
+  });
+  await r.text();
+  if (r.status !== 200) throw new Error(`intake answered ${r.status}`);
+  return performance.now() - t0;
+}
+
+console.log(`seeding ${ZONES} zones × ${PLATES_PER_ZONE} plates`);
+for (let z = 0; z < ZONES; z++)
+  for (let i = 0; i < PLATES_PER_ZONE; i += 100)
+    await Promise.all(Array.from({ length: 100 }, () => post(event(z))));
+
+const cpuTicks = () => {
+  const f = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return Number(f[11]) + Number(f[12]);
+};
+const TICKS = 100;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? NaN;
+
+/** `SECONDS` of intake at EVENTS_PER_SECOND: its latencies and the server's CPU share. */
+async function phase(label: string): Promise<string> {
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  const cpu0 = cpuTicks();
+  const t0 = performance.now();
+  let sent = 0;
+  while (performance.now() - t0 < SECONDS * 1000) {
+    const due = Math.floor(((performance.now() - t0) / 1000) * EVENTS_PER_SECOND);
+    for (; sent < due; sent++) {
+      const zone = sent % ZONES;
+      const body = sent % 3 === 2 ? event(zone, `t-${seq - 40}`) : event(zone);
+      pending.push(post(body).then((ms) => void latencies.push(ms)));
+    }
+    await Bun.sleep(5);
+  }
+  await Promise.all(pending);
+  const cpu = ((cpuTicks() - cpu0) / TICKS / ((performance.now() - t0) / 1000)) * 100;
+  const line = `| ${label} | ${latencies.length} | ${pct(latencies, 0.5).toFixed(1)} | ${pct(latencies, 0.99).toFixed(1)} | ${cpu.toFixed(0)} % |`;
+  console.log(line);
+  return line;
+}
+
+/** FEEDS open feeds spread over the zones and tokens; returns how to close them and count bytes. */
+async function openFeeds(query: string) {
+  const controllers: AbortController[] = [];
+  let bytes = 0;
+  for (let i = 0; i < FEEDS; i++) {
+    const abort = new AbortController();
+    controllers.push(abort);
+    const res = await fetch(`${base}/api/v1/tickets/zone/${1000 + (i % ZONES)}/events${query}`, {
+      headers: { authorization: `Bearer ${readers[i % TOKENS]}` },
+      signal: abort.signal,
+      tls,
+    });
+    if (res.status !== 200) throw new Error(`feed answered ${res.status}`);
+    void (async () => {
+      try {
+        for await (const chunk of res.body!) bytes += chunk.length;
+      } catch {}
+    })();
+  }
+  await Bun.sleep(1000);
+  return {
+    bytes: () => bytes,
+    close: async () => {
+      for (const c of controllers) c.abort();
+      await Bun.sleep(500);
+    },
+  };
+}
+
+const rows = ["| phase | events | intake p50 ms | intake p99 ms | server CPU |", "|---|---:|---:|---:|---:|"];
+rows.push(await phase("no feeds"));
+for (const [label, query] of [
+  ["100 feeds, ?changes=1 (the attendant page)", "?changes=1"],
+  ["100 feeds, whole list on each change (first protocol)", ""],
+] as const) {
+  const feeds = await openFeeds(query);
+  const before = feeds.bytes();
+  const row = await phase(label);
+  rows.push(
+    `${row.slice(0, -1)} ${((feeds.bytes() - before) / SECONDS / 1024).toFixed(0)} KiB/s to the feeds |`,
+  );
+  await feeds.close();
+}
+rows.push(await phase("no feeds, again"));
+console.log(`\n${rows.join("\n")}`);
+server.kill("SIGTERM");
+await server.exited;
+rmSync(dir, { recursive: true, force: true });
