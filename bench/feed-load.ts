@@ -60,6 +60,7 @@ for (let i = 0; ; i++) {
 
 const hour = 3_600_000;
 let seq = 0;
+let canceled = 0;
 /** A ticket event for zone `zone`: new tickets, and now and then a cancel of an earlier one. */
 function event(zone: number, cancel?: string) {
   const now = Date.now();
@@ -112,7 +113,8 @@ async function phase(label: string): Promise<string> {
     const due = Math.floor(((performance.now() - t0) / 1000) * EVENTS_PER_SECOND);
     for (; sent < due; sent++) {
       const zone = sent % ZONES;
-      const body = sent % 3 === 2 ? event(zone, `t-${seq - 40}`) : event(zone);
+      // A third of the events end a seeded ticket (each once), the rest start new ones.
+      const body = sent % 3 === 2 ? event(zone, `t-${++canceled}`) : event(zone);
       pending.push(post(body).then((ms) => void latencies.push(ms)));
     }
     await Bun.sleep(5);
