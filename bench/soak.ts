@@ -1,0 +1,289 @@
+/**
+ * A busy site's hour, for N minutes, against dist/parkd over HTTPS (serve's default), on
+ * 127.0.0.1: 150 ticket events a second of all six types, 200 plate lookups a second, 100 open
+ * live zone feeds over 30 tokens, a console ticket search a second, a backup every 5 minutes and
+ * a token created and one revoked with the CLI every minute, all while serving. Each minute it
+ * prints the server's RSS, open descriptors and WAL size, p50/p99 per route, 5xx answers and
+ * stalls (whole seconds in which nothing was answered). At the end every acknowledged event's
+ * ticket is read back and compared with what the driver expects. Run on demand, not in CI.
+ *
+ *   bun bench/soak.ts [MINUTES, default 20]
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { spawn, spawnSync } from "bun";
+
+const BIN = resolve(process.env.BENCH_BIN ?? join(import.meta.dir, "../dist/parkd"));
+const MINUTES = Number(process.argv[2] ?? 20);
+const EVENTS_PER_SECOND = 150;
+const LOOKUPS_PER_SECOND = 200;
+const FEEDS = 100;
+const READERS = 30;
+const TICKETS = 3_000;
+const ZONES = 40;
+
+const dir = mkdtempSync(join(tmpdir(), "parkd-soak-"));
+const dataDir = join(dir, "data");
+const cli = (...args: string[]) => {
+  const r = spawnSync([BIN, ...args, "--data-dir", dataDir]);
+  if (r.exitCode !== 0) throw new Error(`parkd ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout.toString().trim();
+};
+cli("migrate");
+const writer = cli("token", "create", "--name", "terminal", "--scope", "tickets:write");
+const admin = cli("token", "create", "--name", "console", "--scope", "admin");
+const readers = Array.from({ length: READERS }, (_, i) =>
+  cli("token", "create", "--name", `handheld-${i}`, "--scope", "permits:read"),
+);
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const server = spawn(
+  [BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir].concat([
+    "--max-connections-per-address",
+    "2000",
+  ]),
+  { stdout: "ignore", stderr: "ignore" },
+);
+const base = `https://127.0.0.1:${port}`;
+const tls = { rejectUnauthorized: false };
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/healthz`, { tls })).ok) break;
+  } catch {}
+  if (i > 200) throw new Error("serve did not start");
+  await Bun.sleep(50);
+}
+
+// Per route: latencies this minute, and answers per whole second (for stalls).
+const latencies = new Map<string, number[]>();
+const answeredAt = new Set<number>();
+let fiveHundreds = 0;
+let lost = 0;
+async function call(route: string, path: string, init: RequestInit = {}): Promise<Response | null> {
+  const t0 = performance.now();
+  try {
+    const r = await fetch(`${base}${path}`, { ...init, tls } as RequestInit);
+    await r.arrayBuffer();
+    const ms = performance.now() - t0;
+    (latencies.get(route) ?? latencies.set(route, []).get(route)!).push(ms);
+    answeredAt.add(Math.floor(Date.now() / 1000));
+    if (r.status >= 500) fiveHundreds++;
+    return r;
+  } catch {
+    lost++;
+    return null;
+  }
+}
+
+/** What the driver expects of each ticket, changed only by events answered 200. */
+interface Expected {
+  plate: string;
+  zone: number;
+  status: "running" | "stopped" | "canceled";
+}
+const expected = new Map<string, Expected>();
+const busy = new Set<string>();
+let made = 0;
+const hour = 3_600_000;
+function nextEvent(): {
+  id: string;
+  body: Record<string, unknown>;
+  apply: (e: Expected | undefined) => Expected | undefined;
+} | null {
+  const n = Math.floor(Math.random() * TICKETS);
+  const id = `soak-${n}`;
+  if (busy.has(id)) return null;
+  const now = Date.now();
+  const e = expected.get(id);
+  const zone = 1000 + (n % ZONES);
+  const plate = `S${String(n).padStart(5, "0")}${String(made++ % 7)}`;
+  const common = {
+    ticketId: id,
+    zoneCode: String(zone),
+    parkingLotId: null,
+    startDate: new Date(now - hour).toISOString(),
+    endDate: new Date(now + 2 * hour).toISOString(),
+    ticketCost: { amountInclVat: 2500, vatRate: 25, currencyCode: "SEK" },
+  };
+  if (!e)
+    return {
+      id,
+      body: { eventType: "TicketCreated", ...common, licenseNumber: plate },
+      apply: () => ({ plate, zone, status: "running" }),
+    };
+  if (e.status === "canceled")
+    return { id, body: { eventType: "TicketCanceled", ticketId: id }, apply: (x) => x };
+  const pick = Math.random();
+  if (pick < 0.3)
+    return {
+      id,
+      body: { eventType: "TicketUpdated", ...common, licenseNumber: e.plate },
+      apply: (x) => x && { ...x, zone },
+    };
+  if (pick < 0.45)
+    return {
+      id,
+      body: {
+        eventType: "TicketStopped",
+        ...common,
+        licenseNumber: e.plate,
+        endDate: new Date(now).toISOString(),
+      },
+      apply: (x) => x && { ...x, zone, status: "stopped" },
+    };
+  if (pick < 0.6)
+    return {
+      id,
+      body: { eventType: "TicketMoved", ticketId: id, fromLicenseNumber: e.plate, toLicenseNumber: plate },
+      apply: (x) => x && { ...x, plate },
+    };
+  if (pick < 0.7)
+    return {
+      id,
+      body: { eventType: "TicketCanceled", ticketId: id },
+      apply: (x) => x && { ...x, status: "canceled" },
+    };
+  return {
+    id,
+    body: { eventType: "CreateOrUpdate", ...common, licenseNumber: e.plate },
+    apply: (x) => x && { ...x, zone, status: "running" },
+  };
+}
+
+async function sendEvent(): Promise<void> {
+  const next = nextEvent();
+  if (!next) return;
+  busy.add(next.id);
+  const r = await call("intake", "/api/v1/actions/tickets", {
+    method: "POST",
+    headers: { authorization: `Bearer ${writer}`, "content-type": "application/json" },
+    body: JSON.stringify(next.body),
+  });
+  if (r?.status === 200) {
+    const after = next.apply(expected.get(next.id));
+    if (after) expected.set(next.id, after);
+  }
+  busy.delete(next.id);
+}
+
+async function lookup(): Promise<void> {
+  const plates = [...expected.values()];
+  const plate = plates.length ? plates[Math.floor(Math.random() * plates.length)]!.plate : "NONE00";
+  await call("plate lookup", `/api/v1/attendants/check-tickets?registration_number=${plate}`, {
+    headers: { authorization: `Bearer ${readers[Math.floor(Math.random() * READERS)]}` },
+  });
+}
+
+/** Calls `fn` `perSecond` times a second until `until`. */
+async function paced(perSecond: number, until: number, fn: () => Promise<void>): Promise<void> {
+  const t0 = performance.now();
+  let done = 0;
+  const pending = new Set<Promise<void>>();
+  while (Date.now() < until) {
+    const due = Math.floor(((performance.now() - t0) / 1000) * perSecond);
+    for (; done < due; done++) {
+      const p = fn().finally(() => pending.delete(p));
+      pending.add(p);
+    }
+    await Bun.sleep(5);
+  }
+  await Promise.all(pending);
+}
+
+const feeds: AbortController[] = [];
+for (let i = 0; i < FEEDS; i++) {
+  const abort = new AbortController();
+  feeds.push(abort);
+  void fetch(`${base}/api/v1/tickets/zone/${1000 + (i % ZONES)}/events?changes=1`, {
+    headers: { authorization: `Bearer ${readers[i % READERS]}` },
+    signal: abort.signal,
+    tls,
+  } as RequestInit)
+    .then(async (r) => {
+      for await (const _ of r.body!) {
+      }
+    })
+    .catch(() => {});
+}
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? Number.NaN;
+const rssMb = () =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const fds = () => readdirSync(`/proc/${server.pid}/fd`).length;
+const walMb = () => {
+  try {
+    return statSync(join(dataDir, "parkd.db-wal")).size / 2 ** 20;
+  } catch {
+    return 0;
+  }
+};
+
+const started = Date.now();
+const end = started + MINUTES * 60_000;
+const minuteRows: string[] = [];
+let stalls = 0;
+let worstStall = 0;
+const running = [
+  paced(EVENTS_PER_SECOND, end, sendEvent),
+  paced(LOOKUPS_PER_SECOND, end, lookup),
+  paced(1, end, async () => {
+    await call(
+      "ticket search",
+      `/api/v1/tickets?registration_number=S0${Math.floor(Math.random() * 10)}&limit=20`,
+      {
+        headers: { authorization: `Bearer ${admin}` },
+      },
+    );
+  }),
+];
+let rotated = 0;
+for (let minute = 1; Date.now() < end; minute++) {
+  const minuteEnd = Math.min(end, started + minute * 60_000);
+  while (Date.now() < minuteEnd) await Bun.sleep(Math.min(1000, minuteEnd - Date.now()));
+  // Each minute: a token made and one revoked with the CLI while serving; a backup every 5 minutes.
+  cli("token", "create", "--name", `rotated-${++rotated}`, "--scope", "permits:read");
+  if (rotated > 1) cli("token", "revoke", `rotated-${rotated - 1}`);
+  if (minute % 5 === 0) cli("backup", join(dir, `backup-${minute}.db`));
+  const from = Math.floor((minuteEnd - 60_000) / 1000);
+  let quiet = 0;
+  for (let s = from; s < Math.floor(minuteEnd / 1000); s++) {
+    if (answeredAt.has(s)) quiet = 0;
+    else {
+      quiet++;
+      stalls++;
+      worstStall = Math.max(worstStall, quiet);
+    }
+  }
+  const routes = [...latencies].map(
+    ([r, xs]) => `${r} p50 ${pct(xs, 0.5).toFixed(1)} p99 ${pct(xs, 0.99).toFixed(1)} ms (${xs.length})`,
+  );
+  const row = `min ${minute}: RSS ${rssMb().toFixed(0)} MB, fds ${fds()}, WAL ${walMb().toFixed(1)} MB, 5xx ${fiveHundreds}, lost ${lost}, stalled seconds ${stalls}; ${routes.join("; ")}`;
+  console.log(row);
+  minuteRows.push(row);
+  latencies.clear();
+}
+await Promise.all(running);
+for (const f of feeds) f.abort();
+
+// Every ticket an acknowledged event touched, read back.
+let checked = 0;
+const wrong: string[] = [];
+for (const [id, e] of expected) {
+  const r = await fetch(`${base}/api/v1/tickets/${id}?events_limit=1`, {
+    headers: { authorization: `Bearer ${admin}` },
+    tls,
+  } as RequestInit);
+  const t = ((await r.json()) as { data?: { status: string; zone: number; licenseNumber: string } }).data;
+  checked++;
+  if (!t || t.status !== e.status || t.zone !== e.zone || t.licenseNumber !== e.plate)
+    wrong.push(`${id}: expected ${JSON.stringify(e)}, stored ${JSON.stringify(t ?? r.status)}`);
+}
+console.log(
+  `\n${MINUTES} min: ${checked} tickets checked against the driver's model, ${wrong.length} wrong; 5xx ${fiveHundreds}; requests lost ${lost}; stalled seconds ${stalls} (longest ${worstStall} s)`,
+);
+for (const w of wrong.slice(0, 10)) console.log(`  ${w}`);
+server.kill("SIGTERM");
+await server.exited;
+rmSync(dir, { recursive: true, force: true });
+process.exit(wrong.length === 0 && fiveHundreds === 0 ? 0 : 1);
