@@ -7,6 +7,8 @@ import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
 import { lookupRecordRoutes } from "./modules/admin/lookups/routes.ts";
 import { lotRoutes } from "./modules/admin/lots/routes.ts";
 import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
+import { reportsContract } from "./modules/admin/reports/contract.ts";
+import { revenueRoutes } from "./modules/admin/reports/routes.ts";
 import { ticketAdminRoutes } from "./modules/admin/tickets/routes.ts";
 import { ticketSearchRoutes } from "./modules/admin/tickets/search-routes.ts";
 import { enforcementContract } from "./modules/enforcement/contract.ts";
@@ -36,6 +38,7 @@ export const API_CONTRACTS = [
   adminConsoleContract,
   statusContract,
   webContract,
+  reportsContract,
 ];
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
@@ -60,6 +63,7 @@ export function createApp(ctx: AppContext) {
     .use(lookupRecordRoutes(ctx))
     .use(credentialApiRoutes(ctx))
     .use(statusRoutes(ctx))
+    .use(revenueRoutes(ctx))
     .use(webRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));

@@ -79,6 +79,11 @@ export class AppContext {
    * times, hourly retention, and a periodic garbage collection.
    */
   async startBackground(): Promise<void> {
+    // Built here, once, when missing or made under other settings (a full pass over the tickets),
+    // rather than by the first ticket event or report.
+    const { timezone, currency } = this.config;
+    if (this.store.reports.revenue.ensureBasis(timezone, currency, this.now()))
+      logLine({ msg: "revenue book built from the tickets", timezone, currency });
     const checkpointer = await startCheckpointer(this.store);
     this.hold("checkpointer", () => checkpointer.stop());
     this.credentials.startLastUsedFlush();

@@ -1,0 +1,92 @@
+import type { Database, Statement } from "bun:sqlite";
+import { type RevenueEntry, type RevenueTicket, ticketRevenue } from "../../domain/reports/revenue.ts";
+
+/**
+ * The one owner of `revenue_days` and `revenue_basis`: the revenue book, booked by the intake in
+ * the transaction that writes each ticket (revenueChange), read by the reports by day range.
+ */
+
+type BookRow = [string, number, number, number, string, number, number, number];
+
+export class RevenueBook {
+  private readonly upsert: Statement<void, BookRow>;
+  private readonly range: Statement<RevenueEntry & { lotId: number; vatRate: number }, [string, string]>;
+  private readonly basis: Statement<{ timezone: string; currency: string }, []>;
+  /** The basis this process checked last; the book is built again when it changes. */
+  private checked: string | null = null;
+
+  constructor(
+    private readonly sqlite: Database,
+    /** Every ticket's cost, for building the book afresh. */
+    private readonly tickets: () => Iterable<RevenueTicket>,
+  ) {
+    this.upsert = sqlite.prepare(
+      `INSERT INTO revenue_days (day, lot_id, zone, vat_rate, currency, tickets, gross, vat)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+       ON CONFLICT (day, lot_id, zone, vat_rate, currency) DO UPDATE SET
+         tickets = tickets + excluded.tickets, gross = gross + excluded.gross, vat = vat + excluded.vat`,
+    );
+    // On the primary key: a range of days reads only those days' rows.
+    this.range = sqlite.prepare(
+      `SELECT day, lot_id AS lotId, zone, vat_rate AS vatRate, currency, tickets, gross, vat
+       FROM revenue_days WHERE day >= ?1 AND day <= ?2`,
+    );
+    this.basis = sqlite.prepare("SELECT timezone, currency FROM revenue_basis WHERE id = 1");
+  }
+
+  /** Adds signed entries (revenueChange) to the book, inside the caller's transaction. */
+  book(entries: readonly RevenueEntry[]): void {
+    for (const e of entries)
+      this.upsert.run(e.day, e.lotId ?? 0, e.zone, e.vatRate ?? -1, e.currency, e.tickets, e.gross, e.vat);
+  }
+
+  /** The book's entries for site-local days from `from` to `to` (YYYY-MM-DD, both included). */
+  days(from: string, to: string): RevenueEntry[] {
+    const rows: RevenueEntry[] = this.range.all(from, to);
+    for (const r of rows) {
+      if (r.lotId === 0) r.lotId = null;
+      if (r.vatRate === -1) r.vatRate = null;
+    }
+    return rows;
+  }
+
+  /**
+   * Makes sure the book was computed under this time zone and currency; if not (a store from
+   * before the book, or the site's settings changed), builds it again from the tickets held, in
+   * one transaction. Days whose tickets retention already deleted are then gone from the book.
+   * Returns whether it was built.
+   */
+  ensureBasis(timezone: string, currency: string, now: number): boolean {
+    const key = `${timezone}\n${currency}`;
+    if (this.checked === key) return false;
+    const held = this.basis.get();
+    if (held && held.timezone === timezone && held.currency === currency) {
+      this.checked = key;
+      return false;
+    }
+    this.sqlite.transaction(() => {
+      this.sqlite.run("DELETE FROM revenue_days");
+      const sums = new Map<string, RevenueEntry>();
+      for (const t of this.tickets()) {
+        const e = ticketRevenue(t, timezone, currency);
+        if (!e) continue;
+        const k = `${e.day}|${e.lotId}|${e.zone}|${e.vatRate}|${e.currency}`;
+        const sum = sums.get(k);
+        if (sum) {
+          sum.tickets += 1;
+          sum.gross += e.gross;
+          sum.vat += e.vat;
+        } else sums.set(k, e);
+      }
+      this.book([...sums.values()]);
+      this.sqlite.run(
+        `INSERT INTO revenue_basis (id, timezone, currency, built_at) VALUES (1, ?1, ?2, ?3)
+         ON CONFLICT (id) DO UPDATE SET timezone = excluded.timezone, currency = excluded.currency,
+           built_at = excluded.built_at`,
+        [timezone, currency, now],
+      );
+    })();
+    this.checked = key;
+    return true;
+  }
+}
