@@ -6,6 +6,8 @@ import { credentialApiRoutes } from "./modules/admin/credentials/api-routes.ts";
 import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
 import { lookupRecordRoutes } from "./modules/admin/lookups/routes.ts";
 import { lotRoutes } from "./modules/admin/lots/routes.ts";
+import { occupancyContract } from "./modules/admin/occupancy/contract.ts";
+import { occupancyRoutes } from "./modules/admin/occupancy/routes.ts";
 import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
 import { reportsContract } from "./modules/admin/reports/contract.ts";
 import { revenueRoutes } from "./modules/admin/reports/routes.ts";
@@ -39,6 +41,7 @@ export const API_CONTRACTS = [
   statusContract,
   webContract,
   reportsContract,
+  occupancyContract,
 ];
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
@@ -64,6 +67,7 @@ export function createApp(ctx: AppContext) {
     .use(credentialApiRoutes(ctx))
     .use(statusRoutes(ctx))
     .use(revenueRoutes(ctx))
+    .use(occupancyRoutes(ctx))
     .use(webRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));

@@ -1,5 +1,6 @@
 import { type AppConfig, defaultConfig } from "./config.ts";
 import { CredentialService } from "./modules/admin/credentials/service.ts";
+import { occupancyGauges } from "./modules/admin/occupancy/metrics.ts";
 import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
 import { scheduleRetention } from "./modules/operations/retention.ts";
 import { CentralSync, type SyncOptions } from "./modules/sync/job.ts";
@@ -67,6 +68,7 @@ export class AppContext {
     this.trustedProxies = new TrustedProxies(this.config.trustProxy);
     this.lookupRecorder = new LookupRecorder(store, this.metrics);
     this.sessions = new SessionStore(this.credentials, now);
+    for (const g of occupancyGauges(this)) this.metrics.addGauges(g);
   }
 
   /** Keeps `stop` to run at shutdown (in reverse order of holding). */

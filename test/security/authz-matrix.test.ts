@@ -61,6 +61,8 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["POST", "/api/v1/users", "/api/v1/users", admin],
   ["DELETE", "/api/v1/users/:id", "/api/v1/users/usr_000000000000", admin],
   ["GET", "/api/v1/status", "/api/v1/status", admin],
+  ["GET", "/api/v1/occupancy", "/api/v1/occupancy", admin],
+  ["GET", "/api/v1/occupancy/history", "/api/v1/occupancy/history?from=2026-06-15&to=2026-06-16", admin],
   ["GET", "/api/v1/reports/revenue", "/api/v1/reports/revenue?from=2026-06-15&to=2026-06-15", admin],
   ["GET", "/api/v1/reports/revenue.csv", "/api/v1/reports/revenue.csv?from=2026-06-15&to=2026-06-15", admin],
   ["POST", "/api/v1/session", "/api/v1/session", "public"],

@@ -31,7 +31,7 @@ export const OCCUPANCY_SQL = {
 
 export class TicketReportRecords {
   private readonly recent: Statement<Stay, [number, number]>;
-  private readonly long: Statement<Stay, [number, number]>;
+  private readonly long: Statement<Stay, [number]>;
 
   constructor(private readonly sqlite: Database) {
     this.recent = sqlite.prepare(OCCUPANCY_SQL.recentStays);
@@ -41,7 +41,7 @@ export class TicketReportRecords {
   /** Tickets not canceled whose stay overlaps [from, to): started before `to`, not ended by `from`. */
   staysOverlapping(from: number, to: number): Stay[] {
     const rows = this.recent.all(from, to);
-    for (const s of this.long.all(from, to)) rows.push(s);
+    for (const s of this.long.all(from)) rows.push(s);
     return rows;
   }
 
