@@ -14,8 +14,8 @@ CREATE TABLE `revenue_days` (
 	`tickets` integer NOT NULL,
 	`gross` integer NOT NULL,
 	`vat` integer NOT NULL,
-	PRIMARY KEY(`day`, `lot_id`, `zone`, `vat_rate`, `currency`)
-);
+	PRIMARY KEY(`day`, `currency`, `lot_id`, `zone`, `vat_rate`)
+) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE INDEX `tickets_start` ON `tickets` (`start_at`,`end_at`,`status`,`parking_lot_id`,`zone`);--> statement-breakpoint
 CREATE INDEX `tickets_long_stay` ON `tickets` (`start_at`,`end_at`,`status`,`parking_lot_id`,`zone`) WHERE end_at IS NULL OR end_at - start_at > 86400000;

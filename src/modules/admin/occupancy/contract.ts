@@ -37,7 +37,13 @@ export const occupancyContract: ApiContract = {
     },
   },
   operations: {
-    "GET /api/v1/occupancy": { tag: "reports" },
-    "GET /api/v1/occupancy/history": { tag: "reports" },
+    "GET /api/v1/occupancy": {
+      tag: "reports",
+      ok: { 200: { description: "Occupancy now", schema: "OccupancyNow" } },
+    },
+    "GET /api/v1/occupancy/history": {
+      tag: "reports",
+      ok: { 200: { description: "Counts at every step of the range", schema: "OccupancyHistory" } },
+    },
   },
 };

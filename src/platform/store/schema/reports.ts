@@ -20,7 +20,11 @@ export const revenueDays = sqliteTable(
     /** Öre, the sum of each ticket's VAT. */
     vat: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.lotId, t.zone, t.vatRate, t.currency] })],
+  // Day and currency lead, so a report's range and its usual grouping follow the key. The
+  // migration makes the table WITHOUT ROWID (drizzle-kit cannot say so): the rows live in the key's
+  // b-tree, and a month of them is read in order instead of looked up one by one (a 30-day report
+  // on the bench store: about 100 ms of CPU with a rowid table).
+  (t) => [primaryKey({ columns: [t.day, t.currency, t.lotId, t.zone, t.vatRate] })],
 );
 
 /**
