@@ -19,6 +19,8 @@ import { zoneFeedRoutes } from "./modules/enforcement/feed-routes.ts";
 import { enforcementRoutes } from "./modules/enforcement/routes.ts";
 import { intakeContract } from "./modules/intake/contract.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
+import { kioskContract } from "./modules/kiosk/contract.ts";
+import { kioskRoutes } from "./modules/kiosk/routes.ts";
 import { healthRoutes } from "./modules/operations/health.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
@@ -42,6 +44,7 @@ export const API_CONTRACTS = [
   webContract,
   reportsContract,
   occupancyContract,
+  kioskContract,
 ];
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
@@ -68,6 +71,7 @@ export function createApp(ctx: AppContext) {
     .use(statusRoutes(ctx))
     .use(revenueRoutes(ctx))
     .use(occupancyRoutes(ctx))
+    .use(kioskRoutes(ctx))
     .use(webRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));

@@ -74,6 +74,11 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["GET", "/sw.js", "/sw.js", "public"],
   ["GET", "/manifest.webmanifest", "/manifest.webmanifest", "public"],
   ["GET", "/icon.svg", "/icon.svg", "public"],
+  ["GET", "/board", "/board", "public"],
+  ["GET", "/board.js", "/board.js", "public"],
+  ["GET", "/board.css", "/board.css", "public"],
+  ["GET", "/api/v1/board", "/api/v1/board", "public"],
+  ["GET", "/api/v1/board/events", "/api/v1/board/events", "public"],
 ];
 
 const PASSWORD = "a long enough password";
