@@ -21,6 +21,31 @@ interface Revenue {
   data: { day: string; currency: string; gross: number }[];
 }
 
+/** This page's words (kept here: i18n.ts holds the shared ones and is at its size). */
+const WORDS = {
+  en: {
+    occupancyNow: "Occupancy now",
+    arrivalsToday: "Arrivals per hour today",
+    revenue30: "Revenue, last 30 days ({currency})",
+    lotDay: "A lot's day",
+    day: "Day",
+    occupancyOf: "Tickets in {lot} on {day}",
+    noSpacesCounted: "No lot counts its spaces (number_of_spaces).",
+  },
+  sv: {
+    occupancyNow: "Beläggning nu",
+    arrivalsToday: "Ankomster per timme i dag",
+    revenue30: "Intäkter, senaste 30 dagarna ({currency})",
+    lotDay: "En parkerings dag",
+    day: "Dag",
+    occupancyOf: "Biljetter i {lot} den {day}",
+    noSpacesCounted: "Ingen parkering räknar sina platser (number_of_spaces).",
+  },
+};
+type Word = keyof (typeof WORDS)["en"];
+const w = (key: Word, vars: Record<string, string> = {}) =>
+  WORDS[lang][key].replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? "");
+
 /** The most lots the occupancy bars show: the fullest first. */
 const MAX_BARS = 30;
 
@@ -63,7 +88,7 @@ export function todayPage(root: HTMLElement): () => void {
       const r = await api<History>("GET", `/api/v1/occupancy/history?${q}`);
       const lot = r.lots[0];
       if (!lot) return replace(curve, "");
-      const title = t("occupancyOf", { lot: lot.name ?? `#${lot.id}`, day });
+      const title = w("occupancyOf", { lot: lot.name ?? `#${lot.id}`, day });
       replace(curve, line(title, lot.tickets, r.at.map(hhmm), lot.spaces, width() < 500 ? 72 : 36, width()));
     } catch (e) {
       replace(curve, problemText(e));
@@ -83,10 +108,10 @@ export function todayPage(root: HTMLElement): () => void {
         .slice(0, MAX_BARS);
       replace(
         now,
-        h("h3", null, t("occupancyNow")),
+        h("h3", null, w("occupancyNow")),
         counted.length
           ? barsAgainst(
-              t("occupancyNow"),
+              w("occupancyNow"),
               counted.map((l) => ({
                 label: l.name!,
                 value: l.tickets,
@@ -95,13 +120,13 @@ export function todayPage(root: HTMLElement): () => void {
               })),
               width(),
             )
-          : h("p", null, t("noSpacesCounted")),
+          : h("p", null, w("noSpacesCounted")),
       );
       replace(
         arrivals,
-        h("h3", null, t("arrivalsToday")),
+        h("h3", null, w("arrivalsToday")),
         columns(
-          t("arrivalsToday"),
+          w("arrivalsToday"),
           hist.arrivals,
           hist.at.map((a) => hhmm(a).slice(0, 2)),
           width() < 500 ? 6 : 3,
@@ -113,9 +138,9 @@ export function todayPage(root: HTMLElement): () => void {
       const days = Array.from({ length: 30 }, (_, i) => plusDays(today, i - 29));
       replace(
         revenue,
-        h("h3", null, t("revenue30", { currency })),
+        h("h3", null, w("revenue30", { currency })),
         columns(
-          t("revenue30", { currency }),
+          w("revenue30", { currency }),
           days.map((d) => Math.round((byDay.get(d) ?? 0) / 100)),
           days.map((d) => d.slice(8)),
           width() < 500 ? 10 : 5,
@@ -144,7 +169,7 @@ export function todayPage(root: HTMLElement): () => void {
       h(
         "section",
         { id: "today-lot" },
-        h("h3", null, t("lotDay")),
+        h("h3", null, w("lotDay")),
         h(
           "form",
           {
@@ -156,7 +181,7 @@ export function todayPage(root: HTMLElement): () => void {
           },
           h("label", { for: "curve-lot" }, t("lots")),
           lotSelect,
-          h("label", { for: "curve-day" }, t("day")),
+          h("label", { for: "curve-day" }, w("day")),
           dayInput,
           h("button", { type: "submit" }, t("show")),
         ),
