@@ -84,8 +84,10 @@ export class AppContext {
     // Built here, once, when missing or made under other settings (a full pass over the tickets),
     // rather than by the first ticket event or report.
     const { timezone, currency } = this.config;
-    if (this.store.reports.revenue.ensureBasis(timezone, currency, this.now()))
-      logLine({ msg: "revenue book built from the tickets", timezone, currency });
+    // Logged only when there was something to count: a new, empty store says nothing.
+    const counted = this.store.reports.revenue.ensureBasis(timezone, currency, this.now());
+    if (counted)
+      logLine({ msg: "revenue book built from the tickets", tickets: counted, timezone, currency });
     const checkpointer = await startCheckpointer(this.store);
     this.hold("checkpointer", () => checkpointer.stop());
     this.credentials.startLastUsedFlush();

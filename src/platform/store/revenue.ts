@@ -94,22 +94,24 @@ export class RevenueBook {
    * Makes sure the book was computed under this time zone and currency; if not (a store from
    * before the book, or the site's settings changed), builds it again from the tickets held, in
    * one transaction. Days whose tickets retention already deleted are then gone from the book.
-   * Returns whether it was built.
+   * Returns how many tickets with a cost it counted when it built the book, else null.
    */
-  ensureBasis(timezone: string, currency: string, now: number): boolean {
+  ensureBasis(timezone: string, currency: string, now: number): number | null {
     const key = `${timezone}\n${currency}`;
-    if (this.checked === key) return false;
+    if (this.checked === key) return null;
     const held = this.basis.get();
     if (held && held.timezone === timezone && held.currency === currency) {
       this.checked = key;
-      return false;
+      return null;
     }
+    let counted = 0;
     this.sqlite.transaction(() => {
       this.sqlite.run("DELETE FROM revenue_days");
       const sums = new Map<string, RevenueEntry>();
       for (const t of this.tickets()) {
         const e = ticketRevenue(t, timezone, currency);
         if (!e) continue;
+        counted++;
         const k = `${e.day}|${e.lotId}|${e.zone}|${e.vatRate}|${e.currency}`;
         const sum = sums.get(k);
         if (sum) {
@@ -127,6 +129,6 @@ export class RevenueBook {
       );
     })();
     this.checked = key;
-    return true;
+    return counted;
   }
 }
