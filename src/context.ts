@@ -84,10 +84,16 @@ export class AppContext {
     // Built here, once, when missing or made under other settings (a full pass over the tickets),
     // rather than by the first ticket event or report.
     const { timezone, currency } = this.config;
-    // Logged only when there was something to count: a new, empty store says nothing.
-    const counted = this.store.reports.revenue.ensureBasis(timezone, currency, this.now());
-    if (counted)
-      logLine({ msg: "revenue book built from the tickets", tickets: counted, timezone, currency });
+    // Logged only when there was something to count: a new, empty store says nothing. A store
+    // that cannot take the write now (read-only, full) is served anyway; the first ticket event
+    // or report builds the book once it can.
+    try {
+      const counted = this.store.reports.revenue.ensureBasis(timezone, currency, this.now());
+      if (counted)
+        logLine({ msg: "revenue book built from the tickets", tickets: counted, timezone, currency });
+    } catch (e) {
+      logError("building the revenue book failed; the first ticket event or report tries again", e);
+    }
     const checkpointer = await startCheckpointer(this.store);
     this.hold("checkpointer", () => checkpointer.stop());
     this.credentials.startLastUsedFlush();
