@@ -133,6 +133,8 @@ async function main() {
   const app = createApp(ctx);
   // As serve has it: the live set of plate lookups exists, so every ticket write leaves its note.
   ctx.store.live.update(Date.now() - ctx.config.recentHours * 3_600_000);
+  // As serve has it: the revenue book is built at start, not by the first event measured.
+  ctx.store.reports.revenue.ensureBasis(ctx.config.timezone, ctx.config.currency, Date.now());
   const token = ctx.credentials.createToken({ name: `handle-${Date.now()}`, scopes: ["admin"] }).token;
   const auth = { authorization: `Bearer ${token}` };
   console.log(`store: ${TICKETS.toLocaleString("en")} tickets; ${ROUNDS} rounds; medians of the rounds`);

@@ -6,7 +6,11 @@ import { credentialApiRoutes } from "./modules/admin/credentials/api-routes.ts";
 import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
 import { lookupRecordRoutes } from "./modules/admin/lookups/routes.ts";
 import { lotRoutes } from "./modules/admin/lots/routes.ts";
+import { occupancyContract } from "./modules/admin/occupancy/contract.ts";
+import { occupancyRoutes } from "./modules/admin/occupancy/routes.ts";
 import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
+import { reportsContract } from "./modules/admin/reports/contract.ts";
+import { revenueRoutes } from "./modules/admin/reports/routes.ts";
 import { ticketAdminRoutes } from "./modules/admin/tickets/routes.ts";
 import { ticketSearchRoutes } from "./modules/admin/tickets/search-routes.ts";
 import { enforcementContract } from "./modules/enforcement/contract.ts";
@@ -15,6 +19,8 @@ import { zoneFeedRoutes } from "./modules/enforcement/feed-routes.ts";
 import { enforcementRoutes } from "./modules/enforcement/routes.ts";
 import { intakeContract } from "./modules/intake/contract.ts";
 import { intakeRoutes } from "./modules/intake/routes.ts";
+import { kioskContract } from "./modules/kiosk/contract.ts";
+import { kioskRoutes } from "./modules/kiosk/routes.ts";
 import { healthRoutes } from "./modules/operations/health.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
 import { operationsRoutes } from "./modules/operations/routes.ts";
@@ -36,6 +42,9 @@ export const API_CONTRACTS = [
   adminConsoleContract,
   statusContract,
   webContract,
+  reportsContract,
+  occupancyContract,
+  kioskContract,
 ];
 
 /** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
@@ -60,6 +69,9 @@ export function createApp(ctx: AppContext) {
     .use(lookupRecordRoutes(ctx))
     .use(credentialApiRoutes(ctx))
     .use(statusRoutes(ctx))
+    .use(revenueRoutes(ctx))
+    .use(occupancyRoutes(ctx))
+    .use(kioskRoutes(ctx))
     .use(webRoutes(ctx))
     // Reads app.routes at request time, so it documents every route, whenever it was added.
     .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));

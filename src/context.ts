@@ -1,5 +1,6 @@
 import { type AppConfig, defaultConfig } from "./config.ts";
 import { CredentialService } from "./modules/admin/credentials/service.ts";
+import { occupancyGauges } from "./modules/admin/occupancy/metrics.ts";
 import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
 import { scheduleRetention } from "./modules/operations/retention.ts";
 import { CentralSync, type SyncOptions } from "./modules/sync/job.ts";
@@ -69,6 +70,7 @@ export class AppContext {
     this.trustedProxies = new TrustedProxies(this.config.trustProxy);
     this.lookupRecorder = new LookupRecorder(store, this.metrics);
     this.sessions = new SessionStore(this.credentials, now);
+    for (const g of occupancyGauges(this)) this.metrics.addGauges(g);
   }
 
   /** Keeps `stop` to run at shutdown (in reverse order of holding). */
@@ -81,6 +83,19 @@ export class AppContext {
    * times, hourly retention, and a periodic garbage collection.
    */
   async startBackground(): Promise<void> {
+    // Built here, once, when missing or made under other settings (a full pass over the tickets),
+    // rather than by the first ticket event or report.
+    const { timezone, currency } = this.config;
+    // Logged only when there was something to count: a new, empty store says nothing. A store
+    // that cannot take the write now (read-only, full) is served anyway; the first ticket event
+    // or report builds the book once it can.
+    try {
+      const counted = this.store.reports.revenue.ensureBasis(timezone, currency, this.now());
+      if (counted)
+        logLine({ msg: "revenue book built from the tickets", tickets: counted, timezone, currency });
+    } catch (e) {
+      logError("building the revenue book failed; the first ticket event or report tries again", e);
+    }
     const checkpointer = await startCheckpointer(this.store);
     this.hold("checkpointer", () => checkpointer.stop());
     this.credentials.startLastUsedFlush();

@@ -83,6 +83,7 @@ const TICKET_OWNERS = [
   "platform/store/tickets/records.ts",
   "platform/store/tickets/search.ts",
   "platform/store/tickets/sync.ts",
+  "platform/store/tickets/reports.ts",
 ];
 const OWNERS: Record<string, string | string[]> = {
   tickets: TICKET_OWNERS,
@@ -95,6 +96,8 @@ const OWNERS: Record<string, string | string[]> = {
   store_probe: "platform/store/probe.ts",
   central_permits: "platform/store/permits.ts",
   sync_cursors: "platform/store/sync-cursors.ts",
+  revenue_days: "platform/store/revenue.ts",
+  revenue_basis: "platform/store/revenue.ts",
 };
 const SQL_ON = new RegExp(
   `\\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\\s+(${Object.keys(OWNERS).join("|")})\\b`,

@@ -61,6 +61,10 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["POST", "/api/v1/users", "/api/v1/users", admin],
   ["DELETE", "/api/v1/users/:id", "/api/v1/users/usr_000000000000", admin],
   ["GET", "/api/v1/status", "/api/v1/status", admin],
+  ["GET", "/api/v1/occupancy", "/api/v1/occupancy", admin],
+  ["GET", "/api/v1/occupancy/history", "/api/v1/occupancy/history?from=2026-06-15&to=2026-06-16", admin],
+  ["GET", "/api/v1/reports/revenue", "/api/v1/reports/revenue?from=2026-06-15&to=2026-06-15", admin],
+  ["GET", "/api/v1/reports/revenue.csv", "/api/v1/reports/revenue.csv?from=2026-06-15&to=2026-06-15", admin],
   ["POST", "/api/v1/session", "/api/v1/session", "public"],
   ["GET", "/api/v1/session", "/api/v1/session", "session"],
   ["DELETE", "/api/v1/session", "/api/v1/session", "public"],
@@ -70,6 +74,11 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["GET", "/sw.js", "/sw.js", "public"],
   ["GET", "/manifest.webmanifest", "/manifest.webmanifest", "public"],
   ["GET", "/icon.svg", "/icon.svg", "public"],
+  ["GET", "/board", "/board", "public"],
+  ["GET", "/board.js", "/board.js", "public"],
+  ["GET", "/board.css", "/board.css", "public"],
+  ["GET", "/api/v1/board", "/api/v1/board", "public"],
+  ["GET", "/api/v1/board/events", "/api/v1/board/events", "public"],
 ];
 
 const PASSWORD = "a long enough password";

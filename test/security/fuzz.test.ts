@@ -158,8 +158,13 @@ function storeDigest(sqlite: import("bun:sqlite").Database): string {
     .all() as { name: string }[];
   for (const { name } of tables) {
     h.update(name);
-    for (const row of sqlite.query(`SELECT * FROM "${name}" ORDER BY rowid`).all())
-      h.update(JSON.stringify(row));
+    // Rows in a fixed order without rowid: a WITHOUT ROWID table (revenue_days) has none.
+    const rows = sqlite
+      .query(`SELECT * FROM "${name}"`)
+      .all()
+      .map((row) => JSON.stringify(row))
+      .sort();
+    for (const row of rows) h.update(row);
   }
   return h.digest("hex");
 }

@@ -46,3 +46,17 @@ export async function openBrowser(
     timezoneId: "UTC",
   });
 }
+
+/**
+ * axe-core's findings on the page as it stands (WCAG 2.1 A and AA rules), each as "rule: target".
+ * The script goes in through the DevTools protocol, which the page's CSP does not govern.
+ */
+export async function axeViolations(page: import("playwright-core").Page): Promise<string[]> {
+  const source = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
+  await page.evaluate(source);
+  const found = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(o: unknown): Promise<unknown> } }).axe;
+    return axe.run({ runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+  })) as { violations: { id: string; nodes: { target: string[] }[] }[] };
+  return found.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+}

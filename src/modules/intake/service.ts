@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { DomainError } from "../../domain/errors.ts";
+import { revenueChange } from "../../domain/reports/revenue.ts";
 import {
   canonicalEvent,
   type Decision,
@@ -8,6 +9,7 @@ import {
   MAX_EVENTS_PER_TICKET,
   type TicketEvent,
   type TicketFacts,
+  type TicketState,
   type TicketStatus,
 } from "../../domain/tickets/rules.ts";
 import { isStoreUnavailable } from "../../platform/store/connection.ts";
@@ -154,7 +156,11 @@ export class TicketIntake {
       () => tickets.appliedBefore(ticketId, canonical),
     );
     if (decision.kind === "reject") return decision.error;
+    // Before the write: a book built now from the tickets must not already hold this change.
+    const { timezone, currency } = this.ctx.config;
+    this.ctx.store.reports.revenue.ensureBasis(timezone, currency, now);
     this.write(ticketId, decision, now);
+    this.bookRevenue(current, decision);
     if (current) this.touched.add(current.zone);
     if ("facts" in decision) this.touched.add(decision.facts.zone);
     tickets.appendEvent({
@@ -187,6 +193,21 @@ export class TicketIntake {
       case "repeat":
         return;
     }
+  }
+
+  /**
+   * The revenue book moves with the ticket, in the same transaction: two upserts at most, on a
+   * small table, where reading a month of tickets back for a report would cost a scan (docs/reports.md).
+   */
+  private bookRevenue(current: TicketState | null, d: Exclude<Decision, { kind: "reject" }>): void {
+    if (d.kind === "move" || d.kind === "repeat") return;
+    const { timezone, currency } = this.ctx.config;
+    const after =
+      d.kind === "cancel"
+        ? current && { ...current, status: "canceled" as const }
+        : { ...d.facts, status: d.kind === "create" ? ("running" as const) : d.status };
+    const change = revenueChange(current, after, timezone, currency);
+    if (change.length > 0) this.ctx.store.reports.revenue.book(change);
   }
 
   /** An unknown lot is accepted on a ticket, but flagged. */

@@ -17,9 +17,18 @@ function bundle(entry: string): string {
  * Runs at bundle time (imported with `type: "macro"`): the browser code is bundled and the
  * stylesheet and icon read then, so the binary carries the whole web app as strings.
  */
-export function clientAssets(): { appJs: string; swJs: string; css: string; icon: string } {
+export function clientAssets(): {
+  appJs: string;
+  swJs: string;
+  css: string;
+  icon: string;
+  boardJs: string;
+  boardCss: string;
+} {
   return {
     appJs: bundle("main.ts"),
+    boardJs: bundle("board.ts"),
+    boardCss: readFileSync(join(CLIENT, "board.css"), "utf8"),
     swJs: bundle("sw.ts"),
     css: readFileSync(join(CLIENT, "styles.css"), "utf8"),
     icon: readFileSync(join(CLIENT, "icon.svg"), "utf8"),

@@ -41,6 +41,25 @@ const INDEX = `<!doctype html>
 </html>
 `;
 
+/** The kiosk board (src/modules/web/client/board.ts): its own small page, no sign-in. */
+const BOARD = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="theme-color" content="#0b0f14">
+<title>Parking</title>
+<link rel="icon" href="/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/board.css?v=${etagOf(assets.boardCss).slice(1, -1)}">
+<script type="module" src="/board.js?v=${etagOf(assets.boardJs).slice(1, -1)}"></script>
+</head>
+<body>
+<main id="board" aria-live="polite"><h1 class="board-title">Parking</h1></main>
+<noscript>This page needs JavaScript.</noscript>
+</body>
+</html>
+`;
+
 const MANIFEST = JSON.stringify({
   name: "parkd",
   short_name: "parkd",
@@ -74,6 +93,9 @@ export const FILES: Asset[] = [
   },
   { path: "/manifest.webmanifest", type: "application/manifest+json", body: MANIFEST },
   { path: "/icon.svg", type: "image/svg+xml", body: assets.icon },
+  { path: "/board", type: "text/html; charset=utf-8", body: BOARD },
+  { path: "/board.js", type: "text/javascript; charset=utf-8", body: assets.boardJs },
+  { path: "/board.css", type: "text/css; charset=utf-8", body: assets.boardCss },
 ].map((a) => ({ ...a, etag: etagOf(`${VERSION}\n${a.body}`) }));
 
 const SECURITY_HEADERS = {
@@ -94,7 +116,11 @@ export function staticRoutes() {
       {
         detail: {
           summary:
-            a.path === "/" ? "The web app (attendant page and operator console)" : `Web app file ${a.path}`,
+            a.path === "/"
+              ? "The web app (attendant page and operator console)"
+              : a.path === "/board"
+                ? "The kiosk board (?lots=1,2): free spaces and the price per hour, live"
+                : `Web app file ${a.path}`,
           tags: ["web app"],
         },
       },

@@ -10,12 +10,13 @@ import {
 } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
 import { LivePermits } from "./live-permits.ts";
-import { folderTrouble } from "./lock.ts";
+import { folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
 import { applyMigrations } from "./migrations.ts";
 import { PermitRecords } from "./permits.ts";
 import { StoreProbe } from "./probe.ts";
+import { ReportRecords } from "./reports.ts";
 import * as schema from "./schema/index.ts";
 import { SyncCursors } from "./sync-cursors.ts";
 import { TicketRecords } from "./tickets/records.ts";
@@ -42,6 +43,7 @@ export class Store {
   private repos: {
     tickets?: TicketRecords;
     ticketSearch?: TicketSearchRecords;
+    reports?: ReportRecords;
     permits?: PermitRecords;
     lots?: LotRecords;
     credentials?: CredentialRecords;
@@ -154,6 +156,11 @@ export class Store {
     this.repos.ticketSearch ??= new TicketSearchRecords(this.sqlite);
     return this.repos.ticketSearch;
   }
+  /** The revenue book, and the reports' reads of tickets (docs/reports.md). */
+  get reports(): ReportRecords {
+    this.repos.reports ??= new ReportRecords(this.sqlite);
+    return this.repos.reports;
+  }
   get permits(): PermitRecords {
     this.repos.permits ??= new PermitRecords(this.sqlite, this.db);
     return this.repos.permits;
@@ -242,19 +249,10 @@ export class Store {
   }
 }
 
-export const STORE_FILE = "parkd.db";
+export { STORE_FILE, StoreMissingError };
 
 export function storePath(dataDir: string): string {
   return join(resolve(dataDir), STORE_FILE);
-}
-
-/** A command that must not create a store was pointed at a folder without one. */
-export class StoreMissingError extends Error {
-  constructor(readonly dataDir: string) {
-    super(
-      `no parkd store in ${dataDir} (${STORE_FILE} not found). Pass the --data-dir that holds it, or create one there first with 'parkd migrate --data-dir ${dataDir}' (serve creates it too)`,
-    );
-  }
 }
 
 /**

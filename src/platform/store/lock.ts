@@ -90,3 +90,14 @@ export function isServeRunning(dataDir: string): boolean {
     throw e;
   }
 }
+
+export const STORE_FILE = "parkd.db";
+
+/** A command that must not create a store was pointed at a folder without one. */
+export class StoreMissingError extends Error {
+  constructor(readonly dataDir: string) {
+    super(
+      `no parkd store in ${dataDir} (${STORE_FILE} not found). Pass the --data-dir that holds it, or create one there first with 'parkd migrate --data-dir ${dataDir}' (serve creates it too)`,
+    );
+  }
+}

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
 import { PERMIT_LOOKUP_SQL } from "../../../src/platform/store/permits.ts";
 import { TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets/records.ts";
+import { OCCUPANCY_SQL } from "../../../src/platform/store/tickets/reports.ts";
 
 const LOOKUP_SQL = { ...TICKET_LOOKUP_SQL, ...PERMIT_LOOKUP_SQL };
 
@@ -34,5 +35,25 @@ describe("lookup queries are served from indexes", () => {
     );
     expect(plan("permitsInZoneEnding")).toBe("SEARCH permits USING INDEX permits_zone (zone=? AND end_at>?)");
     expect(plan("permitsInZoneOpen")).toBe("SEARCH permits USING INDEX permits_zone (zone=? AND end_at=?)");
+  });
+});
+
+/** Occupancy reads the stays of a range from two indexes alone, never the table (issue 25). */
+describe("occupancy queries read covering indexes", () => {
+  const store = openMemoryStore();
+  const plan = (sql: string) => {
+    const args = [...new Set(sql.match(/\?\d+/g))].map(() => 1);
+    return (store.sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [])) as { detail: string }[])
+      .map((r) => r.detail)
+      .join(" | ");
+  };
+
+  test("recent stays: a range on tickets_start; long stays: the partial tickets_long_stay", () => {
+    expect(plan(OCCUPANCY_SQL.recentStays)).toBe(
+      "SEARCH tickets USING COVERING INDEX tickets_start (start_at>? AND start_at<?)",
+    );
+    expect(plan(OCCUPANCY_SQL.longStays)).toBe(
+      "SEARCH tickets USING COVERING INDEX tickets_long_stay (start_at<?)",
+    );
   });
 });

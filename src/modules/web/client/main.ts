@@ -6,6 +6,7 @@ import { lotsPage } from "./console/lots.ts";
 import { permitsPage } from "./console/permits.ts";
 import { statusPage } from "./console/status.ts";
 import { ticketsPage } from "./console/tickets.ts";
+import { todayPage } from "./console/today.ts";
 import { field, h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
 import { ZONE_CACHE } from "./zone-cache.ts";
@@ -14,6 +15,7 @@ type Page = (root: HTMLElement) => (() => void) | undefined;
 
 const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
   ["check", "attendant", attendantPage],
+  ["today", "today", todayPage],
   ["lots", "lots", lotsPage],
   ["permits", "permits", permitsPage],
   ["tickets", "tickets", ticketsPage],

@@ -75,10 +75,11 @@ self.addEventListener("fetch", (e) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" || url.pathname === "/") {
-    e.respondWith(networkFirst(request, SHELL, "/", false));
+    // The kiosk board is a page of its own: kept under its own key, never in place of the app's.
+    e.respondWith(networkFirst(request, SHELL, url.pathname === "/board" ? "/board" : "/", false));
     return;
   }
-  if (/^\/(app\.js|app\.css|manifest\.webmanifest|icon\.svg)$/.test(url.pathname)) {
+  if (/^\/(app\.js|app\.css|board\.js|board\.css|manifest\.webmanifest|icon\.svg)$/.test(url.pathname)) {
     e.respondWith(networkFirst(request, SHELL, url.pathname + url.search, false));
     return;
   }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
@@ -33,6 +34,12 @@ export const tickets = sqliteTable(
     index("tickets_plate_norm").on(t.plateNorm, t.endAt, t.startAt, t.status),
     index("tickets_zone_time").on(t.zone, t.endAt),
     index("tickets_end").on(t.endAt),
+    // Occupancy over a time range reads the tickets that start in it (and the day before) from
+    // this index alone, covering every column it needs; stays longer than a day come from the next.
+    index("tickets_start").on(t.startAt, t.endAt, t.status, t.parkingLotId, t.zone),
+    index("tickets_long_stay")
+      .on(t.startAt, t.endAt, t.status, t.parkingLotId, t.zone)
+      .where(sql`end_at IS NULL OR end_at - start_at > 86400000`),
   ],
 );
 

@@ -1,0 +1,49 @@
+import type { ApiContract } from "../../../platform/http/api-contract.ts";
+import { OccupancyHistory, OccupancyNow } from "./model.ts";
+
+const lot = {
+  id: 12,
+  name: "Storgatan",
+  zone: 1234,
+  spaces: 40,
+  active: true,
+  tickets: 31,
+  free: 9,
+  percent: 78,
+};
+
+/** What the OpenAPI document says of occupancy (api-contract.ts). */
+export const occupancyContract: ApiContract = {
+  named: {
+    OccupancyNow: {
+      schema: OccupancyNow,
+      example: {
+        at: "2026-06-15T10:00:00.000Z",
+        lots: [lot],
+        zones: [{ zone: 1234, tickets: 33, permits: 4 }],
+      },
+    },
+    OccupancyHistory: {
+      schema: OccupancyHistory,
+      example: {
+        from: "2026-06-15T10:00:00.000Z",
+        to: "2026-06-15T10:15:00.000Z",
+        step: 5,
+        at: ["2026-06-15T10:00:00.000Z", "2026-06-15T10:05:00.000Z", "2026-06-15T10:10:00.000Z"],
+        lots: [{ id: 12, name: "Storgatan", zone: 1234, spaces: 40, tickets: [31, 32, 30] }],
+        zones: [{ zone: 1234, tickets: [33, 34, 32], permits: [4, 4, 4] }],
+        arrivals: [2, 3, 0],
+      },
+    },
+  },
+  operations: {
+    "GET /api/v1/occupancy": {
+      tag: "reports",
+      ok: { 200: { description: "Occupancy now", schema: "OccupancyNow" } },
+    },
+    "GET /api/v1/occupancy/history": {
+      tag: "reports",
+      ok: { 200: { description: "Counts at every step of the range", schema: "OccupancyHistory" } },
+    },
+  },
+};

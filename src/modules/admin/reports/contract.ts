@@ -1,0 +1,41 @@
+import type { ApiContract } from "../../../platform/http/api-contract.ts";
+import { RevenueReport, RevenueRowView } from "./model.ts";
+
+const row = {
+  day: "2026-06-15",
+  currency: "SEK",
+  tickets: 412,
+  net: 1_318_400,
+  vat: 329_600,
+  gross: 1_648_000,
+};
+
+/** What the OpenAPI document says of the reports (api-contract.ts). */
+export const reportsContract: ApiContract = {
+  named: {
+    RevenueRow: { schema: RevenueRowView, example: row },
+    RevenueReport: {
+      schema: RevenueReport,
+      example: {
+        from: "2026-06-15",
+        to: "2026-06-15",
+        group: ["day"],
+        timezone: "Europe/Stockholm",
+        data: [row],
+      },
+    },
+  },
+  operations: {
+    "GET /api/v1/reports/revenue": { tag: "reports" },
+    "GET /api/v1/reports/revenue.csv": {
+      tag: "reports",
+      ok: {
+        200: {
+          description: "The report as CSV (a download); amounts in whole currency units with two decimals",
+          contentType: "text/csv",
+          schema: { type: "string" },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,57 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../../context.ts";
+import { authPlugin } from "../../../platform/http/auth.ts";
+import { revenueCsv } from "./csv.ts";
+import { RevenueCsvQuery, RevenueQuery, RevenueReport } from "./model.ts";
+import { revenueReport } from "./service.ts";
+
+/** The revenue report for the operator and the books (scope admin), as JSON or as a CSV download. */
+export function revenueRoutes(ctx: AppContext) {
+  return new Elysia({ name: "revenue-reports" })
+    .use(authPlugin(ctx))
+    .get(
+      "/api/v1/reports/revenue",
+      ({ query }) => {
+        const r = revenueReport(ctx, query);
+        return {
+          from: r.from,
+          to: r.to,
+          group: r.group,
+          timezone: r.timezone,
+          data: r.rows.map(({ lotId, ...row }) =>
+            lotId === undefined ? row : { ...row, parkingLotId: lotId },
+          ),
+        };
+      },
+      {
+        auth: { scope: "admin" },
+        query: RevenueQuery,
+        response: RevenueReport,
+        detail: {
+          summary: "Revenue per day, lot, zone or VAT rate: net, VAT and gross in öre (docs/reports.md)",
+          tags: ["reports"],
+        },
+      },
+    )
+    .get(
+      "/api/v1/reports/revenue.csv",
+      ({ query }) => {
+        const r = revenueReport(ctx, query);
+        const variant = query.variant ?? "se";
+        return new Response(revenueCsv(r.rows, r.group, variant), {
+          headers: {
+            "Content-Type": `text/csv; charset=utf-8; header=present`,
+            "Content-Disposition": `attachment; filename="revenue-${r.from}-${r.to}.csv"`,
+          },
+        });
+      },
+      {
+        auth: { scope: "admin" },
+        query: RevenueCsvQuery,
+        detail: {
+          summary: "The revenue report as CSV: Swedish spreadsheet form (se) or plain RFC 4180",
+          tags: ["reports"],
+        },
+      },
+    );
+}

@@ -1,0 +1,40 @@
+import type { ApiContract } from "../../platform/http/api-contract.ts";
+import { BoardView } from "./routes.ts";
+
+const board = {
+  at: "2026-06-15T10:00:00.000Z",
+  currency: "SEK",
+  lots: [
+    { id: 12, name: "Storgatan", free: 9, full: false, pricePerHour: 2000 },
+    { id: 13, name: "Hamnen", free: 0, full: true, pricePerHour: 1500 },
+  ],
+};
+
+/** What the OpenAPI document says of the kiosk board (api-contract.ts). */
+export const kioskContract: ApiContract = {
+  named: { Board: { schema: BoardView, example: board } },
+  problems: {
+    "too-many-boards": {
+      status: 429,
+      title: "Too many open boards",
+      detail: "64 board streams are open; try again later",
+    },
+  },
+  operations: {
+    "GET /api/v1/board": {
+      tag: "parking lots",
+      ok: { 200: { description: "The board's figures now", schema: "Board" } },
+    },
+    "GET /api/v1/board/events": {
+      tag: "parking lots",
+      problems: { 429: ["too-many-boards"] },
+      ok: {
+        200: {
+          description: "An event stream: `event: board` with the Board as data",
+          contentType: "text/event-stream",
+          schema: { type: "string" },
+        },
+      },
+    },
+  },
+};

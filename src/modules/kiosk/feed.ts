@@ -1,0 +1,146 @@
+import type { AppContext } from "../../context.ts";
+import type { Site } from "../../domain/tariff/engine.ts";
+import { Problem } from "../../platform/http/problem.ts";
+import { type Board, boardNow } from "./board.ts";
+
+/** Open board streams in all: the route is public, so the box bounds what strangers can hold open. */
+export const MAX_BOARD_STREAMS = 64;
+const HEARTBEAT_MS = 15_000;
+/** Tickets end and prices change with the clock, without a write to announce it. */
+const CLOCK_MS = 30_000;
+/** A burst of intake is answered by one refresh a second at most. */
+const THROTTLE_MS = 1_000;
+
+const encoder = new TextEncoder();
+
+interface Watched {
+  ids: number[] | null;
+  subscribers: Set<(chunk: Uint8Array) => void>;
+  body: string;
+}
+
+/** What the board sends: its figures, with the time they were read (ISO) so a screen can show their age. */
+export const boardJson = (b: Board) => JSON.stringify({ ...b, at: new Date(b.at).toISOString() });
+
+/**
+ * The kiosk board as server-sent events: boards showing the same lots share one reading, made
+ * again after intake commits (at most once a second) and every 30 s; a reading sent only when it
+ * reads differently.
+ */
+export class BoardFeed {
+  private readonly watched = new Map<string, Watched>();
+  private open = 0;
+  private timers: ReturnType<typeof setInterval>[] = [];
+  private stopListening: (() => void) | undefined;
+  private pending: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly site: Site,
+  ) {}
+
+  stream(ids: number[] | null): Response {
+    if (this.open >= MAX_BOARD_STREAMS)
+      throw new Problem(
+        429,
+        "too-many-boards",
+        "Too many open boards",
+        `${MAX_BOARD_STREAMS} board streams are open; try again later`,
+        { headers: { "retry-after": "30" } },
+      );
+    const key = ids ? ids.join(",") : "";
+    let w = this.watched.get(key);
+    if (!w) {
+      w = { ids, subscribers: new Set(), body: boardJson(boardNow(this.ctx, ids, this.site)) };
+      this.watched.set(key, w);
+    }
+    const watched = w;
+    let send: ((chunk: Uint8Array) => void) | undefined;
+    let close = () => {};
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        let live = true;
+        const stopOnClose = this.ctx.zoneChanges.onClose(() => close());
+        send = (chunk) => {
+          try {
+            controller.enqueue(chunk);
+          } catch {
+            close();
+          }
+        };
+        close = () => {
+          if (!live) return;
+          live = false;
+          stopOnClose();
+          this.drop(key, send!);
+          try {
+            controller.close();
+          } catch {}
+        };
+        watched.subscribers.add(send);
+        this.open++;
+        this.start();
+        controller.enqueue(encoder.encode(`retry: 5000\n\nevent: board\ndata: ${watched.body}\n\n`));
+      },
+      cancel: () => close(),
+    });
+    return new Response(stream, {
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-store",
+        "x-accel-buffering": "no",
+      },
+    });
+  }
+
+  /** Reads every watched board again and sends those that changed. */
+  refresh(): void {
+    for (const w of this.watched.values()) {
+      let body: string;
+      try {
+        body = boardJson(boardNow(this.ctx, w.ids, this.site));
+      } catch {
+        continue; // asked again at the next change or tick
+      }
+      // `at` moves every time; only the figures decide whether a screen needs a new reading.
+      if (body.replace(/"at":"[^"]*"/, "") === w.body.replace(/"at":"[^"]*"/, "")) continue;
+      w.body = body;
+      const chunk = encoder.encode(`event: board\ndata: ${body}\n\n`);
+      for (const send of w.subscribers) send(chunk);
+    }
+  }
+
+  private start(): void {
+    if (this.timers.length > 0) return;
+    // An event, not a comment: the page sees it, and a board that hears nothing for a while
+    // (a cable pulled leaves the connection open) shows its figures as old and reconnects.
+    const beat = encoder.encode("event: tick\ndata: {}\n\n");
+    this.timers = [
+      setInterval(() => {
+        for (const w of this.watched.values()) for (const send of w.subscribers) send(beat);
+      }, HEARTBEAT_MS),
+      setInterval(() => this.refresh(), CLOCK_MS),
+    ];
+    for (const t of this.timers) t.unref?.();
+    this.stopListening = this.ctx.zoneChanges.listen(() => {
+      this.pending ??= setTimeout(() => {
+        this.pending = undefined;
+        this.refresh();
+      }, THROTTLE_MS);
+    });
+  }
+
+  private drop(key: string, send: (chunk: Uint8Array) => void): void {
+    const w = this.watched.get(key);
+    if (!w?.subscribers.delete(send)) return;
+    this.open--;
+    if (w.subscribers.size === 0) this.watched.delete(key);
+    if (this.open > 0) return;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    this.stopListening?.();
+    this.stopListening = undefined;
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = undefined;
+  }
+}

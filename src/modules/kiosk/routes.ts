@@ -1,0 +1,62 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { boardLotIds, boardNow, siteOf } from "./board.ts";
+import { BoardFeed, boardJson } from "./feed.ts";
+
+export const BoardQuery = t.Object({
+  lots: t.Optional(
+    t.String({
+      maxLength: 300,
+      description: "Lot ids joined by commas (up to 24); absent: every active lot",
+    }),
+  ),
+});
+
+export const BoardView = t.Object({
+  at: t.String({ format: "date-time", description: "When these figures were read" }),
+  currency: t.String(),
+  lots: t.Array(
+    t.Object({
+      id: t.Integer(),
+      name: t.String(),
+      free: t.Union([t.Integer(), t.Null()], {
+        description: "Free spaces; null: the lot does not count its spaces",
+      }),
+      full: t.Boolean(),
+      pricePerHour: t.Integer({ description: "What the next hour from now costs, cents incl. VAT" }),
+    }),
+  ),
+});
+
+/**
+ * The kiosk board's figures (public and read-only, as the lot list is): free spaces and the price
+ * of the next hour per lot, once or as server-sent events. Nothing in them names a plate.
+ */
+export function kioskRoutes(ctx: AppContext) {
+  const site = siteOf(ctx);
+  const feed = new BoardFeed(ctx, site);
+  return new Elysia({ name: "kiosk" })
+    .get(
+      "/api/v1/board",
+      ({ query }) =>
+        new Response(boardJson(boardNow(ctx, boardLotIds(query.lots), site)), {
+          headers: { "content-type": "application/json", "cache-control": "no-store" },
+        }),
+      {
+        query: BoardQuery,
+        detail: {
+          summary: "The kiosk board: free spaces and the price of the next hour, per lot",
+          tags: ["parking lots"],
+        },
+      },
+    )
+    .get("/api/v1/board/events", ({ query }) => feed.stream(boardLotIds(query.lots)), {
+      query: BoardQuery,
+      detail: {
+        summary: "The kiosk board as server-sent events: `board` on connect and whenever its figures change",
+        description:
+          "Figures are read again after ticket writes (at most once a second) and every 30 s. An event `tick` every 15 s keeps the connection open and tells the page the box is there. At most 64 open streams in all (429 beyond).",
+        tags: ["parking lots"],
+      },
+    });
+}

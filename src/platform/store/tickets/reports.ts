@@ -1,0 +1,58 @@
+import type { Database, Statement } from "bun:sqlite";
+import type { RevenueTicket } from "../../../domain/reports/revenue.ts";
+
+/**
+ * The reports' reads of `tickets` (beside TicketRecords, the tables' owner folder): every ticket's
+ * cost for building the revenue book afresh, and the stays that overlap a time range for occupancy.
+ */
+
+/** A stay as occupancy counts it (canceled tickets left out). */
+export interface Stay {
+  startAt: number;
+  endAt: number | null;
+  parkingLotId: number | null;
+  zone: number;
+}
+
+const DAY = 86_400_000;
+const STAY = `SELECT start_at AS startAt, end_at AS endAt, parking_lot_id AS parkingLotId, zone FROM tickets`;
+
+/**
+ * Both read an index alone (tickets_start and the partial tickets_long_stay cover every column):
+ * the tickets that started in the range or the day before, and the few longer stays (or open-ended
+ * ones) that started earlier. ?1 from, ?2 to. Exported for the query-plan test.
+ */
+export const OCCUPANCY_SQL = {
+  recentStays: `${STAY} WHERE start_at >= ?1 - ${DAY} AND start_at < ?2 AND status <> 'canceled'
+    AND (end_at IS NULL OR end_at > ?1)`,
+  longStays: `${STAY} WHERE (end_at IS NULL OR end_at - start_at > ${DAY}) AND start_at < ?1 - ${DAY}
+    AND status <> 'canceled' AND (end_at IS NULL OR end_at > ?1)`,
+} as const;
+
+export class TicketReportRecords {
+  private readonly recent: Statement<Stay, [number, number]>;
+  private readonly long: Statement<Stay, [number]>;
+
+  constructor(private readonly sqlite: Database) {
+    this.recent = sqlite.prepare(OCCUPANCY_SQL.recentStays);
+    this.long = sqlite.prepare(OCCUPANCY_SQL.longStays);
+  }
+
+  /** Tickets not canceled whose stay overlaps [from, to): started before `to`, not ended by `from`. */
+  staysOverlapping(from: number, to: number): Stay[] {
+    const rows = this.recent.all(from, to);
+    for (const s of this.long.all(from)) rows.push(s);
+    return rows;
+  }
+
+  /** Every ticket as the revenue rule reads it, one at a time (a full pass; building the book). */
+  *costs(): Generator<RevenueTicket> {
+    yield* this.sqlite
+      .query<RevenueTicket, []>(
+        `SELECT status, start_at AS startAt, parking_lot_id AS parkingLotId, zone,
+           amount_incl_vat AS amountInclVat, vat_rate AS vatRate, currency_code AS currencyCode
+         FROM tickets WHERE amount_incl_vat IS NOT NULL AND status <> 'canceled'`,
+      )
+      .iterate();
+  }
+}

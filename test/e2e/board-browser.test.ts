@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { boxesForFile, type Server } from "../support/binary.ts";
+import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { cityLot } from "../support/lots.ts";
+
+const newBox = boxesForFile();
+const SCREEN = { width: 1920, height: 1080 };
+const PHONE = { width: 390, height: 844 };
+
+let server: Server;
+let dir: string;
+const tokens: Record<string, string> = {};
+const contexts: BrowserContext[] = [];
+const refused: string[] = [];
+
+async function api(token: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function park(ticketId: string, lot: number, plate: string): Promise<void> {
+  const now = Date.now();
+  const r = await api(tokens.terminal!, "POST", "/api/v1/actions/tickets", {
+    eventType: "TicketCreated",
+    ticketId,
+    zoneCode: "1234",
+    parkingLotId: String(lot),
+    startDate: new Date(now - 3_600_000).toISOString(),
+    endDate: new Date(now + 2 * 3_600_000).toISOString(),
+    licenseNumber: plate,
+    ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+  });
+  expect(r.status).toBe(200);
+}
+
+async function browser(
+  name: string,
+  viewport: { width: number; height: number },
+  locale?: string,
+): Promise<Page> {
+  const ctx = await openBrowser(join(dir, `profile-${name}`), viewport, locale);
+  contexts.push(ctx);
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  page.on("pageerror", (e) => refused.push(`page error (${name}): ${e.message}`));
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`Refused to ${e.violatedDirective}: ${e.blockedURI}`),
+    ),
+  );
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(`${name}: ${m.text()}`);
+  });
+  return page;
+}
+
+/**
+ * The kiosk board in headless Chromium against the built binary: a lobby screen and a phone,
+ * live updates from the intake, the last figures with their age when the box is gone, no plate
+ * anywhere, nothing refused by the CSP, and axe-core clean. Skipped only without Chromium, never
+ * with CI=true.
+ */
+describe.skipIf(skipWithoutChromium)("the kiosk board in a browser", () => {
+  beforeAll(async () => {
+    const box = newBox();
+    dir = box.dir;
+    tokens.admin = await box.token("console", "admin");
+    tokens.terminal = await box.token("terminal-1", "tickets:write");
+    server = await box.serve(["--http", "--timezone", "Europe/Stockholm"]);
+    for (const lot of [
+      { ...cityLot(), id: 1, name: "Storgatan", number_of_spaces: 3 },
+      { ...cityLot(), id: 2, name: "Hamnen P-hus", number_of_spaces: 1 },
+      { ...cityLot(), id: 3, name: "Torget", number_of_spaces: 0 },
+    ])
+      expect((await api(tokens.admin!, "POST", "/api/v1/parkings", lot)).status).toBe(201);
+    await park("B-1", 1, "ABC123");
+    await park("B-2", 2, "XYZ789");
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+  });
+
+  test("on a phone, in English", async () => {
+    const page = await browser("phone", PHONE, "en-GB");
+    await page.goto(`${server.url}/board?lots=1,2`);
+    await page.waitForSelector(".board-lot");
+    expect((await page.locator(".board-lot").allTextContents())[1]).toContain("Full");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("board-phone") });
+    expect(refused).toEqual([]);
+  }, 60_000);
+  test("a lobby screen: names, free spaces or Full, price per hour; live; last figures kept offline", async () => {
+    const page = await browser("screen", SCREEN, "sv-SE");
+    await page.goto(`${server.url}/board?lots=1,2,3`);
+    await page.waitForSelector(".board-lot");
+    const rows = () => page.locator(".board-lot").allTextContents();
+    const first = await rows();
+    expect(first).toHaveLength(3);
+    expect(first[0]).toContain("Storgatan");
+    expect(first[0]).toContain("2 lediga");
+    expect(first[1]).toContain("Fullt");
+    expect(first[2]).toContain("Torget");
+    expect(first.join(" ")).toMatch(/kr per timme/);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("board-screen") });
+
+    // A car parks: the board moves without a reload.
+    await park("B-3", 1, "DEF456");
+    await page.waitForFunction(
+      () => document.querySelector(".board-lot")?.textContent?.includes("1 lediga"),
+      null,
+      {
+        timeout: 10_000,
+      },
+    );
+    const html = await page.content();
+    for (const plate of ["ABC123", "XYZ789", "DEF456"]) expect(html).not.toContain(plate);
+
+    // The box is gone (stopped; the last test of the file): the last figures stay, with their age.
+    await server.stop();
+    await page.waitForSelector(".board-stale", { timeout: 15_000 });
+    expect(await page.textContent(".board-stale")).toMatch(
+      /Ingen kontakt med boxen\. Siffror från \d\d:\d\d \(\d+ min sedan\)/,
+    );
+    expect((await rows())[0]).toContain("1 lediga");
+    await page.screenshot({ path: screenshotPath("board-screen-offline") });
+    expect(refused).toEqual([]);
+  }, 60_000);
+});

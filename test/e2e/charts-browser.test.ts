@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { boxesForFile, type Server } from "../support/binary.ts";
+import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { cityLot } from "../support/lots.ts";
+
+const newBox = boxesForFile();
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+let server: Server;
+let dir: string;
+const tokens: Record<string, string> = {};
+const contexts: BrowserContext[] = [];
+const refused: string[] = [];
+
+async function api(token: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function browser(name: string, viewport: { width: number; height: number }): Promise<Page> {
+  const ctx = await openBrowser(join(dir, `profile-${name}`), viewport);
+  contexts.push(ctx);
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  page.on("pageerror", (e) => refused.push(`page error (${name}): ${e.message}`));
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`Refused to ${e.violatedDirective}: ${e.blockedURI}`),
+    ),
+  );
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(`${name}: ${m.text()}`);
+  });
+  return page;
+}
+
+/**
+ * The console's Today page in headless Chromium against the built binary: occupancy bars against
+ * spaces, today's arrivals, 30 days of revenue and one lot's day, drawn as SVG by the page under
+ * the strict CSP, on a desktop and a phone, axe-core clean. Never skipped with CI=true.
+ */
+describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
+  beforeAll(async () => {
+    const box = newBox();
+    dir = box.dir;
+    tokens.admin = await box.token("console", "admin");
+    tokens.terminal = await box.token("terminal-1", "tickets:write");
+    server = await box.serve(["--http", "--timezone", "UTC"]);
+    const lots = [
+      { ...cityLot(), id: 1, name: "Storgatan", number_of_spaces: 4 },
+      { ...cityLot(), id: 2, name: "Hamnen P-hus", number_of_spaces: 2 },
+    ];
+    for (const lot of lots)
+      expect((await api(tokens.admin!, "POST", "/api/v1/parkings", lot)).status).toBe(201);
+    const now = Date.now();
+    const stays: [number, number, number, number][] = [
+      // lot, started hours ago, hours long, cost in öre
+      [1, 3, 4, 6000],
+      [1, 2, 3, 4000],
+      [1, 1, 2, 2000],
+      [2, 2, 5, 8000],
+      [2, 1, 3, 3000],
+      [2, 0.5, 2, 2000], // three in two spaces: over
+      [1, 24 * 5, 2, 5000], // five days ago: revenue only
+    ];
+    let n = 0;
+    for (const [lot, ago, hours, cost] of stays) {
+      const start = now - ago * 3_600_000;
+      const r = await api(tokens.terminal!, "POST", "/api/v1/actions/tickets", {
+        eventType: "TicketCreated",
+        ticketId: `C-${++n}`,
+        zoneCode: "1234",
+        parkingLotId: String(lot),
+        startDate: new Date(start).toISOString(),
+        endDate: new Date(start + hours * 3_600_000).toISOString(),
+        licenseNumber: `ABC${100 + n}`,
+        ticketCost: { amountInclVat: cost, vatRate: 25, currencyCode: "SEK" },
+      });
+      expect(r.status).toBe(200);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+  });
+
+  for (const [name, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const)
+    test(`charts on the ${name}`, async () => {
+      const page = await browser(name, viewport);
+      await page.goto(`${server.url}/`);
+      await page.fill("#token", tokens.admin!);
+      await page.click("#token-form button[type=submit]");
+      await page.waitForSelector("nav.console-nav");
+      await page.goto(`${server.url}/#/today`);
+      await page.waitForSelector("#today-occupancy svg.chart");
+      await page.waitForSelector("#lot-curve svg.chart");
+      expect(await page.locator("svg.chart").count()).toBe(4);
+      // Storgatan 3 of 4, Hamnen 3 of 2 (over its spaces, drawn red), fullest first.
+      expect(await page.locator("#today-occupancy .chart-value").allTextContents()).toEqual(["3/2", "3/4"]);
+      expect(await page.locator("#today-occupancy .chart-bar.over").count()).toBe(1);
+      const arrivals = await page.locator("#today-arrivals .chart-bar").count();
+      expect(arrivals).toBeGreaterThanOrEqual(23);
+      expect(await page.locator("#today-revenue .chart-bar").count()).toBe(30);
+      expect(await page.locator("#lot-curve .chart-limit").count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`today-${name}`), fullPage: true });
+      expect(refused).toEqual([]);
+    }, 60_000);
+});
