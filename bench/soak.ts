@@ -146,7 +146,7 @@ function nextEvent(): {
   return {
     id,
     body: { eventType: "CreateOrUpdate", ...common, licenseNumber: e.plate },
-    apply: (x) => x && { ...x, zone, status: "running" },
+    apply: (x) => x && { ...x, zone },
   };
 }
 

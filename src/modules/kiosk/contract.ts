@@ -2,7 +2,7 @@ import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { BoardView } from "./routes.ts";
 
 const board = {
-  at: "2026-06-15T10:00:00.000Z",
+  at: "2026-06-15T10:00:00.000000Z",
   currency: "SEK",
   lots: [
     { id: 12, name: "Storgatan", free: 9, full: false, pricePerHour: 2000 },

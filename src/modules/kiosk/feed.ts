@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { Site } from "../../domain/tariff/engine.ts";
+import { formatMicros } from "../../domain/time/zoned.ts";
 import { Problem } from "../../platform/http/problem.ts";
 import { type Board, boardNow } from "./board.ts";
 
@@ -20,7 +21,7 @@ interface Watched {
 }
 
 /** What the board sends: its figures, with the time they were read (ISO) so a screen can show their age. */
-export const boardJson = (b: Board) => JSON.stringify({ ...b, at: new Date(b.at).toISOString() });
+export const boardJson = (b: Board) => JSON.stringify({ ...b, at: formatMicros(b.at) });
 
 /**
  * The kiosk board as server-sent events: boards showing the same lots share one reading, made

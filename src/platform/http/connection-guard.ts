@@ -55,11 +55,7 @@ export interface GuardEvents {
   timedOut(phase: TimeoutPhase, client: string): void;
 }
 
-/**
- * new: connected, nothing received yet; headers: a request is arriving; body: its headers are in
- * and the front end is reading the body; busy: the app has it, or its answer is going out;
- * idle: between keep-alive requests.
- */
+/** new: nothing received yet; headers, body: a request arriving; busy: with the app, or its answer going out; idle: between requests. */
 type Phase = "new" | "headers" | "body" | "busy" | "idle";
 
 interface Conn {

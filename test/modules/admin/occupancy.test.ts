@@ -52,7 +52,7 @@ describe("GET /api/v1/occupancy", () => {
     const s = await setup();
     const r = await s.get("/api/v1/occupancy");
     expect(r.status).toBe(200);
-    expect(r.json.at).toBe("2026-06-15T10:00:00.000Z");
+    expect(r.json.at).toBe("2026-06-15T10:00:00.000000Z");
     expect(r.json.lots).toEqual([
       { id: 1, name: "Storgatan", zone: 1234, spaces: 2, active: true, tickets: 3, free: 0, percent: 150 },
       { id: 2, name: "Hamnen", zone: 1235, spaces: 0, active: true, tickets: 1, free: null, percent: null },
@@ -85,9 +85,9 @@ describe("GET /api/v1/occupancy/history", () => {
     );
     expect(r.status).toBe(200);
     expect(r.json.at).toEqual([
-      "2026-06-15T09:45:00.000Z",
-      "2026-06-15T10:00:00.000Z",
-      "2026-06-15T10:15:00.000Z",
+      "2026-06-15T09:45:00.000000Z",
+      "2026-06-15T10:00:00.000000Z",
+      "2026-06-15T10:15:00.000000Z",
     ]);
     expect(r.json.step).toBe(15);
     const lot = (id: number) => r.json.lots.find((l: { id: number }) => l.id === id)?.tickets;
@@ -103,7 +103,7 @@ describe("GET /api/v1/occupancy/history", () => {
     const s = await setup();
     const r = await s.get("/api/v1/occupancy/history?from=2026-06-15&to=2026-06-16&lot=2");
     expect(r.status).toBe(200);
-    expect(r.json.from).toBe("2026-06-14T22:00:00.000Z");
+    expect(r.json.from).toBe("2026-06-14T22:00:00.000000Z");
     expect(r.json.at).toHaveLength(288);
     expect(r.json.lots.map((l: { id: number }) => l.id)).toEqual([2]);
     expect(r.json.lots[0].tickets.every((n: number) => n === 1)).toBe(true);

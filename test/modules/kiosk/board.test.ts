@@ -38,7 +38,7 @@ describe("GET /api/v1/board", () => {
     const r = await call(s.app, "GET", "/api/v1/board?lots=2,1");
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
-      at: "2026-06-15T10:00:00.000Z",
+      at: "2026-06-15T10:00:00.000000Z",
       currency: "SEK",
       lots: [
         { id: 2, name: "Hamnen", free: null, full: false, pricePerHour: 2000 },

@@ -18,7 +18,7 @@ export const occupancyContract: ApiContract = {
     OccupancyNow: {
       schema: OccupancyNow,
       example: {
-        at: "2026-06-15T10:00:00.000Z",
+        at: "2026-06-15T10:00:00.000000Z",
         lots: [lot],
         zones: [{ zone: 1234, tickets: 33, permits: 4 }],
       },
@@ -26,10 +26,10 @@ export const occupancyContract: ApiContract = {
     OccupancyHistory: {
       schema: OccupancyHistory,
       example: {
-        from: "2026-06-15T10:00:00.000Z",
-        to: "2026-06-15T10:15:00.000Z",
+        from: "2026-06-15T10:00:00.000000Z",
+        to: "2026-06-15T10:15:00.000000Z",
         step: 5,
-        at: ["2026-06-15T10:00:00.000Z", "2026-06-15T10:05:00.000Z", "2026-06-15T10:10:00.000Z"],
+        at: ["2026-06-15T10:00:00.000000Z", "2026-06-15T10:05:00.000000Z", "2026-06-15T10:10:00.000000Z"],
         lots: [{ id: 12, name: "Storgatan", zone: 1234, spaces: 40, tickets: [31, 32, 30] }],
         zones: [{ zone: 1234, tickets: [33, 34, 32], permits: [4, 4, 4] }],
         arrivals: [2, 3, 0],
