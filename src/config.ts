@@ -7,6 +7,8 @@ export interface AppConfig {
   currency: string;
   /** check-tickets also returns permits that ended this many hours ago. */
   recentHours: number;
+  /** The verdict counts a permit that ended less than this many minutes ago as in grace (0: off). */
+  graceMinutes: number;
   retentionDays: number;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
@@ -34,6 +36,7 @@ export const defaultConfig = (): AppConfig => ({
   timezone: systemTimezone(),
   currency: "SEK",
   recentHours: 24,
+  graceMinutes: 0,
   retentionDays: 90,
   bodyLimit: 64 * 1024,
   holidays: ["SE"],

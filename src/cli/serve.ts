@@ -26,6 +26,7 @@ function appConfig(v: OptionValues): AppConfig {
     timezone,
     currency,
     recentHours: intOpt(v, "recent-hours", 0, 24 * 365) ?? 24,
+    graceMinutes: intOpt(v, "grace-minutes", 0, 24 * 60) ?? 0,
     retentionDays: intOpt(v, "retention-days", 1, 36500) ?? 90,
     bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
     metricsToken: metricsToken(v),
@@ -128,6 +129,13 @@ export const serveOptions = [
     valueName: "H",
     default: "24",
     help: "check-tickets also lists permits that ended this many hours ago",
+  },
+  {
+    name: "grace-minutes",
+    type: "string" as const,
+    valueName: "M",
+    default: "0",
+    help: "the attendant's verdict counts a permit for the zone that ended less than this long ago as in grace (0: off)",
   },
   {
     name: "retention-days",

@@ -27,6 +27,12 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
     "/api/v1/attendants/check-tickets?zone=1",
     { scope: "permits:read", basic: false },
   ],
+  [
+    "GET",
+    "/api/v1/attendants/verdict",
+    "/api/v1/attendants/verdict?registration_number=ABC123&zone=1",
+    { scope: "permits:read", basic: false },
+  ],
   ["GET", "/api/v1/tickets/zone/:zone", "/api/v1/tickets/zone/1", { scope: "permits:read", basic: false }],
   ["GET", "/api/v1/permits", "/api/v1/permits", { scope: "admin", basic: false }],
   ["POST", "/api/v1/permits", "/api/v1/permits", { scope: "admin", basic: false }],

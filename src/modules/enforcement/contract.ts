@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
-import { ExtendedInformation, ZonePlates } from "./model.ts";
+import { ExtendedInformation, Verdict, ZonePlates } from "./model.ts";
+import { verdictExamples } from "./verdict-examples.ts";
 
 /** What the OpenAPI document says of the attendants' lookups (see src/platform/http/api-contract.ts). */
 export const enforcementContract: ApiContract = {
@@ -16,6 +17,7 @@ export const enforcementContract: ApiContract = {
         note: "",
       },
     },
+    Verdict: { schema: Verdict, example: verdictExamples.valid_elsewhere.value },
     ZonePlates: { schema: ZonePlates, example: { data: ["ABC123", "XYZ789"] } },
     CheckTicketsBody: {
       schema: t.Object({
@@ -57,6 +59,18 @@ export const enforcementContract: ApiContract = {
         required: false,
         description: "The same parameters as a JSON body (the query string is the alternative).",
         content: { "application/json": { schema: { $ref: "#/components/schemas/CheckTicketsBody" } } },
+      },
+    },
+    "GET /api/v1/attendants/verdict": {
+      tag: "attendant lookups",
+      description:
+        "Beside check-tickets (which stays as the interface has it): the answer for one car where the attendant stands. `state` is one of `valid_here`, `grace` (a permit for this zone ended less than `--grace-minutes` ago; 0 turns it off), `valid_elsewhere` (`zones` lists where), `outside_hours` (a permit for this zone with weekly windows, none open now; `next_opening`) or `none`, in that order of precedence. `valid_until` is the end of the unbroken stretch of validity that holds now: a weekly window's end, joined with any permit that follows without a gap, not just a permit's end date. `permits` lists the tickets and permits behind it, each with its own state and fields (ticket status, lot, note, windows) for the handheld to word in its own language. Recorded like a lookup (`by: verdict`, query `PLATE@ZONE`).",
+      ok: {
+        200: {
+          description: "The verdict",
+          schema: "Verdict",
+          examples: verdictExamples,
+        },
       },
     },
     "GET /api/v1/tickets/zone/:zone": {

@@ -49,28 +49,45 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
         ? "Give either registration_number or zone, not both"
         : "Give registration_number or zone, in the query string or in a JSON body",
     );
-  if (plate) {
-    const text = typeof plate.value === "string" ? plate.value : "";
-    const plateNorm = normalizePlate(text);
-    if (plateProblem(text) !== null || plateNorm.length > MAX_PLATE)
-      throw invalid([
-        {
-          pointer: "/registration_number",
-          message: "Expected a registration number (letters and digits)",
-          ...(plate.in === "query" ? { in: "query" as const } : {}),
-        },
-      ]);
-    return { by: "registration_number", plateNorm };
-  }
+  if (plate) return { by: "registration_number", plateNorm: readPlate(plate.value, plate.in) };
+  return { by: "zone", zone: readZone(zone!.value, zone!.in) };
+}
+
+function readPlate(value: unknown, where: "query" | "body"): string {
+  const text = typeof value === "string" ? value : "";
+  const plateNorm = normalizePlate(text);
+  if (plateProblem(text) !== null || plateNorm.length > MAX_PLATE)
+    throw invalid([
+      {
+        pointer: "/registration_number",
+        message: "Expected a registration number (letters and digits)",
+        ...(where === "query" ? { in: "query" as const } : {}),
+      },
+    ]);
+  return plateNorm;
+}
+
+function readZone(value: unknown, where: "query" | "body"): number {
   // The same reading and range as every zone the service stores (readWholeNumber, ZONE_MAX).
-  const n = readWholeNumber(zone!.value, 0, ZONE_MAX, true);
+  const n = readWholeNumber(value, 0, ZONE_MAX, true);
   if (n === null)
     throw invalid([
       {
         pointer: "/zone",
         message: `Expected a zone number from 0 to ${ZONE_MAX} (an integer or a string of digits)`,
-        ...(zone!.in === "query" ? { in: "query" as const } : {}),
+        ...(where === "query" ? { in: "query" as const } : {}),
       },
     ]);
-  return { by: "zone", zone: n };
+  return n;
+}
+
+/**
+ * What the verdict is asked: a registration number and the zone the attendant stands in, both
+ * required, in the query string.
+ */
+export function verdictTarget(query: Record<string, unknown>): { plateNorm: string; zone: number } {
+  const missing = (["registration_number", "zone"] as const).filter((k) => !given(query[k]));
+  if (missing.length > 0)
+    throw invalid(missing.map((k) => ({ pointer: `/${k}`, message: "Required", in: "query" as const })));
+  return { plateNorm: readPlate(query.registration_number, "query"), zone: readZone(query.zone, "query") };
 }

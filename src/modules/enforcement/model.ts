@@ -39,3 +39,55 @@ export const FeedQuery = t.Object({
 export const ZonePlates = t.Object({
   data: t.Array(t.String(), { description: "Registration numbers with an active permit, each once, sorted" }),
 });
+
+export const VerdictParams = t.Object({
+  registration_number: t.String({ description: "Registration number, matched after normalization" }),
+  zone: t.String({ description: "The zone the attendant stands in (digits)" }),
+});
+
+const instantOrNull = (description: string) => t.Union([t.String(), t.Null()], { description });
+
+export const VerdictPermit = t.Object({
+  kind: t.UnionEnum(["ticket", "permit"], { description: "A terminal's ticket, or an operator's permit" }),
+  id: t.String({ description: "The ticket id, or the permit id (office permits: `o` and the office's id)" }),
+  registration_number: t.String({ description: "The plate as it was sent" }),
+  zone: t.Integer(),
+  state: t.UnionEnum(["valid", "grace", "outside_hours", "ended", "upcoming"], {
+    description:
+      "valid now; ended less than the grace period ago; in its period but outside its weekly windows; ended; not started",
+  }),
+  start_at: t.String(),
+  end_at: instantOrNull("The end of its period; null: open-ended"),
+  valid_until: instantOrNull(
+    "valid: until when without a break (a weekly window's end counts); null: open-ended",
+  ),
+  ended_at: instantOrNull("grace: when it stopped being valid"),
+  next_opening: instantOrNull("outside_hours, upcoming: when it is next valid; null: not again"),
+  ticket_status: t.Union([t.UnionEnum(["running", "stopped"]), t.Null()], { description: "Tickets only" }),
+  parking_lot_id: t.Union([t.Integer(), t.Null()]),
+  lot_name: t.Union([t.String(), t.Null()]),
+  note: t.String({ description: "The operator's note on a permit, as typed; empty for tickets" }),
+  windows: t.Union(
+    [t.Array(t.Object({ weekday: t.Integer(), start_time: t.String(), end_time: t.String() })), t.Null()],
+    { description: "A permit's weekly windows in the site time zone; null: at all hours" },
+  ),
+});
+
+export const Verdict = t.Object({
+  registration_number: t.String({ description: "The plate asked for, normalized" }),
+  zone: t.Integer({ description: "The zone asked for" }),
+  state: t.UnionEnum(["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"], {
+    description:
+      "In this order of precedence: valid in this zone; a permit for this zone ended less than grace_minutes ago; valid only in other zones (`zones`); a permit for this zone outside its weekly hours (`next_opening`); nothing",
+  }),
+  checked_at: t.String({ description: "The instant judged" }),
+  valid_until: instantOrNull(
+    "valid_here: until when, without a break, over every permit for this zone; valid_elsewhere: the latest of those zones; grace: when the grace ends; null otherwise or open-ended",
+  ),
+  ended_at: instantOrNull("grace: when the permit for this zone stopped being valid"),
+  next_opening: instantOrNull("outside_hours: the earliest next opening of a permit for this zone"),
+  zones: t.Array(t.Integer(), { description: "valid_elsewhere: the zones where it is valid now" }),
+  grace_minutes: t.Integer({ description: "The site's grace period (serve --grace-minutes; 0: off)" }),
+  permits: t.Array(VerdictPermit, { description: "The tickets and permits behind it, latest start first" }),
+});
+export type Verdict = Static<typeof Verdict>;

@@ -6,8 +6,15 @@ import { authPlugin } from "../../platform/http/auth.ts";
 import { withEtag } from "../../platform/http/conditional.ts";
 import { readJsonBody } from "../../platform/http/json-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
-import { lookupTarget } from "./lookup-params.ts";
-import { ExtendedInformationList, LookupParams, ZoneParams, ZonePlates } from "./model.ts";
+import { lookupTarget, verdictTarget } from "./lookup-params.ts";
+import {
+  ExtendedInformationList,
+  LookupParams,
+  Verdict,
+  VerdictParams,
+  ZoneParams,
+  ZonePlates,
+} from "./model.ts";
 import { Enforcement } from "./service.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -32,6 +39,22 @@ export function enforcementRoutes(ctx: AppContext) {
           summary: "Permits for a registration number or a zone: active now, or ended recently; newest first",
           description:
             "Exactly one of registration_number or zone, in the query string or in a JSON body on the GET.",
+          tags: ["permits"],
+        },
+      },
+    )
+    .get(
+      "/api/v1/attendants/verdict",
+      ({ query, credential }) => {
+        const { plateNorm, zone } = verdictTarget(query);
+        return enforcement.verdict(plateNorm, zone, credentialLabel(credential));
+      },
+      {
+        auth: { scope: "permits:read" },
+        query: VerdictParams,
+        response: { 200: Verdict },
+        detail: {
+          summary: "May this car stand in this zone now, and until when: the verdict for a handheld",
           tags: ["permits"],
         },
       },

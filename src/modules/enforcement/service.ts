@@ -1,6 +1,8 @@
 import type { AppContext } from "../../context.ts";
 import type { LookupTarget } from "./lookup-params.ts";
 import { PermitLookups } from "./lookups.ts";
+import type { Verdict } from "./model.ts";
+import { plateVerdict } from "./verdict.ts";
 
 /** An answer ready to send: its JSON body, and (zone list) its ETag. */
 export interface LookupAnswer {
@@ -39,6 +41,20 @@ export class Enforcement {
       results,
     });
     return { body };
+  }
+
+  /** The verdict for a plate in the attendant's zone, recorded as `PLATE@ZONE`. */
+  verdict(plateNorm: string, zone: number, credential: string): Verdict {
+    const at = this.ctx.now();
+    const found = plateVerdict(this.ctx, plateNorm, zone, at);
+    this.ctx.lookupRecorder.record({
+      at,
+      credential,
+      by: "verdict",
+      query: `${plateNorm}@${zone}`,
+      results: found.permits.length,
+    });
+    return found;
   }
 
   /** The zone list: plates with an active permit, with its ETag. */

@@ -143,7 +143,12 @@ export function successResponse(c: Components, status: string, s: Success): Json
   const out: Json = { description: s.description, ...(headers ? { headers } : {}) };
   if (s.schema !== undefined) {
     const schema = typeof s.schema === "string" ? { $ref: `#/components/schemas/${s.schema}` } : s.schema;
-    out.content = { [s.contentType ?? "application/json"]: media(c, schema) };
+    const m = media(c, schema);
+    if (s.examples) {
+      delete m.example;
+      m.examples = s.examples;
+    }
+    out.content = { [s.contentType ?? "application/json"]: m };
   }
   return status === "204" || status === "304" ? { ...out, content: undefined } : out;
 }

@@ -15,6 +15,8 @@ export interface Success {
   contentType?: string;
   /** Response header names (see HEADERS). */
   headers?: string[];
+  /** Named examples of the body; without them, the named shape's one example. */
+  examples?: Record<string, { summary: string; value: unknown }>;
 }
 
 export interface OperationContract {

@@ -3,13 +3,13 @@ import { commitRelaxed } from "./connection.ts";
 
 /** The one owner of the `permit_lookups` table: who looked up what, when, with how many results. */
 
-export type LookupKind = "registration_number" | "zone" | "zone_list";
+export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict";
 
 export interface LookupRecord {
   at: number;
   credential: string;
   by: LookupKind;
-  /** The normalized plate or the zone number. */
+  /** The normalized plate or the zone number; a verdict: `PLATE@ZONE`. */
   query: string;
   results: number;
 }

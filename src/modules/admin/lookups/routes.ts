@@ -13,8 +13,8 @@ export const LookupPage = t.Object({
     t.Object({
       at: t.String({ format: "date-time" }),
       credential: t.String(),
-      by: t.UnionEnum(["registration_number", "zone", "zone_list"]),
-      query: t.String({ description: "The normalized plate or the zone number" }),
+      by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict"]),
+      query: t.String({ description: "The normalized plate or the zone number; a verdict: PLATE@ZONE" }),
       results: t.Integer(),
     }),
   ),

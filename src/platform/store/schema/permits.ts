@@ -32,8 +32,8 @@ export const permitLookups = sqliteTable(
     id: integer().primaryKey({ autoIncrement: true }),
     at: integer().notNull(),
     credential: text().notNull(),
-    by: text({ enum: ["registration_number", "zone", "zone_list"] }).notNull(),
-    /** The normalized plate or the zone number asked for. */
+    by: text({ enum: ["registration_number", "zone", "zone_list", "verdict"] }).notNull(),
+    /** The normalized plate or the zone number asked for; a verdict: `PLATE@ZONE`. */
     query: text().notNull(),
     results: integer().notNull(),
   },
