@@ -13,6 +13,7 @@ import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, upgradeText } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
 import { allowedHostsOpt, connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
+import { ownCertificate, reloadCertificate } from "./serve-tls.ts";
 import { centralServeOptions, syncSettingsOf } from "./sync.ts";
 
 function appConfig(v: OptionValues): AppConfig {
@@ -67,18 +68,6 @@ function holidaysOpt(v: OptionValues): string[] {
   } catch (e) {
     throw new UsageError(`--holidays ${file}: ${(e as Error).message}`);
   }
-}
-
-/** --tls-cert and --tls-key, which go together, and never with --http. */
-function ownCertificate(v: OptionValues, plain: boolean): { certFile: string; keyFile: string } | undefined {
-  const certFile = stringOpt(v, "tls-cert");
-  const keyFile = stringOpt(v, "tls-key");
-  if (!certFile && !keyFile) return undefined;
-  // Serving plain HTTP while the operator thinks a certificate protects it is worse than not starting.
-  if (plain)
-    throw new UsageError("--tls-cert/--tls-key and --http exclude each other: --http serves without TLS");
-  if (!certFile || !keyFile) throw new UsageError("--tls-cert and --tls-key go together");
-  return { certFile, keyFile };
 }
 
 export const serveOptions = [
@@ -166,25 +155,6 @@ export const serveOptions = [
   },
   ...centralServeOptions,
 ];
-
-async function reloadCertificate(
-  front: FrontEnd,
-  dataDir: string,
-  own: { certFile: string; keyFile: string } | undefined,
-): Promise<void> {
-  try {
-    const tls = await loadTls(dataDir, own);
-    front.reloadTls(tls);
-    log("notice", `SIGHUP: serving the certificate with SHA-256 fingerprint ${tls.fingerprint}`, {
-      fingerprint: tls.fingerprint,
-    });
-  } catch (e) {
-    log(
-      "error",
-      `SIGHUP: the certificate was not reloaded, the previous one is still served: ${(e as Error).message}`,
-    );
-  }
-}
 
 export const serveCommand: Command = {
   name: "serve",
