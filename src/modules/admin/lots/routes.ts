@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../context.ts";
 import { credentialLabel } from "../../../domain/credentials.ts";
+import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { holidayCalendar } from "../../../domain/tariff/holidays.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { withEtag } from "../../../platform/http/conditional.ts";
@@ -16,6 +17,14 @@ function send(request: Request, r: Rendered): Response {
 }
 
 const TAGS = ["parking lots"];
+
+const ifMatch = (request: Request) => request.headers.get("if-match");
+
+/** A written lot with the ETag its GET now answers, so an editor can write again without a read. */
+function stored(set: { headers: Record<string, unknown> }, lot: ParkingLot) {
+  set.headers.etag = LotCatalog.etag(lot);
+  return { data: lot };
+}
 
 /** Public reads (kiosks, apps), admin writes, and price quotes for parking lots. */
 export function lotRoutes(ctx: AppContext) {
@@ -65,9 +74,8 @@ export function lotRoutes(ctx: AppContext) {
     )
     .put(
       "/api/v1/parkings/:id",
-      ({ credential, params, body }) => ({
-        data: catalog.replace(params.id, body, credentialLabel(credential)),
-      }),
+      ({ credential, params, body, request, set }) =>
+        stored(set, catalog.replace(params.id, body, credentialLabel(credential), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: ParkingLotInput },
         params: LotId,
@@ -77,9 +85,8 @@ export function lotRoutes(ctx: AppContext) {
     )
     .patch(
       "/api/v1/parkings/:id",
-      ({ credential, params, body }) => ({
-        data: catalog.patch(params.id, body, credentialLabel(credential)),
-      }),
+      ({ credential, params, body, request, set }) =>
+        stored(set, catalog.patch(params.id, body, credentialLabel(credential), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: ParkingLotPatch },
         params: LotId,
@@ -92,8 +99,8 @@ export function lotRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/v1/parkings/:id",
-      ({ params }) => {
-        catalog.remove(params.id);
+      ({ params, request }) => {
+        catalog.remove(params.id, ifMatch(request));
         return new Response(null, { status: 204 });
       },
       {

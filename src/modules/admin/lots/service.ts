@@ -1,7 +1,7 @@
-import { conflict, type FieldError, invalid, notFound } from "../../../domain/errors.ts";
+import { conflict, type FieldError, invalid, notFound, stale } from "../../../domain/errors.ts";
 import type { LotInput, ParkingLot } from "../../../domain/lots/lot.ts";
 import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
-import { etagOf } from "../../../platform/http/conditional.ts";
+import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import type { ParkingLotPatch } from "./model.ts";
 
@@ -115,28 +115,54 @@ export class LotCatalog {
     return lot;
   }
 
-  replace(id: number, input: LotInput, by: string): ParkingLot {
+  /** The ETag a GET of this lot answers: the hash of `{data: lot}` as sent. */
+  static etag(lot: ParkingLot): string {
+    return render({ data: lot }).etag;
+  }
+
+  /**
+   * The lot as stored now, refused with 412 when `ifMatch` names another version. Called inside
+   * the write's transaction, so no other write can land between the check and the change.
+   */
+  private matching(id: number, ifMatch: string | null | undefined): ParkingLot {
+    const lot = this.require(id);
+    const etag = LotCatalog.etag(lot);
+    if (!ifMatchHolds(ifMatch, etag)) throw stale(`Parking lot ${id}`, etag);
+    return lot;
+  }
+
+  /** Writes a whole lot over lot `id`; answers it as stored. */
+  replace(id: number, input: LotInput, by: string, ifMatch?: string | null): ParkingLot {
     if (input.id !== undefined && input.id !== id) throw notThisLot(input.id, id);
-    this.require(id);
-    const lot = completeLot(input, id);
-    ensureConsistent(lot);
-    this.store.lots.update(lot, this.now(), by);
-    this.changed();
-    return lot;
+    return this.write(id, by, ifMatch, () => completeLot(input, id));
   }
 
-  patch(id: number, patch: ParkingLotPatch, by: string): ParkingLot {
+  patch(id: number, patch: ParkingLotPatch, by: string, ifMatch?: string | null): ParkingLot {
     if (patch.id !== undefined && patch.id !== id) throw notThisLot(patch.id, id);
-    const current = this.require(id);
-    const lot = completeLot({ ...current, ...patch }, id);
-    ensureConsistent(lot);
-    this.store.lots.update(lot, this.now(), by);
+    return this.write(id, by, ifMatch, (current) => completeLot({ ...current, ...patch }, id));
+  }
+
+  private write(
+    id: number,
+    by: string,
+    ifMatch: string | null | undefined,
+    next: (current: ParkingLot) => ParkingLot,
+  ): ParkingLot {
+    const lot = this.store.transaction(() => {
+      const lot = next(this.matching(id, ifMatch));
+      ensureConsistent(lot);
+      this.store.lots.update(lot, this.now(), by);
+      return this.require(id);
+    })();
     this.changed();
     return lot;
   }
 
-  remove(id: number): void {
-    if (!this.store.lots.delete(id)) throw lotNotFound(id);
+  remove(id: number, ifMatch?: string | null): void {
+    this.store.transaction(() => {
+      this.matching(id, ifMatch);
+      this.store.lots.delete(id);
+    })();
     this.changed();
   }
 

@@ -11,9 +11,16 @@ import {
   PermitListQuery,
   PermitPatch,
 } from "./model.ts";
-import { PermitService } from "./service.ts";
+import { PermitService, type Versioned } from "./service.ts";
 
 const id = (value: string) => pathNumber(value, "id", 1);
+const ifMatch = (request: Request) => request.headers.get("if-match");
+
+/** A permit with the ETag of its stored version (for If-Match on the next write). */
+function versioned(set: { headers: Record<string, unknown> }, v: Versioned) {
+  set.headers.etag = v.etag;
+  return { data: v.permit };
+}
 
 /** Operator-issued permits (scope admin). Unknown fields in writes are refused. */
 export function permitAdminRoutes(ctx: AppContext) {
@@ -42,30 +49,40 @@ export function permitAdminRoutes(ctx: AppContext) {
       response: PermitList,
       detail: { summary: "Operator-issued permits, by id; filter by registration_number or zone", tags },
     })
-    .get("/api/v1/permits/:id", ({ params }) => ({ data: service.get(id(params.id)) }), {
+    .get("/api/v1/permits/:id", ({ params, set }) => versioned(set, service.get(id(params.id))), {
       auth: { scope: "admin" },
       params: PermitIdParams,
       response: PermitEnvelope,
       detail: { summary: "One permit", tags },
     })
-    .put("/api/v1/permits/:id", ({ params, body }) => ({ data: service.replace(id(params.id), body) }), {
-      auth: { scope: "admin", strictBody: PermitInput },
-      params: PermitIdParams,
-      body: PermitInput,
-      response: PermitEnvelope,
-      detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
-    })
-    .patch("/api/v1/permits/:id", ({ params, body }) => ({ data: service.update(id(params.id), body) }), {
-      auth: { scope: "admin", strictBody: PermitPatch },
-      params: PermitIdParams,
-      body: PermitPatch,
-      response: PermitEnvelope,
-      detail: { summary: "Change some fields of a permit", tags },
-    })
+    .put(
+      "/api/v1/permits/:id",
+      ({ params, body, request, set }) =>
+        versioned(set, service.replace(id(params.id), body, ifMatch(request))),
+      {
+        auth: { scope: "admin", strictBody: PermitInput },
+        params: PermitIdParams,
+        body: PermitInput,
+        response: PermitEnvelope,
+        detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
+      },
+    )
+    .patch(
+      "/api/v1/permits/:id",
+      ({ params, body, request, set }) =>
+        versioned(set, service.update(id(params.id), body, ifMatch(request))),
+      {
+        auth: { scope: "admin", strictBody: PermitPatch },
+        params: PermitIdParams,
+        body: PermitPatch,
+        response: PermitEnvelope,
+        detail: { summary: "Change some fields of a permit", tags },
+      },
+    )
     .delete(
       "/api/v1/permits/:id",
-      ({ params, set }) => {
-        service.remove(id(params.id));
+      ({ params, request, set }) => {
+        service.remove(id(params.id), ifMatch(request));
         set.status = 204;
         return null;
       },

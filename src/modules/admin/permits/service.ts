@@ -1,8 +1,9 @@
 import type { AppContext } from "../../../context.ts";
-import { type FieldError, invalid, notFound as missing } from "../../../domain/errors.ts";
+import { type FieldError, invalid, notFound as missing, stale } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
+import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import type { StoredPermit } from "../../../platform/store/permits.ts";
 import type { Permit, PermitInput, PermitPatch } from "./model.ts";
 
@@ -58,6 +59,21 @@ function checked(input: PermitInput, timezone: string) {
   };
 }
 
+/**
+ * A permit's ETag names its stored version (every stored field, updated_at included). `active`
+ * is computed at request time and does not move it: a permit that became active since an editor
+ * read it has not been changed by anyone.
+ */
+export function permitEtag(p: StoredPermit): string {
+  return etagOf(JSON.stringify(p));
+}
+
+/** A permit as answered, with the ETag of the stored version it was read from. */
+export interface Versioned {
+  permit: Permit;
+  etag: string;
+}
+
 /** Operator-issued permits: residents, staff, contractors. */
 export class PermitService {
   private readonly ctx: AppContext;
@@ -96,8 +112,17 @@ export class PermitService {
     return this.view(row, now);
   }
 
-  get(id: number): Permit {
-    return this.view(this.load(id), this.ctx.now());
+  get(id: number): Versioned {
+    const row = this.load(id);
+    return { permit: this.view(row, this.ctx.now()), etag: permitEtag(row) };
+  }
+
+  /** The permit as stored now, refused with 412 when `ifMatch` names another version. */
+  private matching(id: number, ifMatch: string | null | undefined): StoredPermit {
+    const row = this.load(id);
+    const etag = permitEtag(row);
+    if (!ifMatchHolds(ifMatch, etag)) throw stale(`Permit ${id}`, etag);
+    return row;
   }
 
   list(filter: { registration_number?: string; zone?: number }): Permit[] {
@@ -112,14 +137,17 @@ export class PermitService {
   }
 
   /** PUT: the whole permit is replaced; fields left out take their defaults. */
-  replace(id: number, input: PermitInput): Permit {
+  replace(id: number, input: PermitInput, ifMatch?: string | null): Versioned {
     const values = checked(input, this.ctx.config.timezone);
-    return this.write(id, values);
+    return this.write(id, ifMatch, () => values);
   }
 
   /** PATCH: the given fields change, the rest stay; the result is checked as a whole. */
-  update(id: number, patch: PermitPatch): Permit {
-    const current = this.load(id);
+  update(id: number, patch: PermitPatch, ifMatch?: string | null): Versioned {
+    return this.write(id, ifMatch, (current) => this.merged(current, patch));
+  }
+
+  private merged(current: StoredPermit, patch: PermitPatch): ReturnType<typeof checked> {
     const merged: PermitInput = {
       registration_number: patch.registration_number ?? current.plate,
       zone: patch.zone ?? current.zone,
@@ -133,22 +161,32 @@ export class PermitService {
       note: patch.note ?? current.note,
       days: patch.days ?? current.days ?? [],
     };
-    return this.write(id, checked(merged, this.ctx.config.timezone));
+    return checked(merged, this.ctx.config.timezone);
   }
 
-  private write(id: number, values: ReturnType<typeof checked>): Permit {
+  private write(
+    id: number,
+    ifMatch: string | null | undefined,
+    next: (current: StoredPermit) => ReturnType<typeof checked>,
+  ): Versioned {
     const now = this.ctx.now();
-    const before = this.load(id).zone;
-    const row = this.ctx.store.permits.update(id, values, now);
-    if (!row) throw notFound(id);
+    const { before, row } = this.ctx.store.transaction(() => {
+      const current = this.matching(id, ifMatch);
+      const row = this.ctx.store.permits.update(id, next(current), now);
+      if (!row) throw notFound(id);
+      return { before: current.zone, row };
+    })();
     this.ctx.zoneChanges.changed([before, row.zone]);
-    return this.view(row, now);
+    return { permit: this.view(row, now), etag: permitEtag(row) };
   }
 
   /** Removes the permit for good; to end one early, set its end_at instead. */
-  remove(id: number): void {
-    const zone = this.load(id).zone;
-    if (!this.ctx.store.permits.delete(id)) throw notFound(id);
+  remove(id: number, ifMatch?: string | null): void {
+    const zone = this.ctx.store.transaction(() => {
+      const { zone } = this.matching(id, ifMatch);
+      this.ctx.store.permits.delete(id);
+      return zone;
+    })();
     this.ctx.zoneChanges.changed(zone);
   }
 }
