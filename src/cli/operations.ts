@@ -94,7 +94,7 @@ export const purgeCommand: Command = {
       const dryRun = v["dry-run"] === true;
       const r = await purgeExpired(store, { now: Date.now(), retentionDays, dryRun });
       process.stdout.write(
-        `${dryRun ? "would delete" : "deleted"}: ${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups (ended more than ${retentionDays} days ago)\n`,
+        `${dryRun ? "would delete" : "deleted"}: ${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups, ${r.operatorChanges} operator changes (ended or made more than ${retentionDays} days ago)\n`,
       );
       return 0;
     } finally {

@@ -8,6 +8,10 @@ import {
 import { ADMIN_EXAMPLES as EX } from "./contract-examples.ts";
 import { WhoAmI } from "./credentials/routes.ts";
 import {
+  ImportAnswer,
+  ImportedLot,
+  ImportReport,
+  LotFile,
   ParkingLot,
   ParkingLotFee,
   ParkingLotInput,
@@ -61,6 +65,10 @@ export const adminContract: ApiContract = {
     ParkingLotEnvelope: { schema: envelope(ParkingLot) },
     ParkingLotInput: { schema: ParkingLotInput, example: EX.lotInput },
     ParkingLotPatch: { schema: ParkingLotPatch, example: { max_fee: 20000 } },
+    LotFile: { schema: LotFile, example: { data: [EX.lotInput] } },
+    ImportedLot: { schema: ImportedLot },
+    ImportReport: { schema: ImportReport },
+    ImportAnswer: { schema: ImportAnswer },
     QuoteLine: { schema: QuoteLine, example: EX.quote.breakdown[0] },
     Quote: { schema: Quote.properties.data, example: EX.quote },
     QuoteEnvelope: { schema: Quote },
@@ -114,6 +122,16 @@ export const adminContract: ApiContract = {
       tag: "parking lots",
       problems: { 409: ["lot-exists"] },
       ok: { 201: { description: "Created", schema: "ParkingLotEnvelope", headers: ["Location"] } },
+    },
+    "POST /api/v1/parkings/import": {
+      tag: "parking lots",
+      description:
+        "The body is a file as `parkd lots export` writes it (what GET /api/v1/parkings answers). Each lot is reported by its index in `data` and its id as created, changed (naming the fields), unchanged or refused (with its errors). With `?dry_run=true` nothing is written; otherwise every created and changed lot is written in one transaction, or, when any lot is refused, none (400 with every error, its pointer from the file's root).",
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { $ref: "#/components/schemas/LotFile" } } },
+      },
+      ok: { 200: { description: "What was (or, on a dry run, would be) written", schema: "ImportAnswer" } },
     },
     "PUT /api/v1/parkings/:id": {
       tag: "parking lots",

@@ -2,7 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
-import type { MigrationMeta } from "drizzle-orm/migrator";
+import { ChangeRecords } from "./changes.ts";
 import {
   configureConnection,
   isReadOnlyConnection,
@@ -14,7 +14,7 @@ import { LivePermits } from "./live-permits.ts";
 import { folderTrouble } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
-import { embeddedMigrations } from "./migrations.macro.ts" with { type: "macro" };
+import { applyMigrations } from "./migrations.ts";
 import { PermitRecords } from "./permits.ts";
 import { StoreProbe } from "./probe.ts";
 import * as schema from "./schema/index.ts";
@@ -24,6 +24,7 @@ import { TicketSearchRecords } from "./tickets/search.ts";
 import { ZoneVersions } from "./zone-versions.ts";
 
 export { commitRelaxed, isStoreUnavailable } from "./connection.ts";
+export { appliedSchemaVersion, applyMigrations, SCHEMA_VERSION } from "./migrations.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema>;
 
@@ -44,6 +45,7 @@ export class Store {
     lots?: LotRecords;
     credentials?: CredentialRecords;
     lookups?: LookupRecords;
+    changes?: ChangeRecords;
     probe?: StoreProbe;
     zoneVersions?: ZoneVersions;
     syncCursors?: SyncCursors;
@@ -166,6 +168,10 @@ export class Store {
     this.repos.lookups ??= new LookupRecords(this.sqlite);
     return this.repos.lookups;
   }
+  get changes(): ChangeRecords {
+    this.repos.changes ??= new ChangeRecords(this.sqlite);
+    return this.repos.changes;
+  }
   get probe(): StoreProbe {
     this.repos.probe ??= new StoreProbe(this.sqlite);
     return this.repos.probe;
@@ -239,7 +245,6 @@ export class Store {
 }
 
 export const STORE_FILE = "parkd.db";
-const migrations: MigrationMeta[] = embeddedMigrations();
 
 export function storePath(dataDir: string): string {
   return join(resolve(dataDir), STORE_FILE);
@@ -291,26 +296,4 @@ export function openMemoryStore(): Store {
   const db = drizzle({ client: sqlite, schema });
   applyMigrations(db);
   return new Store(":memory:", ":memory:", sqlite, db);
-}
-
-interface Migrator {
-  dialect: { migrate(m: MigrationMeta[], session: unknown, config: { migrationsFolder: string }): void };
-  session: unknown;
-}
-
-export function applyMigrations(db: Db): void {
-  const m = db as unknown as Migrator;
-  m.dialect.migrate(migrations, m.session, { migrationsFolder: "(embedded)" });
-}
-
-/** Number of migrations this build knows; the store's schema version once migrated. */
-export const SCHEMA_VERSION = migrations.length;
-
-export function appliedSchemaVersion(sqlite: Database): number {
-  try {
-    const row = sqlite.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number } | null;
-    return row?.n ?? 0;
-  } catch {
-    return 0;
-  }
 }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../context.ts";
-import { credentialLabel } from "../../../domain/credentials.ts";
+import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { pathNumber } from "../../../platform/http/validation.ts";
 import {
@@ -30,8 +30,8 @@ export function permitAdminRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .post(
       "/api/v1/permits",
-      ({ body, credential, set }) => {
-        const permit = service.create(body, credentialLabel(credential));
+      ({ body, credential, set, request }) => {
+        const permit = service.create(body, actorOf(credential, request));
         set.status = 201;
         set.headers.location = `/api/v1/permits/${permit.id}`;
         return { data: permit };
@@ -57,8 +57,8 @@ export function permitAdminRoutes(ctx: AppContext) {
     })
     .put(
       "/api/v1/permits/:id",
-      ({ params, body, request, set }) =>
-        versioned(set, service.replace(id(params.id), body, ifMatch(request))),
+      ({ credential, params, body, request, set }) =>
+        versioned(set, service.replace(id(params.id), body, actorOf(credential, request), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: PermitInput },
         params: PermitIdParams,
@@ -69,8 +69,8 @@ export function permitAdminRoutes(ctx: AppContext) {
     )
     .patch(
       "/api/v1/permits/:id",
-      ({ params, body, request, set }) =>
-        versioned(set, service.update(id(params.id), body, ifMatch(request))),
+      ({ credential, params, body, request, set }) =>
+        versioned(set, service.update(id(params.id), body, actorOf(credential, request), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: PermitPatch },
         params: PermitIdParams,
@@ -81,8 +81,8 @@ export function permitAdminRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/v1/permits/:id",
-      ({ params, request, set }) => {
-        service.remove(id(params.id), ifMatch(request));
+      ({ credential, params, request, set }) => {
+        service.remove(id(params.id), actorOf(credential, request), ifMatch(request));
         set.status = 204;
         return null;
       },

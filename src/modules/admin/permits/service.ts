@@ -1,4 +1,5 @@
 import type { AppContext } from "../../../context.ts";
+import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
 import { type FieldError, invalid, notFound as missing, stale } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
@@ -68,6 +69,18 @@ export function permitEtag(p: StoredPermit): string {
   return etagOf(JSON.stringify(p));
 }
 
+/** What the change history keeps of a permit: the fields an operator writes, as the API names them. */
+function permitFields(p: StoredPermit): Fields {
+  return {
+    registration_number: p.plate,
+    zone: p.zone,
+    start_at: formatMicros(p.startAt),
+    end_at: p.endAt === null ? null : formatMicros(p.endAt),
+    note: p.note,
+    days: p.days ?? [],
+  };
+}
+
 /** A permit as answered, with the ETag of the stored version it was read from. */
 export interface Versioned {
   permit: Permit;
@@ -104,10 +117,29 @@ export class PermitService {
     return row;
   }
 
-  create(input: PermitInput, credential: string): Permit {
+  /** Keeps the write in the change history (inside the write's transaction); nothing if nothing changed. */
+  private record(actor: Actor, id: number, before: StoredPermit | null, after: StoredPermit | null): void {
+    const fields = fieldChanges(before && permitFields(before), after && permitFields(after));
+    if (!fields) return;
+    this.ctx.store.changes.record({
+      at: this.ctx.now(),
+      actor: actor.who,
+      via: actor.via,
+      subject: "permit",
+      subjectId: String(id),
+      action: before === null ? "create" : after === null ? "delete" : "update",
+      ...fields,
+    });
+  }
+
+  create(input: PermitInput, actor: Actor): Permit {
     const now = this.ctx.now();
     const values = checked(input, this.ctx.config.timezone);
-    const row = this.ctx.store.permits.insert(values, now, credential);
+    const row = this.ctx.store.transaction(() => {
+      const row = this.ctx.store.permits.insert(values, now, actor.who);
+      this.record(actor, row.id, null, row);
+      return row;
+    })();
     this.ctx.zoneChanges.changed(row.zone);
     return this.view(row, now);
   }
@@ -137,14 +169,14 @@ export class PermitService {
   }
 
   /** PUT: the whole permit is replaced; fields left out take their defaults. */
-  replace(id: number, input: PermitInput, ifMatch?: string | null): Versioned {
+  replace(id: number, input: PermitInput, actor: Actor, ifMatch?: string | null): Versioned {
     const values = checked(input, this.ctx.config.timezone);
-    return this.write(id, ifMatch, () => values);
+    return this.write(id, actor, ifMatch, () => values);
   }
 
   /** PATCH: the given fields change, the rest stay; the result is checked as a whole. */
-  update(id: number, patch: PermitPatch, ifMatch?: string | null): Versioned {
-    return this.write(id, ifMatch, (current) => this.merged(current, patch));
+  update(id: number, patch: PermitPatch, actor: Actor, ifMatch?: string | null): Versioned {
+    return this.write(id, actor, ifMatch, (current) => this.merged(current, patch));
   }
 
   private merged(current: StoredPermit, patch: PermitPatch): ReturnType<typeof checked> {
@@ -166,6 +198,7 @@ export class PermitService {
 
   private write(
     id: number,
+    actor: Actor,
     ifMatch: string | null | undefined,
     next: (current: StoredPermit) => ReturnType<typeof checked>,
   ): Versioned {
@@ -174,6 +207,7 @@ export class PermitService {
       const current = this.matching(id, ifMatch);
       const row = this.ctx.store.permits.update(id, next(current), now);
       if (!row) throw notFound(id);
+      this.record(actor, id, current, row);
       return { before: current.zone, row };
     })();
     this.ctx.zoneChanges.changed([before, row.zone]);
@@ -181,11 +215,12 @@ export class PermitService {
   }
 
   /** Removes the permit for good; to end one early, set its end_at instead. */
-  remove(id: number, ifMatch?: string | null): void {
+  remove(id: number, actor: Actor, ifMatch?: string | null): void {
     const zone = this.ctx.store.transaction(() => {
-      const { zone } = this.matching(id, ifMatch);
+      const current = this.matching(id, ifMatch);
       this.ctx.store.permits.delete(id);
-      return zone;
+      this.record(actor, id, current, null);
+      return current.zone;
     })();
     this.ctx.zoneChanges.changed(zone);
   }
