@@ -61,7 +61,7 @@ const lots: ParkingLot[] = Array.from({ length: n }, (_, i) => ({
   active: i % 10 !== 0,
   max_fee: 25_000,
 }));
-new LotCatalog(store).importLots(lots, "bench");
+new LotCatalog(store).importFile({ data: lots }, { who: "bench", via: "cli" }, false);
 
 const app = createApp(createContext(store, { timezone: "Europe/Stockholm" }));
 const get = (headers: Record<string, string> = {}) =>

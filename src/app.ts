@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
+import { changeRoutes } from "./modules/admin/changes/routes.ts";
 import { adminConsoleContract } from "./modules/admin/console-contract.ts";
 import { adminContract } from "./modules/admin/contract.ts";
 import { credentialApiRoutes } from "./modules/admin/credentials/api-routes.ts";
@@ -67,6 +68,7 @@ export function createApp(ctx: AppContext) {
     .use(zoneFeedRoutes(ctx))
     .use(ticketSearchRoutes(ctx))
     .use(lookupRecordRoutes(ctx))
+    .use(changeRoutes(ctx))
     .use(credentialApiRoutes(ctx))
     .use(statusRoutes(ctx))
     .use(revenueRoutes(ctx))

@@ -121,7 +121,8 @@ export class AppContext {
         this.metrics.retentionDeletedRows("tickets", r.tickets);
         this.metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
         this.metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
-        if (r.tickets + r.ticketEvents + r.permitLookups > 0)
+        this.metrics.retentionDeletedRows("operator_changes", r.operatorChanges);
+        if (r.tickets + r.ticketEvents + r.permitLookups + r.operatorChanges > 0)
           logLine({ msg: "retention", retentionDays: this.config.retentionDays, deleted: r });
       },
       onError: (e) => logError("retention run failed; retrying at the next run", e),

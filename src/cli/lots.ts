@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import { checkLotFile, formatFileError } from "../modules/admin/lots/file.ts";
+import { CLI_ACTOR } from "../domain/changes.ts";
+import { type FileError, formatFileError } from "../modules/admin/lots/file.ts";
+import type { ImportReport } from "../modules/admin/lots/model.ts";
 import { LotCatalog } from "../modules/admin/lots/service.ts";
 import { openStore } from "../platform/store/db.ts";
 import { stringOpt, UsageError } from "./args.ts";
@@ -12,6 +14,13 @@ function withCatalog<T>(dataDir: string | undefined, fn: (c: LotCatalog) => T): 
   } finally {
     store.close();
   }
+}
+
+function fileErrorsOfReport(report: ImportReport): FileError[] {
+  return [
+    ...report.file_errors.map((e) => ({ index: null, id: null, ...e })),
+    ...report.lots.flatMap((l) => l.errors.map((e) => ({ index: l.index, id: l.id, ...e }))),
+  ];
 }
 
 async function readSource(file: string): Promise<string> {
@@ -50,22 +59,23 @@ export const lotsCommand: Command = {
           return fail(`${file} is not valid JSON: ${(e as Error).message}; nothing was changed`);
         }
         return withCatalog(stringOpt(v, "data-dir"), (catalog) => {
-          const checked = checkLotFile(value, catalog.nextId());
-          if ("errors" in checked) {
-            for (const e of checked.errors) process.stderr.write(`parkd: ${file}: ${formatFileError(e)}\n`);
-            return fail(`${file}: ${checked.errors.length} problem(s) found; nothing was changed`);
+          const dryRun = v["dry-run"] === true;
+          const report = catalog.importFile(value, CLI_ACTOR, dryRun);
+          const errors = fileErrorsOfReport(report);
+          if (errors.length) {
+            for (const e of errors) process.stderr.write(`parkd: ${file}: ${formatFileError(e)}\n`);
+            return fail(`${file}: ${errors.length} problem(s) found; nothing was changed`);
           }
-          const existing = new Set(catalog.all().map((l) => l.id));
-          const replacing = checked.lots.filter((l) => existing.has(l.id)).length;
-          if (v["dry-run"]) {
-            process.stderr.write(
-              `${file} is valid: ${checked.lots.length} lot(s), ${checked.lots.length - replacing} new, ${replacing} replaced (dry run, nothing changed)\n`,
-            );
-            return 0;
-          }
-          const { created, replaced } = catalog.importLots(checked.lots, "cli:import");
+          const counts = `${report.created} new, ${report.changed} changed, ${report.unchanged} unchanged`;
+          for (const l of report.lots)
+            if (l.outcome === "changed")
+              process.stderr.write(
+                `lot ${l.id} (index ${l.index}) changes: ${l.changed_fields.join(", ")}\n`,
+              );
           process.stderr.write(
-            `imported ${created + replaced} lot(s): ${created} new, ${replaced} replaced\n`,
+            dryRun
+              ? `${file} is valid: ${report.lots.length} lot(s): ${counts} (dry run, nothing changed)\n`
+              : `imported ${report.lots.length} lot(s): ${counts}\n`,
           );
           return 0;
         });

@@ -94,19 +94,21 @@ export const purgeCommand: Command = {
     try {
       const dryRun = v["dry-run"] === true;
       const counts = (r: PurgeReport) =>
-        `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups`;
+        `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups, ${r.operatorChanges} operator changes`;
       const now = Date.now();
       try {
         const r = await purgeExpired(store, { now, retentionDays, dryRun });
         process.stdout.write(
-          `${dryRun ? "would delete" : "deleted"}: ${counts(r)} (ended more than ${retentionDays} days ago)\n`,
+          `${dryRun ? "would delete" : "deleted"}: ${counts(r)} (ended or made more than ${retentionDays} days ago)\n`,
         );
         return 0;
       } catch (e) {
         if (!(e instanceof PurgeIncomplete)) throw e;
         // Never half-done silently: what was deleted, why it stopped, and what is left.
         const left = await purgeExpired(store, { now, retentionDays, dryRun: true });
-        process.stdout.write(`deleted: ${counts(e.done)} (ended more than ${retentionDays} days ago)\n`);
+        process.stdout.write(
+          `deleted: ${counts(e.done)} (ended or made more than ${retentionDays} days ago)\n`,
+        );
         return fail(`purge stopped before its end: ${e.message}; left for the next run: ${counts(left)}`);
       }
     } finally {

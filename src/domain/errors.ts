@@ -10,8 +10,12 @@ export interface FieldError {
   in?: "body" | "query" | "params" | "headers";
 }
 
-/** invalid: the request says something impossible; not-found: it names nothing we have; conflict: it contradicts what we store. */
-export type RefusalKind = "invalid" | "not-found" | "conflict";
+/**
+ * invalid: the request says something impossible; not-found: it names nothing we have; conflict:
+ * it contradicts what we store; stale: it was made against a version of a record that has since
+ * changed (a write with If-Match naming an older version).
+ */
+export type RefusalKind = "invalid" | "not-found" | "conflict" | "stale";
 
 export class DomainError extends Error {
   constructor(
@@ -50,4 +54,14 @@ export function notFound(code: string, title: string, detail: string): DomainErr
 
 export function conflict(code: string, title: string, detail: string): DomainError {
   return new DomainError("conflict", code, title, detail);
+}
+
+/** The record changed since the version the writer read: the write was not applied. */
+export function stale(what: string, current: string): DomainError {
+  return new DomainError(
+    "stale",
+    "precondition-failed",
+    "Changed since it was read",
+    `${what} was changed by someone else since the version named in If-Match was read; nothing was written. Its current ETag is ${current}`,
+  );
 }

@@ -93,6 +93,7 @@ const OWNERS: Record<string, string | string[]> = {
   api_tokens: "platform/store/credentials.ts",
   api_users: "platform/store/credentials.ts",
   permit_lookups: "platform/store/lookups.ts",
+  operator_changes: "platform/store/changes.ts",
   store_probe: "platform/store/probe.ts",
   central_permits: "platform/store/permits.ts",
   sync_cursors: "platform/store/sync-cursors.ts",

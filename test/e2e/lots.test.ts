@@ -77,7 +77,7 @@ describe("parkd lots import / export", () => {
     expect(JSON.parse(first.stdout)).toEqual(lotFile());
     const again = await box.run(["lots", "import", write(box, "export.json", first.stdout)]);
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain("2 replaced");
+    expect(again.stderr).toContain("0 new, 0 changed, 2 unchanged");
     const second = await box.run(["lots", "export"]);
     expect(second.stdout).toBe(first.stdout);
   });
@@ -120,7 +120,13 @@ describe("parkd lots import / export", () => {
       stdin: JSON.stringify({ data: [lotFile().data[1]] }),
     });
     expect(stdin.code).toBe(0);
-    expect(stdin.stderr).toContain("1 replaced");
+    expect(stdin.stderr).toContain("0 new, 0 changed, 1 unchanged");
+    const renamed = lotFile().data[1]!;
+    renamed.name = "Renamed by file";
+    const change = await box.run(["lots", "import", "-"], { stdin: JSON.stringify({ data: [renamed] }) });
+    expect(change.code).toBe(0);
+    expect(change.stderr).toContain(`lot ${renamed.id} (index 0) changes: name`);
+    expect(change.stderr).toContain("0 new, 1 changed, 0 unchanged");
     const dry = await box.run([
       "lots",
       "import",
@@ -129,7 +135,8 @@ describe("parkd lots import / export", () => {
     ]);
     expect(dry.code).toBe(0);
     expect(dry.stderr).toContain("1 new");
-    expect((await box.run(["lots", "export"])).stdout).toBe(before);
+    const after = JSON.parse((await box.run(["lots", "export"])).stdout).data;
+    expect(after.map((l: { name: string }) => l.name)).toEqual([lotFile().data[0]!.name, "Renamed by file"]);
   });
 
   test("while serve runs: the list over HTTP, an import shows at once, admin writes show in export", async () => {

@@ -1,4 +1,5 @@
 import type { ApiContract } from "../../platform/http/api-contract.ts";
+import { ChangePage, OperatorChange } from "./changes/model.ts";
 import {
   NewToken,
   TokenInput,
@@ -87,6 +88,26 @@ export const adminConsoleContract: ApiContract = {
         next_cursor: null,
       },
     },
+    OperatorChange: { schema: OperatorChange },
+    ChangePage: {
+      schema: ChangePage,
+      example: {
+        data: [
+          {
+            id: 42,
+            at: "2026-06-15T09:14:02.000Z",
+            actor: "user:anna",
+            via: "console",
+            subject: "lot",
+            subject_id: "3",
+            action: "update",
+            before: { name: "Hamnen", number_of_spaces: 120 },
+            after: { name: "Hamnen Syd", number_of_spaces: 110 },
+          },
+        ],
+        next_cursor: null,
+      },
+    },
   },
   problems: {
     "credential-exists": {
@@ -117,5 +138,10 @@ export const adminConsoleContract: ApiContract = {
     },
     "GET /api/v1/tickets": { tag: "tickets" },
     "GET /api/v1/lookups": { tag: "attendant lookups" },
+    "GET /api/v1/changes": {
+      tag: "changes",
+      description:
+        "Every write to lots, permits, tokens and users, through the API, the console or the CLI: who (the credential, or cli), when, through what, and the fields it changed, before and after (a create has no before, a delete no after). Filters: `subject` (and `subject_id` for one record's history), `actor`, and `from`/`to` (ISO 8601; a date alone is midnight, site time). Kept as long as lookup records (`--retention-days`).",
+    },
   },
 };

@@ -1,8 +1,17 @@
 import { t } from "elysia";
-import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
+import {
+  type ApiContract,
+  IF_NONE_MATCH,
+  NOT_MODIFIED,
+  type OperationContract,
+} from "../../platform/http/api-contract.ts";
 import { ADMIN_EXAMPLES as EX } from "./contract-examples.ts";
 import { WhoAmI } from "./credentials/routes.ts";
 import {
+  ImportAnswer,
+  ImportedLot,
+  ImportReport,
+  LotFile,
   ParkingLot,
   ParkingLotFee,
   ParkingLotInput,
@@ -25,6 +34,23 @@ import { TicketEventView, TicketView } from "./tickets/model.ts";
 
 const LOT_404 = { 404: ["lot-not-found"] };
 const PERMIT_404 = { 404: ["permit-not-found"] };
+const STALE = { 412: ["precondition-failed"] };
+const IF_MATCH = [
+  {
+    name: "If-Match",
+    description:
+      "The ETag of the version the change was made against: 412 when the record has changed since (RFC 9110 §13.1.1). Without it the write goes ahead",
+  },
+];
+/** A write guarded by If-Match: 412 besides the 404, and the new version's ETag on success. */
+const guarded = (
+  problems404: Record<number, string[]>,
+  ok: OperationContract["ok"],
+): Omit<OperationContract, "tag"> => ({
+  problems: { ...problems404, ...STALE },
+  headers: IF_MATCH,
+  ok,
+});
 const envelope = (data: Parameters<typeof t.Object>[0][string]) => t.Object({ data });
 
 /** What the OpenAPI document says of lots, permits, tickets and credentials (api-contract.ts). */
@@ -39,6 +65,10 @@ export const adminContract: ApiContract = {
     ParkingLotEnvelope: { schema: envelope(ParkingLot) },
     ParkingLotInput: { schema: ParkingLotInput, example: EX.lotInput },
     ParkingLotPatch: { schema: ParkingLotPatch, example: { max_fee: 20000 } },
+    LotFile: { schema: LotFile, example: { data: [EX.lotInput] } },
+    ImportedLot: { schema: ImportedLot },
+    ImportReport: { schema: ImportReport },
+    ImportAnswer: { schema: ImportAnswer },
     QuoteLine: { schema: QuoteLine, example: EX.quote.breakdown[0] },
     Quote: { schema: Quote.properties.data, example: EX.quote },
     QuoteEnvelope: { schema: Quote },
@@ -58,6 +88,12 @@ export const adminContract: ApiContract = {
     "lot-exists": { status: 409, title: "Parking lot exists", detail: "There is already a parking lot 12" },
     "permit-not-found": { status: 404, title: "Permit not found", detail: "There is no permit with id 7" },
     "ticket-not-found": { status: 404, title: "Ticket not found", detail: 'No ticket has ticketId "100234"' },
+    "precondition-failed": {
+      status: 412,
+      title: "Changed since it was read",
+      detail:
+        'Parking lot 12 was changed by someone else since the version named in If-Match was read; nothing was written. Its current ETag is "1x2y3z"',
+    },
   },
   operations: {
     "GET /api/v1/parkings": {
@@ -87,33 +123,57 @@ export const adminContract: ApiContract = {
       problems: { 409: ["lot-exists"] },
       ok: { 201: { description: "Created", schema: "ParkingLotEnvelope", headers: ["Location"] } },
     },
+    "POST /api/v1/parkings/import": {
+      tag: "parking lots",
+      description:
+        "The body is a file as `parkd lots export` writes it (what GET /api/v1/parkings answers). Each lot is reported by its index in `data` and its id as created, changed (naming the fields), unchanged or refused (with its errors). With `?dry_run=true` nothing is written; otherwise every created and changed lot is written in one transaction, or, when any lot is refused, none (400 with every error, its pointer from the file's root).",
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { $ref: "#/components/schemas/LotFile" } } },
+      },
+      ok: { 200: { description: "What was (or, on a dry run, would be) written", schema: "ImportAnswer" } },
+    },
     "PUT /api/v1/parkings/:id": {
       tag: "parking lots",
-      problems: LOT_404,
-      ok: { 200: { description: "The lot as stored", schema: "ParkingLotEnvelope" } },
+      ...guarded(LOT_404, {
+        200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
+      }),
     },
     "PATCH /api/v1/parkings/:id": {
       tag: "parking lots",
-      problems: LOT_404,
-      ok: { 200: { description: "The lot as stored", schema: "ParkingLotEnvelope" } },
+      ...guarded(LOT_404, {
+        200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
+      }),
     },
     "DELETE /api/v1/parkings/:id": {
       tag: "parking lots",
-      problems: LOT_404,
-      ok: { 204: { description: "Deleted" } },
+      ...guarded(LOT_404, { 204: { description: "Deleted" } }),
     },
     "POST /api/v1/permits": {
       tag: "permits",
       ok: { 201: { description: "Issued", schema: "PermitEnvelope", headers: ["Location"] } },
     },
     "GET /api/v1/permits": { tag: "permits" },
-    "GET /api/v1/permits/:id": { tag: "permits", problems: PERMIT_404 },
-    "PUT /api/v1/permits/:id": { tag: "permits", problems: PERMIT_404 },
-    "PATCH /api/v1/permits/:id": { tag: "permits", problems: PERMIT_404 },
-    "DELETE /api/v1/permits/:id": {
+    "GET /api/v1/permits/:id": {
       tag: "permits",
       problems: PERMIT_404,
-      ok: { 204: { description: "Deleted" } },
+      ok: { 200: { description: "The permit", schema: "PermitEnvelope", headers: ["ETag"] } },
+    },
+    "PUT /api/v1/permits/:id": {
+      tag: "permits",
+      ...guarded(PERMIT_404, {
+        200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
+      }),
+    },
+    "PATCH /api/v1/permits/:id": {
+      tag: "permits",
+      ...guarded(PERMIT_404, {
+        200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
+      }),
+    },
+    "DELETE /api/v1/permits/:id": {
+      tag: "permits",
+      ...guarded(PERMIT_404, { 204: { description: "Deleted" } }),
     },
     "GET /api/v1/tickets/:ticketId": { tag: "tickets", problems: { 404: ["ticket-not-found"] } },
     "GET /api/v1/whoami": { tag: "credentials" },

@@ -11,6 +11,10 @@ export const TAGS = [
   { name: "tickets", description: "Ticket search, and one ticket with every event received for it (admin)." },
   { name: "credentials", description: "Tokens and users (admin), and which credential a request carried." },
   { name: "reports", description: "Revenue and occupancy for the operator and the books (admin)." },
+  {
+    name: "changes",
+    description: "The history of operator writes to lots, permits, tokens and users (admin).",
+  },
   { name: "operations", description: "Health, metrics, status and this reference." },
   { name: "web app", description: "The pages served at / and the browser sessions they sign in with." },
 ];

@@ -30,5 +30,6 @@ export const PurgeReport = t.Object({
   tickets: t.Integer(),
   ticketEvents: t.Integer(),
   permitLookups: t.Integer(),
+  operatorChanges: t.Integer(),
 });
 export type PurgeReport = Static<typeof PurgeReport>;

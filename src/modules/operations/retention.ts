@@ -1,6 +1,6 @@
 /**
  * Retention: tickets, their events and permit-lookup records are deleted `retentionDays` after
- * they ended. When a ticket "ended":
+ * they ended; the change history of operator writes `retentionDays` after each change was made. When a ticket "ended":
  *   - canceled: at canceled_at (the moment it stopped counting as a permit), whatever its end_at;
  *   - otherwise: at end_at; a ticket with no end_at is running and is never deleted.
  * Operator-issued permits are never deleted by retention: an operator deletes them.
@@ -79,11 +79,12 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
       tickets: ended.tickets,
       ticketEvents: ended.events,
       permitLookups: store.lookups.countBefore(cutoff),
+      operatorChanges: store.changes.countBefore(cutoff),
     };
   }
   const batch = Math.max(1, opts.batch ?? 1000);
   const pause = opts.pause ?? yieldToLoop;
-  const report: PurgeReport = { tickets: 0, ticketEvents: 0, permitLookups: 0 };
+  const report: PurgeReport = { tickets: 0, ticketEvents: 0, permitLookups: 0, operatorChanges: 0 };
 
   const { lo, hi } = store.tickets.rowids();
   for (let from = lo - 1; from < hi; from += batch) {
@@ -98,6 +99,14 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
     if (opts.signal?.aborted) return report;
     const n = await step(() => store.lookups.deleteBefore(cutoff, batch), report, pause);
     report.permitLookups += n;
+    if (n < batch) break;
+    await pause();
+  }
+
+  for (;;) {
+    if (opts.signal?.aborted) return report;
+    const n = store.changes.deleteBefore(cutoff, batch);
+    report.operatorChanges += n;
     if (n < batch) break;
     await pause();
   }

@@ -105,7 +105,10 @@ export const PLATFORM_PROBLEMS: Record<string, ProblemInfo> = {
 
 /** Response headers by name. */
 export const HEADERS: Record<string, Json> = {
-  ETag: { description: "Version of this answer, for If-None-Match", schema: { type: "string" } },
+  ETag: {
+    description: "Version of this answer, for If-None-Match (and If-Match on writes)",
+    schema: { type: "string" },
+  },
   Location: { description: "Path of the created resource", schema: { type: "string" } },
   "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer" } },
   "WWW-Authenticate": {

@@ -29,3 +29,16 @@ export function withEtag(
     return new Response(null, { status: 304, headers: common });
   return new Response(body, { headers: { "content-type": "application/json; charset=utf-8", ...common } });
 }
+
+/**
+ * Whether a write may go ahead under `If-Match` (RFC 9110 §13.1.1): no header, `*` (the record
+ * exists, or the caller would have had a 404), or a list naming the current ETag. Comparison is
+ * strong: a weak tag never matches.
+ */
+export function ifMatchHolds(ifMatch: string | null | undefined, etag: string): boolean {
+  if (ifMatch === null || ifMatch === undefined) return true;
+  return ifMatch.split(",").some((h) => {
+    const tag = h.trim();
+    return tag === "*" || tag === etag;
+  });
+}

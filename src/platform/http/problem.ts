@@ -64,7 +64,12 @@ export class Problem extends Error {
   }
 }
 
-const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, "not-found": 404, conflict: 409 };
+const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  "not-found": 404,
+  conflict: 409,
+  stale: 412,
+};
 
 /** The one place a domain refusal becomes an HTTP status. */
 export function problemOf(e: DomainError): Problem {

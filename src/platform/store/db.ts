@@ -2,6 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import { ChangeRecords } from "./changes.ts";
 import {
   configureConnection,
   isReadOnlyConnection,
@@ -48,6 +49,7 @@ export class Store {
     lots?: LotRecords;
     credentials?: CredentialRecords;
     lookups?: LookupRecords;
+    changes?: ChangeRecords;
     probe?: StoreProbe;
     zoneVersions?: ZoneVersions;
     syncCursors?: SyncCursors;
@@ -176,6 +178,10 @@ export class Store {
   get lookups(): LookupRecords {
     this.repos.lookups ??= new LookupRecords(this.sqlite);
     return this.repos.lookups;
+  }
+  get changes(): ChangeRecords {
+    this.repos.changes ??= new ChangeRecords(this.sqlite);
+    return this.repos.changes;
   }
   get probe(): StoreProbe {
     this.repos.probe ??= new StoreProbe(this.sqlite);

@@ -129,7 +129,9 @@ describe("reading lots (public)", () => {
         parking_lot_open: [],
         parking_lot_location: [],
       };
-      new LotCatalog(other).importLots([lot], "cli:import");
+      expect(
+        new LotCatalog(other).importFile({ data: [lot] }, { who: "cli", via: "cli" }, false).applied,
+      ).toBe(true);
       other.close();
       const second = await call(app, "GET", "/api/v1/parkings", {
         headers: { "if-none-match": first.headers.get("etag")! },

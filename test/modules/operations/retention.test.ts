@@ -87,6 +87,18 @@ function fixture() {
   addLookup(store, daysAgo(91));
   addLookup(store, daysAgo(89));
   addLookup(store, NOW);
+  // The change history: one change older than the cutoff, one just inside it
+  for (const at of [daysAgo(91), daysAgo(89)])
+    store.changes.record({
+      at,
+      actor: "user:anna",
+      via: "console",
+      subject: "lot",
+      subjectId: "1",
+      action: "update",
+      before: { name: "A" },
+      after: { name: "B" },
+    });
   return store;
 }
 
@@ -103,7 +115,7 @@ describe("retention", () => {
   test("deletes tickets, their events and lookups that ended before the cutoff, keeps the rest", async () => {
     const store = fixture();
     const report = await purgeExpired(store, { now: NOW, retentionDays: 90, batch: 3 });
-    expect(report).toEqual({ tickets: 9, ticketEvents: 2 + 2 + 7, permitLookups: 2 });
+    expect(report).toEqual({ tickets: 9, ticketEvents: 2 + 2 + 7, permitLookups: 2, operatorChanges: 1 });
     expect(ids(store)).toEqual(kept);
     expect(eventIds(store)).toEqual(kept);
     expect(
@@ -114,11 +126,13 @@ describe("retention", () => {
         .map((l) => l.at)
         .sort(),
     ).toEqual([daysAgo(89), NOW]);
+    expect(store.changes.page({}, undefined, 10).map((c) => c.at)).toEqual([daysAgo(89)]);
     // A second run finds nothing more.
     expect(await purgeExpired(store, { now: NOW, retentionDays: 90 })).toEqual({
       tickets: 0,
       ticketEvents: 0,
       permitLookups: 0,
+      operatorChanges: 0,
     });
   });
 
@@ -182,7 +196,7 @@ describe("retention", () => {
     const deadline = Date.now() + 2000;
     while (reports.length === 0 && Date.now() < deadline) await Bun.sleep(5);
     await schedule.stop();
-    expect(reports[0]).toEqual({ tickets: 9, ticketEvents: 11, permitLookups: 2 });
+    expect(reports[0]).toEqual({ tickets: 9, ticketEvents: 11, permitLookups: 2, operatorChanges: 1 });
     expect(ids(store)).toEqual(kept);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { type ChangeFilter, changePageSql } from "../../../src/platform/store/changes.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
 import { PERMIT_LOOKUP_SQL } from "../../../src/platform/store/permits.ts";
 import { TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets/records.ts";
@@ -54,6 +55,42 @@ describe("occupancy queries read covering indexes", () => {
     );
     expect(plan(OCCUPANCY_SQL.longStays)).toBe(
       "SEARCH tickets USING COVERING INDEX tickets_long_stay (start_at<?)",
+    );
+  });
+});
+
+/** The change history's pages: one record's history, one actor's writes, a date range. */
+describe("change history pages are served from indexes", () => {
+  const store = openMemoryStore();
+  const plan = (filter: ChangeFilter) => {
+    const sql = changePageSql(filter);
+    const names = [...new Set(sql.match(/\$\w+/g))].map((n) => n.slice(1));
+    const args = Object.fromEntries(names.map((n) => [n, n === "subject" ? "lot" : 1]));
+    return (store.sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(args as never) as { detail: string }[])
+      .map((r) => r.detail)
+      .join(" | ");
+  };
+
+  test("one record: (subject, subject_id, id), newest first without a sort", () => {
+    expect(plan({ subject: "lot", subjectId: "3" })).toBe(
+      "SEARCH operator_changes USING INDEX operator_changes_subject (subject=? AND subject_id=? AND id<?)",
+    );
+    expect(plan({ subject: "lot", subjectId: "3", from: 1, to: 2 })).toBe(
+      "SEARCH operator_changes USING INDEX operator_changes_subject (subject=? AND subject_id=? AND id<?)",
+    );
+  });
+
+  test("one actor: (actor, id); one kind: (subject, id); everything: the primary key; a date range: (at)", () => {
+    expect(plan({ actor: "user:anna" })).toBe(
+      "SEARCH operator_changes USING INDEX operator_changes_actor (actor=? AND id<?)",
+    );
+    expect(plan({})).toBe("SEARCH operator_changes USING INTEGER PRIMARY KEY (rowid<?)");
+    expect(plan({ subject: "permit" })).toBe(
+      "SEARCH operator_changes USING INDEX operator_changes_kind (subject=? AND id<?)",
+    );
+    // A date range is read through (at) and sorted: the range bounds the sort
+    expect(plan({ from: 1, to: 2 })).toBe(
+      "SEARCH operator_changes USING INDEX operator_changes_at (at>? AND at<?) | USE TEMP B-TREE FOR ORDER BY",
     );
   });
 });

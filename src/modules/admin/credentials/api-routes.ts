@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../../../context.ts";
 import { SCOPES } from "../../../domain/credentials.ts";
 import { conflict, invalid, notFound } from "../../../domain/errors.ts";
+import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { iso, isoOrNull } from "../paging.ts";
 import { CredentialError } from "./service.ts";
@@ -101,12 +102,15 @@ export function credentialApiRoutes(ctx: AppContext) {
     )
     .post(
       "/api/v1/tokens",
-      ({ body, set }) => {
+      ({ body, set, credential, request }) => {
         const expiresInMs =
           body.expires_in_days === undefined ? undefined : body.expires_in_days * 86_400_000;
         let made: { id: string; token: string };
         try {
-          made = ctx.credentials.createToken({ name: body.name, scopes: body.scopes, expiresInMs });
+          made = ctx.credentials.createToken(
+            { name: body.name, scopes: body.scopes, expiresInMs },
+            actorOf(credential, request),
+          );
         } catch (e) {
           refused(e);
         }
@@ -124,8 +128,10 @@ export function credentialApiRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/v1/tokens/:id",
-      ({ params, set }) => {
-        byId(params.id, "tok_", "no live token with id", (id) => ctx.credentials.revokeToken(id));
+      ({ params, set, credential, request }) => {
+        byId(params.id, "tok_", "no live token with id", (id) =>
+          ctx.credentials.revokeToken(id, actorOf(credential, request)),
+        );
         set.status = 204;
         return null;
       },
@@ -145,10 +151,10 @@ export function credentialApiRoutes(ctx: AppContext) {
     })
     .post(
       "/api/v1/users",
-      async ({ body, set }) => {
+      async ({ body, set, credential, request }) => {
         let id: string;
         try {
-          ({ id } = await ctx.credentials.createUser(body));
+          ({ id } = await ctx.credentials.createUser(body, actorOf(credential, request)));
         } catch (e) {
           refused(e);
         }
@@ -164,8 +170,10 @@ export function credentialApiRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/v1/users/:id",
-      ({ params, set }) => {
-        byId(params.id, "usr_", "no user with id", (id) => ctx.credentials.deleteUser(id));
+      ({ params, set, credential, request }) => {
+        byId(params.id, "usr_", "no user with id", (id) =>
+          ctx.credentials.deleteUser(id, actorOf(credential, request)),
+        );
         set.status = 204;
         return null;
       },

@@ -1,29 +1,23 @@
-import { timingSafeEqual } from "node:crypto";
-import { type Credential, isScope, type Scope } from "../../../domain/credentials.ts";
+import { type Actor, type ChangeAction, CLI_ACTOR, type Fields } from "../../../domain/changes.ts";
+import type { Credential } from "../../../domain/credentials.ts";
 import { logLine } from "../../../platform/log.ts";
 import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
+import {
+  CredentialError,
+  checkName,
+  checkScopes,
+  credentialScopes,
+  newId,
+  parseScopes,
+  sameHex,
+  sha256Hex,
+  type TokenInfo,
+  type UserInfo,
+} from "./checks.ts";
 import { PasswordChecks } from "./passwords.ts";
 
-export class CredentialError extends Error {}
-
-export interface TokenInfo {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  createdAt: number;
-  lastUsedAt: number | null;
-  expiresAt: number | null;
-  revokedAt: number | null;
-}
-
-export interface UserInfo {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  createdAt: number;
-  lastUsedAt: number | null;
-}
+export { CredentialError, sha256Hex, type TokenInfo, type UserInfo };
 
 const TOKEN_PREFIX = "pk_";
 const LAST_USED_FLUSH_MS = 5_000;
@@ -40,52 +34,6 @@ let dummy: Promise<string> | undefined;
 function dummyHash(): Promise<string> {
   dummy ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
   return dummy;
-}
-
-export function sha256Hex(text: string): string {
-  return Bun.CryptoHasher.hash("sha256", text, "hex") as string;
-}
-
-function parseScopes(text: string): Scope[] {
-  return text.split(" ").filter(isScope);
-}
-
-// Every authenticated request needs its credential's scopes; there are only a few distinct texts.
-const sharedScopes = new Map<string, readonly Scope[]>();
-function credentialScopes(text: string): readonly Scope[] {
-  let scopes = sharedScopes.get(text);
-  if (!scopes) {
-    scopes = Object.freeze(parseScopes(text));
-    if (sharedScopes.size < 1_000) sharedScopes.set(text, scopes);
-  }
-  return scopes;
-}
-
-function checkScopes(scopes: readonly string[]): Scope[] {
-  if (scopes.length === 0) throw new CredentialError("at least one --scope is needed");
-  for (const s of scopes)
-    if (!isScope(s))
-      throw new CredentialError(`unknown scope "${s}" (use tickets:write, permits:read or admin)`);
-  return [...new Set(scopes)] as Scope[];
-}
-
-function checkName(name: string | undefined): string {
-  if (!name || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name))
-    throw new CredentialError(
-      "a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
-    );
-  return name;
-}
-
-function newId(prefix: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(6));
-  return prefix + Buffer.from(bytes).toString("hex");
-}
-
-function sameHex(a: string, b: string): boolean {
-  const x = Buffer.from(a, "hex");
-  const y = Buffer.from(b, "hex");
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
@@ -108,7 +56,32 @@ export class CredentialService {
     this.passwords = new PasswordChecks(now);
   }
 
-  createToken(input: { name: string; scopes: readonly string[]; expiresInMs?: number }): {
+  /** Keeps a credential write in the change history; call it inside the write's transaction. */
+  private record(
+    actor: Actor,
+    subject: "token" | "user",
+    id: string,
+    action: ChangeAction,
+    before: Fields | null,
+    after: Fields | null,
+  ): void {
+    this.store.changes.record({
+      at: this.now(),
+      actor: actor.who,
+      via: actor.via,
+      subject,
+      subjectId: id,
+      action,
+      before,
+      after,
+    });
+  }
+
+  /** `actor`: who asks (the command line unless a request says otherwise). */
+  createToken(
+    input: { name: string; scopes: readonly string[]; expiresInMs?: number },
+    actor: Actor = CLI_ACTOR,
+  ): {
     id: string;
     token: string;
   } {
@@ -127,17 +100,18 @@ export class CredentialService {
       TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const id = newId("tok_");
     this.tokenCache.clear();
-    this.store.credentials.insertToken(
-      {
-        id,
+    const expiresAt = input.expiresInMs === undefined ? null : now + input.expiresInMs;
+    this.store.transaction(() => {
+      this.store.credentials.insertToken(
+        { id, name, tokenHash: sha256Hex(token), scopes: scopes.join(" "), createdAt: now, expiresAt },
+        expired ? { id: holder.id, at: holder.expiresAt! } : undefined,
+      );
+      this.record(actor, "token", id, "create", null, {
         name,
-        tokenHash: sha256Hex(token),
-        scopes: scopes.join(" "),
-        createdAt: now,
-        expiresAt: input.expiresInMs === undefined ? null : now + input.expiresInMs,
-      },
-      expired ? { id: holder.id, at: holder.expiresAt! } : undefined,
-    );
+        scopes,
+        expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      });
+    })();
     return { id, token };
   }
 
@@ -154,19 +128,33 @@ export class CredentialService {
   }
 
   /** Revokes the live token with this id or name; returns its id. */
-  revokeToken(idOrName: string): string {
+  revokeToken(idOrName: string, actor: Actor = CLI_ACTOR): string {
     const id = this.store.credentials.liveTokenByIdOrName(idOrName);
     if (id === null) throw new CredentialError(`no live token with id or name "${idOrName}"`);
     this.tokenCache.clear();
-    this.store.credentials.revokeToken(id, this.now());
+    const at = this.now();
+    this.store.transaction(() => {
+      this.store.credentials.revokeToken(id, at);
+      this.record(
+        actor,
+        "token",
+        id,
+        "revoke",
+        { revoked_at: null },
+        { revoked_at: new Date(at).toISOString() },
+      );
+    })();
     return id;
   }
 
-  async createUser(input: {
-    name: string;
-    scopes: readonly string[];
-    password: string;
-  }): Promise<{ id: string }> {
+  async createUser(
+    input: {
+      name: string;
+      scopes: readonly string[];
+      password: string;
+    },
+    actor: Actor = CLI_ACTOR,
+  ): Promise<{ id: string }> {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
     if (input.password.length < 12) throw new CredentialError("the password must be at least 12 characters");
@@ -175,13 +163,16 @@ export class CredentialService {
     const id = newId("usr_");
     const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
     this.tokenCache.clear();
-    this.store.credentials.insertUser({
-      id,
-      name,
-      passwordHash,
-      scopes: scopes.join(" "),
-      createdAt: this.now(),
-    });
+    this.store.transaction(() => {
+      this.store.credentials.insertUser({
+        id,
+        name,
+        passwordHash,
+        scopes: scopes.join(" "),
+        createdAt: this.now(),
+      });
+      this.record(actor, "user", id, "create", null, { name, scopes });
+    })();
     return { id };
   }
 
@@ -195,11 +186,16 @@ export class CredentialService {
     }));
   }
 
-  deleteUser(idOrName: string): string {
+  deleteUser(idOrName: string, actor: Actor = CLI_ACTOR): string {
     const id = this.store.credentials.userByIdOrName(idOrName);
     if (id === null) throw new CredentialError(`no user with id or name "${idOrName}"`);
     this.tokenCache.clear();
-    this.store.credentials.deleteUser(id);
+    this.store.transaction(() => {
+      const user = this.store.credentials.users().find((u) => u.id === id);
+      this.store.credentials.deleteUser(id);
+      if (user)
+        this.record(actor, "user", id, "delete", { name: user.name, scopes: parseScopes(user.scopes) }, null);
+    })();
     return id;
   }
 

@@ -1,10 +1,21 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { AppContext } from "../../../context.ts";
-import { credentialLabel } from "../../../domain/credentials.ts";
+import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { holidayCalendar } from "../../../domain/tariff/holidays.ts";
+import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { withEtag } from "../../../platform/http/conditional.ts";
-import { ListQuery, LotId, ParkingLotInput, ParkingLotPatch, Quote, QuoteQuery } from "./model.ts";
+import { importRefusal } from "./import.ts";
+import {
+  ImportAnswer,
+  ImportQuery,
+  ListQuery,
+  LotId,
+  ParkingLotInput,
+  ParkingLotPatch,
+  Quote,
+  QuoteQuery,
+} from "./model.ts";
 import { quoteStay } from "./quote.ts";
 import { LotCatalog, type Rendered } from "./service.ts";
 
@@ -16,6 +27,14 @@ function send(request: Request, r: Rendered): Response {
 }
 
 const TAGS = ["parking lots"];
+
+const ifMatch = (request: Request) => request.headers.get("if-match");
+
+/** A written lot with the ETag its GET now answers, so an editor can write again without a read. */
+function stored(set: { headers: Record<string, unknown> }, lot: ParkingLot) {
+  set.headers.etag = LotCatalog.etag(lot);
+  return { data: lot };
+}
 
 /** Public reads (kiosks, apps), admin writes, and price quotes for parking lots. */
 export function lotRoutes(ctx: AppContext) {
@@ -51,8 +70,8 @@ export function lotRoutes(ctx: AppContext) {
     )
     .post(
       "/api/v1/parkings",
-      ({ credential, body, set }) => {
-        const lot = catalog.create(body, credentialLabel(credential));
+      ({ credential, body, set, request }) => {
+        const lot = catalog.create(body, actorOf(credential, request));
         set.status = 201;
         set.headers.location = `/api/v1/parkings/${lot.id}`;
         return { data: lot };
@@ -63,11 +82,29 @@ export function lotRoutes(ctx: AppContext) {
         detail: { summary: "Create a parking lot (admin)", tags: TAGS },
       },
     )
+    .post(
+      "/api/v1/parkings/import",
+      ({ credential, body, query, request }) => {
+        const report = catalog.importFile(body, actorOf(credential, request), query.dry_run === true);
+        if (!report.dry_run && !report.applied) throw importRefusal(report);
+        return { data: report };
+      },
+      {
+        auth: { scope: "admin" },
+        query: ImportQuery,
+        body: t.Unknown(),
+        response: ImportAnswer,
+        detail: {
+          summary:
+            "Create or replace lots from an export file, all or nothing; ?dry_run=true reports what would change (admin)",
+          tags: TAGS,
+        },
+      },
+    )
     .put(
       "/api/v1/parkings/:id",
-      ({ credential, params, body }) => ({
-        data: catalog.replace(params.id, body, credentialLabel(credential)),
-      }),
+      ({ credential, params, body, request, set }) =>
+        stored(set, catalog.replace(params.id, body, actorOf(credential, request), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: ParkingLotInput },
         params: LotId,
@@ -77,9 +114,8 @@ export function lotRoutes(ctx: AppContext) {
     )
     .patch(
       "/api/v1/parkings/:id",
-      ({ credential, params, body }) => ({
-        data: catalog.patch(params.id, body, credentialLabel(credential)),
-      }),
+      ({ credential, params, body, request, set }) =>
+        stored(set, catalog.patch(params.id, body, actorOf(credential, request), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: ParkingLotPatch },
         params: LotId,
@@ -92,8 +128,8 @@ export function lotRoutes(ctx: AppContext) {
     )
     .delete(
       "/api/v1/parkings/:id",
-      ({ params }) => {
-        catalog.remove(params.id);
+      ({ credential, params, request }) => {
+        catalog.remove(params.id, actorOf(credential, request), ifMatch(request));
         return new Response(null, { status: 204 });
       },
       {

@@ -1,9 +1,11 @@
-import { conflict, type FieldError, invalid, notFound } from "../../../domain/errors.ts";
+import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
+import { conflict, type FieldError, invalid, notFound, stale } from "../../../domain/errors.ts";
 import type { LotInput, ParkingLot } from "../../../domain/lots/lot.ts";
 import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
-import { etagOf } from "../../../platform/http/conditional.ts";
+import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import type { Store } from "../../../platform/store/db.ts";
-import type { ParkingLotPatch } from "./model.ts";
+import { planImport } from "./import.ts";
+import type { ImportReport, ParkingLotPatch } from "./model.ts";
 
 /** A body ready to send, with its strong ETag. */
 export interface Rendered {
@@ -103,55 +105,113 @@ export class LotCatalog {
     this.localWrites++;
   }
 
-  create(input: LotInput, by: string): ParkingLot {
+  /** Keeps the write in the change history (inside the write's transaction); nothing if nothing changed. */
+  private record(actor: Actor, id: number, before: ParkingLot | null, after: ParkingLot | null): void {
+    const fields = fieldChanges(before as Fields | null, after as Fields | null);
+    if (!fields) return;
+    const action = before === null ? "create" : after === null ? "delete" : "update";
+    this.store.changes.record({
+      at: this.now(),
+      actor: actor.who,
+      via: actor.via,
+      subject: "lot",
+      subjectId: String(id),
+      action,
+      ...fields,
+    });
+  }
+
+  create(input: LotInput, actor: Actor): ParkingLot {
     const lot = this.store.transaction(() => {
       if (input.id !== undefined && this.store.lots.exists(input.id))
         throw conflict("lot-exists", "Parking lot exists", `There is already a parking lot ${input.id}`);
       const draft = completeLot(input, input.id ?? 0);
       ensureConsistent(draft);
-      return this.store.lots.insert(draft, input.id !== undefined, this.now(), by);
+      const lot = this.store.lots.insert(draft, input.id !== undefined, this.now(), actor.who);
+      this.record(actor, lot.id, null, lot);
+      return lot;
     })();
     this.changed();
     return lot;
   }
 
-  replace(id: number, input: LotInput, by: string): ParkingLot {
+  /** The ETag a GET of this lot answers: the hash of `{data: lot}` as sent. */
+  static etag(lot: ParkingLot): string {
+    return render({ data: lot }).etag;
+  }
+
+  /**
+   * The lot as stored now, refused with 412 when `ifMatch` names another version. Called inside
+   * the write's transaction, so no other write can land between the check and the change.
+   */
+  private matching(id: number, ifMatch: string | null | undefined): ParkingLot {
+    const lot = this.require(id);
+    const etag = LotCatalog.etag(lot);
+    if (!ifMatchHolds(ifMatch, etag)) throw stale(`Parking lot ${id}`, etag);
+    return lot;
+  }
+
+  /** Writes a whole lot over lot `id`; answers it as stored. */
+  replace(id: number, input: LotInput, actor: Actor, ifMatch?: string | null): ParkingLot {
     if (input.id !== undefined && input.id !== id) throw notThisLot(input.id, id);
-    this.require(id);
-    const lot = completeLot(input, id);
-    ensureConsistent(lot);
-    this.store.lots.update(lot, this.now(), by);
-    this.changed();
-    return lot;
+    return this.write(id, actor, ifMatch, () => completeLot(input, id));
   }
 
-  patch(id: number, patch: ParkingLotPatch, by: string): ParkingLot {
+  patch(id: number, patch: ParkingLotPatch, actor: Actor, ifMatch?: string | null): ParkingLot {
     if (patch.id !== undefined && patch.id !== id) throw notThisLot(patch.id, id);
-    const current = this.require(id);
-    const lot = completeLot({ ...current, ...patch }, id);
-    ensureConsistent(lot);
-    this.store.lots.update(lot, this.now(), by);
+    return this.write(id, actor, ifMatch, (current) => completeLot({ ...current, ...patch }, id));
+  }
+
+  private write(
+    id: number,
+    actor: Actor,
+    ifMatch: string | null | undefined,
+    next: (current: ParkingLot) => ParkingLot,
+  ): ParkingLot {
+    const lot = this.store.transaction(() => {
+      const before = this.matching(id, ifMatch);
+      const lot = next(before);
+      ensureConsistent(lot);
+      this.store.lots.update(lot, this.now(), actor.who);
+      const after = this.require(id);
+      this.record(actor, id, before, after);
+      return after;
+    })();
     this.changed();
     return lot;
   }
 
-  remove(id: number): void {
-    if (!this.store.lots.delete(id)) throw lotNotFound(id);
+  remove(id: number, actor: Actor, ifMatch?: string | null): void {
+    this.store.transaction(() => {
+      const before = this.matching(id, ifMatch);
+      this.store.lots.delete(id);
+      this.record(actor, id, before, null);
+    })();
     this.changed();
   }
 
   /**
-   * Replaces by id (creating lots that do not exist yet) in one transaction. The lots must be
-   * complete and consistent already (see checkLotFile).
+   * Reads an import file against the stored lots and, unless `dryRun` or anything was refused,
+   * writes every created and changed lot in one transaction: all or nothing. The plan is made
+   * inside that transaction, so the report says what was really written.
    */
-  importLots(lots: readonly ParkingLot[], by: string): { created: number; replaced: number } {
-    const counts = this.store.lots.importAll(lots, this.now(), by);
-    this.changed();
-    return counts;
-  }
-
-  /** The next id AUTOINCREMENT would give, for import entries that carry none. */
-  nextId(): number {
-    return this.store.lots.nextId();
+  importFile(value: unknown, actor: Actor, dryRun: boolean): ImportReport {
+    const report = this.store.transaction(() => {
+      const plan = planImport(value, this.store.lots.all(), this.store.lots.nextId());
+      const apply = !dryRun && plan.report.refused === 0 && plan.report.file_errors.length === 0;
+      if (apply && plan.writes.length) {
+        const stored = new Map(this.store.lots.all().map((l) => [l.id, l]));
+        this.store.lots.importAll(
+          plan.writes.map((w) => w.lot),
+          this.now(),
+          actor.who,
+        );
+        for (const { lot } of plan.writes)
+          this.record(actor, lot.id, stored.get(lot.id) ?? null, this.require(lot.id));
+      }
+      return { dry_run: dryRun, applied: apply, ...plan.report };
+    })();
+    if (report.applied) this.changed();
+    return report;
   }
 }

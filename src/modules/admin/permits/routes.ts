@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../context.ts";
-import { credentialLabel } from "../../../domain/credentials.ts";
+import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { pathNumber } from "../../../platform/http/validation.ts";
 import {
@@ -11,9 +11,16 @@ import {
   PermitListQuery,
   PermitPatch,
 } from "./model.ts";
-import { PermitService } from "./service.ts";
+import { PermitService, type Versioned } from "./service.ts";
 
 const id = (value: string) => pathNumber(value, "id", 1);
+const ifMatch = (request: Request) => request.headers.get("if-match");
+
+/** A permit with the ETag of its stored version (for If-Match on the next write). */
+function versioned(set: { headers: Record<string, unknown> }, v: Versioned) {
+  set.headers.etag = v.etag;
+  return { data: v.permit };
+}
 
 /** Operator-issued permits (scope admin). Unknown fields in writes are refused. */
 export function permitAdminRoutes(ctx: AppContext) {
@@ -23,8 +30,8 @@ export function permitAdminRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .post(
       "/api/v1/permits",
-      ({ body, credential, set }) => {
-        const permit = service.create(body, credentialLabel(credential));
+      ({ body, credential, set, request }) => {
+        const permit = service.create(body, actorOf(credential, request));
         set.status = 201;
         set.headers.location = `/api/v1/permits/${permit.id}`;
         return { data: permit };
@@ -42,30 +49,40 @@ export function permitAdminRoutes(ctx: AppContext) {
       response: PermitList,
       detail: { summary: "Operator-issued permits, by id; filter by registration_number or zone", tags },
     })
-    .get("/api/v1/permits/:id", ({ params }) => ({ data: service.get(id(params.id)) }), {
+    .get("/api/v1/permits/:id", ({ params, set }) => versioned(set, service.get(id(params.id))), {
       auth: { scope: "admin" },
       params: PermitIdParams,
       response: PermitEnvelope,
       detail: { summary: "One permit", tags },
     })
-    .put("/api/v1/permits/:id", ({ params, body }) => ({ data: service.replace(id(params.id), body) }), {
-      auth: { scope: "admin", strictBody: PermitInput },
-      params: PermitIdParams,
-      body: PermitInput,
-      response: PermitEnvelope,
-      detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
-    })
-    .patch("/api/v1/permits/:id", ({ params, body }) => ({ data: service.update(id(params.id), body) }), {
-      auth: { scope: "admin", strictBody: PermitPatch },
-      params: PermitIdParams,
-      body: PermitPatch,
-      response: PermitEnvelope,
-      detail: { summary: "Change some fields of a permit", tags },
-    })
+    .put(
+      "/api/v1/permits/:id",
+      ({ credential, params, body, request, set }) =>
+        versioned(set, service.replace(id(params.id), body, actorOf(credential, request), ifMatch(request))),
+      {
+        auth: { scope: "admin", strictBody: PermitInput },
+        params: PermitIdParams,
+        body: PermitInput,
+        response: PermitEnvelope,
+        detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
+      },
+    )
+    .patch(
+      "/api/v1/permits/:id",
+      ({ credential, params, body, request, set }) =>
+        versioned(set, service.update(id(params.id), body, actorOf(credential, request), ifMatch(request))),
+      {
+        auth: { scope: "admin", strictBody: PermitPatch },
+        params: PermitIdParams,
+        body: PermitPatch,
+        response: PermitEnvelope,
+        detail: { summary: "Change some fields of a permit", tags },
+      },
+    )
     .delete(
       "/api/v1/permits/:id",
-      ({ params, set }) => {
-        service.remove(id(params.id));
+      ({ credential, params, request, set }) => {
+        service.remove(id(params.id), actorOf(credential, request), ifMatch(request));
         set.status = 204;
         return null;
       },

@@ -1,8 +1,10 @@
 import type { AppContext } from "../../../context.ts";
-import { type FieldError, invalid, notFound as missing } from "../../../domain/errors.ts";
+import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
+import { type FieldError, invalid, notFound as missing, stale } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
+import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import type { StoredPermit } from "../../../platform/store/permits.ts";
 import type { Permit, PermitInput, PermitPatch } from "./model.ts";
 
@@ -58,6 +60,33 @@ function checked(input: PermitInput, timezone: string) {
   };
 }
 
+/**
+ * A permit's ETag names its stored version (every stored field, updated_at included). `active`
+ * is computed at request time and does not move it: a permit that became active since an editor
+ * read it has not been changed by anyone.
+ */
+export function permitEtag(p: StoredPermit): string {
+  return etagOf(JSON.stringify(p));
+}
+
+/** What the change history keeps of a permit: the fields an operator writes, as the API names them. */
+function permitFields(p: StoredPermit): Fields {
+  return {
+    registration_number: p.plate,
+    zone: p.zone,
+    start_at: formatMicros(p.startAt),
+    end_at: p.endAt === null ? null : formatMicros(p.endAt),
+    note: p.note,
+    days: p.days ?? [],
+  };
+}
+
+/** A permit as answered, with the ETag of the stored version it was read from. */
+export interface Versioned {
+  permit: Permit;
+  etag: string;
+}
+
 /** Operator-issued permits: residents, staff, contractors. */
 export class PermitService {
   private readonly ctx: AppContext;
@@ -88,16 +117,44 @@ export class PermitService {
     return row;
   }
 
-  create(input: PermitInput, credential: string): Permit {
+  /** Keeps the write in the change history (inside the write's transaction); nothing if nothing changed. */
+  private record(actor: Actor, id: number, before: StoredPermit | null, after: StoredPermit | null): void {
+    const fields = fieldChanges(before && permitFields(before), after && permitFields(after));
+    if (!fields) return;
+    this.ctx.store.changes.record({
+      at: this.ctx.now(),
+      actor: actor.who,
+      via: actor.via,
+      subject: "permit",
+      subjectId: String(id),
+      action: before === null ? "create" : after === null ? "delete" : "update",
+      ...fields,
+    });
+  }
+
+  create(input: PermitInput, actor: Actor): Permit {
     const now = this.ctx.now();
     const values = checked(input, this.ctx.config.timezone);
-    const row = this.ctx.store.permits.insert(values, now, credential);
+    const row = this.ctx.store.transaction(() => {
+      const row = this.ctx.store.permits.insert(values, now, actor.who);
+      this.record(actor, row.id, null, row);
+      return row;
+    })();
     this.ctx.zoneChanges.changed(row.zone);
     return this.view(row, now);
   }
 
-  get(id: number): Permit {
-    return this.view(this.load(id), this.ctx.now());
+  get(id: number): Versioned {
+    const row = this.load(id);
+    return { permit: this.view(row, this.ctx.now()), etag: permitEtag(row) };
+  }
+
+  /** The permit as stored now, refused with 412 when `ifMatch` names another version. */
+  private matching(id: number, ifMatch: string | null | undefined): StoredPermit {
+    const row = this.load(id);
+    const etag = permitEtag(row);
+    if (!ifMatchHolds(ifMatch, etag)) throw stale(`Permit ${id}`, etag);
+    return row;
   }
 
   list(filter: { registration_number?: string; zone?: number }): Permit[] {
@@ -112,14 +169,17 @@ export class PermitService {
   }
 
   /** PUT: the whole permit is replaced; fields left out take their defaults. */
-  replace(id: number, input: PermitInput): Permit {
+  replace(id: number, input: PermitInput, actor: Actor, ifMatch?: string | null): Versioned {
     const values = checked(input, this.ctx.config.timezone);
-    return this.write(id, values);
+    return this.write(id, actor, ifMatch, () => values);
   }
 
   /** PATCH: the given fields change, the rest stay; the result is checked as a whole. */
-  update(id: number, patch: PermitPatch): Permit {
-    const current = this.load(id);
+  update(id: number, patch: PermitPatch, actor: Actor, ifMatch?: string | null): Versioned {
+    return this.write(id, actor, ifMatch, (current) => this.merged(current, patch));
+  }
+
+  private merged(current: StoredPermit, patch: PermitPatch): ReturnType<typeof checked> {
     const merged: PermitInput = {
       registration_number: patch.registration_number ?? current.plate,
       zone: patch.zone ?? current.zone,
@@ -133,22 +193,35 @@ export class PermitService {
       note: patch.note ?? current.note,
       days: patch.days ?? current.days ?? [],
     };
-    return this.write(id, checked(merged, this.ctx.config.timezone));
+    return checked(merged, this.ctx.config.timezone);
   }
 
-  private write(id: number, values: ReturnType<typeof checked>): Permit {
+  private write(
+    id: number,
+    actor: Actor,
+    ifMatch: string | null | undefined,
+    next: (current: StoredPermit) => ReturnType<typeof checked>,
+  ): Versioned {
     const now = this.ctx.now();
-    const before = this.load(id).zone;
-    const row = this.ctx.store.permits.update(id, values, now);
-    if (!row) throw notFound(id);
+    const { before, row } = this.ctx.store.transaction(() => {
+      const current = this.matching(id, ifMatch);
+      const row = this.ctx.store.permits.update(id, next(current), now);
+      if (!row) throw notFound(id);
+      this.record(actor, id, current, row);
+      return { before: current.zone, row };
+    })();
     this.ctx.zoneChanges.changed([before, row.zone]);
-    return this.view(row, now);
+    return { permit: this.view(row, now), etag: permitEtag(row) };
   }
 
   /** Removes the permit for good; to end one early, set its end_at instead. */
-  remove(id: number): void {
-    const zone = this.load(id).zone;
-    if (!this.ctx.store.permits.delete(id)) throw notFound(id);
+  remove(id: number, actor: Actor, ifMatch?: string | null): void {
+    const zone = this.ctx.store.transaction(() => {
+      const current = this.matching(id, ifMatch);
+      this.ctx.store.permits.delete(id);
+      this.record(actor, id, current, null);
+      return current.zone;
+    })();
     this.ctx.zoneChanges.changed(zone);
   }
 }

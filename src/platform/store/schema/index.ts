@@ -1,3 +1,4 @@
+export * from "./changes.ts";
 export * from "./credentials.ts";
 export * from "./lots.ts";
 export * from "./operations.ts";

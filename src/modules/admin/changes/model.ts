@@ -1,0 +1,40 @@
+import { t } from "elysia";
+
+const Subject = t.UnionEnum(["lot", "permit", "token", "user"]);
+/** As a query parameter: a plain pattern, since Elysia fills an absent optional enum with its first value. */
+const SubjectParam = t.String({
+  pattern: "^(lot|permit|token|user)$",
+  description: "lot, permit, token or user",
+});
+const FieldValues = t.Union([t.Record(t.String(), t.Unknown()), t.Null()]);
+
+export const ChangeQuery = t.Object({
+  subject: t.Optional(SubjectParam),
+  subject_id: t.Optional(
+    t.String({ minLength: 1, maxLength: 64, description: "With subject: one record's history" }),
+  ),
+  actor: t.Optional(
+    t.String({ minLength: 1, maxLength: 100, description: "A credential label, e.g. user:anna, or cli" }),
+  ),
+  from: t.Optional(t.String({ description: "ISO 8601; changes at or after it" })),
+  to: t.Optional(t.String({ description: "ISO 8601; changes before it" })),
+  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, description: "Changes a page (50 unless given)" })),
+});
+
+export const OperatorChange = t.Object({
+  id: t.Integer(),
+  at: t.String({ format: "date-time" }),
+  actor: t.String({ description: "The credential label (token:NAME, user:NAME) or cli" }),
+  via: t.UnionEnum(["api", "console", "cli"]),
+  subject: Subject,
+  subject_id: t.String(),
+  action: t.UnionEnum(["create", "update", "delete", "revoke"]),
+  before: t.Union([FieldValues], { description: "The changed fields as they were; null for a create" }),
+  after: t.Union([FieldValues], { description: "The changed fields as they became; null for a delete" }),
+});
+
+export const ChangePage = t.Object({
+  data: t.Array(OperatorChange),
+  next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
+});

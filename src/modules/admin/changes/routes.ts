@@ -1,0 +1,69 @@
+import { Elysia, type Static } from "elysia";
+import type { AppContext } from "../../../context.ts";
+import type { ChangeSubject } from "../../../domain/changes.ts";
+import { invalid } from "../../../domain/errors.ts";
+import { parseInstant } from "../../../domain/time/zoned.ts";
+import { authPlugin } from "../../../platform/http/auth.ts";
+import type { ChangeFilter } from "../../../platform/store/changes.ts";
+import { decodeCursor, encodeCursor, iso, page } from "../paging.ts";
+import { ChangePage, ChangeQuery } from "./model.ts";
+
+const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
+
+function instant(value: string | undefined, name: "from" | "to", timezone: string): number | undefined {
+  if (value === undefined) return undefined;
+  const at = parseInstant(value, timezone);
+  if (at === null)
+    throw invalid([{ pointer: `/${name}`, message: "Expected an ISO 8601 date or date-time", in: "query" }]);
+  return at;
+}
+
+function filterOf(query: Static<typeof ChangeQuery>, timezone: string): ChangeFilter {
+  if (query.subject_id !== undefined && query.subject === undefined)
+    throw invalid([
+      { pointer: "/subject_id", message: "Name the subject too (lot, permit, token, user)", in: "query" },
+    ]);
+  return {
+    subject: query.subject as ChangeSubject | undefined,
+    subjectId: query.subject_id,
+    actor: query.actor,
+    from: instant(query.from, "from", timezone),
+    to: instant(query.to, "to", timezone),
+  };
+}
+
+/** The change history of operator writes (scope admin): per record, per actor, by date. */
+export function changeRoutes(ctx: AppContext) {
+  return new Elysia({ name: "operator-changes" }).use(authPlugin(ctx)).get(
+    "/api/v1/changes",
+    ({ query }) => {
+      const limit = query.limit ?? 50;
+      const filter = filterOf(query, ctx.config.timezone);
+      const before = query.cursor ? decodeCursor(query.cursor, isId) : undefined;
+      const p = page(ctx.store.changes.page(filter, before, limit + 1), limit);
+      return {
+        data: p.rows.map((c) => ({
+          id: c.id,
+          at: iso(c.at),
+          actor: c.actor,
+          via: c.via,
+          subject: c.subject,
+          subject_id: c.subjectId,
+          action: c.action,
+          before: c.before,
+          after: c.after,
+        })),
+        next_cursor: p.more && p.last ? encodeCursor(p.last.id) : null,
+      };
+    },
+    {
+      auth: { scope: "admin" },
+      query: ChangeQuery,
+      response: ChangePage,
+      detail: {
+        summary: "Who changed which lot, permit, token or user, when, and how; newest first",
+        tags: ["changes"],
+      },
+    },
+  );
+}
