@@ -95,7 +95,7 @@ export const adminConsoleContract: ApiContract = {
         data: [
           {
             id: 42,
-            at: "2026-06-15T09:14:02.000Z",
+            at: "2026-06-15T09:14:02.000000Z",
             actor: "user:anna",
             via: "console",
             subject: "lot",

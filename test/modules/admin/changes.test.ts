@@ -34,7 +34,7 @@ describe("the change history of operator writes", () => {
     expect(data.map((c) => c.action)).toEqual(["delete", "update", "create"]);
     const [gone, edit, made] = data;
     expect(edit).toMatchObject({
-      at: "2026-06-15T10:01:00.000Z",
+      at: "2026-06-15T10:01:00.000000Z",
       actor: "token:test-1",
       via: "api",
       subject: "lot",
