@@ -7,12 +7,9 @@
  *
  *   bun bench/feed-load.ts [SECONDS per phase, default 20]
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { spawn, spawnSync } from "bun";
+import { readFileSync } from "node:fs";
+import { binaryBox, tls } from "./binary-box.ts";
 
-const BIN = resolve(process.env.BENCH_BIN ?? join(import.meta.dir, "../dist/parkd"));
 const SECONDS = Number(process.argv[2] ?? 20);
 const ZONES = 40;
 const PLATES_PER_ZONE = 1_000;
@@ -20,43 +17,13 @@ const EVENTS_PER_SECOND = 150;
 const FEEDS = 100;
 const TOKENS = 30;
 
-const dir = mkdtempSync(join(tmpdir(), "parkd-feed-load-"));
-const run = (args: string[]) => {
-  const r = spawnSync([BIN, ...args, "--data-dir", join(dir, "data")]);
-  if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
-  return r.stdout.toString().trim();
-};
-run(["migrate"]);
-const writer = run(["token", "create", "--name", "terminal", "--scope", "tickets:write"]);
+const box = binaryBox("feed-load");
+box.cli("migrate");
+const writer = box.cli("token", "create", "--name", "terminal", "--scope", "tickets:write");
 const readers = Array.from({ length: TOKENS }, (_, i) =>
-  run(["token", "create", "--name", `handheld-${i}`, "--scope", "permits:read"]),
+  box.cli("token", "create", "--name", `handheld-${i}`, "--scope", "permits:read"),
 );
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const server = spawn(
-  // One client address for everything: the per-address limit would measure itself.
-  [
-    BIN,
-    "serve",
-    "--host",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--data-dir",
-    join(dir, "data"),
-    "--max-connections-per-address",
-    "1000",
-  ],
-  { stdout: "ignore", stderr: "ignore" },
-);
-const base = `https://127.0.0.1:${port}`;
-const tls = { rejectUnauthorized: false };
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/healthz`, { tls })).ok) break;
-  } catch {}
-  if (i > 200) throw new Error("serve did not start");
-  await Bun.sleep(50);
-}
+const { base, server } = await box.serve();
 
 const hour = 3_600_000;
 let seq = 0;
@@ -171,6 +138,4 @@ for (const [label, query] of [
 }
 rows.push(await phase("no feeds, again"));
 console.log(`\n${rows.join("\n")}`);
-server.kill("SIGTERM");
-await server.exited;
-rmSync(dir, { recursive: true, force: true });
+await box.close();

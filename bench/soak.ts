@@ -9,12 +9,10 @@
  *
  *   bun bench/soak.ts [MINUTES, default 20]
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { spawn, spawnSync } from "bun";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { binaryBox, tls } from "./binary-box.ts";
 
-const BIN = resolve(process.env.BENCH_BIN ?? join(import.meta.dir, "../dist/parkd"));
 const MINUTES = Number(process.argv[2] ?? 20);
 const EVENTS_PER_SECOND = 150;
 const LOOKUPS_PER_SECOND = 200;
@@ -23,36 +21,15 @@ const READERS = 30;
 const TICKETS = 3_000;
 const ZONES = 40;
 
-const dir = mkdtempSync(join(tmpdir(), "parkd-soak-"));
-const dataDir = join(dir, "data");
-const cli = (...args: string[]) => {
-  const r = spawnSync([BIN, ...args, "--data-dir", dataDir]);
-  if (r.exitCode !== 0) throw new Error(`parkd ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout.toString().trim();
-};
+const box = binaryBox("soak");
+const { cli, dir, dataDir } = box;
 cli("migrate");
 const writer = cli("token", "create", "--name", "terminal", "--scope", "tickets:write");
 const admin = cli("token", "create", "--name", "console", "--scope", "admin");
 const readers = Array.from({ length: READERS }, (_, i) =>
   cli("token", "create", "--name", `handheld-${i}`, "--scope", "permits:read"),
 );
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const server = spawn(
-  [BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir].concat([
-    "--max-connections-per-address",
-    "2000",
-  ]),
-  { stdout: "ignore", stderr: "ignore" },
-);
-const base = `https://127.0.0.1:${port}`;
-const tls = { rejectUnauthorized: false };
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/healthz`, { tls })).ok) break;
-  } catch {}
-  if (i > 200) throw new Error("serve did not start");
-  await Bun.sleep(50);
-}
+const { base, server } = await box.serve();
 
 // Per route: latencies this minute, and answers per whole second (for stalls).
 const latencies = new Map<string, number[]>();
@@ -300,7 +277,5 @@ console.log(
   `\n${MINUTES} min: ${checked} tickets checked against the driver's model, ${wrong.length} wrong; 5xx ${fiveHundreds}; requests lost ${lost}; stalled seconds ${stalls} (longest ${worstStall} s); longest gap between answers ${worstGap.toFixed(0)} ms`,
 );
 for (const w of wrong.slice(0, 10)) console.log(`  ${w}`);
-server.kill("SIGTERM");
-await server.exited;
-rmSync(dir, { recursive: true, force: true });
+await box.close();
 process.exit(wrong.length === 0 && fiveHundreds === 0 ? 0 : 1);

@@ -1,0 +1,64 @@
+/**
+ * A data folder of its own and the built binary serving it over HTTPS on 127.0.0.1, for the
+ * benches that drive the binary as a site would (feed-load.ts, soak.ts).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Subprocess, spawn, spawnSync } from "bun";
+
+export const BIN = resolve(process.env.BENCH_BIN ?? join(import.meta.dir, "../dist/parkd"));
+/** The box's self-signed certificate is not checked by the driver. */
+export const tls = { rejectUnauthorized: false };
+
+export interface BinaryBox {
+  dir: string;
+  dataDir: string;
+  /** Runs a CLI command on the box's data folder; its stdout, trimmed. */
+  cli(...args: string[]): string;
+  /** Starts `serve` (HTTPS) and waits until it answers. */
+  serve(): Promise<{ base: string; server: Subprocess }>;
+  /** Stops the server and removes the folder. */
+  close(): Promise<void>;
+}
+
+export function binaryBox(name: string): BinaryBox {
+  const dir = mkdtempSync(join(tmpdir(), `parkd-${name}-`));
+  const dataDir = join(dir, "data");
+  let server: Subprocess | undefined;
+  const cli = (...args: string[]) => {
+    const r = spawnSync([BIN, ...args, "--data-dir", dataDir]);
+    if (r.exitCode !== 0) throw new Error(`parkd ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout.toString().trim();
+  };
+  return {
+    dir,
+    dataDir,
+    cli,
+    async serve() {
+      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      // One client address for everything: the per-address limit would measure itself.
+      server = spawn(
+        [BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir].concat([
+          "--max-connections-per-address",
+          "2000",
+        ]),
+        { stdout: "ignore", stderr: "ignore" },
+      );
+      const base = `https://127.0.0.1:${port}`;
+      for (let i = 0; ; i++) {
+        try {
+          if ((await fetch(`${base}/healthz`, { tls } as RequestInit)).ok) break;
+        } catch {}
+        if (i > 200) throw new Error("serve did not start");
+        await Bun.sleep(50);
+      }
+      return { base, server };
+    },
+    async close() {
+      server?.kill("SIGTERM");
+      await server?.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
