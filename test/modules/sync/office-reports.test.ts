@@ -134,6 +134,47 @@ describe.skipIf(!available)("the office's reports", () => {
     expect(v).toEqual({ neg: -2, none: 0 });
   });
 
+  test("a box and the office agree on revenue for the same tickets: one rule, computed on both sides", async () => {
+    const a = boxes[0]!;
+    const res = await call(
+      a.app,
+      "GET",
+      "/api/v1/reports/revenue?from=2026-06-01&to=2026-06-30&group=day,lot,vat",
+      {
+        token: a.admin,
+      },
+    );
+    expect(res.status).toBe(200);
+    const onBox = (res.json.data as Record<string, unknown>[]).map((r) => ({
+      day: r.day,
+      lot: r.parkingLotId,
+      rate: r.vatRate,
+      currency: r.currency,
+      tickets: r.tickets,
+      gross: r.gross,
+      net: r.net,
+      vat: r.vat,
+    }));
+    const atOffice = (
+      await reporting`SELECT to_char(day, 'YYYY-MM-DD') AS day, lot_id, vat_rate, currency_code,
+        tickets::int, gross::int, net::int, vat::int
+        FROM parkd.report_revenue_daily WHERE site = 'rep-a' AND tickets > 0 ORDER BY day, vat_rate`
+    ).map((r: Record<string, unknown>) => ({
+      day: r.day,
+      lot: r.lot_id,
+      rate: r.vat_rate,
+      currency: r.currency_code,
+      tickets: r.tickets,
+      gross: r.gross,
+      net: r.net,
+      vat: r.vat,
+    }));
+    const order = (rows: { day: unknown; rate: unknown }[]) =>
+      [...rows].sort((x, y) => `${x.day} ${x.rate}`.localeCompare(`${y.day} ${y.rate}`));
+    expect(order(onBox)).toEqual(order(atOffice));
+    expect(onBox.length).toBe(2);
+  });
+
   test("tickets started and occupancy per site and hour, in the site's time", async () => {
     const rows = await reporting`SELECT to_char(local_hour, 'MM-DD HH24') AS h, started::int, occupied::int
       FROM parkd.report_hourly WHERE site = 'rep-a' ORDER BY hour`;
