@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { boxesForFile } from "../support/binary.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../support/postgres.ts";
 
+// `available` throws under CI=true when PostgreSQL is missing: only a laptop without it skips.
 const available = postgresAvailable();
 const newBox = boxesForFile();
 let pg: PgServer;
