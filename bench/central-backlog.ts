@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { createApp } from "../src/app.ts";
+import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
 import { migrateCentral } from "../src/modules/sync/central-schema.ts";
 import { setLogging } from "../src/platform/log.ts";
@@ -74,8 +74,9 @@ try {
     }
   })();
   const ctx = createContext(store, { timezone: "Europe/Stockholm" });
-  const app = createApp(ctx);
-  const token = ctx.credentials.createToken({ name: "bench", scopes: ["tickets:write"] }).token;
+  const box = composeBox(ctx);
+  const app = box.app;
+  const token = box.credentials.createToken({ name: "bench", scopes: ["tickets:write"] }).token;
   let next = 0;
 
   /** Intake requests at RATE a second for `ms`; latencies in ms. */
@@ -104,7 +105,7 @@ try {
 
   const before = await probe(PROBE_MS);
   const started = performance.now();
-  ctx.startSync({ target: { url: pg.url, password: pg.password }, site: "backlog" });
+  box.office.connect({ target: { url: pg.url, password: pg.password }, site: "backlog" });
   let caughtUp = 0;
   // Caught up once the office has the whole backlog (new events keep arriving meanwhile).
   const done = () => {

@@ -16,7 +16,7 @@ import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
 import { spawn } from "bun";
-import { createApp } from "../src/app.ts";
+import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
 import { startFrontEnd } from "../src/platform/http/server.ts";
 import { openStore } from "../src/platform/store/db.ts";
@@ -130,12 +130,13 @@ async function main() {
   // e.g. HANDLE_PRAGMA="cache_size = -65536" to try a connection setting before changing the store.
   for (const pragma of (process.env.HANDLE_PRAGMA ?? "").split(";").filter((x) => x.trim()))
     ctx.store.sqlite.run(`PRAGMA ${pragma}`);
-  const app = createApp(ctx);
+  const box = composeBox(ctx);
+  const app = box.app;
   // As serve has it: the live set of plate lookups exists, so every ticket write leaves its note.
   ctx.store.live.update(Date.now() - ctx.config.recentHours * 3_600_000);
   // As serve has it: the revenue book is built at start, not by the first event measured.
   ctx.store.reports.revenue.ensureBasis(ctx.config.timezone, ctx.config.currency, Date.now());
-  const token = ctx.credentials.createToken({ name: `handle-${Date.now()}`, scopes: ["admin"] }).token;
+  const token = box.credentials.createToken({ name: `handle-${Date.now()}`, scopes: ["admin"] }).token;
   const auth = { authorization: `Bearer ${token}` };
   console.log(`store: ${TICKETS.toLocaleString("en")} tickets; ${ROUNDS} rounds; medians of the rounds`);
 
@@ -256,7 +257,7 @@ async function main() {
     );
     if (logged === 0) throw new Error("the front end logged nothing");
   }
-  ctx.credentials.stop();
+  box.credentials.stop();
   ctx.store.close();
 }
 

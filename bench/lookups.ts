@@ -15,7 +15,7 @@
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createApp } from "../src/app.ts";
+import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
 import { PermitLookups } from "../src/modules/enforcement/lookups.ts";
 import { setLogging } from "../src/platform/log.ts";
@@ -52,8 +52,9 @@ setLogging(false);
 
 const store = openStore(dataDir);
 const ctx = createContext(store, { timezone: "Europe/Stockholm" }, clock);
-const app = createApp(ctx);
-const token = ctx.credentials.createToken({ name: `lookups-${started}`, scopes: ["permits:read"] }).token;
+const box = composeBox(ctx);
+const app = box.app;
+const token = box.credentials.createToken({ name: `lookups-${started}`, scopes: ["permits:read"] }).token;
 const auth = { authorization: `Bearer ${token}` };
 
 const zoneOf = (i: number) => 1000 + (i % ZONES);
@@ -200,5 +201,5 @@ for (const [name, build] of built) {
     `${name.padEnd(38)} ${median(times).toFixed(1).padStart(7)} µs  (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)})`,
   );
 }
-ctx.lookupRecorder.stop();
+box.lookupRecorder.stop();
 store.close();

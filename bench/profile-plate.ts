@@ -3,7 +3,7 @@
  *   bun --cpu-prof-md bench/profile-plate.ts        (needs the bench store: bench/run.sh or bench/handle.ts)
  */
 import { join } from "node:path";
-import { createApp } from "../src/app.ts";
+import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
 import { setLogging } from "../src/platform/log.ts";
 import { openStore } from "../src/platform/store/db.ts";
@@ -13,9 +13,10 @@ const COUNT = Number(process.env.PROFILE_REQUESTS ?? 200_000);
 const store = openStore(join(import.meta.dir, ".work", process.env.PROFILE_STORE ?? "handle-run"));
 // The per-credential rate limit is off, as bench.ts runs serve: one token at full speed.
 const ctx = createContext(store, { timezone: "Europe/Stockholm", rateLimitPerSecond: 0 });
-const app = createApp(ctx);
+const box = composeBox(ctx);
+const app = box.app;
 setLogging(process.env.PROFILE_LOG === "1");
-const token = ctx.credentials.createToken({ name: `profile-${Date.now()}`, scopes: ["permits:read"] }).token;
+const token = box.credentials.createToken({ name: `profile-${Date.now()}`, scopes: ["permits:read"] }).token;
 const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
 const cutoff = () => Date.now() - ctx.config.recentHours * 3_600_000;
 while (!store.live.update(cutoff())) await new Promise((turned) => setImmediate(turned));
@@ -32,6 +33,6 @@ const cpu = process.cpuUsage(c0);
 console.log(
   `${((cpu.user + cpu.system) / COUNT).toFixed(2)} µs CPU, ${(((performance.now() - t0) * 1000) / COUNT).toFixed(2)} µs wall per lookup`,
 );
-ctx.lookupRecorder.stop();
-ctx.credentials.stop();
+box.lookupRecorder.stop();
+box.credentials.stop();
 store.close();

@@ -10,7 +10,7 @@
  */
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "../src/app.ts";
+import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
 import { openStore } from "../src/platform/store/db.ts";
 
@@ -36,8 +36,9 @@ const tickets = store.tickets.count();
 console.log(`store: ${tickets.toLocaleString("en")} tickets`);
 console.log(`first start: migration ${migrated.toFixed(0)} ms, revenue book built in ${built.toFixed(0)} ms`);
 
-const app = createApp(ctx);
-const token = ctx.credentials.createToken({ name: `reports-${Date.now()}`, scopes: ["admin"] }).token;
+const box = composeBox(ctx);
+const app = box.app;
+const token = box.credentials.createToken({ name: `reports-${Date.now()}`, scopes: ["admin"] }).token;
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 async function time(label: string, path: string): Promise<void> {

@@ -7,7 +7,7 @@
  *   bun bench/zone-feed.ts
  *   FEED_SUBSCRIBERS=2000 FEED_EVENTS=200 bun bench/zone-feed.ts
  */
-import { createApp } from "../src/app.ts";
+import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
 import { MAX_FEEDS_PER_CREDENTIAL } from "../src/modules/enforcement/zone-feed.ts";
 import { setLogging } from "../src/platform/log.ts";
@@ -19,8 +19,9 @@ const PLATES_IN_ZONE = 300;
 
 setLogging(false);
 const ctx = createContext(openMemoryStore(), { timezone: "Europe/Stockholm" });
-const app = createApp(ctx);
-const terminal = ctx.credentials.createToken({ name: "terminal", scopes: ["tickets:write"] }).token;
+const box = composeBox(ctx);
+const app = box.app;
+const terminal = box.credentials.createToken({ name: "terminal", scopes: ["tickets:write"] }).token;
 let n = 0;
 const post = async (body: unknown) => {
   const r = await app.handle(
@@ -69,7 +70,7 @@ const feeds = [];
 let token = "";
 for (let i = 0; i < SUBSCRIBERS; i++) {
   if (i % MAX_FEEDS_PER_CREDENTIAL === 0)
-    token = ctx.credentials.createToken({ name: `handheld-${i}`, scopes: ["permits:read"] }).token;
+    token = box.credentials.createToken({ name: `handheld-${i}`, scopes: ["permits:read"] }).token;
   feeds.push(await subscribe(1, token));
 }
 await Bun.sleep(50);
@@ -94,7 +95,7 @@ for (const f of feeds) await f.reader.cancel();
 const ZONES = 200;
 const idle = [];
 for (let z = 0; z < ZONES; z++) {
-  const t = ctx.credentials.createToken({ name: `zone-${z}`, scopes: ["permits:read"] }).token;
+  const t = box.credentials.createToken({ name: `zone-${z}`, scopes: ["permits:read"] }).token;
   idle.push(await subscribe(1000 + z, t));
 }
 await Bun.sleep(2_000);

@@ -1,83 +1,87 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "./context.ts";
-import { changeRoutes } from "./modules/admin/changes/routes.ts";
-import { adminConsoleContract } from "./modules/admin/console-contract.ts";
-import { adminContract } from "./modules/admin/contract.ts";
-import { credentialApiRoutes } from "./modules/admin/credentials/api-routes.ts";
-import { credentialRoutes } from "./modules/admin/credentials/routes.ts";
-import { lookupRecordRoutes } from "./modules/admin/lookups/routes.ts";
-import { lotRoutes } from "./modules/admin/lots/routes.ts";
-import { occupancyContract } from "./modules/admin/occupancy/contract.ts";
-import { occupancyRoutes } from "./modules/admin/occupancy/routes.ts";
-import { permitAdminRoutes } from "./modules/admin/permits/routes.ts";
-import { reportsContract } from "./modules/admin/reports/contract.ts";
-import { revenueRoutes } from "./modules/admin/reports/routes.ts";
-import { ticketAdminRoutes } from "./modules/admin/tickets/routes.ts";
-import { ticketSearchRoutes } from "./modules/admin/tickets/search-routes.ts";
-import { enforcementContract } from "./modules/enforcement/contract.ts";
-import { feedContract } from "./modules/enforcement/feed-contract.ts";
-import { zoneFeedRoutes } from "./modules/enforcement/feed-routes.ts";
-import { enforcementRoutes } from "./modules/enforcement/routes.ts";
-import { intakeContract } from "./modules/intake/contract.ts";
-import { intakeRoutes } from "./modules/intake/routes.ts";
-import { kioskContract } from "./modules/kiosk/contract.ts";
-import { kioskRoutes } from "./modules/kiosk/routes.ts";
-import { healthRoutes } from "./modules/operations/health.ts";
+import { adminCredentials, adminModule } from "./modules/admin/index.ts";
+import { enforcementModule } from "./modules/enforcement/index.ts";
+import { intakeModule } from "./modules/intake/index.ts";
+import { kioskModule } from "./modules/kiosk/index.ts";
+import { operationsModule } from "./modules/operations/index.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
-import { operationsRoutes } from "./modules/operations/routes.ts";
-import { statusContract } from "./modules/operations/status-contract.ts";
-import { statusRoutes } from "./modules/operations/status-routes.ts";
-import { webContract } from "./modules/web/contract.ts";
-import { webRoutes } from "./modules/web/routes.ts";
+import { syncModule } from "./modules/sync/index.ts";
+import { webModule, webSessions } from "./modules/web/index.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
-import { refuseQueryTokens } from "./platform/http/auth.ts";
+import { type AuthDeps, refuseQueryTokens } from "./platform/http/auth.ts";
 import { requestHandling } from "./platform/http/errors.ts";
 import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
+import type { AppModule } from "./platform/module.ts";
 
-/** What each module says of its routes in the OpenAPI document, beyond their schemas. */
-export const API_CONTRACTS = [
-  intakeContract,
-  enforcementContract,
-  adminContract,
-  feedContract,
-  adminConsoleContract,
-  statusContract,
-  webContract,
-  reportsContract,
-  occupancyContract,
-  kioskContract,
-];
+/**
+ * A box: its modules built on the platform (`ctx`) and composed into one Elysia app. `serve` puts
+ * the app behind the front end and calls `start`; tests call `app.handle` and reach the services
+ * a test needs (credentials to mint, the lookup records to flush, the office link) here.
+ */
+export function composeBox(ctx: AppContext) {
+  const { store, now, config, metrics, zoneChanges } = ctx;
+  // Built before the modules: the platform's auth reaches them through its own ports.
+  const credentials = adminCredentials({ store, now });
+  const sessions = webSessions({ credentials, now });
+  const auth: AuthDeps = {
+    credentials,
+    sessions,
+    limiter: ctx.limiter,
+    rateLimiter: ctx.rateLimiter,
+    trustedProxies: ctx.trustedProxies,
+    metrics,
+  };
+  const base = { store, now, config, metrics, zoneChanges, auth };
+  const office = syncModule({ ...base, hold: (name, stop) => ctx.hold(name, stop) });
+  const enforcement = enforcementModule(base);
+  const modules: AppModule[] = [
+    intakeModule(base),
+    enforcement,
+    adminModule({ ...base, credentials }),
+    kioskModule(base),
+    webModule({ ...auth, sessions, metrics }),
+  ];
+  const contracts = modules.flatMap((m) => m.contracts);
+  const operations = operationsModule({
+    ...base,
+    officeLink: () => office.status(),
+    // Read at request time, so the document covers every route, whenever it was added.
+    routesOf: (): readonly RouteInfo[] => app.routes,
+    contracts,
+  });
+  modules.unshift(operations);
+  const composed = new Elysia().use(refuseQueryTokens).use(
+    requestHandling({
+      bodyLimit: config.bodyLimit,
+      methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
+    }),
+  );
+  for (const m of modules) composed.use(m.routes);
+  const app = accountRequests(composed, ctx.accounting);
+  return {
+    app,
+    auth,
+    credentials,
+    sessions,
+    lookupRecorder: enforcement.lookupRecorder,
+    office,
+    /** What every module says of its routes in the OpenAPI document, beyond their schemas. */
+    contracts: modules.flatMap((m) => m.contracts),
+    /** What `serve` runs beside the requests: the store's jobs, then each module's, then the office link. */
+    async start(): Promise<void> {
+      await ctx.startBackground();
+      for (const m of modules) m.start?.((name, stop) => ctx.hold(name, stop));
+      office.start();
+    },
+  };
+}
 
-/** The whole HTTP surface as one Elysia app; `serve` puts it behind the front end, tests call app.handle. */
+export type Box = ReturnType<typeof composeBox>;
+
+/** The whole HTTP surface as one Elysia app (tests that need nothing else of the box). */
 export function createApp(ctx: AppContext) {
-  const app = new Elysia()
-    .use(refuseQueryTokens)
-    .use(
-      requestHandling({
-        bodyLimit: ctx.config.bodyLimit,
-        methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
-      }),
-    )
-    .use(healthRoutes(ctx))
-    .use(intakeRoutes(ctx))
-    .use(enforcementRoutes(ctx))
-    .use(lotRoutes(ctx))
-    .use(permitAdminRoutes(ctx))
-    .use(ticketAdminRoutes(ctx))
-    .use(credentialRoutes(ctx))
-    .use(zoneFeedRoutes(ctx))
-    .use(ticketSearchRoutes(ctx))
-    .use(lookupRecordRoutes(ctx))
-    .use(changeRoutes(ctx))
-    .use(credentialApiRoutes(ctx))
-    .use(statusRoutes(ctx))
-    .use(revenueRoutes(ctx))
-    .use(occupancyRoutes(ctx))
-    .use(kioskRoutes(ctx))
-    .use(webRoutes(ctx))
-    // Reads app.routes at request time, so it documents every route, whenever it was added.
-    .use(operationsRoutes(ctx, (): readonly RouteInfo[] => app.routes, API_CONTRACTS));
-  return accountRequests(app, ctx.accounting);
+  return composeBox(ctx).app;
 }
 
 export type App = ReturnType<typeof createApp>;

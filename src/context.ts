@@ -1,12 +1,4 @@
 import { type AppConfig, defaultConfig } from "./config.ts";
-import { CredentialService } from "./modules/admin/credentials/service.ts";
-import { occupancyGauges } from "./modules/admin/occupancy/metrics.ts";
-import { LookupRecorder } from "./modules/enforcement/lookup-recorder.ts";
-import { scheduleRetention } from "./modules/operations/retention.ts";
-import { CentralSync, type SyncOptions } from "./modules/sync/job.ts";
-import { syncGauges } from "./modules/sync/metrics.ts";
-import type { SyncSettings } from "./modules/sync/settings.ts";
-import { SessionStore } from "./modules/web/sessions.ts";
 import { RepeatedFault } from "./platform/fault-log.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { TrustedProxies } from "./platform/http/client-address.ts";
@@ -18,7 +10,6 @@ import { startCheckpointer } from "./platform/store/checkpointer.ts";
 import { isStoreUnavailable } from "./platform/store/connection.ts";
 import type { Store } from "./platform/store/db.ts";
 import { ZoneChanges } from "./platform/zone-changes.ts";
-import { VERSION } from "./version.ts";
 
 export type { AppConfig } from "./config.ts";
 export { defaultConfig, systemTimezone } from "./config.ts";
@@ -30,24 +21,19 @@ interface Job {
 }
 
 /**
- * Everything the features share, built once per process (or per test): settings, clock, store,
- * the services more than one feature calls, and the background jobs `serve` starts, which are
- * held here and stopped through `stop()`.
+ * The platform a box's modules are built on, once per process (or per test): settings, clock,
+ * store, metrics, the request limits, the zone-change notice, and the background jobs `serve`
+ * starts, held here and stopped through `stop()`. Module services are built by the modules'
+ * entries (src/modules/<name>/index.ts) and wired in src/app.ts, never held here.
  */
 export class AppContext {
   readonly config: AppConfig;
   /** Counters for GET /metrics: `ctx.metrics.ticketEvent(type, credential, at)`, `ctx.metrics.permitLookup(by)`. */
   readonly metrics: Metrics;
   readonly accounting: RequestAccounting;
-  readonly credentials: CredentialService;
   readonly limiter: FailureLimiter;
   readonly rateLimiter: RequestRateLimiter;
   readonly trustedProxies: TrustedProxies;
-  readonly lookupRecorder: LookupRecorder;
-  /** The sync with the office, once started (`serve --central`). */
-  sync: CentralSync | undefined;
-  /** Browser sessions of the web app; the auth plugin accepts them like Bearer tokens. */
-  readonly sessions: SessionStore;
   /** Write paths say which zones they changed; the live zone feed listens. */
   readonly zoneChanges = new ZoneChanges();
   private readonly jobs: Job[] = [];
@@ -60,7 +46,6 @@ export class AppContext {
     this.config = { ...defaultConfig(), ...config };
     this.metrics = processMetrics(store, now);
     this.accounting = new RequestAccounting(this.metrics);
-    this.credentials = new CredentialService(store, now);
     this.limiter = new FailureLimiter({ now });
     this.rateLimiter = new RequestRateLimiter({
       perSecond: this.config.rateLimitPerSecond,
@@ -68,9 +53,6 @@ export class AppContext {
       now,
     });
     this.trustedProxies = new TrustedProxies(this.config.trustProxy);
-    this.lookupRecorder = new LookupRecorder(store, this.metrics);
-    this.sessions = new SessionStore(this.credentials, now);
-    for (const g of occupancyGauges(this)) this.metrics.addGauges(g);
   }
 
   /** Keeps `stop` to run at shutdown (in reverse order of holding). */
@@ -79,8 +61,9 @@ export class AppContext {
   }
 
   /**
-   * What `serve` runs beside the requests: WAL checkpoints on their own thread, batched last-used
-   * times, hourly retention, and a periodic garbage collection.
+   * What `serve` runs beside the requests for the store: WAL checkpoints on their own thread,
+   * recovery of writes, the live permits, and a periodic garbage collection. The modules' own
+   * jobs are started by the composition root after these.
    */
   async startBackground(): Promise<void> {
     // Built here, once, when missing or made under other settings (a full pass over the tickets),
@@ -98,8 +81,6 @@ export class AppContext {
     }
     const checkpointer = await startCheckpointer(this.store);
     this.hold("checkpointer", () => checkpointer.stop());
-    this.credentials.startLastUsedFlush();
-    this.hold("last-used times", () => this.credentials.stop());
     // A store opened while its file was write-protected moves to a writable connection as soon
     // as it can have one (Store.recoverWrites), so writes come back without a restart.
     const recoveryFault = new RepeatedFault("store recovery failed; retrying every 2 s");
@@ -113,21 +94,6 @@ export class AppContext {
     }, 2_000);
     recovery.unref();
     this.hold("store recovery", () => clearInterval(recovery));
-    const retention = scheduleRetention({
-      store: this.store,
-      now: this.now,
-      retentionDays: this.config.retentionDays,
-      onRun: (r) => {
-        this.metrics.retentionDeletedRows("tickets", r.tickets);
-        this.metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
-        this.metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
-        this.metrics.retentionDeletedRows("operator_changes", r.operatorChanges);
-        if (r.tickets + r.ticketEvents + r.permitLookups + r.operatorChanges > 0)
-          logLine({ msg: "retention", retentionDays: this.config.retentionDays, deleted: r });
-      },
-      onError: (e) => logError("retention run failed; retrying at the next run", e),
-    });
-    this.hold("retention", () => retention.stop());
     // Plate lookups answer from memory (LivePermits): read it in soon after start (not during
     // the first answers: it is a few hundred ms of reads, in slices) rather than at the first
     // lookup, and take in what intake wrote every second even while nobody looks.
@@ -153,30 +119,6 @@ export class AppContext {
     const collector = setInterval(() => Bun.gc(true), 5_000);
     collector.unref();
     this.hold("garbage collection", () => clearInterval(collector));
-    // Stopped first: the last records are written while the checkpointer still runs.
-    this.hold("lookup records", () => this.lookupRecorder.stop());
-    if (this.config.central) this.startSync(this.config.central);
-  }
-
-  /** Starts pushing to and pulling from the office in the background, with its gauges on /metrics. */
-  startSync(settings: SyncSettings, tuning: Partial<SyncOptions> = {}): CentralSync {
-    const { pushIntervalMs, ...link } = settings;
-    const sync = new CentralSync({
-      store: this.store,
-      ...link,
-      idleMs: pushIntervalMs,
-      version: VERSION,
-      timeZone: this.config.timezone,
-      now: this.now,
-      // An office permit that ended is listed for --recent-hours, then never again.
-      keepEndedMs: (this.config.recentHours + 24) * 3_600_000,
-      ...tuning,
-    });
-    for (const g of syncGauges(() => sync.status())) this.metrics.addGauges(g);
-    sync.start();
-    this.sync = sync;
-    this.hold("central sync", () => sync.stop());
-    return sync;
   }
 
   /** Stops every job, newest first; one that fails to stop is logged and the rest still stop. */

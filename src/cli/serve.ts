@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createApp } from "../app.ts";
+import { composeBox } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
 import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
@@ -194,8 +194,9 @@ export const serveCommand: Command = {
       });
     const tls = plain ? undefined : await loadTls(store.dataDir, own);
     const ctx = createContext(store, config);
-    const app = createApp(ctx);
-    await ctx.startBackground();
+    const box = composeBox(ctx);
+    const app = box.app;
+    await box.start();
     const shutdown = async () => {
       await ctx.stop();
       store.close();

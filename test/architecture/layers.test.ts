@@ -7,7 +7,10 @@ import { dirname, join, relative, resolve } from "node:path";
  * in a review (README, "Code layout"):
  * - src/domain imports only src/domain, and no I/O (store, HTTP framework, files, network);
  * - src/platform imports no module, no CLI and not the composition root;
- * - a module imports no other module and no CLI; it sees the context only as a type;
+ * - a module imports no other module, no CLI and not the context: its entry (index.ts) names the
+ *   dependencies it is built from, and the composition root (app.ts) hands them over;
+ * - the context holds the platform only: it imports no module, so no module service can be
+ *   reached through it;
  * - SQL on a table is written only in that table's repository in src/platform/store.
  */
 
@@ -64,16 +67,38 @@ describe("layers", () => {
     expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
   });
 
-  test("a module imports no other module and no CLI, and the context only as a type", () => {
+  test("a module imports no other module, no CLI and not the context", () => {
     const bad = all.filter((i) => {
       const own = moduleOf(i.file);
       if (!own || !i.spec.startsWith(".")) return false;
       const other = moduleOf(i.target);
       if (other && other !== own) return true;
-      if (/^(cli\/|app\.ts$)/.test(i.target)) return true;
-      return i.target === "context.ts" && !i.typeOnly;
+      return /^(cli\/|app\.ts$|context\.ts$)/.test(i.target);
     });
     expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+
+  test("the context imports no module: module services are never reached through it", () => {
+    const bad = all.filter(
+      (i) => i.file === "context.ts" && i.spec.startsWith(".") && /^modules\//.test(i.target),
+    );
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+
+  test("every module has an entry that the composition root builds it through", () => {
+    const modules = readdirSync(join(SRC, "modules")).filter((m) =>
+      statSync(join(SRC, "modules", m)).isDirectory(),
+    );
+    const fromRoot = all.filter((i) => i.file === "app.ts" && i.target.startsWith("modules/"));
+    expect(
+      modules.filter((m) => !statSync(join(SRC, "modules", m, "index.ts"), { throwIfNoEntry: false })).sort(),
+    ).toEqual([]);
+    // Type-only imports (the document's RouteInfo) aside, the root reaches a module only by its entry.
+    expect(
+      fromRoot
+        .filter((i) => !i.typeOnly && !/^modules\/[^/]+\/index\.ts$/.test(i.target))
+        .map((i) => i.target),
+    ).toEqual([]);
   });
 });
 

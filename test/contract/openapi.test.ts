@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { API_CONTRACTS } from "../../src/app.ts";
 import { operationsContract, TAGS } from "../../src/modules/operations/contract.ts";
 import { openApiPath } from "../../src/modules/operations/openapi.ts";
 import { mergeContracts } from "../../src/platform/http/api-contract.ts";
@@ -8,8 +7,8 @@ import { redoclyLint, spectralLint } from "../support/openapi-lint.ts";
 
 type Json = Record<string, unknown>;
 
-const OPERATIONS = mergeContracts(operationsContract, ...API_CONTRACTS).operations;
 const s = testApp();
+const OPERATIONS = mergeContracts(operationsContract, ...s.contracts).operations;
 const doc = (await call(s.app, "GET", "/openapi.json")).json as Json;
 const paths = doc.paths as Record<string, Record<string, Json>>;
 const operations = Object.entries(paths).flatMap(([path, item]) =>

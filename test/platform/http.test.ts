@@ -8,7 +8,7 @@ import { call, expectProblem, request, testApp, testClock } from "../support/app
 /** A route that exercises the shared plumbing the way feature routes do. */
 function withProbeRoutes(setup: ReturnType<typeof testApp>) {
   const probe = new Elysia()
-    .use(authPlugin(setup.ctx))
+    .use(authPlugin(setup.auth))
     .post("/probe", ({ body, credential }) => ({ got: body, by: credential.name }), {
       auth: { scope: "tickets:write", basic: true },
       body: t.Object({ n: t.Integer({ minimum: 0 }), inner: t.Object({ s: t.String({ minLength: 1 }) }) }),
@@ -109,11 +109,11 @@ describe("authentication and scopes", () => {
     const s = testApp({}, clock);
     const app = withProbeRoutes(s);
     expectProblem(await call(app, "GET", "/probe/read", { token: "pk_nope" }), 401, "unauthorized");
-    const t1 = s.ctx.credentials.createToken({ name: "gone", scopes: ["permits:read"] }).token;
+    const t1 = s.credentials.createToken({ name: "gone", scopes: ["permits:read"] }).token;
     expect((await call(app, "GET", "/probe/read", { token: t1 })).status).toBe(200);
-    s.ctx.credentials.revokeToken("gone");
+    s.credentials.revokeToken("gone");
     expectProblem(await call(app, "GET", "/probe/read", { token: t1 }), 401, "unauthorized");
-    const t2 = s.ctx.credentials.createToken({
+    const t2 = s.credentials.createToken({
       name: "brief",
       scopes: ["permits:read"],
       expiresInMs: 60_000,
@@ -126,7 +126,7 @@ describe("authentication and scopes", () => {
   test("a token revoked behind the service's back (the CLI, in another process) is refused within a second", async () => {
     const s = testApp();
     const app = withProbeRoutes(s);
-    const token = s.ctx.credentials.createToken({ name: "cli", scopes: ["permits:read"] }).token;
+    const token = s.credentials.createToken({ name: "cli", scopes: ["permits:read"] }).token;
     expect((await call(app, "GET", "/probe/read", { token })).status).toBe(200);
     s.ctx.store.sqlite.run("UPDATE api_tokens SET revoked_at = 1 WHERE name = 'cli'");
     const revokedAt = performance.now();
@@ -163,7 +163,7 @@ describe("authentication and scopes", () => {
       401,
       "unauthorized",
     );
-    s.ctx.credentials.deleteUser("terminal-1");
+    s.credentials.deleteUser("terminal-1");
     expectProblem(
       await call(app, "POST", "/probe", { authorization: basic, body: { n: 1, inner: { s: "x" } } }),
       401,

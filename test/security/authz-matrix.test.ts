@@ -99,7 +99,7 @@ const PASSWORD = "a long enough password";
 describe("authorisation matrix", async () => {
   const clock = testClock();
   const s = testApp({}, clock);
-  const creds = s.ctx.credentials;
+  const creds = s.credentials;
   const bearer = (scopes: Scope[], name: string, expiresInMs?: number) =>
     `Bearer ${creds.createToken({ name, scopes, expiresInMs }).token}`;
   const expired = bearer(["admin"], "expired", 1000);

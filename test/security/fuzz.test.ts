@@ -232,13 +232,13 @@ describe("fuzz", () => {
         expect(text, label).not.toMatch(/SQLITE|sqlite_|at \/|\.ts:\d+/);
         // Lookup records of earlier accepted requests are written on a timer: write them now,
         // so they are not taken for a change made by this rejection.
-        s.ctx.lookupRecorder.flush();
+        s.lookupRecorder.flush();
         const after = storeDigest(s.ctx.store.sqlite);
         expect(after, `${label}: a rejected request changed the store`).toBe(before);
       } else {
         // Lookup records are written in batches on a timer; write them now, so that a batch
         // landing during a later rejected request is not taken for that request's change.
-        s.ctx.lookupRecorder.flush();
+        s.lookupRecorder.flush();
         before = storeDigest(s.ctx.store.sqlite);
       }
     }

@@ -1,4 +1,4 @@
-import { createApp } from "../../src/app.ts";
+import { composeBox } from "../../src/app.ts";
 import { type AppConfig, type AppContext, createContext } from "../../src/context.ts";
 import type { Scope } from "../../src/domain/credentials.ts";
 import { openMemoryStore } from "../../src/platform/store/db.ts";
@@ -38,16 +38,24 @@ export function testContext(config: Partial<AppConfig> = {}, now?: () => number)
 /** A fresh app on an in-memory store, with helpers to mint credentials. */
 export function testApp(config: Partial<AppConfig> = {}, clock?: TestClock) {
   const ctx = testContext(config, clock?.now);
-  const app = observeStatuses(createApp(ctx));
+  const box = composeBox(ctx);
+  const app = observeStatuses(box.app);
+  const { credentials } = box;
   let n = 0;
   return {
     ctx,
     app,
+    auth: box.auth,
+    credentials,
+    sessions: box.sessions,
+    lookupRecorder: box.lookupRecorder,
+    office: box.office,
+    contracts: box.contracts,
     token(...scopes: Scope[]): string {
-      return ctx.credentials.createToken({ name: `test-${++n}`, scopes }).token;
+      return credentials.createToken({ name: `test-${++n}`, scopes }).token;
     },
     async user(name: string, password: string, ...scopes: Scope[]): Promise<string> {
-      await ctx.credentials.createUser({ name, scopes, password });
+      await credentials.createUser({ name, scopes, password });
       return `Basic ${Buffer.from(`${name}:${password}`).toString("base64")}`;
     },
   };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { createApp } from "../../src/app.ts";
+import { type Box, composeBox } from "../../src/app.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { CentralSync, type SyncOptions } from "../../src/modules/sync/job.ts";
 import { addSite, siteRoleName } from "../../src/modules/sync/site-roles.ts";
@@ -15,7 +15,10 @@ export interface SiteBox {
   site: string;
   dir: string;
   ctx: AppContext;
-  app: ReturnType<typeof createApp>;
+  app: Box["app"];
+  credentials: Box["credentials"];
+  lookupRecorder: Box["lookupRecorder"];
+  office: Box["office"];
   writer: string;
   admin: string;
   reader: string;
@@ -33,9 +36,9 @@ export function siteBox(site: string, dir = mkdtempSync(join(tmpdir(), `parkd-si
   const store = openStore(dir);
   // Tests post events back to back, faster than the per-credential rate limit allows.
   const ctx = createContext(store, { timezone: "Europe/Stockholm", rateLimitPerSecond: 0 });
-  const app = createApp(ctx);
+  const { app, credentials, lookupRecorder, office } = composeBox(ctx);
   const mint = (name: string, scope: "tickets:write" | "admin" | "permits:read") =>
-    ctx.credentials.createToken({ name: `${name}-${crypto.randomUUID()}`, scopes: [scope] }).token;
+    credentials.createToken({ name: `${name}-${crypto.randomUUID()}`, scopes: [scope] }).token;
   const writer = mint("terminal", "tickets:write");
   const admin = mint("office", "admin");
   const reader = mint("handheld", "permits:read");
@@ -44,6 +47,9 @@ export function siteBox(site: string, dir = mkdtempSync(join(tmpdir(), `parkd-si
     dir,
     ctx,
     app,
+    credentials,
+    lookupRecorder,
+    office,
     writer,
     admin,
     reader,
@@ -81,7 +87,7 @@ export function siteBox(site: string, dir = mkdtempSync(join(tmpdir(), `parkd-si
     eventCount: () =>
       (store.sqlite.query("SELECT count(*) AS n FROM ticket_events").get() as { n: number }).n,
     close() {
-      ctx.credentials.stop();
+      credentials.stop();
       store.close();
     },
   };

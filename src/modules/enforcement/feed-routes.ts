@@ -1,16 +1,16 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
+import type { EnforcementContext } from "./index.ts";
 import { FeedQuery, ZoneParams } from "./model.ts";
 import { ZoneFeed } from "./zone-feed.ts";
 
 /** The zone list, live: what the attendant page shows while a zone is picked. */
-export function zoneFeedRoutes(ctx: AppContext) {
+export function zoneFeedRoutes(ctx: EnforcementContext) {
   const feed = new ZoneFeed(ctx);
   const records = ctx.lookupRecorder;
-  return new Elysia({ name: "zone-feed" }).use(authPlugin(ctx)).get(
+  return new Elysia({ name: "zone-feed" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/tickets/zone/:zone/events",
     ({ params, query, request, credential }) => {
       const zone = pathNumber(params.zone, "zone", 0);

@@ -1,4 +1,3 @@
-import type { AppContext } from "../../context.ts";
 import {
   isActive,
   isListed,
@@ -15,6 +14,7 @@ import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
 import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
+import type { EnforcementDeps } from "./index.ts";
 import type { ExtendedInformation } from "./model.ts";
 import { ZoneAnswers } from "./zone-answers.ts";
 
@@ -37,7 +37,7 @@ interface Computed {
 export class PermitLookups {
   private readonly answers: ZoneAnswers;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: Pick<EnforcementDeps, "store" | "config" | "now">) {
     this.answers = new ZoneAnswers(ctx.store);
   }
 

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { withEtag } from "../../platform/http/conditional.ts";
 import { readJsonBody } from "../../platform/http/json-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
+import type { EnforcementContext } from "./index.ts";
 import { lookupTarget, verdictTarget } from "./lookup-params.ts";
 import {
   ExtendedInformationList,
@@ -20,10 +20,10 @@ import { Enforcement } from "./service.ts";
 const JSON_HEADERS = { "content-type": "application/json" };
 
 /** What attendants' handhelds ask: check-tickets and the zone list (scope permits:read, Bearer only). */
-export function enforcementRoutes(ctx: AppContext) {
+export function enforcementRoutes(ctx: EnforcementContext) {
   const enforcement = new Enforcement(ctx);
   return new Elysia({ name: "enforcement" })
-    .use(authPlugin(ctx))
+    .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/attendants/check-tickets",
       async ({ request, query, credential }) => {

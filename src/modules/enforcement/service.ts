@@ -1,4 +1,4 @@
-import type { AppContext } from "../../context.ts";
+import type { EnforcementContext } from "./index.ts";
 import type { LookupTarget } from "./lookup-params.ts";
 import { PermitLookups } from "./lookups.ts";
 import type { Verdict } from "./model.ts";
@@ -17,7 +17,7 @@ export interface LookupAnswer {
 export class Enforcement {
   private readonly lookups: PermitLookups;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: EnforcementContext) {
     this.lookups = new PermitLookups(ctx);
   }
 

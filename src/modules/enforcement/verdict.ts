@@ -1,7 +1,7 @@
-import type { AppContext } from "../../context.ts";
 import { type PermitWindow, windowSpans } from "../../domain/permits/activity.ts";
 import { type PermitFinding, verdict, type ZonedPermit } from "../../domain/permits/verdict.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
+import type { EnforcementDeps } from "./index.ts";
 import type { Verdict } from "./model.ts";
 
 /** A ticket or an operator permit of the plate, with what the handheld shows of it. */
@@ -23,7 +23,12 @@ const micros = (t: number | null) => (t === null ? null : formatMicros(t));
  * check-tickets by plate lists, and those still in grace), judged by src/domain/permits/verdict.ts.
  * Notes and states go out as fields, so a handheld words them in its own language.
  */
-export function plateVerdict(ctx: AppContext, plateNorm: string, zone: number, at: number): Verdict {
+export function plateVerdict(
+  ctx: Pick<EnforcementDeps, "store" | "config">,
+  plateNorm: string,
+  zone: number,
+  at: number,
+): Verdict {
   const graceMs = ctx.config.graceMinutes * 60_000;
   const cutoff = at - Math.max(ctx.config.recentHours * 3_600_000, graceMs);
   const held = ctx.store.live.forPlate(plateNorm, at, cutoff);

@@ -1,7 +1,7 @@
-import type { AppContext } from "../../context.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { Problem } from "../../platform/http/problem.ts";
 import { log } from "../../platform/log.ts";
+import type { EnforcementDeps } from "./index.ts";
 import { PermitLookups } from "./lookups.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
@@ -102,7 +102,7 @@ export class ZoneFeed {
   private readonly lookups: PermitLookups;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Pick<EnforcementDeps, "store" | "config" | "now" | "metrics" | "zoneChanges">,
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {
     this.lookups = new PermitLookups(ctx);

@@ -1,17 +1,17 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { rawBodyOf } from "../../platform/http/json-body.ts";
+import type { IntakeDeps } from "./index.ts";
 import { IntakeAccepted, TicketEventBody } from "./model.ts";
 import { TicketIntake } from "./service.ts";
 
 const NO_EVENTS: unknown[] = [];
 
 /** Ticket event intake for terminals and parking apps (scope tickets:write, Bearer or Basic). */
-export function intakeRoutes(ctx: AppContext) {
+export function intakeRoutes(ctx: IntakeDeps) {
   const intake = new TicketIntake(ctx);
-  return new Elysia({ name: "intake" }).use(authPlugin(ctx)).post(
+  return new Elysia({ name: "intake" }).use(authPlugin(ctx.auth)).post(
     "/api/v1/actions/tickets",
     async ({ body, request, credential }) => {
       await intake.receive(body, {

@@ -1,4 +1,3 @@
-import type { AppContext } from "../../context.ts";
 import type { DomainError } from "../../domain/errors.ts";
 import { revenueChange } from "../../domain/reports/revenue.ts";
 import {
@@ -14,6 +13,7 @@ import {
 } from "../../domain/tickets/rules.ts";
 import { isStoreUnavailable } from "../../platform/store/connection.ts";
 import type { TicketRow } from "../../platform/store/tickets/rows.ts";
+import type { IntakeDeps } from "./index.ts";
 import { readTicketEvent } from "./read-event.ts";
 import { storedBody } from "./stored-body.ts";
 
@@ -58,7 +58,7 @@ export class TicketIntake {
   /** Zones the group being committed writes to, for the live zone feed (ctx.zoneChanges). */
   private touched = new Set<number>();
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: IntakeDeps) {
     const store = ctx.store;
     // The usual way: the group's events one after another in one transaction. A refused event is
     // refused before it writes anything, so no event needs a savepoint of its own here.

@@ -1,8 +1,8 @@
-import type { AppContext } from "../../context.ts";
 import { invalid } from "../../domain/errors.ts";
 import { lotFill, occupancyCurves } from "../../domain/reports/occupancy.ts";
 import { priceStay, type Site } from "../../domain/tariff/engine.ts";
 import { holidayCalendar } from "../../domain/tariff/holidays.ts";
+import type { KioskDeps } from "./index.ts";
 
 /** The most lots one board shows: a screen across a lobby holds a handful. */
 export const MAX_BOARD_LOTS = 24;
@@ -37,7 +37,7 @@ export function boardLotIds(text: string | undefined): number[] | null {
 }
 
 /** The board's figures now: free spaces from the tickets' index, the price from each lot's tariff. */
-export function boardNow(ctx: AppContext, ids: number[] | null, site: Site): Board {
+export function boardNow(ctx: KioskDeps, ids: number[] | null, site: Site): Board {
   const at = ctx.now();
   const wanted = ids && new Set(ids);
   const lots = ctx.store.lots.all().filter((l) => (wanted ? wanted.has(l.id) : l.active));
@@ -69,7 +69,7 @@ export function boardNow(ctx: AppContext, ids: number[] | null, site: Site): Boa
   return { at, currency: ctx.config.currency, lots: out };
 }
 
-export const siteOf = (ctx: AppContext): Site => ({
+export const siteOf = (ctx: KioskDeps): Site => ({
   timezone: ctx.config.timezone,
   isHoliday: holidayCalendar(ctx.config.holidays),
 });

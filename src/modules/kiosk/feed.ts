@@ -1,8 +1,8 @@
-import type { AppContext } from "../../context.ts";
 import type { Site } from "../../domain/tariff/engine.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { Problem } from "../../platform/http/problem.ts";
 import { type Board, boardNow } from "./board.ts";
+import type { KioskDeps } from "./index.ts";
 
 /** Open board streams in all: the route is public, so the box bounds what strangers can hold open. */
 export const MAX_BOARD_STREAMS = 64;
@@ -36,7 +36,7 @@ export class BoardFeed {
   private pending: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: KioskDeps,
     private readonly site: Site,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
 import { BoardFeed, boardJson } from "./feed.ts";
+import type { KioskDeps } from "./index.ts";
 
 export const BoardQuery = t.Object({
   lots: t.Optional(
@@ -32,7 +32,7 @@ export const BoardView = t.Object({
  * The kiosk board's figures (public and read-only, as the lot list is): free spaces and the price
  * of the next hour per lot, once or as server-sent events. Nothing in them names a plate.
  */
-export function kioskRoutes(ctx: AppContext) {
+export function kioskRoutes(ctx: KioskDeps) {
   const site = siteOf(ctx);
   const feed = new BoardFeed(ctx, site);
   return new Elysia({ name: "kiosk" })

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
+import type { OperationsDeps } from "./index.ts";
 
 export const HealthStatus = t.Object({ status: t.Literal("ok") });
 
@@ -26,10 +26,25 @@ export const ReadyStatus = t.Object({ status: t.Literal("ok"), sync: t.Optional(
 
 const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
 
+/** What the sync module tells of the office link (its SyncStatus has more). */
+export interface OfficeLinkState {
+  site: string;
+  central: string;
+  reachable: boolean;
+  pendingEvents: number;
+  oldestPendingAgeSeconds: number;
+  lastPushAt: number | null;
+  lastPullAt: number | null;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  errors: { push: number; pull: number };
+  centralPermits: number;
+}
+
 /** The office link's state as /readyz and the console's status show it; undefined without --central. */
-export function syncReadiness(ctx: AppContext) {
-  if (!ctx.sync) return undefined;
-  const s = ctx.sync.status();
+export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
+  const s = ctx.officeLink();
+  if (!s) return undefined;
   return {
     site: s.site,
     central: s.central,
@@ -45,7 +60,7 @@ export function syncReadiness(ctx: AppContext) {
   };
 }
 
-export function healthRoutes(ctx: AppContext) {
+export function healthRoutes(ctx: OperationsDeps) {
   return new Elysia({ name: "health" })
     .get("/healthz", () => ({ status: "ok" as const }), {
       response: HealthStatus,

@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
 import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { authenticate } from "../../platform/http/auth.ts";
 import { trimOws } from "../../platform/http/http1.ts";
 import { VERSION } from "../../version.ts";
 import { operationsContract } from "./contract.ts";
 import { renderDocsPage } from "./docs-page.ts";
+import type { OperationsDeps } from "./index.ts";
 import { buildOpenApi, type RouteInfo } from "./openapi.ts";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
@@ -25,7 +25,7 @@ export function isMetricsToken(expected: string | undefined, header: string | nu
  * for the site's monitoring.
  */
 export function operationsRoutes(
-  ctx: AppContext,
+  ctx: OperationsDeps,
   routesOf: () => readonly RouteInfo[],
   contracts: readonly ApiContract[] = [],
 ) {
@@ -85,7 +85,7 @@ export function operationsRoutes(
       "/metrics",
       async ({ request }) => {
         if (!isMetricsToken(ctx.config.metricsToken, request.headers.get("authorization")))
-          await authenticate(ctx, request, { scope: "admin" });
+          await authenticate(ctx.auth, request, { scope: "admin" });
         return new Response(ctx.metrics.render(), {
           headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
         });

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { VERSION } from "../../version.ts";
 import { SyncReadiness, syncReadiness } from "./health.ts";
+import type { OperationsDeps } from "./index.ts";
 import { statusFromMetrics } from "./status-figures.ts";
 
 const Counts = t.Record(t.String(), t.Number());
@@ -33,8 +33,8 @@ export const Status = t.Object({
 });
 
 /** The figures of /metrics a person cares about, for the console's status page (scope admin). */
-export function statusRoutes(ctx: AppContext) {
-  return new Elysia({ name: "status" }).use(authPlugin(ctx)).get(
+export function statusRoutes(ctx: OperationsDeps) {
+  return new Elysia({ name: "status" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/status",
     () => {
       const now = ctx.now();

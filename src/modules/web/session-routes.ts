@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context.ts";
 import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
+import type { WebDeps } from "./index.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
 import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
 
@@ -19,7 +19,7 @@ function answer(credential: Credential, csrf: string) {
  * Sign-in for the web app: a token or a Basic user's name and password become an HttpOnly
  * session cookie. Failures count against the address like failed API credentials do.
  */
-export function sessionRoutes(ctx: AppContext) {
+export function sessionRoutes(ctx: WebDeps) {
   return new Elysia({ name: "web-session" })
     .post(
       "/api/v1/session",

@@ -82,7 +82,7 @@ describe("the change history of operator writes", () => {
     });
     await call(s.app, "DELETE", `/api/v1/users/${user.json.data.id}`, { token: s.admin });
     // The command line goes through the same service, as "cli"
-    s.ctx.credentials.createToken({ name: "from-cli", scopes: ["admin"] });
+    s.credentials.createToken({ name: "from-cli", scopes: ["admin"] });
 
     const { data } = await s.changes();
     expect(data.map((c) => `${c.subject} ${c.action} ${c.actor}`)).toEqual([

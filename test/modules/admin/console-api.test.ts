@@ -225,7 +225,7 @@ describe("lookup records, paged", () => {
       });
       s.clock.advance(1000);
     }
-    s.ctx.lookupRecorder.flush();
+    s.lookupRecorder.flush();
     const first = await call(s.app, "GET", "/api/v1/lookups?limit=3", { token: s.admin });
     expect(first.status).toBe(200);
     expect(first.json.data.map((r: { query: string }) => r.query)).toEqual(["AB4", "AB3", "AB2"]);

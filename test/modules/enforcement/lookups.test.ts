@@ -446,13 +446,13 @@ describe("who may look", () => {
 describe("lookup records", () => {
   test("each lookup is recorded with credential, kind, normalized query and count, written in batches", async () => {
     const s = setup();
-    const handheld = s.ctx.credentials.createToken({ name: "handheld-7", scopes: ["permits:read"] }).token;
+    const handheld = s.credentials.createToken({ name: "handheld-7", scopes: ["permits:read"] }).token;
     seedTicket(s.ctx, { ticketId: "1", plate: "KKK 1", zone: 20, start: ago(1) });
     await call(s.app, "GET", `${CHECK}?registration_number=kkk-1`, { token: handheld });
     await call(s.app, "GET", CHECK, { token: handheld, body: { zone: "20" } });
     await call(s.app, "GET", "/api/v1/tickets/zone/20", { token: handheld });
     await call(s.app, "GET", `${CHECK}?zone=20&registration_number=X`, { token: handheld });
-    const recorder = s.ctx.lookupRecorder;
+    const recorder = s.lookupRecorder;
     expect(recorder.pending).toBe(3);
     expect(s.ctx.store.db.select().from(permitLookups).all()).toHaveLength(0);
     expect(recorder.flush()).toBe(3);
@@ -471,7 +471,7 @@ describe("lookup records", () => {
     expect(count()).toBe(0);
     await Bun.sleep(1300);
     expect(count()).toBe(1);
-    const recorder = s.ctx.lookupRecorder;
+    const recorder = s.lookupRecorder;
     await call(s.app, "GET", `${CHECK}?zone=1`, { token: s.reader });
     recorder.stop();
     expect(count()).toBe(2);
@@ -482,7 +482,7 @@ describe("lookup records", () => {
   test("a store that refuses the write keeps the records for the next flush", async () => {
     const s = setup();
     await call(s.app, "GET", `${CHECK}?zone=1`, { token: s.reader });
-    const recorder = s.ctx.lookupRecorder;
+    const recorder = s.lookupRecorder;
     s.ctx.store.sqlite.run("PRAGMA query_only = ON");
     expect(recorder.flush()).toBe(0);
     expect(recorder.pending).toBe(1);

@@ -168,7 +168,7 @@ describe("GET /api/v1/attendants/verdict", () => {
     const s = setup();
     await mondayEvenings(s);
     await ask(s, "abc-123", 1002);
-    s.ctx.lookupRecorder.flush();
+    s.lookupRecorder.flush();
     const rows = s.ctx.store.db.select().from(permitLookups).all();
     expect(rows).toEqual([expect.objectContaining({ by: "verdict", query: "ABC123@1002", results: 1 })]);
   });

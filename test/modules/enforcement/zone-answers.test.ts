@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../../src/app.ts";
+import { composeBox } from "../../../src/app.ts";
 import { createContext } from "../../../src/context.ts";
 import { openStore } from "../../../src/platform/store/db.ts";
 import { call, testApp, testClock } from "../../support/app.ts";
@@ -128,11 +128,11 @@ describe("zone answers follow every write at once", () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const store = openStore(dir);
     const ctx = createContext(store, { timezone: "Europe/Stockholm" }, () => T0);
-    const app = createApp(ctx);
+    const { app, credentials } = composeBox(ctx);
     const s = {
       ctx,
       app,
-      reader: ctx.credentials.createToken({ name: "r", scopes: ["permits:read"] }).token,
+      reader: credentials.createToken({ name: "r", scopes: ["permits:read"] }).token,
     };
     seedTicket(ctx, { ticketId: "own", plate: "OWN 1", zone: 40, start: T0 - H });
     const first = await list(s as unknown as Setup, 40);

@@ -253,7 +253,7 @@ describe("the live zone feed", () => {
     );
     const f = await open(s);
     await f.cancel();
-    s.ctx.lookupRecorder.flush();
+    s.lookupRecorder.flush();
     const page = await call(s.app, "GET", "/api/v1/lookups", { token: s.admin });
     expect(page.json.data[0]).toMatchObject({ by: "zone_list", query: "7", results: 0 });
   });

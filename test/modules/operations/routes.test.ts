@@ -10,7 +10,7 @@ import { call, expectProblem, testApp } from "../../support/app.ts";
 /** Routes shaped like the features that are merged later, added after createApp as a feature would. */
 function withFeatureRoutes(setup: ReturnType<typeof testApp>) {
   const feature = new Elysia()
-    .use(authPlugin(setup.ctx))
+    .use(authPlugin(setup.auth))
     .post("/api/v1/probe/events", () => [], {
       auth: { scope: "tickets:write", basic: true },
       body: t.Object({ eventType: t.String(), zoneCode: t.Integer() }),
@@ -40,7 +40,7 @@ function withFeatureRoutes(setup: ReturnType<typeof testApp>) {
     });
   // Admin CRUD written with a guard and a group, as the permit and lot features may be.
   const admin = new Elysia()
-    .use(authPlugin(setup.ctx))
+    .use(authPlugin(setup.auth))
     .group("/api/v1/probe/permits", (g) =>
       g.guard({ auth: { scope: "admin" }, body: t.Object({ plate: t.String(), zone: t.Integer() }) }, (a) =>
         a

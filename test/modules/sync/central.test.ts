@@ -295,7 +295,7 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
       await call(a.app, "GET", "/api/v1/attendants/check-tickets?registration_number=x1", {
         token: a.reader,
       });
-      a.ctx.lookupRecorder.flush();
+      a.lookupRecorder.flush();
     };
     await lookup();
     const s = a.sync(pg);

@@ -48,7 +48,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 async function lookup(b: SiteBox): Promise<void> {
   await call(b.app, "GET", "/api/v1/attendants/check-tickets?registration_number=gap1", { token: b.reader });
-  b.ctx.lookupRecorder.flush();
+  b.lookupRecorder.flush();
 }
 
 // `available` throws under CI=true when PostgreSQL is missing: only a laptop without it skips.
@@ -59,7 +59,7 @@ describe.skipIf(!available)("rows the office lost are sent again", () => {
     boxes.push(b);
     // The pull would fail while the server restarts, and a failed round alone already makes
     // the box ask where the office stands: it stays out of the way here.
-    const sync = b.ctx.startSync(
+    const sync = b.office.connect(
       { target: siteTarget(pg, "gaps"), site: "gaps" },
       { idleMs: 50, pullIntervalMs: 3_600_000, backoffMinMs: 50, backoffMaxMs: 200 },
     );

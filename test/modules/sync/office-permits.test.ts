@@ -47,7 +47,7 @@ async function box(site: string): Promise<SiteBox> {
 }
 
 const connect = (b: SiteBox) =>
-  b.ctx.startSync(
+  b.office.connect(
     { target: siteTarget(pg, b.site), site: b.site },
     { pullIntervalMs: 100, idleMs: 50, backoffMinMs: 50, backoffMaxMs: 200 },
   );

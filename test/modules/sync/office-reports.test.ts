@@ -56,7 +56,7 @@ beforeAll(async () => {
     eventType: "TicketStopped",
   });
   // A second terminal at site A, silent for two hours (its events moved back at the office below).
-  const second = a.ctx.credentials.createToken({ name: "terminal-2", scopes: ["tickets:write"] }).token;
+  const second = a.credentials.createToken({ name: "terminal-2", scopes: ["tickets:write"] }).token;
   const r = await call(a.app, "POST", "/api/v1/actions/tickets", {
     token: second,
     body: ticket("t6", "2026-06-15T08:00:00+02:00", "2026-06-15T08:10:00+02:00", 0, 25),

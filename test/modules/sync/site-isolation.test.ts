@@ -73,7 +73,7 @@ beforeAll(async () => {
     await call(x.app, "GET", "/api/v1/attendants/check-tickets?registration_number=abc1", {
       token: x.reader,
     });
-    x.ctx.lookupRecorder.flush();
+    x.lookupRecorder.flush();
     const s = x.sync(pg);
     await s.pushAll();
     await s.stop();

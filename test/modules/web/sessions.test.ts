@@ -91,7 +91,7 @@ describe("browser sessions", () => {
       403,
       "csrf",
     );
-    expect(s.ctx.credentials.listTokens().some((t) => t.name === "handheld-2")).toBe(false);
+    expect(s.credentials.listTokens().some((t) => t.name === "handheld-2")).toBe(false);
     const ok = await call(s.app, "POST", "/api/v1/tokens", {
       body,
       headers: { cookie, "x-csrf-token": csrf },
@@ -124,12 +124,12 @@ describe("browser sessions", () => {
 
   test("revoking the token or deleting the user ends their sessions at once", async () => {
     const s = testApp();
-    const made = s.ctx.credentials.createToken({ name: "handheld-1", scopes: ["permits:read"] });
+    const made = s.credentials.createToken({ name: "handheld-1", scopes: ["permits:read"] });
     const t = await signIn(s.app, { token: made.token });
     await s.user("terminal-2", "correct horse battery", "permits:read");
     const u = await signIn(s.app, { username: "terminal-2", password: "correct horse battery" });
-    s.ctx.credentials.revokeToken(made.id);
-    s.ctx.credentials.deleteUser("terminal-2");
+    s.credentials.revokeToken(made.id);
+    s.credentials.deleteUser("terminal-2");
     for (const cookie of [t.cookie, u.cookie]) {
       expectProblem(await call(s.app, "GET", SESSION, { headers: { cookie } }), 401, "unauthorized");
       expectProblem(await call(s.app, "GET", "/api/v1/whoami", { headers: { cookie } }), 401, "unauthorized");
@@ -165,11 +165,9 @@ describe("browser sessions", () => {
     const s = testApp();
     const { cookie } = await signIn(s.app, { token: s.token("admin") });
     const id = cookie.split("=")[1]!;
-    const held = JSON.stringify([
-      ...(s.ctx.sessions as unknown as { sessions: Map<string, unknown> }).sessions,
-    ]);
+    const held = JSON.stringify([...(s.sessions as unknown as { sessions: Map<string, unknown> }).sessions]);
     expect(held).not.toContain(id);
-    expect(s.ctx.sessions.size).toBe(1);
+    expect(s.sessions.size).toBe(1);
   });
 });
 

@@ -1,10 +1,10 @@
 import { Elysia, type Static } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import type { ChangeSubject } from "../../../domain/changes.ts";
 import { invalid } from "../../../domain/errors.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { ChangeFilter } from "../../../platform/store/changes.ts";
+import type { AdminDeps } from "../index.ts";
 import { decodeCursor, encodeCursor, iso, page } from "../paging.ts";
 import { ChangePage, ChangeQuery } from "./model.ts";
 
@@ -33,8 +33,8 @@ function filterOf(query: Static<typeof ChangeQuery>, timezone: string): ChangeFi
 }
 
 /** The change history of operator writes (scope admin): per record, per actor, by date. */
-export function changeRoutes(ctx: AppContext) {
-  return new Elysia({ name: "operator-changes" }).use(authPlugin(ctx)).get(
+export function changeRoutes(ctx: AdminDeps) {
+  return new Elysia({ name: "operator-changes" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/changes",
     ({ query }) => {
       const limit = query.limit ?? 50;

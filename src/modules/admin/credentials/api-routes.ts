@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { SCOPES } from "../../../domain/credentials.ts";
 import { conflict, invalid, notFound } from "../../../domain/errors.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { AdminDeps } from "../index.ts";
 import { iso, isoOrNull } from "../paging.ts";
 import { CredentialError } from "./service.ts";
 
@@ -75,14 +75,14 @@ function byId(id: string, prefix: string, missing: string, change: (id: string) 
 const tags = ["credentials"];
 
 /** Tokens and Basic users over the API (scope admin), for the console; the CLI does the same. */
-export function credentialApiRoutes(ctx: AppContext) {
+export function credentialApiRoutes(ctx: AdminDeps) {
   const admin = { scope: "admin" as const };
   const user = (id: string) => {
     const u = ctx.credentials.listUsers().find((x) => x.id === id)!;
     return { ...u, createdAt: iso(u.createdAt), lastUsedAt: isoOrNull(u.lastUsedAt) };
   };
   return new Elysia({ name: "credential-api" })
-    .use(authPlugin(ctx))
+    .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/tokens",
       () => ({

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { SCOPES } from "../../../domain/credentials.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { AdminDeps } from "../index.ts";
 
 export const WhoAmI = t.Object({
   kind: t.Union([t.Literal("token"), t.Literal("user")]),
@@ -10,9 +10,9 @@ export const WhoAmI = t.Object({
 });
 
 /** Lets a terminal vendor check a credential and its scopes before going live. */
-export function credentialRoutes(ctx: AppContext) {
+export function credentialRoutes(ctx: AdminDeps) {
   return new Elysia({ name: "credentials" })
-    .use(authPlugin(ctx))
+    .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/whoami",
       ({ credential }) => ({ kind: credential.kind, name: credential.name, scopes: [...credential.scopes] }),

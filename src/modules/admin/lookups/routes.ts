@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { AdminDeps } from "../index.ts";
 import { decodeCursor, encodeCursor, iso, page } from "../paging.ts";
 
 export const PageQuery = t.Object({
@@ -24,8 +24,8 @@ export const LookupPage = t.Object({
 const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
 
 /** Who looked up what and when: the lookup records, for the operator's audit page (scope admin). */
-export function lookupRecordRoutes(ctx: AppContext) {
-  return new Elysia({ name: "lookup-records" }).use(authPlugin(ctx)).get(
+export function lookupRecordRoutes(ctx: AdminDeps) {
+  return new Elysia({ name: "lookup-records" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/lookups",
     ({ query }) => {
       const limit = query.limit ?? 50;

@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { holidayCalendar } from "../../../domain/tariff/holidays.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { withEtag } from "../../../platform/http/conditional.ts";
+import type { AdminDeps } from "../index.ts";
 import { importRefusal } from "./import.ts";
 import {
   ImportAnswer,
@@ -37,11 +37,11 @@ function stored(set: { headers: Record<string, unknown> }, lot: ParkingLot) {
 }
 
 /** Public reads (kiosks, apps), admin writes, and price quotes for parking lots. */
-export function lotRoutes(ctx: AppContext) {
+export function lotRoutes(ctx: AdminDeps) {
   const catalog = new LotCatalog(ctx.store, ctx.now);
   const site = { timezone: ctx.config.timezone, isHoliday: holidayCalendar(ctx.config.holidays) };
   return new Elysia({ name: "lots" })
-    .use(authPlugin(ctx))
+    .use(authPlugin(ctx.auth))
     .get("/api/v1/parkings", ({ request, query }) => send(request, catalog.renderedList(query.active)), {
       query: ListQuery,
       detail: {

@@ -1,12 +1,12 @@
-import type { AppContext } from "../../../context.ts";
 import type { GaugeSource } from "../../../platform/metrics.ts";
+import type { AdminDeps } from "../index.ts";
 import { occupancyNow } from "./service.ts";
 
 /**
  * Per lot (lot id as the label: a site has few lots), read at scrape time from the tickets' index.
  * One reading per scrape serves every gauge: a scrape renders them in one synchronous pass.
  */
-export function occupancyGauges(ctx: AppContext): GaugeSource[] {
+export function occupancyGauges(ctx: AdminDeps): GaugeSource[] {
   let last: ReturnType<typeof occupancyNow> | null = null;
   const read = () => {
     if (last === null) {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { AdminDeps } from "../index.ts";
 import { iso } from "../paging.ts";
 import { HistoryQuery } from "./model.ts";
 import { occupancyHistory, occupancyNow } from "./service.ts";
@@ -14,9 +14,9 @@ const json = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
 
 /** How full each lot and zone is, now and over time (scope admin). */
-export function occupancyRoutes(ctx: AppContext) {
+export function occupancyRoutes(ctx: AdminDeps) {
   return new Elysia({ name: "occupancy" })
-    .use(authPlugin(ctx))
+    .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/occupancy",
       () => {

@@ -1,4 +1,3 @@
-import type { AppContext } from "../../../context.ts";
 import { invalid } from "../../../domain/errors.ts";
 import { windowSpans } from "../../../domain/permits/activity.ts";
 import {
@@ -8,6 +7,7 @@ import {
   type PermitStay,
 } from "../../../domain/reports/occupancy.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
+import type { AdminDeps } from "../index.ts";
 
 /**
  * Occupancy now and over time, read from the tickets' indexes at request time (docs/reports.md):
@@ -28,7 +28,7 @@ export interface LotInfo {
   active: boolean;
 }
 
-function curves(ctx: AppContext, from: number, step: number, count: number): OccupancyCurves {
+function curves(ctx: AdminDeps, from: number, step: number, count: number): OccupancyCurves {
   const stays = ctx.store.reports.tickets.staysOverlapping(from, from + step * count);
   const permits: PermitStay[] = [];
   for (const p of ctx.store.permits.live(from)) {
@@ -40,7 +40,7 @@ function curves(ctx: AppContext, from: number, step: number, count: number): Occ
 }
 
 /** Every known lot, and lot ids that tickets name but no lot has (shown without a name). */
-function lotsOf(ctx: AppContext, seen: Iterable<number>): Map<number, LotInfo> {
+function lotsOf(ctx: AdminDeps, seen: Iterable<number>): Map<number, LotInfo> {
   const out = new Map<number, LotInfo>();
   for (const l of ctx.store.lots.rows())
     out.set(l.id, { id: l.id, name: l.name, zone: l.zoneNumber, spaces: l.numberOfSpaces, active: l.active });
@@ -49,7 +49,7 @@ function lotsOf(ctx: AppContext, seen: Iterable<number>): Map<number, LotInfo> {
   return out;
 }
 
-export function occupancyNow(ctx: AppContext) {
+export function occupancyNow(ctx: AdminDeps) {
   const at = ctx.now();
   const c = curves(ctx, at, 1, 1);
   const lots = [...lotsOf(ctx, c.lots.keys()).values()].map((l) => {
@@ -70,7 +70,7 @@ export interface HistoryQuery {
   lot?: string;
 }
 
-export function occupancyHistory(ctx: AppContext, q: HistoryQuery) {
+export function occupancyHistory(ctx: AdminDeps, q: HistoryQuery) {
   const tz = ctx.config.timezone;
   const from = parseInstant(q.from, tz);
   const to = parseInstant(q.to, tz);

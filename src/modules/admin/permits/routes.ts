@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { pathNumber } from "../../../platform/http/validation.ts";
+import type { AdminDeps } from "../index.ts";
 import {
   PermitEnvelope,
   PermitIdParams,
@@ -23,11 +23,11 @@ function versioned(set: { headers: Record<string, unknown> }, v: Versioned) {
 }
 
 /** Operator-issued permits (scope admin). Unknown fields in writes are refused. */
-export function permitAdminRoutes(ctx: AppContext) {
+export function permitAdminRoutes(ctx: AdminDeps) {
   const service = new PermitService(ctx);
   const tags = ["permits"];
   return new Elysia({ name: "permit-admin" })
-    .use(authPlugin(ctx))
+    .use(authPlugin(ctx.auth))
     .post(
       "/api/v1/permits",
       ({ body, credential, set, request }) => {

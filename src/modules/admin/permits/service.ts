@@ -1,4 +1,3 @@
-import type { AppContext } from "../../../context.ts";
 import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
 import { type FieldError, invalid, notFound as missing, stale } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
@@ -6,6 +5,7 @@ import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import type { StoredPermit } from "../../../platform/store/permits.ts";
+import type { AdminDeps } from "../index.ts";
 import type { Permit, PermitInput, PermitPatch } from "./model.ts";
 
 const notFound = (id: number) =>
@@ -89,9 +89,9 @@ export interface Versioned {
 
 /** Operator-issued permits: residents, staff, contractors. */
 export class PermitService {
-  private readonly ctx: AppContext;
+  private readonly ctx: AdminDeps;
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: AdminDeps) {
     this.ctx = ctx;
   }
 

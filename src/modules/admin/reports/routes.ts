@@ -1,14 +1,14 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { AdminDeps } from "../index.ts";
 import { revenueCsv } from "./csv.ts";
 import { RevenueCsvQuery, RevenueQuery, RevenueReport } from "./model.ts";
 import { revenueReport } from "./service.ts";
 
 /** The revenue report for the operator and the books (scope admin), as JSON or as a CSV download. */
-export function revenueRoutes(ctx: AppContext) {
+export function revenueRoutes(ctx: AdminDeps) {
   return new Elysia({ name: "revenue-reports" })
-    .use(authPlugin(ctx))
+    .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/reports/revenue",
       ({ query }) => {

@@ -1,4 +1,3 @@
-import type { AppContext } from "../../../context.ts";
 import { invalid } from "../../../domain/errors.ts";
 import {
   groupRevenue,
@@ -6,6 +5,7 @@ import {
   type RevenueGroup,
   type RevenueRow,
 } from "../../../domain/reports/revenue.ts";
+import type { AdminDeps } from "../index.ts";
 
 /** The longest range one report covers: a year and a day (a leap year's report runs to its last day). */
 const MAX_DAYS = 367;
@@ -26,7 +26,7 @@ const dayNumber = (day: string): number => {
 
 /** The revenue report from the book (docs/reports.md); the range is checked before anything is read. */
 export function revenueReport(
-  ctx: AppContext,
+  ctx: AdminDeps,
   q: { from: string; to: string; group?: string },
 ): RevenueAnswer {
   const from = dayNumber(q.from);

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { AdminDeps } from "../index.ts";
 import { TicketIdParams, TicketView, TicketViewQuery } from "./model.ts";
 import { ticketView } from "./service.ts";
 
 /** The operator's view of one ticket (scope admin). */
-export function ticketAdminRoutes(ctx: AppContext) {
-  return new Elysia({ name: "ticket-admin" }).use(authPlugin(ctx)).get(
+export function ticketAdminRoutes(ctx: AdminDeps) {
+  return new Elysia({ name: "ticket-admin" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/tickets/:ticketId",
     ({ params, query }) => ({
       data: ticketView(ctx.store, params.ticketId, {

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../../context.ts";
 import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { AdminDeps } from "../index.ts";
 import { decodeCursor, encodeCursor, iso, isoOrNull, page } from "../paging.ts";
 
 const Instant = t.String({ format: "date-time" });
@@ -47,8 +47,8 @@ function instant(value: string | undefined, name: string): number | undefined {
 }
 
 /** The console's ticket search (scope admin): plate, zone, state and time, a page at a time. */
-export function ticketSearchRoutes(ctx: AppContext) {
-  return new Elysia({ name: "ticket-search" }).use(authPlugin(ctx)).get(
+export function ticketSearchRoutes(ctx: AdminDeps) {
+  return new Elysia({ name: "ticket-search" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/tickets",
     ({ query }) => {
       const limit = query.limit ?? 50;

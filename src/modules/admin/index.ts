@@ -1,0 +1,68 @@
+import { Elysia } from "elysia";
+import type { AppConfig } from "../../config.ts";
+import type { AuthDeps } from "../../platform/http/auth.ts";
+import type { Metrics } from "../../platform/metrics.ts";
+import type { AppModule } from "../../platform/module.ts";
+import type { Store } from "../../platform/store/db.ts";
+import type { ZoneChanges } from "../../platform/zone-changes.ts";
+import { changeRoutes } from "./changes/routes.ts";
+import { adminConsoleContract } from "./console-contract.ts";
+import { adminContract } from "./contract.ts";
+import { credentialApiRoutes } from "./credentials/api-routes.ts";
+import { credentialRoutes } from "./credentials/routes.ts";
+import { CredentialService } from "./credentials/service.ts";
+import { lookupRecordRoutes } from "./lookups/routes.ts";
+import { lotRoutes } from "./lots/routes.ts";
+import { occupancyContract } from "./occupancy/contract.ts";
+import { occupancyGauges } from "./occupancy/metrics.ts";
+import { occupancyRoutes } from "./occupancy/routes.ts";
+import { permitAdminRoutes } from "./permits/routes.ts";
+import { reportsContract } from "./reports/contract.ts";
+import { revenueRoutes } from "./reports/routes.ts";
+import { ticketAdminRoutes } from "./tickets/routes.ts";
+import { ticketSearchRoutes } from "./tickets/search-routes.ts";
+
+/**
+ * The credentials, built before the modules: the platform's auth verifies every request's
+ * credential through its CredentialVerifier port, which this service answers.
+ */
+export function adminCredentials(deps: { store: Store; now: () => number }): CredentialService {
+  return new CredentialService(deps.store, deps.now);
+}
+
+/** What the operators' side needs from the box. */
+export interface AdminDeps {
+  store: Store;
+  now: () => number;
+  config: Pick<AppConfig, "timezone" | "currency" | "holidays">;
+  /** Per-lot occupancy gauges are added to it. */
+  metrics: Pick<Metrics, "addGauges">;
+  /** Told which zones a permit write touched (the live zone feed listens). */
+  zoneChanges: Pick<ZoneChanges, "changed">;
+  auth: AuthDeps;
+  credentials: CredentialService;
+}
+
+/** Lots, permits, tickets, credentials, history, lookups, occupancy and reports, for operators. */
+export function adminModule(ctx: AdminDeps): AppModule {
+  for (const g of occupancyGauges(ctx)) ctx.metrics.addGauges(g);
+  return {
+    name: "admin",
+    routes: new Elysia({ name: "admin" })
+      .use(lotRoutes(ctx))
+      .use(permitAdminRoutes(ctx))
+      .use(ticketAdminRoutes(ctx))
+      .use(credentialRoutes(ctx))
+      .use(ticketSearchRoutes(ctx))
+      .use(lookupRecordRoutes(ctx))
+      .use(changeRoutes(ctx))
+      .use(credentialApiRoutes(ctx))
+      .use(revenueRoutes(ctx))
+      .use(occupancyRoutes(ctx)),
+    contracts: [adminContract, adminConsoleContract, reportsContract, occupancyContract],
+    start(hold) {
+      ctx.credentials.startLastUsedFlush();
+      hold("last-used times", () => ctx.credentials.stop());
+    },
+  };
+}

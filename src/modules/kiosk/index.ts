@@ -1,0 +1,20 @@
+import type { AppConfig } from "../../config.ts";
+import type { AppModule } from "../../platform/module.ts";
+import type { Store } from "../../platform/store/db.ts";
+import type { ZoneChanges } from "../../platform/zone-changes.ts";
+import { kioskContract } from "./contract.ts";
+import { kioskRoutes } from "./routes.ts";
+
+/** What the kiosk board needs from the box (it is public: no credentials). */
+export interface KioskDeps {
+  store: Store;
+  now: () => number;
+  config: Pick<AppConfig, "timezone" | "currency" | "holidays">;
+  /** Ticket writes make the board read its figures again; open streams end at shutdown. */
+  zoneChanges: Pick<ZoneChanges, "listen" | "onClose">;
+}
+
+/** The kiosk board: free spaces and the next hour's price per lot, once or live. */
+export function kioskModule(deps: KioskDeps): AppModule {
+  return { name: "kiosk", routes: kioskRoutes(deps), contracts: [kioskContract] };
+}

@@ -1,0 +1,58 @@
+import type { AppConfig } from "../../config.ts";
+import type { Metrics } from "../../platform/metrics.ts";
+import type { JobHolder } from "../../platform/module.ts";
+import type { Store } from "../../platform/store/db.ts";
+import { VERSION } from "../../version.ts";
+import { CentralSync, type SyncOptions, type SyncStatus } from "./job.ts";
+import { syncGauges } from "./metrics.ts";
+import type { SyncSettings } from "./settings.ts";
+
+/** What the sync with the office needs from the box. */
+export interface SyncDeps {
+  store: Store;
+  now: () => number;
+  config: Pick<AppConfig, "timezone" | "recentHours" | "central">;
+  metrics: Pick<Metrics, "addGauges">;
+  /** Where a started sync is held to be stopped at shutdown. */
+  hold: JobHolder;
+}
+
+/** The office link of a box: started by `serve --central` (or a test), with its gauges on /metrics. */
+export interface OfficeSync {
+  /** Starts pushing to and pulling from the office in the background. */
+  connect(settings: SyncSettings, tuning?: Partial<SyncOptions>): CentralSync;
+  /** The link's state; undefined while there is none. */
+  status(): SyncStatus | undefined;
+  /** Connects when the box was configured with an office. */
+  start(): void;
+}
+
+export function syncModule(deps: SyncDeps): OfficeSync {
+  let sync: CentralSync | undefined;
+  const connect = (settings: SyncSettings, tuning: Partial<SyncOptions> = {}): CentralSync => {
+    const { pushIntervalMs, ...link } = settings;
+    const started = new CentralSync({
+      store: deps.store,
+      ...link,
+      idleMs: pushIntervalMs,
+      version: VERSION,
+      timeZone: deps.config.timezone,
+      now: deps.now,
+      // An office permit that ended is listed for --recent-hours, then never again.
+      keepEndedMs: (deps.config.recentHours + 24) * 3_600_000,
+      ...tuning,
+    });
+    for (const g of syncGauges(() => started.status())) deps.metrics.addGauges(g);
+    started.start();
+    sync = started;
+    deps.hold("central sync", () => started.stop());
+    return started;
+  };
+  return {
+    connect,
+    status: () => sync?.status(),
+    start() {
+      if (deps.config.central) connect(deps.config.central);
+    },
+  };
+}
