@@ -1,0 +1,58 @@
+/**
+ * How many source files (and folders) one request runs through, from the socket to the store:
+ * the files with a line that ran more often in a box that answered one more request of that
+ * kind (coverage of bench/walk/probe.ts, once without and once with the extra request, after a
+ * warm-up of each kind). Run on demand: `bun bench/walk.ts`; the README's layout section keeps
+ * the figures.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+function hits(kind: string, extra: boolean): Map<string, Map<number, number>> {
+  const dir = mkdtempSync(join(tmpdir(), "parkd-walk-"));
+  try {
+    const run = Bun.spawnSync(
+      [
+        "bun",
+        "test",
+        "--coverage",
+        "--coverage-reporter=lcov",
+        `--coverage-dir=${dir}`,
+        "./bench/walk/probe.ts",
+      ],
+      { cwd: ROOT, env: { ...process.env, WALK_KIND: kind, WALK_EXTRA: extra ? "1" : "0" }, stderr: "pipe" },
+    );
+    if (run.exitCode !== 0) throw new Error(`probe failed:\n${run.stderr.toString()}`);
+    const out = new Map<string, Map<number, number>>();
+    let file = "";
+    for (const line of readFileSync(join(dir, "lcov.info"), "utf8").split("\n")) {
+      if (line.startsWith("SF:")) {
+        file = relative(join(ROOT, "src"), resolve(ROOT, line.slice(3)));
+        out.set(file, new Map());
+      } else if (line.startsWith("DA:")) {
+        const [n, h] = line.slice(3).split(",").map(Number);
+        out.get(file)!.set(n!, h!);
+      }
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const kind of ["intake", "lookup"]) {
+  const before = hits(kind, false);
+  const after = hits(kind, true);
+  const walked = [...after]
+    .filter(
+      ([f, lines]) => !f.startsWith("..") && [...lines].some(([n, h]) => h > (before.get(f)?.get(n) ?? 0)),
+    )
+    .map(([f]) => f)
+    .sort();
+  const folders = new Set(walked.map((f) => dirname(f)));
+  console.log(`${kind}: ${walked.length} files in ${folders.size} folders`);
+  for (const f of walked) console.log(`  ${f}`);
+}
