@@ -40,6 +40,12 @@ export const webContract: ApiContract = {
     },
   },
   problems: {
+    "cross-origin": {
+      status: 403,
+      title: "Cross-origin request refused",
+      detail:
+        "Only the app's own pages may do this: the request's Origin or Sec-Fetch-Site names another site, port or scheme",
+    },
     csrf: {
       status: 403,
       title: "Missing or wrong CSRF token",
@@ -50,14 +56,27 @@ export const webContract: ApiContract = {
     ...files,
     "POST /api/v1/session": {
       tag: "web app",
-      problems: { 401: ["unauthorized"], 429: ["too-many-requests"] },
+      problems: {
+        401: ["unauthorized"],
+        403: ["cross-origin"],
+        415: ["unsupported-media-type"],
+        429: ["too-many-requests"],
+      },
+      description:
+        "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after failures are refused (429, with Retry-After) until the lockout ends. Each credential holds at most 50 sessions: past that its own least recently used ends.",
     },
     "GET /api/v1/session": { tag: "web app", problems: { 401: ["unauthorized"] } },
     "DELETE /api/v1/session": {
       tag: "web app",
       problems: { 403: ["csrf"] },
       ok: { 204: { description: "Signed out (also when there was no session)" } },
-      headers: [{ name: "X-CSRF-Token", description: "The session's csrf value" }],
+      headers: [
+        {
+          name: "X-CSRF-Token",
+          description:
+            "The session's csrf value; not needed when the browser says the request comes from the app's own page",
+        },
+      ],
     },
   },
 };

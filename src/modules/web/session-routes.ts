@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
+import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
@@ -10,6 +11,11 @@ import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./sessi
 
 const tags = ["web"];
 const CHALLENGE = 'Bearer realm="parking"';
+
+/** "40 s", "3 min": how long a lockout still lasts, for the person at the sign-in page. */
+function waitText(seconds: number): string {
+  return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
+}
 
 function answer(credential: Credential, csrf: string) {
   return { data: { kind: credential.kind, name: credential.name, scopes: [...credential.scopes], csrf } };
@@ -28,16 +34,25 @@ export function sessionRoutes(ctx: WebDeps) {
         // Counted as the API counts them: per address for tokens, per address and name for users.
         const client = ctx.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
         const failures = "token" in body ? `bearer ${client}` : `basic ${client} ${body.username}`;
-        const wait = ctx.limiter.blockedFor(failures);
-        if (wait > 0) {
+        const refuseIfLocked = () => {
+          const wait = ctx.limiter.blockedFor(failures);
+          if (wait <= 0) return;
           ctx.metrics.authRateLimited();
-          throw problems.tooManyRequests(wait, "Too many failed sign-ins from this address; try again later");
-        }
+          throw problems.tooManyRequests(
+            wait,
+            `Too many failed sign-ins from this address; try again in ${waitText(wait)}`,
+          );
+        };
+        // A valid token is never refused (as for the API's Bearer): a page elsewhere that makes
+        // its visitors fail sign-ins must not lock them out. A password can be guessed, a token
+        // cannot: a locked name and address is refused before the password is checked.
+        if (!("token" in body)) refuseIfLocked();
         const credential =
           "token" in body
             ? ctx.credentials.verifyBearer(body.token.trim())
             : await ctx.credentials.verifyBasic(body.username, body.password);
         if (!credential) {
+          refuseIfLocked();
           // Counted and logged like a refused API credential: the same alerts watch both.
           ctx.metrics.authFailure("browser sign-in");
           log("warning", "authentication failed", {
@@ -60,7 +75,11 @@ export function sessionRoutes(ctx: WebDeps) {
       {
         // Elysia strips unknown fields before validating; a body mixing the two forms or
         // carrying a typo is refused instead.
-        transform({ body }) {
+        transform({ body, request }) {
+          // Sign-in sets a cookie: only the app's own page may ask for it, and only as JSON
+          // (a form or a body without a type can be sent from any page without a preflight).
+          refuseCrossOrigin(request);
+          requireJson(request);
           const keys = body && typeof body === "object" ? Object.keys(body) : [];
           const unknown = keys.filter((k) => !["token", "username", "password"].includes(k));
           if (unknown.length || (keys.includes("token") && keys.length > 1))
@@ -103,8 +122,11 @@ export function sessionRoutes(ctx: WebDeps) {
     .delete(
       "/api/v1/session",
       ({ request, set }) => {
+        // The app's own page may sign out without the csrf value (after an offline start it
+        // never read it); anything else needs it.
         const view = ctx.sessions.view(request);
-        if (view && request.headers.get(CSRF_HEADER) !== view.csrf) throw csrfRefused();
+        if (view && request.headers.get(CSRF_HEADER) !== view.csrf && !isSameOrigin(request))
+          throw csrfRefused();
         ctx.sessions.end(request);
         set.status = 204;
         set.headers["set-cookie"] = sessionCookie(request, "");

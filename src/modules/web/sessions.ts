@@ -17,6 +17,11 @@ const IDLE_MS = 12 * 3_600_000;
 const MAX_AGE_MS = 7 * 24 * 3_600_000;
 /** Past this many live sessions the least recently used go first (memory stays bounded). */
 const MAX_SESSIONS = 10_000;
+/**
+ * Sessions one credential may hold (a token shared by a team's handhelds and browsers); past it
+ * that credential's least recently used goes, so a credential can evict only its own sessions.
+ */
+export const MAX_SESSIONS_PER_CREDENTIAL = 50;
 
 interface Session {
   kind: Credential["kind"];
@@ -83,6 +88,7 @@ export class SessionStore {
     const id = randomToken();
     const csrf = randomToken();
     const at = this.now();
+    this.evictOwnBeyondCap(credential);
     this.sessions.set(hashOf(id), {
       kind: credential.kind,
       credentialId: credential.id,
@@ -96,6 +102,17 @@ export class SessionStore {
       if (oldest !== undefined) this.sessions.delete(oldest);
     }
     return { id, csrf };
+  }
+
+  private evictOwnBeyondCap(credential: Credential): void {
+    let own = 0;
+    let oldest: string | undefined;
+    for (const [key, s] of this.sessions)
+      if (s.kind === credential.kind && s.credentialId === credential.id) {
+        own++;
+        oldest ??= key;
+      }
+    if (own >= MAX_SESSIONS_PER_CREDENTIAL && oldest !== undefined) this.sessions.delete(oldest);
   }
 
   /** The session the request's cookie names, with its credential as it stands now; else null. */

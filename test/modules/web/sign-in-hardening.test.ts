@@ -1,0 +1,137 @@
+import { describe, expect, test } from "bun:test";
+import { MAX_SESSIONS_PER_CREDENTIAL } from "../../../src/modules/web/sessions.ts";
+import { call, expectProblem, testApp } from "../../support/app.ts";
+
+const SESSION = "/api/v1/session";
+const cookieOf = (res: { headers: Headers }) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+
+/** A sign-in as a browser sends it from a page: the box is `box.local:8443` here. */
+function fromPage(s: ReturnType<typeof testApp>, body: unknown, headers: Record<string, string>) {
+  return s.app.handle(
+    new Request("https://localhost/api/v1/session", {
+      method: "POST",
+      headers: { host: "box.local:8443", ...headers },
+      // Bytes, so that no Content-Type is added when the test gives none.
+      body: new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body)),
+    }),
+  );
+}
+
+describe("sign-in takes JSON from the app's own pages only", () => {
+  test("a body without Content-Type, or as text, is 415 and signs nobody in", async () => {
+    const s = testApp();
+    const token = s.token("permits:read");
+    const kinds: Record<string, string>[] = [
+      {},
+      { "content-type": "text/plain" },
+      { "content-type": "application/x+json" },
+    ];
+    for (const headers of kinds) {
+      const res = await fromPage(s, { token }, headers);
+      expect(res.status).toBe(415);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    expect(s.sessions.size).toBe(0);
+  });
+
+  const json = { "content-type": "application/json" };
+  test.each([
+    ["another port of the same host", { origin: "https://box.local:9999" }],
+    ["another scheme", { origin: "http://box.local:8443" }],
+    ["another site", { origin: "https://evil.example" }],
+    ["an opaque origin", { origin: "null" }],
+    ["Sec-Fetch-Site: same-site", { "sec-fetch-site": "same-site" }],
+    ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
+    [
+      "a same-origin Origin but a cross-site Sec-Fetch-Site",
+      { origin: "https://box.local:8443", "sec-fetch-site": "cross-site" },
+    ],
+  ])("from %s: 403 cross-origin, no session", async (_, headers) => {
+    const s = testApp();
+    const res = await fromPage(s, { token: s.token("permits:read") }, { ...json, ...headers });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { type: string }).type).toBe("/problems/cross-origin");
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(s.sessions.size).toBe(0);
+  });
+
+  test.each([
+    ["the page itself (Origin)", { origin: "https://box.local:8443" }],
+    ["the page itself (Sec-Fetch-Site)", { "sec-fetch-site": "same-origin" }],
+    ["a typed address (Sec-Fetch-Site: none)", { "sec-fetch-site": "none" }],
+    ["a client that is not a browser", {}],
+  ])("from %s: signed in", async (_, headers) => {
+    const s = testApp();
+    const res = await fromPage(s, { token: s.token("permits:read") }, { ...json, ...headers });
+    expect(res.status).toBe(200);
+    expect(cookieOf(res)).toStartWith("parkd_session=");
+  });
+});
+
+describe("sign-in lockout", () => {
+  test("never refuses a valid token, and says how long it lasts", async () => {
+    const s = testApp();
+    let locked: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 40 && !locked; i++) {
+      const r = await call(s.app, "POST", SESSION, { body: { token: `pk_wrong${i}` } });
+      if (r.status === 429) locked = r;
+    }
+    expect(locked).toBeDefined();
+    expectProblem(locked!, 429, "too-many-requests");
+    expect(locked!.json.detail).toMatch(/try again in \d+ (s|min)$/);
+    expect(Number(locked!.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The address is locked for wrong tokens, not for a right one.
+    const ok = await call(s.app, "POST", SESSION, { body: { token: s.token("permits:read") } });
+    expect(ok.status).toBe(200);
+    expect((await call(s.app, "POST", SESSION, { body: { token: "pk_still_wrong" } })).status).toBe(429);
+  });
+
+  test("a locked user name is refused before its password is checked, even a right one", async () => {
+    const s = testApp();
+    await s.user("operator", "correct horse battery", "admin");
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 429; i++)
+      status = (await call(s.app, "POST", SESSION, { body: { username: "operator", password: `nope-${i}` } }))
+        .status;
+    expect(status).toBe(429);
+    const right = await call(s.app, "POST", SESSION, {
+      body: { username: "operator", password: "correct horse battery" },
+    });
+    expectProblem(right, 429, "too-many-requests");
+  });
+});
+
+describe("sessions per credential", () => {
+  test("one credential signing in again and again evicts only its own oldest sessions", async () => {
+    const s = testApp();
+    const mine = await call(s.app, "POST", SESSION, { body: { token: s.token("admin") } });
+    const other = cookieOf(mine);
+    const spray = s.token("permits:read");
+    const first = cookieOf(await call(s.app, "POST", SESSION, { body: { token: spray } }));
+    for (let i = 0; i < MAX_SESSIONS_PER_CREDENTIAL + 20; i++)
+      expect((await call(s.app, "POST", SESSION, { body: { token: spray } })).status).toBe(200);
+    expect(s.sessions.size).toBe(MAX_SESSIONS_PER_CREDENTIAL + 1);
+    expect((await call(s.app, "GET", SESSION, { headers: { cookie: other } })).status).toBe(200);
+    expect((await call(s.app, "GET", SESSION, { headers: { cookie: first } })).status).toBe(401);
+  });
+});
+
+describe("sign-out", () => {
+  test("the app's own page signs out without the csrf value; anything else still needs it", async () => {
+    const s = testApp();
+    const signIn = async () =>
+      cookieOf(await call(s.app, "POST", SESSION, { body: { token: s.token("admin") } }));
+    const a = await signIn();
+    const cross = await call(s.app, "DELETE", SESSION, {
+      headers: { cookie: a, host: "box.local", origin: "http://box.local:9999" },
+    });
+    expectProblem(cross, 403, "csrf");
+    expect((await call(s.app, "GET", SESSION, { headers: { cookie: a } })).status).toBe(200);
+    const own = await call(s.app, "DELETE", SESSION, {
+      headers: { cookie: a, "sec-fetch-site": "same-origin" },
+    });
+    expect(own.status).toBe(204);
+    expect(own.headers.get("set-cookie")).toContain("Max-Age=0");
+    expect((await call(s.app, "GET", SESSION, { headers: { cookie: a } })).status).toBe(401);
+  });
+});
