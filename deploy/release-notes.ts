@@ -22,6 +22,8 @@ export function parseChangelog(text: string): Release[] {
   const out: Release[] = [];
   const parts = text.split(/^## /m).slice(1);
   for (const part of parts) {
+    // What is merged but not yet released; a release renames it to its own heading.
+    if (part.startsWith("Unreleased\n")) continue;
     const m = /^(\d+\.\d+\.\d+\S*) \((\d{4}-\d{2}-\d{2})\)\n/.exec(part);
     if (!m) throw new Error(`changelog heading "## ${part.split("\n")[0]}" is not "## VERSION (YYYY-MM-DD)"`);
     const body = part.slice(m[0].length).trim();
