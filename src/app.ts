@@ -24,6 +24,8 @@ export function composeBox(ctx: AppContext) {
   // Built before the modules: the platform's auth reaches them through its own ports.
   const credentials = adminCredentials({ store, now });
   const sessions = webSessions({ credentials, now });
+  // A revoked token or deleted user signs its browsers out now, not at their next request.
+  credentials.onEnded((c) => sessions.endFor(c.kind, c.id));
   const auth: AuthDeps = {
     credentials,
     sessions,
@@ -34,7 +36,7 @@ export function composeBox(ctx: AppContext) {
   };
   const base = { store, now, config, metrics, zoneChanges, auth };
   const office = syncModule({ ...base, hold: (name, stop) => ctx.hold(name, stop) });
-  const enforcement = enforcementModule(base);
+  const enforcement = enforcementModule({ ...base, credentialState: credentials });
   const modules: AppModule[] = [
     intakeModule(base),
     enforcement,

@@ -6,6 +6,7 @@ import type { AppModule } from "../../platform/module.ts";
 import type { Store } from "../../platform/store/db.ts";
 import type { ZoneChanges } from "../../platform/zone-changes.ts";
 import { enforcementContract } from "./contract.ts";
+import type { CredentialState } from "./credential-watch.ts";
 import { feedContract } from "./feed-contract.ts";
 import { zoneFeedRoutes } from "./feed-routes.ts";
 import { LookupRecorder } from "./lookup-recorder.ts";
@@ -20,6 +21,8 @@ export interface EnforcementDeps {
   /** Which zones' permits changed (the live zone feed), and a way to end open feeds at shutdown. */
   zoneChanges: Pick<ZoneChanges, "listen" | "onClose">;
   auth: AuthDeps;
+  /** Whether a credential holding a live feed still stands (the admin module's credentials). */
+  credentialState: CredentialState;
 }
 
 /** Inside the module: its dependencies and the services it built for itself. */

@@ -1,6 +1,8 @@
+import type { Credential } from "../../domain/credentials.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { Problem } from "../../platform/http/problem.ts";
 import { log } from "../../platform/log.ts";
+import type { CredentialWatch, EndReason } from "./credential-watch.ts";
 import type { EnforcementDeps } from "./index.ts";
 import { PermitLookups } from "./lookups.ts";
 
@@ -47,6 +49,11 @@ interface Watched {
   body: string;
   /** The latest changes, oldest first. */
   changes: Change[];
+}
+
+/** The last event of a feed whose credential can no longer be used: the page signs in again. */
+function endedEvent(reason: EndReason): Uint8Array {
+  return encoder.encode(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
 }
 
 function platesEvent(id: string, body: string): Uint8Array {
@@ -141,6 +148,8 @@ export class ZoneFeed {
     credential: string,
     lastEventId: string | null,
     mode: FeedMode = "plates",
+    /** Ends the feed, with a last event `ended`, when its credential ends. */
+    holder?: { credential: Credential; watch: CredentialWatch },
   ): { response: Response; results: number } {
     const held = this.perCredential.get(credential) ?? 0;
     if (held >= MAX_FEEDS_PER_CREDENTIAL)
@@ -163,6 +172,10 @@ export class ZoneFeed {
       start: (controller) => {
         let open = true;
         const stopOnClose = this.ctx.zoneChanges.onClose(() => sub?.close());
+        const stopWatching = holder?.watch.hold(holder.credential, (reason) => {
+          sub?.send(endedEvent(reason));
+          sub?.close();
+        });
         sub = {
           credential,
           mode,
@@ -178,6 +191,7 @@ export class ZoneFeed {
             if (!open) return;
             open = false;
             stopOnClose();
+            stopWatching?.();
             this.drop(zone, sub!);
             try {
               controller.close();

@@ -153,6 +153,12 @@ export class SessionStore {
     return view.credential;
   }
 
+  /** Ends every session of the credential (its token revoked, its user deleted). */
+  endFor(kind: Credential["kind"], credentialId: string): void {
+    for (const [key, s] of this.sessions)
+      if (s.kind === kind && s.credentialId === credentialId) this.sessions.delete(key);
+  }
+
   end(request: Request): void {
     const id = cookieValue(request, SESSION_COOKIE);
     if (id) this.sessions.delete(hashOf(id));

@@ -1,6 +1,6 @@
 import { type Actor, type ChangeAction, CLI_ACTOR, type Fields } from "../../../domain/changes.ts";
 import type { Credential } from "../../../domain/credentials.ts";
-import { logLine } from "../../../platform/log.ts";
+import { logError, logLine } from "../../../platform/log.ts";
 import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import {
@@ -36,6 +36,13 @@ function dummyHash(): Promise<string> {
   return dummy;
 }
 
+/** A credential that can no longer be used, and why, for whoever holds something open under it. */
+export interface EndedCredential {
+  kind: "token" | "user";
+  id: string;
+  reason: "revoked" | "deleted";
+}
+
 /**
  * Tokens and Basic users. A token's row is read from the store at most every half second
  * (TOKEN_CACHE_MS), and at once after a write through this service, so a token created by the
@@ -48,6 +55,7 @@ export class CredentialService {
   private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private flushFailing = false;
+  private readonly endedListeners = new Set<(ended: EndedCredential) => void>();
 
   constructor(
     private readonly store: Store,
@@ -144,6 +152,7 @@ export class CredentialService {
         { revoked_at: new Date(at).toISOString() },
       );
     })();
+    this.ended({ kind: "token", id, reason: "revoked" });
     return id;
   }
 
@@ -196,7 +205,28 @@ export class CredentialService {
       if (user)
         this.record(actor, "user", id, "delete", { name: user.name, scopes: parseScopes(user.scopes) }, null);
     })();
+    this.ended({ kind: "user", id, reason: "deleted" });
     return id;
+  }
+
+  /**
+   * Called at once with every token revoked and user deleted through this process (the API).
+   * One ended by another process (the CLI) is seen by asking `current` again.
+   */
+  onEnded(listener: (ended: EndedCredential) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  private ended(e: EndedCredential): void {
+    for (const listen of this.endedListeners) {
+      try {
+        listen(e);
+      } catch (err) {
+        // A listener's trouble must not undo or hide the revocation itself.
+        logError("closing what an ended credential held open failed", err);
+      }
+    }
   }
 
   /**
