@@ -42,7 +42,7 @@ export function composeBox(ctx: AppContext) {
     enforcement,
     adminModule({ ...base, credentials }),
     kioskModule(base),
-    webModule({ ...auth, sessions, metrics }),
+    webModule({ ...auth, credentials, sessions, metrics, auth, now, config, listening: () => ctx.listening }),
   ];
   const contracts = modules.flatMap((m) => m.contracts);
   const operations = operationsModule({

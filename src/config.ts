@@ -24,6 +24,11 @@ export interface AppConfig {
   rateLimitBurst: number;
   /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For names the client. */
   trustProxy: readonly string[];
+  /**
+   * The address handhelds reach the box at (`--public-url`, e.g. https://parking-box.lan:8443):
+   * what sign-in QR codes point to. Unset: the LAN addresses serve listens on.
+   */
+  publicUrl?: string;
   /** The office's PostgreSQL and this site's id there (`serve --central`); unset: no sync. */
   central?: SyncSettings;
 }

@@ -34,6 +34,8 @@ export class AppContext {
   readonly limiter: FailureLimiter;
   readonly rateLimiter: RequestRateLimiter;
   readonly trustedProxies: TrustedProxies;
+  /** The URLs `serve` listens on (localhost first, then the LAN's), once it listens. */
+  listening: readonly string[] = [];
   /** Write paths say which zones they changed; the live zone feed listens. */
   readonly zoneChanges = new ZoneChanges();
   private readonly jobs: Job[] = [];

@@ -35,8 +35,26 @@ function appConfig(v: OptionValues): AppConfig {
     rateLimitPerSecond: intOpt(v, "rate-limit-per-second", 0, 1_000_000) ?? 0,
     rateLimitBurst: intOpt(v, "rate-limit-burst", 1, 1_000_000) ?? 200,
     trustProxy: trustProxyOpt(v),
+    publicUrl: publicUrlOpt(v),
     central: syncSettingsOf(v),
   };
+}
+
+/** --public-url: an http(s) origin, perhaps with a path prefix (a proxy's), without query or fragment. */
+function publicUrlOpt(v: OptionValues): string | undefined {
+  const text = stringOpt(v, "public-url");
+  if (text === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--public-url: "${text}" is not a URL (e.g. https://parking-box.lan:8443)`);
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.search || url.hash || url.username)
+    throw new UsageError(
+      `--public-url: "${text}" must be an http or https address without query, fragment or user`,
+    );
+  return url.href.replace(/\/+$/, "");
 }
 
 /**
@@ -93,6 +111,12 @@ export const serveOptions = [
   },
   { name: "tls-key", type: "string" as const, valueName: "FILE", help: "PEM private key for --tls-cert" },
   { name: "http", type: "boolean" as const, help: "serve plain HTTP (behind a TLS proxy, or for tests)" },
+  {
+    name: "public-url",
+    type: "string" as const,
+    valueName: "URL",
+    help: "the address handhelds reach this box at, for sign-in QR codes (default: the LAN addresses it listens on)",
+  },
   {
     name: "timezone",
     type: "string" as const,
@@ -232,6 +256,7 @@ export const serveCommand: Command = {
     // The start-up summary, as two log lines a person can read: where to connect (the URLs and
     // the TLS fingerprint to pin are in msg itself) and what the store holds.
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
+    ctx.listening = urls;
     const tlsText = tls
       ? `TLS certificate SHA-256 fingerprint ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
       : "plain HTTP (no TLS)";

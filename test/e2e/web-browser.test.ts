@@ -282,6 +282,8 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     const token = (await page.textContent("#token-value"))!.trim();
     expect(token.startsWith("pk_")).toBe(true);
     expect(await page.locator("#new-token svg.qr path").count()).toBe(1);
+    // The console was opened at a loopback address and the box knows no other: it says so.
+    expect(await page.textContent("#qr-unreachable")).toContain("--public-url");
     await page.screenshot({ path: screenshotPath("desktop-token-created"), fullPage: true });
     const who = (t: string) =>
       fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${t}` } }).then(
@@ -308,13 +310,50 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     await page.screenshot({ path: screenshotPath("desktop-permits") });
   }, 90_000);
 
-  test("the QR code's link signs a handheld in, and the revoked token's session ends", async () => {
+  test("the QR code's one-time link signs a handheld in, never replaces a session unasked, and revocation ends it", async () => {
     const r = await adminApi("POST", "/api/v1/tokens", { name: "handheld-qr", scopes: ["permits:read"] });
     const { token, id } = ((await r.json()) as { data: { token: string; id: string } }).data;
+    const codeLink = async () => {
+      const c = await adminApi("POST", "/api/v1/session/codes", { token_id: id });
+      expect(c.status).toBe(201);
+      const url = ((await c.json()) as { data: { sign_in_url: string } }).data.sign_in_url;
+      expect(url).not.toContain(token);
+      return url;
+    };
     const page = await browser("qr", PHONE);
-    await page.goto(`${server.url}/#token=${encodeURIComponent(token)}`);
+    const link = await codeLink();
+    await page.goto(link);
     await page.waitForSelector("#plate");
-    expect(page.url()).not.toContain("token=");
+    expect(page.url()).not.toContain("code=");
+    // The code worked once: the same link again is refused (no session to replace after a sign-out).
+    await page.click("#signout");
+    await page.waitForSelector("#token-form");
+    await page.goto(link);
+    await page.waitForSelector("#signin-error:not(:empty)");
+    // Signed in as someone else, a new link asks first; dismissed, nothing changes.
+    await page.fill("#token", tokens.attendant!);
+    await page.click("#token-form button[type=submit]");
+    await page.waitForSelector("#plate");
+    const asked: string[] = [];
+    page.once("dialog", (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(await codeLink());
+    await page.waitForSelector("#plate");
+    expect(asked).toHaveLength(1);
+    const who = await page.evaluate(() =>
+      fetch("/api/v1/session").then((x) => x.json() as Promise<{ data: { name: string } }>),
+    );
+    expect(who.data.name).not.toBe("handheld-qr");
+    // Accepted, the device signs in as the link's token; revoking it ends that session.
+    page.once("dialog", (d) => void d.accept());
+    await page.goto(await codeLink());
+    await page.waitForFunction(() =>
+      fetch("/api/v1/session")
+        .then((x) => x.json() as Promise<{ data?: { name: string } }>)
+        .then((j) => j.data?.name === "handheld-qr"),
+    );
     expect((await adminApi("DELETE", `/api/v1/tokens/${id}`)).status).toBe(204);
     await page.reload();
     await page.waitForSelector("#token-form");

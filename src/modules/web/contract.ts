@@ -1,6 +1,6 @@
 import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
-import { SessionEnvelope, SignIn } from "./model.ts";
+import { NewSignInCode, SessionEnvelope, SignIn, SignInCodeEnvelope } from "./model.ts";
 import { FILES } from "./static-routes.ts";
 
 const files: Record<string, OperationContract> = Object.fromEntries(
@@ -27,6 +27,18 @@ const files: Record<string, OperationContract> = Object.fromEntries(
 export const webContract: ApiContract = {
   named: {
     SignIn: { schema: SignIn, example: { token: "pk_Qm9vdHN0cmFwIHRva2VuIGV4YW1wbGUgb25seQ" } },
+    NewSignInCode: { schema: NewSignInCode, example: { token_id: "tok_3f9a1c22b7e4" } },
+    SignInCodeEnvelope: {
+      schema: SignInCodeEnvelope,
+      example: {
+        data: {
+          code: "Zm9yIGV4YW1wbGUgb25seSwgbm90IGEgY29kZQ",
+          expires_at: "2026-06-15T10:10:00.000000Z",
+          sign_in_url: "https://parking-box.lan:8443/#code=Zm9yIGV4YW1wbGUgb25seSwgbm90IGEgY29kZQ",
+          reachable: true,
+        },
+      },
+    },
     SessionEnvelope: {
       schema: SessionEnvelope,
       example: {
@@ -40,6 +52,7 @@ export const webContract: ApiContract = {
     },
   },
   problems: {
+    // "credential-not-found" is the admin module's (console-contract.ts).
     "cross-origin": {
       status: 403,
       title: "Cross-origin request refused",
@@ -64,6 +77,10 @@ export const webContract: ApiContract = {
       },
       description:
         "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after failures are refused (429, with Retry-After) until the lockout ends. Each credential holds at most 50 sessions: past that its own least recently used ends.",
+    },
+    "POST /api/v1/session/codes": {
+      tag: "web app",
+      problems: { 404: ["credential-not-found"] },
     },
     "GET /api/v1/session": { tag: "web app", problems: { 401: ["unauthorized"] } },
     "DELETE /api/v1/session": {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import type { CredentialVerifier } from "../../platform/http/auth.ts";
+import type { AppConfig } from "../../config.ts";
+import type { AuthDeps, CredentialVerifier } from "../../platform/http/auth.ts";
 import type { TrustedProxies } from "../../platform/http/client-address.ts";
 import type { FailureLimiter } from "../../platform/http/rate-limit.ts";
 import type { Metrics } from "../../platform/metrics.ts";
@@ -7,6 +8,8 @@ import type { AppModule } from "../../platform/module.ts";
 import { webContract } from "./contract.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { type CredentialLookup, SessionStore } from "./sessions.ts";
+import { signInCodeRoutes } from "./sign-in-code-routes.ts";
+import { SignInCodes } from "./sign-in-codes.ts";
 import { staticRoutes } from "./static-routes.ts";
 
 /**
@@ -19,19 +22,33 @@ export function webSessions(deps: { credentials: CredentialLookup; now: () => nu
 
 /** What the web app's sign-in needs from the box. */
 export interface WebDeps {
-  credentials: CredentialVerifier;
+  now: () => number;
+  config: Pick<AppConfig, "publicUrl">;
+  /** The URLs the box listens on, once it does (for sign-in QR codes). */
+  listening: () => readonly string[];
+  credentials: CredentialVerifier & CredentialLookup;
   sessions: SessionStore;
+  auth: AuthDeps;
   /** Failed sign-ins count against the address as failed API credentials do. */
   limiter: FailureLimiter;
   trustedProxies: TrustedProxies;
   metrics: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited">;
 }
 
-/** The web app: its pages at `/`, and browser sessions. */
+/** Inside the module: its dependencies and the services it built for itself. */
+export interface WebContext extends WebDeps {
+  codes: SignInCodes;
+}
+
+/** The web app: its pages at `/`, browser sessions and one-time sign-in codes. */
 export function webModule(deps: WebDeps): AppModule {
+  const ctx: WebContext = { ...deps, codes: new SignInCodes(deps.now) };
   return {
     name: "web",
-    routes: new Elysia({ name: "web" }).use(staticRoutes()).use(sessionRoutes(deps)),
+    routes: new Elysia({ name: "web" })
+      .use(staticRoutes())
+      .use(sessionRoutes(ctx))
+      .use(signInCodeRoutes(ctx)),
     contracts: [webContract],
   };
 }

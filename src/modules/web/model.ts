@@ -11,9 +11,44 @@ export const SignIn = t.Union(
       },
       { additionalProperties: false },
     ),
+    t.Object(
+      {
+        code: t.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "A one-time sign-in code from POST /api/v1/session/codes (the handheld's QR code)",
+        }),
+      },
+      { additionalProperties: false },
+    ),
   ],
-  { description: "A token, or a Basic user's name and password" },
+  { description: "A token, a Basic user's name and password, or a one-time sign-in code" },
 );
+
+export const NewSignInCode = t.Object(
+  {
+    token_id: t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "The live token the handheld signs in as",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const SignInCodeEnvelope = t.Object({
+  data: t.Object({
+    code: t.String({ description: "Works once, for 10 minutes" }),
+    expires_at: t.String({ format: "date-time" }),
+    sign_in_url: t.String({
+      description: "What the QR code holds: the box's address for handhelds, with the code",
+    }),
+    reachable: t.Boolean({
+      description:
+        "false when that address is a loopback one (only the box itself can open it): set --public-url",
+    }),
+  }),
+});
 
 export const SessionEnvelope = t.Object({
   data: t.Object({

@@ -5,7 +5,7 @@ import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/htt
 import { problems } from "../../platform/http/problem.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
-import type { WebDeps } from "./index.ts";
+import type { WebContext } from "./index.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
 import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
 
@@ -17,6 +17,12 @@ function waitText(seconds: number): string {
   return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
 }
 
+/** The token a one-time code was made for, if the code is good and the token still stands. */
+function codeCredential(ctx: WebContext, code: string): Credential | null {
+  const tokenId = ctx.codes.redeem(code);
+  return tokenId === null ? null : ctx.credentials.current("token", tokenId);
+}
+
 function answer(credential: Credential, csrf: string) {
   return { data: { kind: credential.kind, name: credential.name, scopes: [...credential.scopes], csrf } };
 }
@@ -25,7 +31,7 @@ function answer(credential: Credential, csrf: string) {
  * Sign-in for the web app: a token or a Basic user's name and password become an HttpOnly
  * session cookie. Failures count against the address like failed API credentials do.
  */
-export function sessionRoutes(ctx: WebDeps) {
+export function sessionRoutes(ctx: WebContext) {
   return new Elysia({ name: "web-session" })
     .post(
       "/api/v1/session",
@@ -33,7 +39,7 @@ export function sessionRoutes(ctx: WebDeps) {
         const meta = metaOf(request);
         // Counted as the API counts them: per address for tokens, per address and name for users.
         const client = ctx.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
-        const failures = "token" in body ? `bearer ${client}` : `basic ${client} ${body.username}`;
+        const failures = "username" in body ? `basic ${client} ${body.username}` : `bearer ${client}`;
         const refuseIfLocked = () => {
           const wait = ctx.limiter.blockedFor(failures);
           if (wait <= 0) return;
@@ -46,11 +52,13 @@ export function sessionRoutes(ctx: WebDeps) {
         // A valid token is never refused (as for the API's Bearer): a page elsewhere that makes
         // its visitors fail sign-ins must not lock them out. A password can be guessed, a token
         // cannot: a locked name and address is refused before the password is checked.
-        if (!("token" in body)) refuseIfLocked();
+        if ("username" in body) refuseIfLocked();
         const credential =
           "token" in body
             ? ctx.credentials.verifyBearer(body.token.trim())
-            : await ctx.credentials.verifyBasic(body.username, body.password);
+            : "code" in body
+              ? codeCredential(ctx, body.code.trim())
+              : await ctx.credentials.verifyBasic(body.username, body.password);
         if (!credential) {
           refuseIfLocked();
           // Counted and logged like a refused API credential: the same alerts watch both.
@@ -63,7 +71,7 @@ export function sessionRoutes(ctx: WebDeps) {
           });
           if (ctx.limiter.fail(failures)) ctx.metrics.authLockout();
           throw problems.unauthorized(
-            "The token or the name and password are unknown, expired or revoked",
+            "The token, code, or name and password are unknown, used, expired or revoked",
             CHALLENGE,
           );
         }
@@ -81,16 +89,17 @@ export function sessionRoutes(ctx: WebDeps) {
           refuseCrossOrigin(request);
           requireJson(request);
           const keys = body && typeof body === "object" ? Object.keys(body) : [];
-          const unknown = keys.filter((k) => !["token", "username", "password"].includes(k));
-          if (unknown.length || (keys.includes("token") && keys.length > 1))
+          const unknown = keys.filter((k) => !["token", "code", "username", "password"].includes(k));
+          const single = keys.includes("token") || keys.includes("code");
+          if (unknown.length || (single && keys.length > 1))
             throw invalid(
               [
                 ...unknown.map((k) => ({ pointer: `/${k}`, message: "Unknown field" })),
                 ...(unknown.length
                   ? []
-                  : [{ pointer: "", message: "Either token, or username and password" }]),
+                  : [{ pointer: "", message: "Either token, code, or username and password" }]),
               ],
-              "Send either token, or username and password",
+              "Send either token, code, or username and password",
             );
         },
         body: SignIn,

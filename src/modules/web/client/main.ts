@@ -27,6 +27,9 @@ const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
 /** Who was signed in, without the csrf value: lets the page open offline on a handheld. */
 const LAST_SESSION = "parkd.session";
 
+/** A sign-in link's part of the address: a one-time code (QR codes), or a token (older ones). */
+const SIGN_IN_LINK = /(?:^#|&)(code|token)=([^&]+)/;
+
 const app = document.getElementById("app")!;
 let leave: (() => void) | undefined;
 
@@ -88,12 +91,22 @@ function signInPage(message?: string): void {
   );
 }
 
+function rememberedSession(): Session | null {
+  const last = localStorage.getItem(LAST_SESSION);
+  return last ? (JSON.parse(last) as Session) : null;
+}
+
+/** Who was signed in and the zone lists saved for them: plates stay only for whoever signed in. */
+async function forgetLocalState(): Promise<void> {
+  localStorage.removeItem(LAST_SESSION);
+  if ("caches" in self) await caches.delete(ZONE_CACHE).catch(() => false);
+}
+
 async function signOut(): Promise<void> {
   await api("DELETE", "/api/v1/session").catch(() => {});
-  localStorage.removeItem(LAST_SESSION);
-  // Plates stay on the handheld only for whoever signed in.
-  if ("caches" in self) await caches.delete(ZONE_CACHE).catch(() => false);
+  await forgetLocalState();
   setCsrf("");
+  window.onhashchange = null;
   leave?.();
   leave = undefined;
   signInPage();
@@ -138,6 +151,7 @@ function started(s: Session, offline = false): void {
     return;
   }
   const route = () => {
+    if (SIGN_IN_LINK.test(location.hash)) return; // boot() starts again for it
     leave?.();
     leave = undefined;
     const wanted = admin ? location.hash.replace(/^#\/?/, "") || "lots" : "check";
@@ -153,18 +167,33 @@ function started(s: Session, offline = false): void {
 
 async function boot(): Promise<void> {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-  // A token handed over in the address (the QR code of a new token): sign in with it, then
-  // take it out of the address bar and history.
-  const fromLink = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  // A sign-in link opened in a tab that already shows the app changes only the address's hash:
+  // start again, so that it is handled as below.
+  window.addEventListener("hashchange", () => {
+    if (SIGN_IN_LINK.test(location.hash)) location.reload();
+  });
+  // A sign-in link (a handheld's QR code holds a one-time code; older ones held the token): take
+  // it out of the address bar and history first, then sign in with it, but never replace a
+  // session without asking: a link from anyone else would sign this device in as them.
+  const fromLink = SIGN_IN_LINK.exec(location.hash);
   if (fromLink) {
     history.replaceState(null, "", location.pathname);
-    try {
-      const s = await api<{ data: Session }>("POST", "/api/v1/session", {
-        token: decodeURIComponent(fromLink[1]!),
-      });
-      return started(s.data);
-    } catch (e) {
-      return signInPage(`${t("signInFailed")}: ${(e as Error).message}`);
+    const current = await api<{ data: Session }>("GET", "/api/v1/session")
+      .then((r) => r.data)
+      .catch(() => null);
+    const remembered = current ?? rememberedSession();
+    if (remembered && !confirm(t("replaceSession", { name: remembered.name }))) {
+      if (current) return started(current);
+    } else {
+      if (remembered) await forgetLocalState();
+      try {
+        const s = await api<{ data: Session }>("POST", "/api/v1/session", {
+          [fromLink[1]!]: decodeURIComponent(fromLink[2]!),
+        });
+        return started(s.data);
+      } catch (e) {
+        return signInPage(`${t("signInFailed")}: ${(e as Error).message}`);
+      }
     }
   }
   try {

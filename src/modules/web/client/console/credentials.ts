@@ -132,12 +132,30 @@ export function credentialsPage(root: HTMLElement): () => void {
         const f = e.target as HTMLFormElement;
         const days = field(f, "expires");
         try {
-          const made = await api<{ data: { token: string; name: string } }>("POST", "/api/v1/tokens", {
-            name: field(f, "name"),
-            scopes: chosenScopes(f),
-            ...(days ? { expires_in_days: Number(days) } : {}),
-          });
-          const link = `${location.origin}/#token=${encodeURIComponent(made.data.token)}`;
+          const made = await api<{ data: { id: string; token: string; name: string; scopes: string[] } }>(
+            "POST",
+            "/api/v1/tokens",
+            {
+              name: field(f, "name"),
+              scopes: chosenScopes(f),
+              ...(days ? { expires_in_days: Number(days) } : {}),
+            },
+          );
+          // The QR code holds a one-time code, never the token: browsers and camera apps keep
+          // the URLs they open. Only a credential with pages gets one.
+          const pages = made.data.scopes.some((sc) => sc === "permits:read" || sc === "admin");
+          const qr = pages
+            ? (
+                await api<{ data: { sign_in_url: string; expires_at: string; reachable: boolean } }>(
+                  "POST",
+                  "/api/v1/session/codes",
+                  { token_id: made.data.id },
+                )
+              ).data
+            : null;
+          const until = qr
+            ? new Date(qr.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+            : "";
           replace(
             shown,
             h(
@@ -145,7 +163,15 @@ export function credentialsPage(root: HTMLElement): () => void {
               { class: "token-once" },
               h("p", null, t("tokenOnce")),
               h("code", { id: "token-value" }, made.data.token),
-              qrCode(link),
+              qr ? qrCode(qr.sign_in_url) : null,
+              qr ? h("p", null, t("qrOnce", { until })) : null,
+              !qr || qr.reachable
+                ? null
+                : h(
+                    "p",
+                    { class: "warning", role: "alert", id: "qr-unreachable" },
+                    t("qrUnreachable", { url: new URL(qr.sign_in_url).origin }),
+                  ),
             ),
           );
           f.reset();

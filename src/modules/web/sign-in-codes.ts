@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from "node:crypto";
+
+/** Long enough to scan the code and walk to the handheld; short enough that a photo of it is stale. */
+export const SIGN_IN_CODE_MS = 10 * 60_000;
+/** Codes waiting to be used; past it the oldest is dropped (memory stays bounded). */
+const MAX_CODES = 1_000;
+
+const hashOf = (code: string) => createHash("sha256").update(code).digest("base64url");
+
+/**
+ * One-time sign-in codes for handhelds: the console shows a QR code of the box's address with a
+ * code in it, and the handheld exchanges the code for a browser session of the token it was made
+ * for. The token itself never appears in a URL (browsers keep URLs in history, sessions and
+ * favicons; camera apps keep what they scanned). Codes live in memory, as hashes, for minutes,
+ * and work once.
+ */
+export class SignInCodes {
+  private readonly codes = new Map<string, { tokenId: string; expiresAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  issue(tokenId: string): { code: string; expiresAt: number } {
+    const at = this.now();
+    for (const [key, c] of this.codes) if (c.expiresAt <= at) this.codes.delete(key);
+    const code = randomBytes(24).toString("base64url");
+    const expiresAt = at + SIGN_IN_CODE_MS;
+    this.codes.set(hashOf(code), { tokenId, expiresAt });
+    if (this.codes.size > MAX_CODES) {
+      const oldest = this.codes.keys().next().value;
+      if (oldest !== undefined) this.codes.delete(oldest);
+    }
+    return { code, expiresAt };
+  }
+
+  /** The token the code was made for, once; null for an unknown, used or expired code. */
+  redeem(code: string): string | null {
+    const key = hashOf(code);
+    const c = this.codes.get(key);
+    if (!c) return null;
+    this.codes.delete(key);
+    return c.expiresAt > this.now() ? c.tokenId : null;
+  }
+
+  get size(): number {
+    return this.codes.size;
+  }
+}
+
+/** Loopback names and addresses: a QR code pointing there is useless to a handheld. */
+export function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host);
+}
+
+/**
+ * Where a handheld should be sent: the operator's --public-url, else the first LAN address the
+ * box listens on, else the address the console itself used. `reachable` is false when that is a
+ * loopback address, which only the box itself can open.
+ */
+export function handheldBase(
+  publicUrl: string | undefined,
+  listening: readonly string[],
+  consoleOrigin: string,
+): { base: string; reachable: boolean } {
+  const base = publicUrl ?? listening.find((u) => !isLoopback(u)) ?? consoleOrigin;
+  return { base, reachable: !isLoopback(base) };
+}
