@@ -94,3 +94,30 @@ describe("revocation reaches open feeds of the served binary (HTTPS)", () => {
     expect(feed.text()).toContain('event: ended\ndata: {"reason":"revoked"}');
   });
 });
+
+describe("--public-url", () => {
+  test("is what sign-in codes point to; a URL that is not http(s) is a usage error", async () => {
+    const box = newBox();
+    for (const bad of ["ftp://box.lan", "box.lan:8443", "https://box.lan/?x=1"]) {
+      const r = await box.run(["serve", "--http", "--port", "0", "--public-url", bad]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("--public-url");
+    }
+    const admin = await box.token("office", "admin");
+    const server = await box.serve(["--http", "--public-url", "https://parking-box.lan:8443/"]);
+    const made = await fetch(`${server.url}/api/v1/tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "handheld-7", scopes: ["permits:read"] }),
+    });
+    const { id } = ((await made.json()) as { data: { id: string } }).data;
+    const code = await fetch(`${server.url}/api/v1/session/codes`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+      body: JSON.stringify({ token_id: id }),
+    });
+    const data = ((await code.json()) as { data: { sign_in_url: string; reachable: boolean } }).data;
+    expect(data.sign_in_url).toMatch(/^https:\/\/parking-box\.lan:8443\/#code=[A-Za-z0-9_-]{32}$/);
+    expect(data.reachable).toBe(true);
+  });
+});
