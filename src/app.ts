@@ -25,7 +25,7 @@ export function composeBox(ctx: AppContext) {
   const credentials = adminCredentials({ store, now });
   const sessions = webSessions({ credentials, now });
   // A revoked token or deleted user signs its browsers out now, not at their next request.
-  credentials.onEnded((c) => sessions.endFor(c.kind, c.id));
+  credentials.onEnded((c) => sessions.endFor(c.kind, c.id, c.reason));
   const auth: AuthDeps = {
     credentials,
     sessions,

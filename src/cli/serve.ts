@@ -12,6 +12,7 @@ import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, upgradeText } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
+import { publicUrlOpt, publicUrlOption } from "./serve-addresses.ts";
 import { allowedHostsOpt, connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
 import { ownCertificate, reloadCertificate } from "./serve-tls.ts";
 import { centralServeOptions, syncSettingsOf } from "./sync.ts";
@@ -38,23 +39,6 @@ function appConfig(v: OptionValues): AppConfig {
     publicUrl: publicUrlOpt(v),
     central: syncSettingsOf(v),
   };
-}
-
-/** --public-url: an http(s) origin, perhaps with a path prefix (a proxy's), without query or fragment. */
-function publicUrlOpt(v: OptionValues): string | undefined {
-  const text = stringOpt(v, "public-url");
-  if (text === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--public-url: "${text}" is not a URL (e.g. https://parking-box.lan:8443)`);
-  }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.search || url.hash || url.username)
-    throw new UsageError(
-      `--public-url: "${text}" must be an http or https address without query, fragment or user`,
-    );
-  return url.href.replace(/\/+$/, "");
 }
 
 /**
@@ -111,12 +95,7 @@ export const serveOptions = [
   },
   { name: "tls-key", type: "string" as const, valueName: "FILE", help: "PEM private key for --tls-cert" },
   { name: "http", type: "boolean" as const, help: "serve plain HTTP (behind a TLS proxy, or for tests)" },
-  {
-    name: "public-url",
-    type: "string" as const,
-    valueName: "URL",
-    help: "the address handhelds reach this box at, for sign-in QR codes (default: the LAN addresses it listens on)",
-  },
+  publicUrlOption,
   {
     name: "timezone",
     type: "string" as const,

@@ -150,10 +150,16 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     await page.waitForFunction(() => document.querySelector("#zone-state")?.className.includes("offline"));
     expect(await page.textContent("#zone-state")).toMatch(/Offline · Saved list from .* ago/);
     expect(await page.locator("#plates li").allTextContents()).toEqual(["XYZ789"]);
-    await page.fill("#plate", "XYZ789");
+    // A plate in the saved list is answered from it, marked as such, with the list's age.
+    await page.fill("#plate", "xyz 789");
     await page.click("#check-form button");
-    await page.waitForSelector(".result.warn");
-    expect(await page.textContent("#result")).toContain("could not be checked");
+    await page.waitForSelector('[data-verdict="saved_list"]');
+    expect(await page.textContent("#result")).toMatch(
+      /Offline answer: XYZ789 is in the saved list of zone 7 \(\d+ s old\)/,
+    );
+    await page.fill("#plate", "ABC 1");
+    await page.click("#check-form button");
+    await page.waitForSelector('[data-verdict="not_in_saved_list"]');
     await page.screenshot({ path: screenshotPath("phone-offline") });
 
     // Opened again without a network: the service worker serves the page and the saved list.
@@ -354,6 +360,8 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
         .then((x) => x.json() as Promise<{ data?: { name: string } }>)
         .then((j) => j.data?.name === "handheld-qr"),
     );
+    await page.waitForSelector("#plate");
+    expect(await page.textContent(".who")).toBe("handheld-qr");
     expect((await adminApi("DELETE", `/api/v1/tokens/${id}`)).status).toBe(204);
     await page.reload();
     await page.waitForSelector("#token-form");

@@ -81,6 +81,7 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["POST", "/api/v1/session", "/api/v1/session", "public"],
   ["GET", "/api/v1/session", "/api/v1/session", "session"],
   ["DELETE", "/api/v1/session", "/api/v1/session", "public"],
+  ["POST", "/api/v1/session/codes", "/api/v1/session/codes", { scope: "admin", basic: false }],
   ["GET", "/", "/", "public"],
   ["GET", "/app.js", "/app.js", "public"],
   ["GET", "/app.css", "/app.css", "public"],

@@ -100,9 +100,10 @@ export class Box {
   /** Starts `parkd serve` on a free loopback port and waits until it answers /healthz. */
   async serve(
     args: string[] = ["--http"],
-    opts: { env?: Record<string, string>; waitReady?: boolean } = {},
+    opts: { env?: Record<string, string>; waitReady?: boolean; port?: number } = {},
   ): Promise<Server> {
-    const port = await freePort();
+    // A given port: a restart on the address clients already use.
+    const port = opts.port ?? (await freePort());
     const tls = !args.includes("--http");
     const p = spawn([this.bin, "serve", "--host", "127.0.0.1", "--port", String(port), ...args], {
       cwd: this.dir,

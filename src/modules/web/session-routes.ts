@@ -2,14 +2,24 @@ import { Elysia } from "elysia";
 import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
 import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
-import { problems } from "../../platform/http/problem.ts";
+import { Problem, problems } from "../../platform/http/problem.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./index.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
-import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
+import { CSRF_HEADER, csrfRefused, type LostReason, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
 
 const tags = ["web"];
+
+/** What GET /api/v1/session says when the browser's session is gone, by `reason`. */
+const LOST_TEXT: Record<LostReason | "none", string> = {
+  none: "No live session",
+  restarted: "The session ended because the box restarted; sign in again",
+  revoked: "The session ended because its token was revoked",
+  deleted: "The session ended because its user was deleted",
+  expired: "The session expired (12 hours unused, or 7 days old); sign in again",
+  ended: "The session was ended; sign in again",
+};
 const CHALLENGE = 'Bearer realm="parking"';
 
 /** "40 s", "3 min": how long a lockout still lasts, for the person at the sign-in page. */
@@ -116,7 +126,13 @@ export function sessionRoutes(ctx: WebContext) {
       "/api/v1/session",
       ({ request, set }) => {
         const view = ctx.sessions.view(request);
-        if (!view) throw problems.unauthorized("No live session", CHALLENGE);
+        if (!view) {
+          const reason = ctx.sessions.lostReason(request);
+          throw new Problem(401, "unauthorized", "Authentication required", LOST_TEXT[reason ?? "none"], {
+            headers: { "www-authenticate": CHALLENGE },
+            ...(reason ? { reason } : {}),
+          });
+        }
         set.headers["cache-control"] = "no-store";
         return answer(view.credential, view.csrf);
       },
@@ -124,6 +140,8 @@ export function sessionRoutes(ctx: WebContext) {
         response: { 200: SessionEnvelope },
         detail: {
           summary: "The browser's session: who it is and its csrf value (401 when signed out)",
+          description:
+            "A 401 for a cookie whose session is gone carries `reason`: `restarted` (sessions live in memory), `revoked` (its token), `deleted` (its user), `expired`, or `ended`, so the page can say why it asks to sign in again.",
           tags,
         },
       },

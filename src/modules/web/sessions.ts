@@ -76,8 +76,21 @@ export const csrfRefused = () =>
  * (the page signs in again from the token it was given, or asks). The credential behind a
  * session is looked up again on every request, so a revoked token or deleted user ends it.
  */
+/**
+ * Why a browser's session is gone, for the page to say so: the box restarted (sessions live in
+ * memory), the token was revoked or the user deleted, it expired, or it was ended otherwise
+ * (signed out elsewhere, pushed out past the cap).
+ */
+export type LostReason = "restarted" | "revoked" | "deleted" | "expired" | "ended";
+
+/** Why sessions ended are kept this long, for the page that comes back to ask. */
+const LOST_REASONS_MAX = 10_000;
+
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  /** The ids of this process's sessions start with it: one from before a restart is known as such. */
+  private readonly boot = randomToken().slice(0, 8);
+  private readonly lost = new Map<string, LostReason>();
 
   constructor(
     private readonly credentials: CredentialLookup,
@@ -85,7 +98,7 @@ export class SessionStore {
   ) {}
 
   open(credential: Credential): { id: string; csrf: string } {
-    const id = randomToken();
+    const id = `${this.boot}.${randomToken()}`;
     const csrf = randomToken();
     const at = this.now();
     this.evictOwnBeyondCap(credential);
@@ -124,12 +137,12 @@ export class SessionStore {
     if (!s) return null;
     const at = this.now();
     if (at - s.seenAt > IDLE_MS || at - s.createdAt > MAX_AGE_MS) {
-      this.sessions.delete(key);
+      this.forget(key, "expired");
       return null;
     }
     const credential = this.credentials.current(s.kind, s.credentialId);
     if (!credential) {
-      this.sessions.delete(key);
+      this.forget(key, s.kind === "token" ? "revoked" : "deleted");
       return null;
     }
     s.seenAt = at;
@@ -154,9 +167,29 @@ export class SessionStore {
   }
 
   /** Ends every session of the credential (its token revoked, its user deleted). */
-  endFor(kind: Credential["kind"], credentialId: string): void {
+  endFor(kind: Credential["kind"], credentialId: string, reason: LostReason): void {
     for (const [key, s] of this.sessions)
-      if (s.kind === kind && s.credentialId === credentialId) this.sessions.delete(key);
+      if (s.kind === kind && s.credentialId === credentialId) this.forget(key, reason);
+  }
+
+  /**
+   * Why the request's cookie names no live session: null without a cookie or with a live one.
+   * A session of another run of the box is "restarted"; one this run ended says how.
+   */
+  lostReason(request: Request): LostReason | null {
+    const id = cookieValue(request, SESSION_COOKIE);
+    if (!id || this.sessions.has(hashOf(id))) return null;
+    if (!id.startsWith(`${this.boot}.`)) return "restarted";
+    return this.lost.get(hashOf(id)) ?? "ended";
+  }
+
+  private forget(key: string, reason: LostReason): void {
+    this.sessions.delete(key);
+    this.lost.set(key, reason);
+    if (this.lost.size > LOST_REASONS_MAX) {
+      const oldest = this.lost.keys().next().value;
+      if (oldest !== undefined) this.lost.delete(oldest);
+    }
   }
 
   end(request: Request): void {

@@ -14,6 +14,8 @@ export interface ProblemBody {
   detail: string;
   instance?: string;
   errors?: FieldError[];
+  /** An extension member a client can branch on (RFC 9457 §3.2), e.g. why a session ended. */
+  reason?: string;
 }
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
@@ -28,13 +30,14 @@ export class Problem extends Error {
   readonly title: string;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  readonly reason?: string;
 
   constructor(
     status: number,
     kind: string,
     title: string,
     detail: string,
-    extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    extra: { errors?: FieldError[]; headers?: Record<string, string>; reason?: string } = {},
   ) {
     super(detail);
     this.status = status;
@@ -42,6 +45,7 @@ export class Problem extends Error {
     this.title = title;
     this.errors = extra.errors;
     this.headers = extra.headers;
+    this.reason = extra.reason;
   }
 
   body(instance?: string): ProblemBody {
@@ -53,6 +57,7 @@ export class Problem extends Error {
     };
     if (instance) body.instance = instance;
     if (this.errors?.length) body.errors = this.errors;
+    if (this.reason) body.reason = this.reason;
     return body;
   }
 

@@ -20,7 +20,9 @@ describe("browser sessions", () => {
     const token = s.token("admin");
     const { cookie, csrf, res } = await signIn(s.app, { token });
     const set = res.headers.get("set-cookie")!;
-    expect(set).toMatch(/^parkd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(set).toMatch(
+      /^parkd_session=[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
+    );
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.json.data).toMatchObject({ kind: "token", scopes: ["admin"] });
     expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_SESSIONS_PER_CREDENTIAL } from "../../../src/modules/web/sessions.ts";
-import { call, expectProblem, testApp } from "../../support/app.ts";
+import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 
 const SESSION = "/api/v1/session";
 const cookieOf = (res: { headers: Headers }) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
@@ -133,5 +133,36 @@ describe("sign-out", () => {
     expect(own.status).toBe(204);
     expect(own.headers.get("set-cookie")).toContain("Max-Age=0");
     expect((await call(s.app, "GET", SESSION, { headers: { cookie: a } })).status).toBe(401);
+  });
+});
+
+describe("a lost session says why", () => {
+  const signInWith = async (s: ReturnType<typeof testApp>, body: unknown) =>
+    cookieOf(await call(s.app, "POST", SESSION, { body }));
+  const reasonOf = async (s: ReturnType<typeof testApp>, cookie: string) => {
+    const r = await call(s.app, "GET", SESSION, { headers: { cookie } });
+    expectProblem(r, 401, "unauthorized");
+    return r.json.reason as string | undefined;
+  };
+
+  test("restarted, revoked, deleted, expired; nothing without a cookie", async () => {
+    const clock = testClock();
+    const s = testApp({}, clock);
+    const made = s.credentials.createToken({ name: "h", scopes: ["permits:read"] });
+    const revoked = await signInWith(s, { token: made.token });
+    await s.user("attendant-2", "correct horse battery", "permits:read");
+    const deleted = await signInWith(s, { username: "attendant-2", password: "correct horse battery" });
+    const expired = await signInWith(s, { token: s.token("permits:read") });
+    s.credentials.revokeToken(made.id);
+    s.credentials.deleteUser("attendant-2");
+    expect(await reasonOf(s, revoked)).toBe("revoked");
+    expect(await reasonOf(s, deleted)).toBe("deleted");
+    clock.advance(13 * 3_600_000);
+    expect(await reasonOf(s, expired)).toBe("expired");
+    // Another run of the box (a restart) knows none of these.
+    const after = testApp({}, clock);
+    expect(await reasonOf(after, expired)).toBe("restarted");
+    expect(await reasonOf(s, "parkd_session=nonsense")).toBe("restarted");
+    expect(await reasonOf(s, "")).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { type Actor, type ChangeAction, CLI_ACTOR, type Fields } from "../../../domain/changes.ts";
 import type { Credential } from "../../../domain/credentials.ts";
-import { logError, logLine } from "../../../platform/log.ts";
+import { logLine } from "../../../platform/log.ts";
 import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import {
@@ -15,6 +15,7 @@ import {
   type TokenInfo,
   type UserInfo,
 } from "./checks.ts";
+import { CredentialEnds, type EndedCredential } from "./ends.ts";
 import { PasswordChecks } from "./passwords.ts";
 
 export { CredentialError, sha256Hex, type TokenInfo, type UserInfo };
@@ -36,13 +37,6 @@ function dummyHash(): Promise<string> {
   return dummy;
 }
 
-/** A credential that can no longer be used, and why, for whoever holds something open under it. */
-export interface EndedCredential {
-  kind: "token" | "user";
-  id: string;
-  reason: "revoked" | "deleted";
-}
-
 /**
  * Tokens and Basic users. A token's row is read from the store at most every half second
  * (TOKEN_CACHE_MS), and at once after a write through this service, so a token created by the
@@ -55,7 +49,7 @@ export class CredentialService {
   private readonly lastUsed = new Map<string, { kind: "token" | "user"; at: number }>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private flushFailing = false;
-  private readonly endedListeners = new Set<(ended: EndedCredential) => void>();
+  private readonly ends = new CredentialEnds();
 
   constructor(
     private readonly store: Store,
@@ -152,7 +146,7 @@ export class CredentialService {
         { revoked_at: new Date(at).toISOString() },
       );
     })();
-    this.ended({ kind: "token", id, reason: "revoked" });
+    this.ends.ended({ kind: "token", id, reason: "revoked" });
     return id;
   }
 
@@ -205,7 +199,7 @@ export class CredentialService {
       if (user)
         this.record(actor, "user", id, "delete", { name: user.name, scopes: parseScopes(user.scopes) }, null);
     })();
-    this.ended({ kind: "user", id, reason: "deleted" });
+    this.ends.ended({ kind: "user", id, reason: "deleted" });
     return id;
   }
 
@@ -214,19 +208,7 @@ export class CredentialService {
    * One ended by another process (the CLI) is seen by asking `current` again.
    */
   onEnded(listener: (ended: EndedCredential) => void): () => void {
-    this.endedListeners.add(listener);
-    return () => this.endedListeners.delete(listener);
-  }
-
-  private ended(e: EndedCredential): void {
-    for (const listen of this.endedListeners) {
-      try {
-        listen(e);
-      } catch (err) {
-        // A listener's trouble must not undo or hide the revocation itself.
-        logError("closing what an ended credential held open failed", err);
-      }
-    }
+    return this.ends.listen(listener);
   }
 
   /**

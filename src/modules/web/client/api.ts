@@ -20,6 +20,15 @@ export class ApiError extends Error {
 export class Offline extends Error {}
 
 let csrf = "";
+let unauthorized: (() => void) | undefined;
+
+/**
+ * Called on any 401 but sign-in's own (a wrong token there is not a lost session): the box no
+ * longer knows this session, whichever page asked.
+ */
+export function onUnauthorized(f: () => void): void {
+  unauthorized = f;
+}
 export function setCsrf(value: string): void {
   csrf = value;
 }
@@ -48,6 +57,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   } catch {
     json = undefined;
   }
+  if (res.status === 401 && path !== "/api/v1/session") unauthorized?.();
   if (!res.ok) throw new ApiError(res.status, (json as Problem) ?? { detail: text });
   return json as T;
 }

@@ -1,25 +1,12 @@
-import { api, Offline, query } from "./api.ts";
+import { ApiError, api, Offline, query } from "./api.ts";
 import { h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
+import { offlineUse } from "./offline-use.ts";
+import { checkTicketsView, type Found, LOOKS, type Verdict, verdictView } from "./verdict-view.ts";
 import { savedZone, saveZone } from "./zone-cache.ts";
-
-interface Found {
-  registration_number: string;
-  zone: number;
-  active: boolean;
-  start_at: string;
-  end_at: string | null;
-  note: string;
-}
 
 const ZONE_KEY = "parkd.zone";
 
-/** The interface's timestamps ("…000000Z" with microseconds) as something Date reads. */
-function instant(s: string | null): string | null {
-  return s === null ? null : s.replace(/(\.\d{3})\d+Z$/, "$1Z");
-}
-
-/** The attendant's page: check a plate, watch a zone. Made for one thumb and sunlight. */
 /** A change of the zone list, as the live feed sends it with ?changes=1. */
 interface ZoneChange {
   from: string;
@@ -35,7 +22,11 @@ export function applyChange(list: readonly string[], change: ZoneChange): string
   return kept.concat(change.added.filter((p) => !have.has(p))).sort((a, b) => a.localeCompare(b, "sv"));
 }
 
-export function attendantPage(root: HTMLElement): () => void {
+/**
+ * The attendant's page: check a plate where the attendant stands, watch that zone. Made for one
+ * thumb and sunlight. `sessionLost` leads back to sign-in when the box answers 401.
+ */
+export function attendantPage(root: HTMLElement, sessionLost: () => void): () => void {
   const result = h("section", { class: "result", id: "result", "aria-live": "assertive" });
   const plate = h("input", {
     id: "plate",
@@ -66,60 +57,61 @@ export function attendantPage(root: HTMLElement): () => void {
     if (!p) return;
     replace(result, h("p", { class: "pending" }, "…"));
     try {
-      const found = await api<Found[]>(
-        "GET",
-        `/api/v1/attendants/check-tickets${query({ registration_number: p })}`,
-      );
-      showResult(p, found);
+      // In a zone, the verdict for where the attendant stands; without one, check-tickets.
+      if (zone === undefined)
+        showResult(
+          p,
+          await api<Found[]>("GET", `/api/v1/attendants/check-tickets${query({ registration_number: p })}`),
+        );
+      else
+        showVerdict(
+          await api<Verdict>("GET", `/api/v1/attendants/verdict${query({ registration_number: p, zone })}`),
+        );
     } catch (e) {
-      result.className = "result warn";
-      replace(
-        result,
-        h("p", { class: "verdict" }, e instanceof Offline ? t("offlineCheck") : (e as Error).message),
-      );
+      if (e instanceof ApiError && e.status === 401) return; // the app signs in again (api.ts)
+      if (e instanceof Offline && zone !== undefined) await showOffline(p, zone);
+      else {
+        result.className = "result warn";
+        replace(
+          result,
+          h("p", { class: "verdict" }, e instanceof Offline ? t("offlineCheck") : (e as Error).message),
+        );
+      }
     }
+    // The next car's plate replaces this one as it is typed.
+    plate.select();
   }
 
-  function showResult(p: string, found: Found[]): void {
-    const active = found.filter((f) => f.active);
-    const recent = found.filter((f) => !f.active);
-    result.className = `result ${active.length ? "ok" : "bad"}`;
+  function showVerdict(v: Verdict): void {
+    result.className = `result ${LOOKS[v.state].tone}`;
+    replace(result, ...verdictView(v, Date.now()));
+  }
+
+  /** Offline in a zone: the answer the saved list gives, marked as such, with the list's age. */
+  async function showOffline(p: string, z: number): Promise<void> {
+    const saved = await savedZone(z).catch(() => null);
+    if (!saved) {
+      result.className = "result warn";
+      replace(result, h("p", { class: "verdict" }, t("offlineCheck")));
+      return;
+    }
+    const wanted = p.replace(/[\s-]/g, "").toUpperCase();
+    const hit = saved.plates.find((x) => x.replace(/[\s-]/g, "").toUpperCase() === wanted);
+    const vars = { plate: hit ?? p.toUpperCase(), zone: z, age: age(Date.now() - saved.at) };
+    result.className = "result warn offline-answer";
     replace(
       result,
       h(
         "p",
-        { class: "verdict", "data-verdict": active.length ? "valid" : "invalid" },
-        active.length ? t("valid") : t("notValid"),
+        { class: "verdict", "data-verdict": hit ? "saved_list" : "not_in_saved_list" },
+        t(hit ? "inSavedList" : "notInSavedList", vars),
       ),
-      h("p", { class: "plate-shown" }, active[0]?.registration_number ?? p.toUpperCase()),
-      active.map((f) =>
-        h(
-          "p",
-          { class: "detail" },
-          `${t("zone")} ${f.zone} · ${f.end_at ? t("validUntil", { until: when(instant(f.end_at)) }) : t("openEnded")}`,
-          f.note ? h("span", { class: "note-line" }, f.note) : null,
-        ),
-      ),
-      !found.length ? h("p", { class: "detail" }, t("nothingFound", { plate: p })) : null,
-      recent.length
-        ? h(
-            "div",
-            { class: "recent" },
-            h("h3", null, t("recent")),
-            h(
-              "ul",
-              null,
-              recent.map((f) =>
-                h(
-                  "li",
-                  null,
-                  `${f.registration_number} · ${t("zone")} ${f.zone} · ${when(instant(f.start_at))} – ${when(instant(f.end_at))}`,
-                ),
-              ),
-            ),
-          )
-        : null,
     );
+  }
+
+  function showResult(p: string, found: Found[]): void {
+    result.className = `result ${found.some((f) => f.active) ? "ok" : "bad"}`;
+    replace(result, ...checkTicketsView(p, found));
   }
 
   // The zone list, live.
@@ -231,8 +223,20 @@ export function attendantPage(root: HTMLElement): () => void {
         replace(zoneState, `● ${t("live")} · ${t("activeInZone", { n: current.length, zone: z })}`);
       }
     });
+    // The box ended the feed because the credential ended (revoked, deleted, expired).
+    es.addEventListener("ended", () => {
+      es.close();
+      sessionLost();
+    });
     es.addEventListener("error", () => {
-      if (source === es) void showSaved(z);
+      if (source !== es) return;
+      void showSaved(z);
+      // Closed for good (the box answered, but not with a feed: a 401 after a restart or a
+      // revocation), as opposed to a lost connection the browser retries: ask the box why.
+      if (es.readyState === EventSource.CLOSED)
+        void api("GET", "/api/v1/session").catch((e) => {
+          if (e instanceof ApiError && e.status === 401) sessionLost();
+        });
     });
   }
 
@@ -270,6 +274,10 @@ export function attendantPage(root: HTMLElement): () => void {
   );
   plate.focus();
   if (zoneInput.value) watch(Number(zoneInput.value));
+  // Said plainly, once, where the attendant looks: without it a lost Wi-Fi empties the page.
+  void offlineUse.then((ok) => {
+    if (!ok) root.prepend(h("p", { class: "warning", id: "no-offline", role: "status" }, t("noOfflineUse")));
+  });
 
   return () => {
     clearInterval(ageTimer);

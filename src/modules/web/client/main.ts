@@ -1,4 +1,4 @@
-import { ApiError, api, Offline, type Session, setCsrf } from "./api.ts";
+import { ApiError, api, Offline, onUnauthorized, type Session, setCsrf } from "./api.ts";
 import { attendantPage } from "./attendant.ts";
 import { auditPage } from "./console/audit.ts";
 import { credentialsPage } from "./console/credentials.ts";
@@ -9,9 +9,11 @@ import { ticketsPage } from "./console/tickets.ts";
 import { todayPage } from "./console/today.ts";
 import { field, h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
+import { offlineUse } from "./offline-use.ts";
 import { ZONE_CACHE } from "./zone-cache.ts";
 
-type Page = (root: HTMLElement) => (() => void) | undefined;
+/** A page draws itself in `root`; it calls `sessionLost` when the box answers 401. */
+type Page = (root: HTMLElement, sessionLost: () => void) => (() => void) | undefined;
 
 const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
   ["check", "attendant", attendantPage],
@@ -26,6 +28,8 @@ const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
 
 /** Who was signed in, without the csrf value: lets the page open offline on a handheld. */
 const LAST_SESSION = "parkd.session";
+/** Set while a sign-out has not reached the box yet (made offline): nothing re-enters meanwhile. */
+const SIGNED_OUT = "parkd.signedOut";
 
 /** A sign-in link's part of the address: a one-time code (QR codes), or a token (older ones). */
 const SIGN_IN_LINK = /(?:^#|&)(code|token)=([^&]+)/;
@@ -38,6 +42,7 @@ function signInPage(message?: string): void {
   const submit = async (body: Record<string, string>) => {
     try {
       const s = await api<{ data: Session }>("POST", "/api/v1/session", body);
+      localStorage.removeItem(SIGNED_OUT);
       started(s.data);
     } catch (e) {
       replace(error, e instanceof Offline ? t("offline") : `${t("signInFailed")}: ${(e as Error).message}`);
@@ -49,6 +54,8 @@ function signInPage(message?: string): void {
       "div",
       { class: "signin" },
       h("h1", null, "parkd"),
+      // First under the title: why this page shows (a sign-in refused, a session lost).
+      error,
       h(
         "form",
         {
@@ -86,7 +93,6 @@ function signInPage(message?: string): void {
         }),
         h("button", { type: "submit" }, t("signIn")),
       ),
-      error,
     ),
   );
 }
@@ -102,14 +108,75 @@ async function forgetLocalState(): Promise<void> {
   if ("caches" in self) await caches.delete(ZONE_CACHE).catch(() => false);
 }
 
+/** Why the box says the session is gone (GET /api/v1/session's 401 `reason`), in words. */
+function lostTextOf(e: unknown): string {
+  const reason = e instanceof ApiError ? (e.problem as { reason?: string }).reason : undefined;
+  switch (reason) {
+    case "restarted":
+      return t("lost_restarted");
+    case "revoked":
+      return t("lost_revoked");
+    case "deleted":
+      return t("lost_deleted");
+    case "expired":
+      return t("lost_expired");
+    default:
+      return t("lost_ended");
+  }
+}
+
+async function lostText(): Promise<string> {
+  try {
+    await api("GET", "/api/v1/session");
+    return t("lost_ended");
+  } catch (e) {
+    return lostTextOf(e);
+  }
+}
+
+/**
+ * The box no longer knows this session (restarted, token revoked, user deleted, expired): what
+ * the device holds for it goes at once (no plate stays on a handheld whose access ended), and
+ * the sign-in page says why.
+ */
+let losing = false;
+async function sessionLost(): Promise<void> {
+  if (losing) return;
+  losing = true;
+  leave?.();
+  leave = undefined;
+  window.onhashchange = null;
+  setCsrf("");
+  const why = await lostText();
+  await forgetLocalState();
+  losing = false;
+  signInPage(why);
+}
+
+/** Ends the server's session once the box can be reached; true when it was (or is gone). */
+async function endServerSession(): Promise<boolean> {
+  try {
+    await api("DELETE", "/api/v1/session");
+  } catch (e) {
+    if (e instanceof Offline) return false;
+  }
+  localStorage.removeItem(SIGNED_OUT);
+  return true;
+}
+
+/**
+ * Signs out at once, online or not: what the device holds goes first, and the box is told now
+ * or, offline, as soon as it can be reached. Until then a reload shows the sign-in page.
+ */
 async function signOut(): Promise<void> {
-  await api("DELETE", "/api/v1/session").catch(() => {});
+  localStorage.setItem(SIGNED_OUT, "1");
   await forgetLocalState();
   setCsrf("");
   window.onhashchange = null;
   leave?.();
   leave = undefined;
   signInPage();
+  await endServerSession();
 }
 
 function started(s: Session, offline = false): void {
@@ -159,14 +226,15 @@ function started(s: Session, offline = false): void {
     for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a"))
       a.classList.toggle("current", a.dataset.page === entry[0]);
     body.className = `page ${entry[0]}`;
-    leave = entry[2](body) ?? undefined;
+    leave = entry[2](body, () => void sessionLost()) ?? undefined;
   };
   window.onhashchange = route;
   route();
 }
 
 async function boot(): Promise<void> {
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  onUnauthorized(() => void sessionLost());
+  void offlineUse; // registers the service worker
   // A sign-in link opened in a tab that already shows the app changes only the address's hash:
   // start again, so that it is handled as below.
   window.addEventListener("hashchange", () => {
@@ -190,19 +258,33 @@ async function boot(): Promise<void> {
         const s = await api<{ data: Session }>("POST", "/api/v1/session", {
           [fromLink[1]!]: decodeURIComponent(fromLink[2]!),
         });
+        localStorage.removeItem(SIGNED_OUT);
         return started(s.data);
       } catch (e) {
         return signInPage(`${t("signInFailed")}: ${(e as Error).message}`);
       }
     }
   }
+  // Signed out while the box was out of reach: finish it, and never re-enter meanwhile.
+  window.addEventListener("online", () => {
+    if (localStorage.getItem(SIGNED_OUT)) void endServerSession();
+  });
+  if (localStorage.getItem(SIGNED_OUT)) {
+    await endServerSession();
+    return signInPage();
+  }
   try {
     const s = await api<{ data: Session }>("GET", "/api/v1/session");
     started(s.data);
   } catch (e) {
-    const last = localStorage.getItem(LAST_SESSION);
-    if (e instanceof Offline && last) started(JSON.parse(last) as Session, true);
-    else signInPage(e instanceof ApiError || !last ? undefined : t("offline"));
+    const last = rememberedSession();
+    if (e instanceof Offline && last) started(last, true);
+    else if (e instanceof ApiError && e.status === 401 && last) {
+      // Someone was signed in here and the box no longer knows the session: say why, and
+      // forget what the device held for them.
+      await forgetLocalState();
+      signInPage(lostTextOf(e));
+    } else signInPage(e instanceof ApiError || !last ? undefined : t("offline"));
   }
 }
 

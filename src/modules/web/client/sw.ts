@@ -20,7 +20,7 @@ declare const self: {
   location: Location;
 };
 
-const SHELL = "parkd-shell-v1";
+const SHELL = "parkd-shell-v2";
 const ZONE_LIST = /^\/api\/v1\/tickets\/zone\/\d+$/;
 
 async function cacheShell(): Promise<void> {
@@ -42,7 +42,17 @@ self.addEventListener("install", (e) => {
 });
 
 self.addEventListener("activate", (e) => {
-  e.waitUntil(self.clients.claim());
+  // An older worker's copy of the app (it could hold a page that was not the app) goes.
+  e.waitUntil(
+    caches
+      .keys()
+      .then((keys) =>
+        Promise.all(
+          keys.filter((k) => k.startsWith("parkd-shell-") && k !== SHELL).map((k) => caches.delete(k)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
 });
 
 async function networkFirst(
@@ -74,9 +84,10 @@ self.addEventListener("fetch", (e) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === "navigate" || url.pathname === "/") {
-    // The kiosk board is a page of its own: kept under its own key, never in place of the app's.
-    e.respondWith(networkFirst(request, SHELL, url.pathname === "/board" ? "/board" : "/", false));
+  // The app's own pages only, each under its own key: any other page opened on this origin
+  // (/healthz, /docs, an API answer) goes to the network and is never kept as the app.
+  if (url.pathname === "/" || url.pathname === "/board") {
+    e.respondWith(networkFirst(request, SHELL, url.pathname, false));
     return;
   }
   if (/^\/(app\.js|app\.css|board\.js|board\.css|manifest\.webmanifest|icon\.svg)$/.test(url.pathname)) {
