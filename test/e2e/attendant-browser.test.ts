@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
-import { openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
 
 const newBox = boxesForFile();
 const PHONE = { width: 390, height: 844 };
@@ -128,6 +128,29 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     expect(await page.getAttribute("#result", "class")).toContain("bad");
     await page.screenshot({ path: screenshotPath("phone-verdict-outside-hours") });
     expect(await check(page, "NOPE1")).toBe("none");
+  }, 60_000);
+
+  test("axe-core finds nothing moderate or worse, at normal and at 200 % text", async () => {
+    const page = await signedIn("a11y", tokens.attendant!, 1002);
+    expect(await check(page, "HERE1")).toBe("valid_here");
+    expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+    // One h1; the live regions are the verdict and the feed's state only.
+    expect(await page.locator("h1").count()).toBe(1);
+    expect(
+      await page.evaluate(() => [...document.querySelectorAll("[aria-live]")].map((e) => e.id).sort()),
+    ).toEqual(["result", "zone-state"]);
+    // Text at twice the browser's size: nothing sideways, the check still in reach.
+    await page.evaluate(() => {
+      document.documentElement.style.fontSize = "200%";
+    });
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`),
+    );
+    expect(wide).toEqual([]);
+    expect(await check(page, "ELSE1")).toBe("valid_elsewhere");
+    await page.screenshot({ path: screenshotPath("phone-text-200") });
   }, 60_000);
 
   test("Swedish: the states come from the answer's fields, not the server's English", async () => {

@@ -51,12 +51,19 @@ export async function openBrowser(
  * axe-core's findings on the page as it stands (WCAG 2.1 A and AA rules), each as "rule: target".
  * The script goes in through the DevTools protocol, which the page's CSP does not govern.
  */
-export async function axeViolations(page: import("playwright-core").Page): Promise<string[]> {
+export async function axeViolations(
+  page: import("playwright-core").Page,
+  opts: { bestPractice?: boolean } = {},
+): Promise<string[]> {
   const source = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
   await page.evaluate(source);
-  const found = (await page.evaluate(async () => {
+  const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", ...(opts.bestPractice ? ["best-practice"] : [])];
+  const found = (await page.evaluate(async (values) => {
     const axe = (globalThis as unknown as { axe: { run(o: unknown): Promise<unknown> } }).axe;
-    return axe.run({ runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
-  })) as { violations: { id: string; nodes: { target: string[] }[] }[] };
-  return found.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+    return axe.run({ runOnly: { type: "tag", values } });
+  }, tags)) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+  // Best practices count from "moderate" up: a minor one (an empty header cell) is not a finding.
+  return found.violations
+    .filter((v) => !opts.bestPractice || v.impact !== "minor")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
 }

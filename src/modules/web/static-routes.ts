@@ -35,7 +35,7 @@ const INDEX = `<!doctype html>
 <script type="module" src="/app.js?v=${etagOf(assets.appJs).slice(1, -1)}"></script>
 </head>
 <body>
-<main id="app" aria-live="polite"><p class="boot">parkd</p></main>
+<main id="app"><p class="boot">parkd</p></main>
 <noscript>This page needs JavaScript.</noscript>
 </body>
 </html>

@@ -124,7 +124,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     "aria-label": t("pickZone"),
     value: localStorage.getItem(ZONE_KEY) ?? "",
   });
-  const zoneState = h("p", { class: "zone-state", id: "zone-state" });
+  const zoneState = h("p", { class: "zone-state", id: "zone-state", role: "status", "aria-live": "polite" });
   const filter = h("input", {
     id: "zone-filter",
     type: "search",

@@ -217,6 +217,7 @@ function started(s: Session, offline = false): void {
     replace(body, h("p", { class: "notice" }, t("noPages")));
     return;
   }
+  let navigated = false;
   const route = () => {
     if (SIGN_IN_LINK.test(location.hash)) return; // boot() starts again for it
     leave?.();
@@ -226,7 +227,15 @@ function started(s: Session, offline = false): void {
     for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a"))
       a.classList.toggle("current", a.dataset.page === entry[0]);
     body.className = `page ${entry[0]}`;
-    leave = entry[2](body, () => void sessionLost()) ?? undefined;
+    // Each page has its one h1, the tab's title says where one is, and focus moves to the
+    // heading on navigation, so a screen reader starts at the new page.
+    const heading = h("h1", { class: "visually-hidden", tabindex: "-1", id: "page-title" }, t(entry[1]));
+    const pageRoot = h("div", { class: "page-root" });
+    replace(body, heading, pageRoot);
+    document.title = `${t(entry[1])} · parkd`;
+    if (navigated) heading.focus();
+    navigated = true;
+    leave = entry[2](pageRoot, () => void sessionLost()) ?? undefined;
   };
   window.onhashchange = route;
   route();
