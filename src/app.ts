@@ -42,7 +42,17 @@ export function composeBox(ctx: AppContext) {
     enforcement,
     adminModule({ ...base, credentials }),
     kioskModule(base),
-    webModule({ ...auth, credentials, sessions, metrics, auth, now, config, listening: () => ctx.listening }),
+    webModule({
+      ...auth,
+      credentials,
+      sessions,
+      metrics,
+      auth,
+      now,
+      config,
+      listening: () => ctx.listening,
+      certificate: () => ctx.certificate(),
+    }),
   ];
   const contracts = modules.flatMap((m) => m.contracts);
   const operations = operationsModule({

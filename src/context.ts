@@ -3,6 +3,7 @@ import { RepeatedFault } from "./platform/fault-log.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { TrustedProxies } from "./platform/http/client-address.ts";
 import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.ts";
+import type { TlsMaterial } from "./platform/http/tls.ts";
 import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
@@ -36,6 +37,8 @@ export class AppContext {
   readonly trustedProxies: TrustedProxies;
   /** The URLs `serve` listens on (localhost first, then the LAN's), once it listens. */
   listening: readonly string[] = [];
+  /** The certificate `serve` serves over HTTPS and its local CA; none on plain HTTP and in tests. */
+  certificate: () => TlsMaterial | undefined = () => undefined;
   /** Write paths say which zones they changed; the live zone feed listens. */
   readonly zoneChanges = new ZoneChanges();
   private readonly jobs: Job[] = [];

@@ -1,5 +1,5 @@
 import type { FrontEnd } from "../platform/http/server.ts";
-import { loadTls } from "../platform/http/tls.ts";
+import { boxNames, loadTls, type TlsMaterial } from "../platform/http/tls.ts";
 import { log } from "../platform/log.ts";
 import { type OptionValues, stringOpt, UsageError } from "./args.ts";
 
@@ -18,22 +18,81 @@ export function ownCertificate(
   return { certFile, keyFile };
 }
 
-/** SIGHUP: the certificate files read again and served to new connections; a bad pair keeps the old one. */
+/** The served certificate, with what a handheld needs to trust it; a bad file is the operator's to fix. */
+export async function servedCertificate(
+  dataDir: string,
+  own: { certFile: string; keyFile: string } | undefined,
+  publicUrl: string | undefined,
+): Promise<TlsMaterial> {
+  const tls = await loadTls(dataDir, own, boxNames(publicUrl));
+  if (tls.source === "self-signed")
+    log(
+      "notice",
+      "serving the self-signed certificate an earlier version made; to let handhelds trust the box once, move tls/cert.pem and tls/key.pem aside and restart (docs/network.md)",
+    );
+  return tls;
+}
+
+/** The start-up line's words for the certificate (the fingerprints to pin are in the text itself). */
+export function certificateText(tls: TlsMaterial | undefined): string {
+  if (!tls) return "plain HTTP (no TLS)";
+  const made = tls.made === "ca" ? " (new local CA)" : tls.made === "certificate" ? " (newly issued)" : "";
+  const ca = tls.ca ? `; local CA SHA-256 fingerprint ${tls.ca.fingerprint}${made}` : "";
+  return `TLS certificate SHA-256 fingerprint ${tls.fingerprint}${ca}`;
+}
+
+/** The served certificate and its CA, as the front end and the handheld set-up page see them. */
+export interface CertificateHolder {
+  current: TlsMaterial | undefined;
+}
+
+/**
+ * A renewed certificate is read again without a restart (SIGHUP: systemctl reload parkd), and one
+ * from the local CA is renewed by the box itself (checked once a day).
+ */
+export function keepCertificate(
+  front: FrontEnd,
+  where: {
+    dataDir: string;
+    own: { certFile: string; keyFile: string } | undefined;
+    publicUrl: string | undefined;
+  },
+  holder: CertificateHolder,
+): void {
+  const reload = (why: "SIGHUP" | "daily check") =>
+    void reloadCertificate(front, where.dataDir, where.own, where.publicUrl, holder, why);
+  process.on("SIGHUP", () => {
+    if (!holder.current) log("info", "SIGHUP: plain HTTP, no certificate to reload");
+    else reload("SIGHUP");
+  });
+  if (holder.current?.source === "local-ca") setInterval(() => reload("daily check"), 86_400_000).unref();
+}
+
+/**
+ * SIGHUP, and once a day: the certificate is read again (renewed from the local CA when due, or
+ * when the box has a new address) and served to new connections; a bad pair keeps the old one.
+ */
 export async function reloadCertificate(
   front: FrontEnd,
   dataDir: string,
   own: { certFile: string; keyFile: string } | undefined,
+  publicUrl: string | undefined,
+  holder: CertificateHolder,
+  why: "SIGHUP" | "daily check",
 ): Promise<void> {
   try {
-    const tls = await loadTls(dataDir, own);
+    const tls = await loadTls(dataDir, own, boxNames(publicUrl));
+    if (why === "daily check" && tls.fingerprint === holder.current?.fingerprint) return;
     front.reloadTls(tls);
-    log("notice", `SIGHUP: serving the certificate with SHA-256 fingerprint ${tls.fingerprint}`, {
+    holder.current = tls;
+    log("notice", `${why}: serving the certificate with SHA-256 fingerprint ${tls.fingerprint}`, {
       fingerprint: tls.fingerprint,
+      ...(tls.ca ? { caFingerprint: tls.ca.fingerprint } : {}),
     });
   } catch (e) {
     log(
       "error",
-      `SIGHUP: the certificate was not reloaded, the previous one is still served: ${(e as Error).message}`,
+      `${why}: the certificate was not reloaded, the previous one is still served: ${(e as Error).message}`,
     );
   }
 }

@@ -4,7 +4,7 @@ import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
 import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
-import { loadTls } from "../platform/http/tls.ts";
+import type { TlsMaterial } from "../platform/http/tls.ts";
 import { log, logError } from "../platform/log.ts";
 import { appliedSchemaVersion, openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
@@ -14,7 +14,13 @@ import { type Command, dataDirOption, fail, upgradeText } from "./command.ts";
 import { readHolidayFile } from "./holiday-file.ts";
 import { publicUrlOpt, publicUrlOption } from "./serve-addresses.ts";
 import { allowedHostsOpt, connectionLimits, limitOptions, trustProxyOpt } from "./serve-limits.ts";
-import { ownCertificate, reloadCertificate } from "./serve-tls.ts";
+import {
+  type CertificateHolder,
+  certificateText,
+  keepCertificate,
+  ownCertificate,
+  servedCertificate,
+} from "./serve-tls.ts";
 import { centralServeOptions, syncSettingsOf } from "./sync.ts";
 
 function appConfig(v: OptionValues): AppConfig {
@@ -195,8 +201,17 @@ export const serveCommand: Command = {
         schemaTo: store.upgrade.to,
         backup: store.upgrade.backup,
       });
-    const tls = plain ? undefined : await loadTls(store.dataDir, own);
+    let tls: TlsMaterial | undefined;
+    try {
+      tls = plain ? undefined : await servedCertificate(store.dataDir, own, config.publicUrl);
+    } catch (e) {
+      store.close();
+      lock.release();
+      return fail(`the TLS certificate cannot be used: ${(e as Error).message}`);
+    }
+    const certificate: CertificateHolder = { current: tls };
     const ctx = createContext(store, config);
+    ctx.certificate = () => certificate.current;
     const box = composeBox(ctx);
     const app = box.app;
     await box.start();
@@ -236,15 +251,13 @@ export const serveCommand: Command = {
     // the TLS fingerprint to pin are in msg itself) and what the store holds.
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
     ctx.listening = urls;
-    const tlsText = tls
-      ? `TLS certificate SHA-256 fingerprint ${tls.fingerprint}${tls.generated ? " (new self-signed certificate)" : ""}`
-      : "plain HTTP (no TLS)";
-    log("notice", `parkd ${VERSION} listening on ${urls.join(" ")}; ${tlsText}`, {
+    log("notice", `parkd ${VERSION} listening on ${urls.join(" ")}; ${certificateText(tls)}`, {
       version: VERSION,
       listen: `${host}:${front.port}`,
       urls,
-      tls: tls ? (own ? "own" : "self-signed") : "none",
+      tls: tls?.source ?? "none",
       ...(tls ? { fingerprint: tls.fingerprint } : {}),
+      ...(tls?.ca ? { caFingerprint: tls.ca.fingerprint } : {}),
       docs: `${urls[0]}/docs`,
     });
     log(
@@ -286,14 +299,7 @@ export const serveCommand: Command = {
       };
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));
-      // A renewed certificate is read again without a restart (systemctl reload parkd).
-      process.on("SIGHUP", () => {
-        if (!tls) {
-          log("info", "SIGHUP: plain HTTP, no certificate to reload");
-          return;
-        }
-        reloadCertificate(front, store.dataDir, own);
-      });
+      keepCertificate(front, { dataDir: store.dataDir, own, publicUrl: config.publicUrl }, certificate);
     });
     log("notice", "stopped");
     return 0;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSelfSigned } from "../../src/platform/http/self-signed.ts";
+import { createSelfSigned } from "../../src/platform/http/x509.ts";
 import { boxesForFile } from "../support/binary.ts";
 
 const newBox = boxesForFile();
@@ -136,17 +136,20 @@ describe("serve", () => {
     expect(await first.stop("SIGINT")).toBe(0);
   });
 
-  test("HTTPS by default with a self-signed P-256 certificate, reused after restart", async () => {
+  test("HTTPS by default with a P-256 certificate from the box's local CA, both reused after restart", async () => {
     const box = newBox();
     const s1 = await box.serve([]);
     const pem = box.certificatePem();
     const cert = new X509Certificate(pem);
+    const caPem = readFileSync(join(box.dataDir, "tls", "ca.pem"), "utf8");
+    expect(cert.checkIssued(new X509Certificate(caPem))).toBe(true);
     expect(cert.subjectAltName).toContain("DNS:localhost");
     expect(cert.subjectAltName).toContain("IP Address:127.0.0.1");
     expect(cert.publicKey.asymmetricKeyDetails?.namedCurve).toBe("prime256v1");
     expect(s1.stderr()).toContain(cert.fingerprint256);
-    // Trusting exactly this certificate (as a pinned handheld would) works.
-    const r = await fetch(`${s1.url}/healthz`, { tls: { ca: pem } });
+    expect(s1.stderr()).toContain(new X509Certificate(caPem).fingerprint256);
+    // Trusting the CA (as a handheld set up once does) works.
+    const r = await fetch(`${s1.url}/healthz`, { tls: { ca: caPem } });
     expect(r.status).toBe(200);
     // Without trusting it, verification fails.
     await expect(fetch(`${s1.url}/healthz`)).rejects.toThrow();

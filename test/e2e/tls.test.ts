@@ -4,7 +4,7 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
-import { createSelfSigned } from "../../src/platform/http/self-signed.ts";
+import { createSelfSigned } from "../../src/platform/http/x509.ts";
 import { boxesForFile } from "../support/binary.ts";
 
 const newBox = boxesForFile();

@@ -3,8 +3,8 @@ import { connect as connectTcp, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
 import type { RequestLine } from "../../src/platform/http/accounting.ts";
 import { type ConnectionLimits, SLOW_READER } from "../../src/platform/http/connection-guard.ts";
-import { createSelfSigned } from "../../src/platform/http/self-signed.ts";
 import { type FrontEnd, type FrontEndOptions, startFrontEnd } from "../../src/platform/http/server.ts";
+import { createSelfSigned } from "../../src/platform/http/x509.ts";
 
 const made = await createSelfSigned({ commonName: "localhost", dnsNames: ["localhost"], ips: ["127.0.0.1"] });
 const certificate = { cert: made.certPem, key: made.keyPem };

@@ -33,6 +33,8 @@ export async function openBrowser(
   dir: string,
   viewport: { width: number; height: number },
   locale = "en-GB",
+  /** As a user who clicked through the certificate warning: the page loads, trust is not given. */
+  opts: { ignoreHTTPSErrors?: boolean } = {},
 ): Promise<BrowserContext> {
   if (!CHROMIUM)
     throw new Error("Chromium is not installed (./build.sh test installs the Debian package as root)");
@@ -44,6 +46,7 @@ export async function openBrowser(
     viewport,
     locale,
     timezoneId: "UTC",
+    ignoreHTTPSErrors: opts.ignoreHTTPSErrors ?? false,
   });
 }
 

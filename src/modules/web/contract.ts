@@ -1,6 +1,13 @@
 import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
-import { NewSignInCode, SessionEnvelope, SignIn, SignInCodeEnvelope } from "./model.ts";
+import { CA_CERTIFICATE_PATH, CA_PROFILE_PATH } from "./handheld-setup-routes.ts";
+import {
+  HandheldSetupEnvelope,
+  NewSignInCode,
+  SessionEnvelope,
+  SignIn,
+  SignInCodeEnvelope,
+} from "./model.ts";
 import { FILES } from "./static-routes.ts";
 
 const files: Record<string, OperationContract> = Object.fromEntries(
@@ -39,6 +46,20 @@ export const webContract: ApiContract = {
         },
       },
     },
+    HandheldSetupEnvelope: {
+      schema: HandheldSetupEnvelope,
+      example: {
+        data: {
+          certificate: "local_ca",
+          fingerprint:
+            "3A:1F:9C:0B:52:E7:48:D1:6A:93:C4:2E:7F:05:B8:61:D0:4C:9E:27:83:F6:1A:B5:0D:72:E9:3C:58:A4:16:BF",
+          ca_certificate_url: "/handheld/parkd-ca.crt",
+          ios_profile_url: "/handheld/parkd-ca.mobileconfig",
+          setup_url: "https://parking-box.lan:8443/#/setup",
+          reachable: true,
+        },
+      },
+    },
     SessionEnvelope: {
       schema: SessionEnvelope,
       example: {
@@ -58,6 +79,12 @@ export const webContract: ApiContract = {
       title: "Cross-origin request refused",
       detail:
         "Only the app's own pages may do this: the request's Origin or Sec-Fetch-Site names another site, port or scheme",
+    },
+    "no-local-ca": {
+      status: 404,
+      title: "This box has no local certificate authority",
+      detail:
+        "The box serves a certificate it did not issue, or plain HTTP: there is no CA for a handheld to install",
     },
     csrf: {
       status: 403,
@@ -81,6 +108,31 @@ export const webContract: ApiContract = {
     "POST /api/v1/session/codes": {
       tag: "web app",
       problems: { 404: ["credential-not-found"] },
+    },
+    "GET /api/v1/handheld-setup": { tag: "web app", noStore: true },
+    [`GET ${CA_CERTIFICATE_PATH}`]: {
+      tag: "web app",
+      noStore: true,
+      ok: {
+        200: {
+          description: "The local CA's certificate, DER-encoded",
+          schema: { type: "string", format: "binary" },
+          contentType: "application/x-x509-ca-cert",
+        },
+      },
+      problems: { 404: ["no-local-ca"] },
+    },
+    [`GET ${CA_PROFILE_PATH}`]: {
+      tag: "web app",
+      noStore: true,
+      ok: {
+        200: {
+          description: "An unsigned configuration profile with the local CA as its one root certificate",
+          schema: { type: "string" },
+          contentType: "application/x-apple-aspen-config",
+        },
+      },
+      problems: { 404: ["no-local-ca"] },
     },
     "GET /api/v1/session": { tag: "web app", problems: { 401: ["unauthorized"] } },
     "DELETE /api/v1/session": {

@@ -3,9 +3,11 @@ import type { AppConfig } from "../../config.ts";
 import type { AuthDeps, CredentialVerifier } from "../../platform/http/auth.ts";
 import type { TrustedProxies } from "../../platform/http/client-address.ts";
 import type { FailureLimiter } from "../../platform/http/rate-limit.ts";
+import type { TlsMaterial } from "../../platform/http/tls.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
 import { webContract } from "./contract.ts";
+import { handheldSetupRoutes } from "./handheld-setup-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { type CredentialLookup, SessionStore } from "./sessions.ts";
 import { signInCodeRoutes } from "./sign-in-code-routes.ts";
@@ -33,6 +35,8 @@ export interface WebDeps {
   limiter: FailureLimiter;
   trustedProxies: TrustedProxies;
   metrics: Pick<Metrics, "authFailure" | "authLockout" | "authRateLimited">;
+  /** The certificate served over HTTPS and the local CA behind it (none on plain HTTP). */
+  certificate: () => TlsMaterial | undefined;
 }
 
 /** Inside the module: its dependencies and the services it built for itself. */
@@ -48,7 +52,8 @@ export function webModule(deps: WebDeps): AppModule {
     routes: new Elysia({ name: "web" })
       .use(staticRoutes())
       .use(sessionRoutes(ctx))
-      .use(signInCodeRoutes(ctx)),
+      .use(signInCodeRoutes(ctx))
+      .use(handheldSetupRoutes(ctx)),
     contracts: [webContract],
   };
 }

@@ -58,3 +58,24 @@ export const SessionEnvelope = t.Object({
     csrf: t.String({ description: "Send it as X-CSRF-Token with every write made through the session" }),
   }),
 });
+
+export const HandheldSetupEnvelope = t.Object({
+  data: t.Object({
+    certificate: t.UnionEnum(["local_ca", "self_signed", "own", "none"], {
+      description:
+        "local_ca: issued by the box's own CA (install it once); self_signed: made by an earlier version; own: the operator's; none: plain HTTP",
+    }),
+    fingerprint: t.Union([t.String(), t.Null()], {
+      description:
+        "SHA-256, colon-separated: of the local CA when there is one, else of the served certificate",
+    }),
+    ca_certificate_url: t.Union([t.String(), t.Null()], { description: "The CA as DER (.crt), for Android" }),
+    ios_profile_url: t.Union([t.String(), t.Null()], {
+      description: "The CA as a configuration profile, for iOS",
+    }),
+    setup_url: t.String({
+      description: "The set-up page at an address a handheld can reach (for a QR code)",
+    }),
+    reachable: t.Boolean({ description: "false when setup_url is a loopback address: set --public-url" }),
+  }),
+});

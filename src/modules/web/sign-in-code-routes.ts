@@ -6,13 +6,7 @@ import { authPlugin } from "../../platform/http/auth.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./index.ts";
 import { NewSignInCode, SignInCodeEnvelope } from "./model.ts";
-import { handheldBase } from "./sign-in-codes.ts";
-
-/** The origin the console used, from its Host header (the app sees every request as localhost). */
-function consoleOrigin(request: Request): string {
-  const scheme = new URL(request.url).protocol;
-  return `${scheme}//${request.headers.get("host") ?? "localhost"}`;
-}
+import { consoleOrigin, handheldBase } from "./sign-in-codes.ts";
 
 /** One-time sign-in codes for a token's handheld (scope admin): what the console's QR code holds. */
 export function signInCodeRoutes(ctx: WebContext) {

@@ -65,3 +65,9 @@ export function handheldBase(
   const base = publicUrl ?? listening.find((u) => !isLoopback(u)) ?? consoleOrigin;
   return { base, reachable: !isLoopback(base) };
 }
+
+/** The origin the console used, from its Host header (the app sees every request as localhost). */
+export function consoleOrigin(request: Request): string {
+  const scheme = new URL(request.url).protocol;
+  return `${scheme}//${request.headers.get("host") ?? "localhost"}`;
+}

@@ -1,8 +1,9 @@
 import { constants, createPrivateKey, X509Certificate } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { createSelfSigned, fingerprintOfPem } from "./self-signed.ts";
+import { createCertificateAuthority, fingerprintOfPem, issueServerCertificate } from "./x509.ts";
 
 /** TLS 1.2 only with ECDHE and AEAD suites (no CBC, no SHA-1 MACs, no static RSA), and TLS 1.3. */
 export const TLS_CIPHERS = [
@@ -34,57 +35,182 @@ export function tlsListenOptions(certificate: ServedCertificate) {
   };
 }
 
+/**
+ * Whom a client trusts to reach this box: its local CA (`local-ca`), the self-signed certificate an
+ * earlier version made and that is still served (`self-signed`), or the operator's own (`own`).
+ */
+export type CertificateSource = "local-ca" | "self-signed" | "own";
+
 export interface TlsMaterial extends ServedCertificate {
-  /** SHA-256 of the certificate, for handhelds that pin it. */
+  /** SHA-256 of the served certificate. */
   fingerprint: string;
-  /** Made just now (first start on this data folder). */
-  generated: boolean;
+  source: CertificateSource;
+  /** The box's local CA, when it issued the served certificate: what a handheld installs once. */
+  ca?: { pem: string; fingerprint: string };
+  /** What this load made: the CA and a certificate (first start), a certificate (renewed), or nothing. */
+  made: "ca" | "certificate" | null;
 }
 
-function boxAddresses(): string[] {
-  const out = new Set(["127.0.0.1", "::1"]);
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) out.add(a.address);
-  return [...out];
+/** Server certificates from the local CA last 825 days, the most Apple's devices accept. */
+export const SERVER_CERTIFICATE_DAYS = 825;
+/** Renewed when less than this is left, at a start, a SIGHUP or the daily check. */
+export const RENEW_BEFORE_DAYS = 60;
+const DAY_MS = 86_400_000;
+
+/** What the box's certificate must name: localhost, the host name, every address, and --public-url's host. */
+export interface BoxNames {
+  host: string;
+  dnsNames: string[];
+  ips: string[];
+}
+
+export function boxNames(publicUrl?: string): BoxNames {
+  const host = hostname() || "parkd";
+  const dnsNames = new Set(["localhost", host]);
+  const ips = new Set(["127.0.0.1", "::1"]);
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) ips.add(a.address.split("%")[0]!);
+  if (publicUrl) {
+    const name = new URL(publicUrl).hostname.replace(/^\[|\]$/g, "");
+    (isIP(name) ? ips : dnsNames).add(name);
+  }
+  return { host, dnsNames: [...dnsNames], ips: [...ips] };
+}
+
+function readPair(certPath: string, keyPath: string): { cert: string; key: string; x509: X509Certificate } {
+  const cert = readFileSync(certPath, "utf8");
+  const key = readFileSync(keyPath, "utf8");
+  let x509: X509Certificate;
+  let matches: boolean;
+  try {
+    x509 = new X509Certificate(cert);
+    matches = x509.checkPrivateKey(createPrivateKey(key));
+  } catch (e) {
+    throw new Error(`${certPath} or ${keyPath} is not a PEM certificate and key: ${(e as Error).message}`);
+  }
+  if (!matches) throw new Error(`the key in ${keyPath} does not belong to the certificate in ${certPath}`);
+  return { cert, key, x509 };
 }
 
 /**
  * A certificate and key read from PEM files, checked to belong together, so that a half-renewed
  * pair (a new certificate beside the old key) is refused rather than served.
  */
-function fromFiles(certPath: string, keyPath: string): TlsMaterial {
-  const cert = readFileSync(certPath, "utf8");
-  const key = readFileSync(keyPath, "utf8");
-  let matches: boolean;
-  try {
-    matches = new X509Certificate(cert).checkPrivateKey(createPrivateKey(key));
-  } catch (e) {
-    throw new Error(`${certPath} or ${keyPath} is not a PEM certificate and key: ${(e as Error).message}`);
+function fromFiles(certPath: string, keyPath: string, source: CertificateSource): TlsMaterial {
+  const { cert, key } = readPair(certPath, keyPath);
+  return { cert, key, fingerprint: fingerprintOfPem(cert), source, made: null };
+}
+
+/** Written beside and renamed into place, so a crash leaves the old file or the new one. */
+function writeAtomically(path: string, text: string, mode: number): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, path);
+}
+
+function isSelfSigned(x509: X509Certificate): boolean {
+  return x509.issuer === x509.subject && x509.verify(x509.publicKey);
+}
+
+/** The served certificate is still good: issued by the CA, not near its end, naming every name. */
+function stillGood(x509: X509Certificate, ca: X509Certificate, names: BoxNames, now: number): boolean {
+  if (!x509.checkIssued(ca) || !x509.verify(ca.publicKey)) return false;
+  if (new Date(x509.validTo).getTime() - now < RENEW_BEFORE_DAYS * DAY_MS) return false;
+  return (
+    names.dnsNames.every((d) => x509.checkHost(d, { wildcards: false }) === d) &&
+    names.ips.every((ip) => x509.checkIP(ip) !== undefined)
+  );
+}
+
+async function localCa(dir: string, host: string): Promise<{ pem: string; key: string; made: boolean }> {
+  const caPath = join(dir, "ca.pem");
+  const caKeyPath = join(dir, "ca-key.pem");
+  if (existsSync(caPath) || existsSync(caKeyPath)) {
+    // A new CA would silently void every handheld's trust: a lost half is the operator's to see.
+    for (const p of [caPath, caKeyPath])
+      if (!existsSync(p))
+        throw new Error(
+          `${p} is missing beside the local CA's other file (restore it from a backup, or move both aside to make a new CA)`,
+        );
+    const { cert, key } = readPair(caPath, caKeyPath);
+    return { pem: cert, key, made: false };
   }
-  if (!matches) throw new Error(`the key in ${keyPath} does not belong to the certificate in ${certPath}`);
-  return { cert, key, fingerprint: fingerprintOfPem(cert), generated: false };
+  const made = await createCertificateAuthority({ commonName: `parkd local CA (${host})` });
+  writeAtomically(caKeyPath, made.keyPem, 0o600);
+  writeAtomically(caPath, made.certPem, 0o644);
+  return { pem: made.certPem, key: made.keyPem, made: true };
 }
 
 /**
- * The operator's own certificate when given; otherwise the self-signed one kept in the data
- * folder, made at first start (SANs: localhost, the host name and every address of the box).
+ * The operator's own certificate when given. Otherwise the data folder's: at first start the box
+ * makes a local CA and issues its server certificate from it, and issues a new one (same key)
+ * when it nears its end or the box has a name or address it does not carry; handhelds that trust
+ * the CA need nothing more. A self-signed certificate an earlier version made is still served
+ * until the operator moves it aside (docs/network.md), so an upgrade never breaks a terminal
+ * that trusts it; so is a certificate the operator put in the folder.
  */
 export async function loadTls(
   dataDir: string,
   own?: { certFile: string; keyFile: string },
+  names: BoxNames = boxNames(),
+  now = Date.now(),
 ): Promise<TlsMaterial> {
-  if (own) return fromFiles(own.certFile, own.keyFile);
+  if (own) return fromFiles(own.certFile, own.keyFile, "own");
   const dir = join(dataDir, "tls");
   const certPath = join(dir, "cert.pem");
   const keyPath = join(dir, "key.pem");
-  if (existsSync(certPath) && existsSync(keyPath)) return fromFiles(certPath, keyPath);
-  const host = hostname();
-  const made = await createSelfSigned({
-    commonName: host || "parkd",
-    dnsNames: [...new Set(["localhost", host].filter(Boolean))],
-    ips: boxAddresses(),
-  });
+  const caPath = join(dir, "ca.pem");
+  const served = existsSync(certPath) && existsSync(keyPath);
+  if (served && !existsSync(caPath)) {
+    const x509 = new X509Certificate(readFileSync(certPath, "utf8"));
+    return fromFiles(certPath, keyPath, isSelfSigned(x509) ? "self-signed" : "own");
+  }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(keyPath, made.keyPem, { mode: 0o600 });
-  writeFileSync(certPath, made.certPem, { mode: 0o644 });
-  return { cert: made.certPem, key: made.keyPem, fingerprint: made.fingerprint, generated: true };
+  const ca = await localCa(dir, names.host);
+  const caX509 = new X509Certificate(ca.pem);
+  const caInfo = { pem: ca.pem, fingerprint: fingerprintOfPem(ca.pem) };
+  let keyPem: string | undefined;
+  if (served) {
+    const cert = readFileSync(certPath, "utf8");
+    keyPem = readFileSync(keyPath, "utf8");
+    const x509 = new X509Certificate(cert);
+    if (!x509.checkIssued(caX509)) return fromFiles(certPath, keyPath, "own");
+    let pairs = false;
+    try {
+      pairs = x509.checkPrivateKey(createPrivateKey(keyPem));
+    } catch {
+      keyPem = undefined; // not a key: a new one below
+    }
+    if (pairs && stillGood(x509, caX509, names, now))
+      return {
+        cert,
+        key: keyPem!,
+        fingerprint: fingerprintOfPem(cert),
+        source: "local-ca",
+        ca: caInfo,
+        made: null,
+      };
+  }
+  const issued = await issueServerCertificate(
+    { certPem: ca.pem, keyPem: ca.key },
+    {
+      commonName: names.host,
+      dnsNames: names.dnsNames,
+      ips: names.ips,
+      days: SERVER_CERTIFICATE_DAYS,
+      keyPem,
+    },
+  );
+  // The key first: a crash between the two leaves the new key beside the old certificate, which
+  // the next start sees as not pairing and issues again for.
+  writeAtomically(keyPath, issued.keyPem, 0o600);
+  writeAtomically(certPath, issued.certPem, 0o644);
+  return {
+    cert: issued.certPem,
+    key: issued.keyPem,
+    fingerprint: issued.fingerprint,
+    source: "local-ca",
+    ca: caInfo,
+    made: ca.made ? "ca" : "certificate",
+  };
 }

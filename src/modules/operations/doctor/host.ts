@@ -35,7 +35,7 @@ export function dataFolderFacts(dataDir: string): { folder: PathFacts | null; in
     }
     for (const name of names.sort()) {
       const path = join(dir, name);
-      const f = facts(path, name === "cert.pem" ? "public" : "private");
+      const f = facts(path, name === "cert.pem" || name === "ca.pem" ? "public" : "private");
       if (!f) continue;
       inside.push(f);
       if (f.kind === "folder" && depth < 1) walk(path, depth + 1);

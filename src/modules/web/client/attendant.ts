@@ -276,7 +276,16 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   if (zoneInput.value) watch(Number(zoneInput.value));
   // Said plainly, once, where the attendant looks: without it a lost Wi-Fi empties the page.
   void offlineUse.then((ok) => {
-    if (!ok) root.prepend(h("p", { class: "warning", id: "no-offline", role: "status" }, t("noOfflineUse")));
+    if (!ok)
+      root.prepend(
+        h(
+          "p",
+          { class: "warning", id: "no-offline", role: "status" },
+          t("noOfflineUse"),
+          " ",
+          h("a", { href: "#/setup" }, t("setupLink")),
+        ),
+      );
   });
 
   return () => {

@@ -10,6 +10,7 @@ import { todayPage } from "./console/today.ts";
 import { field, h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
 import { offlineUse } from "./offline-use.ts";
+import { SETUP_HASH, setupPage, setupStandalone } from "./setup.ts";
 import { ZONE_CACHE } from "./zone-cache.ts";
 
 /** A page draws itself in `root`; it calls `sessionLost` when the box answers 401. */
@@ -24,6 +25,7 @@ const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
   ["credentials", "credentials", credentialsPage],
   ["audit", "audit", auditPage],
   ["status", "status", statusPage],
+  ["setup", "handhelds", setupPage],
 ];
 
 /** Who was signed in, without the csrf value: lets the page open offline on a handheld. */
@@ -93,8 +95,10 @@ function signInPage(message?: string): void {
         }),
         h("button", { type: "submit" }, t("signIn")),
       ),
+      h("p", { class: "setup-link" }, h("a", { href: SETUP_HASH }, t("setupLink"))),
     ),
   );
+  window.onhashchange = () => location.hash === SETUP_HASH && setupStandalone(app);
 }
 
 function rememberedSession(): Session | null {
@@ -222,7 +226,11 @@ function started(s: Session, offline = false): void {
     if (SIGN_IN_LINK.test(location.hash)) return; // boot() starts again for it
     leave?.();
     leave = undefined;
-    const wanted = admin ? location.hash.replace(/^#\/?/, "") || "lots" : "check";
+    const wanted = admin
+      ? location.hash.replace(/^#\/?/, "") || "lots"
+      : location.hash === SETUP_HASH
+        ? "setup"
+        : "check";
     const entry = CONSOLE.find(([id]) => id === wanted) ?? CONSOLE[1]!;
     for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a"))
       a.classList.toggle("current", a.dataset.page === entry[0]);
@@ -293,7 +301,8 @@ async function boot(): Promise<void> {
       // forget what the device held for them.
       await forgetLocalState();
       signInPage(lostTextOf(e));
-    } else signInPage(e instanceof ApiError || !last ? undefined : t("offline"));
+    } else if (location.hash === SETUP_HASH) setupStandalone(app);
+    else signInPage(e instanceof ApiError || !last ? undefined : t("offline"));
   }
 }
 

@@ -161,6 +161,34 @@ export const en = {
   confirmDelete: "Delete?",
   none: "—",
   error: "Error",
+  handhelds: "Handhelds",
+  setup: "Set up a handheld",
+  setupLink: "How to set this handheld up",
+  setupIntro:
+    "Install the box's certificate authority on each handheld once. The handheld then trusts the box over HTTPS: the app can be installed and works offline, and a new address or a renewed certificate needs nothing more.",
+  setupFingerprint: "SHA-256 fingerprint of the box's certificate authority",
+  setupFingerprintHint: "Compare it with what the handheld shows before you trust the certificate.",
+  setupAndroid: "Android",
+  setupAndroidDownload: "Download parkd-ca.crt",
+  setupAndroidSteps:
+    "Tap the download above.|Open Settings › Security › Encryption and credentials › Install a certificate › CA certificate, and pick parkd-ca.crt (the menu names differ a little between makers).|Check that the fingerprint shown matches the one above.",
+  setupIos: "iPhone and iPad",
+  setupIosDownload: "Download the profile",
+  setupIosSteps:
+    "Open this page in Safari and tap the download above.|Settings › Profile Downloaded › Install.|Settings › General › About › Certificate Trust Settings: turn on full trust for {name}.",
+  setupQr: "Scan with the handheld's camera to open this page there.",
+  setupQrUnreachable:
+    "This code points to {url}, which only this computer can open. Start parkd with --public-url (the address handhelds reach it at), or open the console at the box's network address.",
+  setupOwn:
+    "This box serves the operator's own certificate (SHA-256 {fingerprint}). Handhelds trust it through its issuer: install that issuer's certificate as your IT department says.",
+  setupSelfSigned:
+    "This box still serves the self-signed certificate an earlier version made (SHA-256 {fingerprint}), which a handheld can trust only as that one certificate. To let handhelds trust the box once, move tls/cert.pem and tls/key.pem out of the data folder and restart parkd: it then makes its local certificate authority, and this page offers it.",
+  setupPlain:
+    "This box serves plain HTTP (--http): browsers keep nothing for offline use, and anyone on the network can read what is sent. Serve HTTPS, the default, to use handhelds offline.",
+  setupThisDevice: "This device",
+  setupDeviceReady: "Trusts the box: offline use is ready.",
+  setupDeviceNotReady: "Does not trust the box yet: offline use is not available here.",
+  setupBack: "Back",
 };
 
 export type Key = keyof typeof en;

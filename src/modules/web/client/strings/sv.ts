@@ -163,4 +163,32 @@ export const sv: Record<Key, string> = {
   confirmDelete: "Radera?",
   none: "—",
   error: "Fel",
+  handhelds: "Handdatorer",
+  setup: "Ställ in en handdator",
+  setupLink: "Så ställer du in handdatorn",
+  setupIntro:
+    "Installera boxens certifikatutfärdare en gång på varje handdator. Då litar handdatorn på boxen över HTTPS: appen kan installeras och fungerar utan anslutning, och en ny adress eller ett förnyat certifikat kräver inget mer.",
+  setupFingerprint: "SHA-256-fingeravtryck för boxens certifikatutfärdare",
+  setupFingerprintHint: "Jämför med det handdatorn visar innan du litar på certifikatet.",
+  setupAndroid: "Android",
+  setupAndroidDownload: "Ladda ner parkd-ca.crt",
+  setupAndroidSteps:
+    "Tryck på nedladdningen ovan.|Öppna Inställningar › Säkerhet › Kryptering och autentiseringsuppgifter › Installera ett certifikat › CA-certifikat och välj parkd-ca.crt (menyernas namn skiljer sig lite mellan tillverkare).|Kontrollera att fingeravtrycket som visas stämmer med det ovan.",
+  setupIos: "iPhone och iPad",
+  setupIosDownload: "Ladda ner profilen",
+  setupIosSteps:
+    "Öppna sidan i Safari och tryck på nedladdningen ovan.|Inställningar › Profil hämtad › Installera.|Inställningar › Allmänt › Om › Inställningar för certifikatbetroende: slå på fullt betroende för {name}.",
+  setupQr: "Skanna med handdatorns kamera för att öppna sidan där.",
+  setupQrUnreachable:
+    "Koden pekar på {url}, som bara den här datorn kan öppna. Starta parkd med --public-url (adressen handdatorerna når den på), eller öppna konsolen på boxens nätverksadress.",
+  setupOwn:
+    "Boxen använder operatörens eget certifikat (SHA-256 {fingerprint}). Handdatorerna litar på det genom dess utfärdare: installera utfärdarens certifikat så som er IT-avdelning anvisar.",
+  setupSelfSigned:
+    "Boxen använder fortfarande det självsignerade certifikat som en tidigare version skapade (SHA-256 {fingerprint}), och en handdator kan bara lita på just det certifikatet. För att handdatorerna ska lita på boxen en gång för alla: flytta tls/cert.pem och tls/key.pem ur datamappen och starta om parkd; den skapar då sin lokala certifikatutfärdare, och sidan erbjuder den.",
+  setupPlain:
+    "Boxen använder okrypterad HTTP (--http): webbläsarna sparar inget för användning utan anslutning, och vem som helst i nätverket kan läsa det som skickas. Använd HTTPS, standardvalet, för handdatorer utan anslutning.",
+  setupThisDevice: "Den här enheten",
+  setupDeviceReady: "Litar på boxen: användning utan anslutning fungerar.",
+  setupDeviceNotReady: "Litar inte på boxen än: användning utan anslutning fungerar inte här.",
+  setupBack: "Tillbaka",
 };
