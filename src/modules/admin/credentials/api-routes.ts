@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import { SCOPES } from "../../../domain/credentials.ts";
-import { conflict, invalid, notFound } from "../../../domain/errors.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { AdminDeps } from "../index.ts";
@@ -54,22 +53,10 @@ export const UserList = t.Object({ data: t.Array(UserInfo) });
 export const UserEnvelope = t.Object({ data: UserInfo });
 const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 80 }) });
 
-/** The CLI's wording of a refusal, as the API's kinds of refusal. */
-function refused(e: unknown): never {
-  if (!(e instanceof CredentialError)) throw e;
-  if (e.message.includes("already exists")) throw conflict("credential-exists", "Name in use", e.message);
-  if (e.message.startsWith("no ")) throw notFound("credential-not-found", "No such credential", e.message);
-  throw invalid([{ pointer: "", message: e.message }], e.message);
-}
-
-/** Revokes or deletes by id only (by name is the CLI's convenience); the service's refusals become problems. */
+/** Revokes or deletes by id only (by name is the CLI's convenience). */
 function byId(id: string, prefix: string, missing: string, change: (id: string) => unknown): void {
-  if (!id.startsWith(prefix)) refused(new CredentialError(`${missing} "${id}"`));
-  try {
-    change(id);
-  } catch (e) {
-    refused(e);
-  }
+  if (!id.startsWith(prefix)) throw new CredentialError("not-found", `${missing} "${id}"`);
+  change(id);
 }
 
 const tags = ["credentials"];
@@ -105,15 +92,10 @@ export function credentialApiRoutes(ctx: AdminDeps) {
       ({ body, set, credential, request }) => {
         const expiresInMs =
           body.expires_in_days === undefined ? undefined : body.expires_in_days * 86_400_000;
-        let made: { id: string; token: string };
-        try {
-          made = ctx.credentials.createToken(
-            { name: body.name, scopes: body.scopes, expiresInMs },
-            actorOf(credential, request),
-          );
-        } catch (e) {
-          refused(e);
-        }
+        const made = ctx.credentials.createToken(
+          { name: body.name, scopes: body.scopes, expiresInMs },
+          actorOf(credential, request),
+        );
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         const expiresAt = expiresInMs === undefined ? null : iso(ctx.now() + expiresInMs);
@@ -152,12 +134,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
     .post(
       "/api/v1/users",
       async ({ body, set, credential, request }) => {
-        let id: string;
-        try {
-          ({ id } = await ctx.credentials.createUser(body, actorOf(credential, request)));
-        } catch (e) {
-          refused(e);
-        }
+        const { id } = await ctx.credentials.createUser(body, actorOf(credential, request));
         set.status = 201;
         return { data: user(id) };
       },

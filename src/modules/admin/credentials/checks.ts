@@ -1,9 +1,31 @@
 import { timingSafeEqual } from "node:crypto";
 import { isScope, type Scope } from "../../../domain/credentials.ts";
+import { DomainError } from "../../../domain/errors.ts";
 
 /** What tokens and users are, and the checks on what an operator asks for. */
 
-export class CredentialError extends Error {}
+const CODES = { invalid: "validation", "not-found": "credential-not-found", conflict: "credential-exists" };
+const TITLES = {
+  invalid: "Request failed validation",
+  "not-found": "No such credential",
+  conflict: "Name in use",
+};
+
+/**
+ * A refused credential change: its kind decides the API's answer (the platform maps it, as any
+ * DomainError), the field names what was wrong, and the detail is what the CLI prints.
+ */
+export class CredentialError extends DomainError {
+  constructor(kind: keyof typeof CODES, detail: string, field?: string) {
+    super(
+      kind,
+      CODES[kind],
+      TITLES[kind],
+      detail,
+      kind === "invalid" ? [{ pointer: field ? `/${field}` : "", message: detail }] : undefined,
+    );
+  }
+}
 
 export interface TokenInfo {
   id: string;
@@ -43,17 +65,24 @@ export function credentialScopes(text: string): readonly Scope[] {
 }
 
 export function checkScopes(scopes: readonly string[]): Scope[] {
-  if (scopes.length === 0) throw new CredentialError("at least one --scope is needed");
+  if (scopes.length === 0)
+    throw new CredentialError("invalid", "at least one scope is needed (--scope)", "scopes");
   for (const s of scopes)
     if (!isScope(s))
-      throw new CredentialError(`unknown scope "${s}" (use tickets:write, permits:read or admin)`);
+      throw new CredentialError(
+        "invalid",
+        `unknown scope "${s}" (use tickets:write, permits:read or admin)`,
+        "scopes",
+      );
   return [...new Set(scopes)] as Scope[];
 }
 
 export function checkName(name: string | undefined): string {
   if (!name || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name))
     throw new CredentialError(
+      "invalid",
       "a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
+      "name",
     );
   return name;
 }

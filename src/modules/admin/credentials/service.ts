@@ -90,14 +90,18 @@ export class CredentialService {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
     if (input.expiresInMs !== undefined && !(input.expiresInMs > 0))
-      throw new CredentialError("a token must live longer than 0 (leave out the expiry for none)");
+      throw new CredentialError(
+        "invalid",
+        "a token must live longer than 0 (leave out the expiry for none)",
+        "expires_in_days",
+      );
     const now = this.now();
     // A name belongs to one token that can still be used: an expired one gives it up (it is
     // marked revoked as of its expiry, so the record stays true), a live one keeps it.
     const holder = this.store.credentials.liveTokenNamed(name);
     const expired = holder !== null && holder.expiresAt !== null && holder.expiresAt <= now;
     if (holder !== null && !expired)
-      throw new CredentialError(`a token named "${name}" already exists; revoke it first`);
+      throw new CredentialError("conflict", `a token named "${name}" already exists; revoke it first`);
     const token =
       TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const id = newId("tok_");
@@ -132,7 +136,7 @@ export class CredentialService {
   /** Revokes the live token with this id or name; returns its id. */
   revokeToken(idOrName: string, actor: Actor = CLI_ACTOR): string {
     const id = this.store.credentials.liveTokenByIdOrName(idOrName);
-    if (id === null) throw new CredentialError(`no live token with id or name "${idOrName}"`);
+    if (id === null) throw new CredentialError("not-found", `no live token with id or name "${idOrName}"`);
     this.tokenCache.clear();
     const at = this.now();
     this.store.transaction(() => {
@@ -160,9 +164,10 @@ export class CredentialService {
   ): Promise<{ id: string }> {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
-    if (input.password.length < 12) throw new CredentialError("the password must be at least 12 characters");
+    if (input.password.length < 12)
+      throw new CredentialError("invalid", "the password must be at least 12 characters", "password");
     if (this.store.credentials.userNamed(name))
-      throw new CredentialError(`a user named "${name}" already exists`);
+      throw new CredentialError("conflict", `a user named "${name}" already exists`);
     const id = newId("usr_");
     const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
     this.tokenCache.clear();
@@ -191,7 +196,7 @@ export class CredentialService {
 
   deleteUser(idOrName: string, actor: Actor = CLI_ACTOR): string {
     const id = this.store.credentials.userByIdOrName(idOrName);
-    if (id === null) throw new CredentialError(`no user with id or name "${idOrName}"`);
+    if (id === null) throw new CredentialError("not-found", `no user with id or name "${idOrName}"`);
     this.tokenCache.clear();
     this.store.transaction(() => {
       const user = this.store.credentials.users().find((u) => u.id === id);
