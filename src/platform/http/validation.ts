@@ -74,9 +74,16 @@ export function pathNumber(value: string, name: string, min: number, max = 2_147
  * digits only, so "0x10" and "1e2" are refused) and range-checked. Elysia's own t.Integer would
  * read any JavaScript numeric string.
  */
-export function wholeNumberParam(name: string, where: "params" | "query", min: number, max: number) {
+export function wholeNumberParam(
+  name: string,
+  where: "params" | "query",
+  min: number,
+  max: number,
+  what?: string,
+) {
+  const range = `a whole number from ${min} to ${max}`;
   return t
-    .Transform(t.String({ pattern: "^[0-9]{1,16}$", description: `a whole number from ${min} to ${max}` }))
+    .Transform(t.String({ pattern: "^[0-9]{1,16}$", description: what ? `${what}: ${range}` : range }))
     .Decode((text) => {
       const n = readWholeNumber(text, min, max, true);
       if (n === null) throw wholeNumberRefused(name, where, min, max);

@@ -97,3 +97,17 @@ export function sameHex(a: string, b: string): boolean {
   const y = Buffer.from(b, "hex");
   return x.length === y.length && timingSafeEqual(x, y);
 }
+
+export function checkLifetime(expiresInMs: number | undefined): void {
+  if (expiresInMs !== undefined && !(expiresInMs > 0))
+    throw new CredentialError(
+      "invalid",
+      "a token must live longer than 0 (leave out the expiry for none)",
+      "expires_in_days",
+    );
+}
+
+export function checkPassword(password: string): void {
+  if (password.length < 12)
+    throw new CredentialError("invalid", "the password must be at least 12 characters", "password");
+}

@@ -79,3 +79,11 @@ export class PasswordChecks {
     return pending;
   }
 }
+
+/** A hash to check against when the user does not exist, so that the answer takes as long. */
+let dummy: Promise<string> | undefined;
+export function dummyHash(): Promise<string> {
+  // Made once per process, on first need, with the same parameters as every user's hash.
+  dummy ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
+  return dummy;
+}

@@ -5,7 +5,9 @@ import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import {
   CredentialError,
+  checkLifetime,
   checkName,
+  checkPassword,
   checkScopes,
   credentialScopes,
   newId,
@@ -16,7 +18,7 @@ import {
   type UserInfo,
 } from "./checks.ts";
 import { CredentialEnds, type EndedCredential } from "./ends.ts";
-import { PasswordChecks } from "./passwords.ts";
+import { dummyHash, PasswordChecks } from "./passwords.ts";
 
 export { CredentialError, sha256Hex, type TokenInfo, type UserInfo };
 
@@ -29,13 +31,6 @@ const LAST_USED_FLUSH_MS = 5_000;
 const TOKEN_CACHE_MS = 500;
 /** Tokens cached at most; more distinct ones in half a second than this and the cache starts over. */
 const TOKEN_CACHE_MAX = 1_000;
-
-// Made once per process, on first need, with the same parameters as every user's hash.
-let dummy: Promise<string> | undefined;
-function dummyHash(): Promise<string> {
-  dummy ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
-  return dummy;
-}
 
 /**
  * Tokens and Basic users. A token's row is read from the store at most every half second
@@ -89,12 +84,7 @@ export class CredentialService {
   } {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
-    if (input.expiresInMs !== undefined && !(input.expiresInMs > 0))
-      throw new CredentialError(
-        "invalid",
-        "a token must live longer than 0 (leave out the expiry for none)",
-        "expires_in_days",
-      );
+    checkLifetime(input.expiresInMs);
     const now = this.now();
     // A name belongs to one token that can still be used: an expired one gives it up (it is
     // marked revoked as of its expiry, so the record stays true), a live one keeps it.
@@ -164,8 +154,7 @@ export class CredentialService {
   ): Promise<{ id: string }> {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
-    if (input.password.length < 12)
-      throw new CredentialError("invalid", "the password must be at least 12 characters", "password");
+    checkPassword(input.password);
     if (this.store.credentials.userNamed(name))
       throw new CredentialError("conflict", `a user named "${name}" already exists`);
     const id = newId("usr_");

@@ -1,11 +1,12 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import type { AdminDeps } from "../index.ts";
 import { decodeCursor, encodeCursor, iso, page } from "../paging.ts";
 
 export const PageQuery = t.Object({
   cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, default: 50 })),
+  limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Records a page (50 unless given)")),
 });
 
 export const LookupPage = t.Object({

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
 
 const When = (what: string) =>
   t.String({
@@ -11,13 +12,7 @@ export const HistoryQuery = t.Object({
   from: When("Start, included"),
   to: When("End, not included"),
   step: t.Optional(
-    t.Numeric({
-      minimum: 5,
-      maximum: 1440,
-      default: 5,
-      description: "Minutes between counts: 5 (the default) or a multiple of 5",
-      errorMessage: "must be a number of minutes: 5, or a multiple of 5 up to 1440",
-    }),
+    wholeNumberParam("step", "query", 5, 1440, "Minutes between counts: 5 (the default) or a multiple of 5"),
   ),
   lot: t.Optional(
     t.String({

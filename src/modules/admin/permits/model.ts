@@ -42,7 +42,9 @@ export const PermitPatch = t.Partial(t.Object(permitFields), {
 });
 export type PermitPatch = Static<typeof PermitPatch>;
 
-export const PermitIdParams = t.Object({ id: t.String({ description: "Permit id" }) });
+export const PermitIdParams = t.Object({
+  id: wholeNumberParam("id", "params", 1, 2_147_483_647, "Permit id"),
+});
 
 export const PermitListQuery = t.Object({
   registration_number: t.Optional(t.String({ maxLength: 64 })),

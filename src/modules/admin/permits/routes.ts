@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import { pathNumber } from "../../../platform/http/validation.ts";
 import type { AdminDeps } from "../index.ts";
 import {
   PermitEnvelope,
@@ -13,7 +12,6 @@ import {
 } from "./model.ts";
 import { PermitService, type Versioned } from "./service.ts";
 
-const id = (value: string) => pathNumber(value, "id", 1);
 const ifMatch = (request: Request) => request.headers.get("if-match");
 
 /** A permit with the ETag of its stored version (for If-Match on the next write). */
@@ -49,7 +47,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
       response: PermitList,
       detail: { summary: "Operator-issued permits, by id; filter by registration_number or zone", tags },
     })
-    .get("/api/v1/permits/:id", ({ params, set }) => versioned(set, service.get(id(params.id))), {
+    .get("/api/v1/permits/:id", ({ params, set }) => versioned(set, service.get(params.id)), {
       auth: { scope: "admin" },
       params: PermitIdParams,
       response: PermitEnvelope,
@@ -58,7 +56,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
     .put(
       "/api/v1/permits/:id",
       ({ credential, params, body, request, set }) =>
-        versioned(set, service.replace(id(params.id), body, actorOf(credential, request), ifMatch(request))),
+        versioned(set, service.replace(params.id, body, actorOf(credential, request), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: PermitInput },
         params: PermitIdParams,
@@ -70,7 +68,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
     .patch(
       "/api/v1/permits/:id",
       ({ credential, params, body, request, set }) =>
-        versioned(set, service.update(id(params.id), body, actorOf(credential, request), ifMatch(request))),
+        versioned(set, service.update(params.id, body, actorOf(credential, request), ifMatch(request))),
       {
         auth: { scope: "admin", strictBody: PermitPatch },
         params: PermitIdParams,
@@ -82,7 +80,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
     .delete(
       "/api/v1/permits/:id",
       ({ credential, params, request, set }) => {
-        service.remove(id(params.id), actorOf(credential, request), ifMatch(request));
+        service.remove(params.id, actorOf(credential, request), ifMatch(request));
         set.status = 204;
         return null;
       },

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import type { AdminDeps } from "../index.ts";
 import { decodeCursor, encodeCursor, iso, isoOrNull, page } from "../paging.ts";
 
@@ -10,13 +11,13 @@ const Status = t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("c
 
 export const TicketSearchQuery = t.Object({
   registration_number: t.Optional(t.String({ maxLength: 32 })),
-  zone: t.Optional(t.Numeric({ minimum: 0, maximum: 2_147_483_647 })),
+  zone: t.Optional(wholeNumberParam("zone", "query", 0, 2_147_483_647)),
   // Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
   status: t.Optional(Status),
   from: t.Optional(Instant),
   to: t.Optional(Instant),
   cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, default: 50 })),
+  limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Tickets a page (50 unless given)")),
 });
 
 export const TicketPage = t.Object({
