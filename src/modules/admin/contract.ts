@@ -87,7 +87,7 @@ export const adminContract: ApiContract = {
     "lot-not-found": { status: 404, title: "Parking lot not found", detail: "There is no parking lot 12" },
     "lot-exists": { status: 409, title: "Parking lot exists", detail: "There is already a parking lot 12" },
     "permit-not-found": { status: 404, title: "Permit not found", detail: "There is no permit with id 7" },
-    "ticket-not-found": { status: 404, title: "Ticket not found", detail: 'No ticket has ticketId "100234"' },
+    // "ticket-not-found" is the intake module's (intake/contract.ts): one description per problem type.
     "precondition-failed": {
       status: 412,
       title: "Changed since it was read",

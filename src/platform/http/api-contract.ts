@@ -133,6 +133,9 @@ export function mergeContracts(...parts: ApiContract[]): Required<ApiContract> {
       if (out.operations[key]) throw new Error(`operation ${key} is described twice`);
     for (const key of Object.keys(part.named ?? {}))
       if (out.named[key]) throw new Error(`shape ${key} is described twice`);
+    // One title and status per problem type: a second description would silently win.
+    for (const key of Object.keys(part.problems ?? {}))
+      if (out.problems[key]) throw new Error(`problem type ${key} is described twice`);
     Object.assign(out.named, part.named);
     Object.assign(out.operations, part.operations);
     Object.assign(out.problems, part.problems);
