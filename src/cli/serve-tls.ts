@@ -25,6 +25,7 @@ export async function servedCertificate(
   publicUrl: string | undefined,
 ): Promise<TlsMaterial> {
   const tls = await loadTls(dataDir, own, boxNames(publicUrl));
+  if (tls.warning) log("warning", tls.warning);
   if (tls.source === "self-signed")
     log(
       "notice",
@@ -65,7 +66,9 @@ export function keepCertificate(
     if (!holder.current) log("info", "SIGHUP: plain HTTP, no certificate to reload");
     else reload("SIGHUP");
   });
-  if (holder.current?.source === "local-ca") setInterval(() => reload("daily check"), 86_400_000).unref();
+  // Armed for any data-folder certificate: one moved aside and replaced by the CA's on a SIGHUP
+  // is kept current too.
+  if (holder.current && !where.own) setInterval(() => reload("daily check"), 86_400_000).unref();
 }
 
 /**
@@ -82,6 +85,7 @@ export async function reloadCertificate(
 ): Promise<void> {
   try {
     const tls = await loadTls(dataDir, own, boxNames(publicUrl));
+    if (tls.warning) log("warning", `${why}: ${tls.warning}`);
     if (why === "daily check" && tls.fingerprint === holder.current?.fingerprint) return;
     front.reloadTls(tls);
     holder.current = tls;

@@ -155,3 +155,37 @@ describe("the box's local CA and the certificates it issues", () => {
     await expect(loadTls(d, undefined, NAMES)).rejects.toThrow(/ca-key\.pem is missing/);
   });
 });
+
+describe("the local CA's files, when something is off", () => {
+  test("ca.pem lost beside its key: refused naming it, not served as the operator's own", async () => {
+    const d = dataDir();
+    await loadTls(d, undefined, NAMES);
+    rmSync(join(d, "tls", "ca.pem"));
+    await expect(loadTls(d, undefined, NAMES)).rejects.toThrow(/ca\.pem is missing/);
+  });
+
+  test("a leftover temporary file never leaves a key readable by others", async () => {
+    const d = dataDir();
+    mkdirSync(join(d, "tls"));
+    for (const f of ["ca-key.pem.tmp", "key.pem.tmp"])
+      writeFileSync(join(d, "tls", f), "old", { mode: 0o644 });
+    await loadTls(d, undefined, NAMES);
+    for (const f of ["ca-key.pem", "key.pem"]) expect(statSync(join(d, "tls", f)).mode & 0o777).toBe(0o600);
+  });
+
+  test("a renewal that cannot be written keeps serving the certificate it has, and says so", async () => {
+    const d = dataDir();
+    const first = await loadTls(d, undefined, NAMES);
+    mkdirSync(join(d, "tls", "key.pem.tmp")); // the write fails, as on a full or read-only folder
+    const next = await loadTls(d, undefined, { ...NAMES, ips: [...NAMES.ips, "10.0.0.9"] });
+    expect(next.fingerprint).toBe(first.fingerprint);
+    expect(next.warning).toContain("could not be written");
+  });
+
+  test("a corrupt certificate file is named in the error", async () => {
+    const d = dataDir();
+    await loadTls(d, undefined, NAMES);
+    writeFileSync(join(d, "tls", "cert.pem"), "not a certificate");
+    await expect(loadTls(d, undefined, NAMES)).rejects.toThrow(/cert\.pem is not a PEM certificate/);
+  });
+});

@@ -31,7 +31,9 @@ export function handheldSetupRoutes(ctx: WebContext) {
   return new Elysia({ name: "web-handheld-setup" })
     .get(
       "/api/v1/handheld-setup",
-      ({ request }) => {
+      ({ request, set }) => {
+        // Its setup_url can come from the request's Host: never one client's answer for another.
+        set.headers["cache-control"] = "no-store";
         const tls = ctx.certificate();
         const { base, reachable } = handheldBase(
           ctx.config.publicUrl,

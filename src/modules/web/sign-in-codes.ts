@@ -49,7 +49,15 @@ export class SignInCodes {
 /** Loopback names and addresses: a QR code pointing there is useless to a handheld. */
 export function isLoopback(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host);
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "::1" ||
+    host === "0.0.0.0" ||
+    host === "::" ||
+    /^(?:::ffff:)?127\.\d+\.\d+\.\d+$/.test(host) ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
+  );
 }
 
 /**
@@ -69,5 +77,8 @@ export function handheldBase(
 /** The origin the console used, from its Host header (the app sees every request as localhost). */
 export function consoleOrigin(request: Request): string {
   const scheme = new URL(request.url).protocol;
-  return `${scheme}//${request.headers.get("host") ?? "localhost"}`;
+  const origin = `${scheme}//${request.headers.get("host") ?? "localhost"}`;
+  // A Host the reader let through can still be no URL (a port past 65535): said as localhost,
+  // which the answer marks unreachable, rather than a 500.
+  return URL.canParse(origin) ? new URL(origin).origin : `${scheme}//localhost`;
 }

@@ -1,5 +1,5 @@
 import { constants, createPrivateKey, X509Certificate } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
@@ -49,6 +49,8 @@ export interface TlsMaterial extends ServedCertificate {
   ca?: { pem: string; fingerprint: string };
   /** What this load made: the CA and a certificate (first start), a certificate (renewed), or nothing. */
   made: "ca" | "certificate" | null;
+  /** Something the operator should hear of, though the certificate is served. */
+  warning?: string;
 }
 
 /** Server certificates from the local CA last 825 days, the most Apple's devices accept. */
@@ -64,15 +66,22 @@ export interface BoxNames {
   ips: string[];
 }
 
+/** A DNS name a certificate may carry: ASCII labels, no wildcard (a host name can be anything). */
+const DNS_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
 export function boxNames(publicUrl?: string): BoxNames {
-  const host = hostname() || "parkd";
+  const name = hostname();
+  const host = DNS_NAME.test(name) ? name : "parkd";
   const dnsNames = new Set(["localhost", host]);
   const ips = new Set(["127.0.0.1", "::1"]);
+  // Link-local addresses are left out: a handheld cannot use one in a URL, and they carry the MAC.
   for (const list of Object.values(networkInterfaces()))
-    for (const a of list ?? []) ips.add(a.address.split("%")[0]!);
+    for (const a of list ?? []) if (!/^fe[89ab]/i.test(a.address)) ips.add(a.address.split("%")[0]!);
   if (publicUrl) {
-    const name = new URL(publicUrl).hostname.replace(/^\[|\]$/g, "");
-    (isIP(name) ? ips : dnsNames).add(name);
+    const name = new URL(publicUrl).hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+    if (isIP(name)) ips.add(name);
+    else if (DNS_NAME.test(name)) dnsNames.add(name);
   }
   return { host, dnsNames: [...dnsNames], ips: [...ips] };
 }
@@ -104,8 +113,20 @@ function fromFiles(certPath: string, keyPath: string, source: CertificateSource)
 /** Written beside and renamed into place, so a crash leaves the old file or the new one. */
 function writeAtomically(path: string, text: string, mode: number): void {
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, text, { mode });
+  // A leftover file (or link) at the temporary path would keep its own mode: made afresh.
+  rmSync(tmp, { force: true });
+  writeFileSync(tmp, text, { mode, flag: "wx" });
   renameSync(tmp, path);
+}
+
+/** A certificate file read and parsed, or an error that names the file. */
+function certificateIn(path: string): { pem: string; x509: X509Certificate } {
+  try {
+    const pem = readFileSync(path, "utf8");
+    return { pem, x509: new X509Certificate(pem) };
+  } catch (e) {
+    throw new Error(`${path} is not a PEM certificate: ${(e as Error).message}`);
+  }
 }
 
 function isSelfSigned(x509: X509Certificate): boolean {
@@ -161,8 +182,8 @@ export async function loadTls(
   const keyPath = join(dir, "key.pem");
   const caPath = join(dir, "ca.pem");
   const served = existsSync(certPath) && existsSync(keyPath);
-  if (served && !existsSync(caPath)) {
-    const x509 = new X509Certificate(readFileSync(certPath, "utf8"));
+  if (served && !existsSync(caPath) && !existsSync(join(dir, "ca-key.pem"))) {
+    const { x509 } = certificateIn(certPath);
     return fromFiles(certPath, keyPath, isSelfSigned(x509) ? "self-signed" : "own");
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -170,10 +191,11 @@ export async function loadTls(
   const caX509 = new X509Certificate(ca.pem);
   const caInfo = { pem: ca.pem, fingerprint: fingerprintOfPem(ca.pem) };
   let keyPem: string | undefined;
+  /** The served certificate, paired and from this CA, while it is not yet too old to serve. */
+  let stillServable: TlsMaterial | undefined;
   if (served) {
-    const cert = readFileSync(certPath, "utf8");
+    const { pem: cert, x509 } = certificateIn(certPath);
     keyPem = readFileSync(keyPath, "utf8");
-    const x509 = new X509Certificate(cert);
     if (!x509.checkIssued(caX509)) return fromFiles(certPath, keyPath, "own");
     let pairs = false;
     try {
@@ -181,15 +203,16 @@ export async function loadTls(
     } catch {
       keyPem = undefined; // not a key: a new one below
     }
-    if (pairs && stillGood(x509, caX509, names, now))
-      return {
-        cert,
-        key: keyPem!,
-        fingerprint: fingerprintOfPem(cert),
-        source: "local-ca",
-        ca: caInfo,
-        made: null,
-      };
+    const current: TlsMaterial = {
+      cert,
+      key: keyPem!,
+      fingerprint: fingerprintOfPem(cert),
+      source: "local-ca",
+      ca: caInfo,
+      made: null,
+    };
+    if (pairs && stillGood(x509, caX509, names, now)) return current;
+    if (pairs && new Date(x509.validTo).getTime() > now) stillServable = current;
   }
   const issued = await issueServerCertificate(
     { certPem: ca.pem, keyPem: ca.key },
@@ -203,8 +226,18 @@ export async function loadTls(
   );
   // The key first: a crash between the two leaves the new key beside the old certificate, which
   // the next start sees as not pairing and issues again for.
-  writeAtomically(keyPath, issued.keyPem, 0o600);
-  writeAtomically(certPath, issued.certPem, 0o644);
+  try {
+    writeAtomically(keyPath, issued.keyPem, 0o600);
+    writeAtomically(certPath, issued.certPem, 0o644);
+  } catch (e) {
+    // A folder that cannot be written (full, read-only) is no reason to stop serving a
+    // certificate that still works; it is said, and tried again at the next check.
+    if (!stillServable) throw e;
+    return {
+      ...stillServable,
+      warning: `a renewed certificate could not be written (${(e as Error).message}); the previous one is still served`,
+    };
+  }
   return {
     cert: issued.certPem,
     key: issued.keyPem,

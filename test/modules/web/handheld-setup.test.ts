@@ -3,6 +3,7 @@ import { X509Certificate } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isLoopback } from "../../../src/modules/web/sign-in-codes.ts";
 import { loadTls, type TlsMaterial } from "../../../src/platform/http/tls.ts";
 import { createSelfSigned } from "../../../src/platform/http/x509.ts";
 import { call, expectProblem, testApp } from "../../support/app.ts";
@@ -100,5 +101,40 @@ describe("setting a handheld up to trust the box", () => {
       const p = expectProblem(await call(s.app, "GET", "/handheld/parkd-ca.crt"), 404, "no-local-ca");
       expect(p.detail).toContain("did not issue");
     }
+  });
+});
+
+describe("the set-up answer against odd requests", () => {
+  test("a Host that is no URL (port past 65535) is said as an unreachable localhost, never a 500; never cached", async () => {
+    const s = testApp();
+    for (const host of ["a:99999", "[::1]:99999", "a:65536"]) {
+      const r = await s.app.handle(
+        new Request("http://localhost/api/v1/handheld-setup", { headers: { host } }),
+      );
+      expect(r.status).toBe(200);
+      expect(r.headers.get("cache-control")).toBe("no-store");
+      expect(((await r.json()) as { data: { setup_url: string; reachable: boolean } }).data).toMatchObject({
+        setup_url: "http://localhost/#/setup",
+        reachable: false,
+      });
+    }
+  });
+
+  test("loopback is told by address, not by a name that starts like one", () => {
+    for (const url of [
+      "https://localhost",
+      "https://127.0.0.1:8443",
+      "https://[::1]",
+      "https://[::ffff:127.0.0.1]",
+      "https://0.0.0.0",
+    ])
+      expect(isLoopback(url), url).toBe(true);
+    for (const url of [
+      "https://127.evil.example",
+      "https://127.0.0.1.evil.example",
+      "https://10.0.0.1",
+      "https://parking-box.lan",
+    ])
+      expect(isLoopback(url), url).toBe(false);
   });
 });

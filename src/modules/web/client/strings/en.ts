@@ -167,11 +167,12 @@ export const en = {
   setupIntro:
     "Install the box's certificate authority on each handheld once. The handheld then trusts the box over HTTPS: the app can be installed and works offline, and a new address or a renewed certificate needs nothing more.",
   setupFingerprint: "SHA-256 fingerprint of the box's certificate authority",
-  setupFingerprintHint: "Compare it with what the handheld shows before you trust the certificate.",
+  setupFingerprintHint:
+    "Before trusting the certificate, compare what the handheld shows with this number as the operator's console shows it on another screen, or as the box's start-up log prints it: a copy of this page opened on the handheld came over the very connection it does not trust yet.",
   setupAndroid: "Android",
   setupAndroidDownload: "Download parkd-ca.crt",
   setupAndroidSteps:
-    "Tap the download above.|Open Settings › Security › Encryption and credentials › Install a certificate › CA certificate, and pick parkd-ca.crt (the menu names differ a little between makers).|Check that the fingerprint shown matches the one above.",
+    "Tap the download above.|Open Settings › Security › Encryption and credentials › Install a certificate › CA certificate, and pick parkd-ca.crt (the menu names differ a little between makers).|Check that the fingerprint the handheld shows matches the one on the operator's console.",
   setupIos: "iPhone and iPad",
   setupIosDownload: "Download the profile",
   setupIosSteps:

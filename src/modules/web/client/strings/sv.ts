@@ -169,11 +169,12 @@ export const sv: Record<Key, string> = {
   setupIntro:
     "Installera boxens certifikatutfärdare en gång på varje handdator. Då litar handdatorn på boxen över HTTPS: appen kan installeras och fungerar utan anslutning, och en ny adress eller ett förnyat certifikat kräver inget mer.",
   setupFingerprint: "SHA-256-fingeravtryck för boxens certifikatutfärdare",
-  setupFingerprintHint: "Jämför med det handdatorn visar innan du litar på certifikatet.",
+  setupFingerprintHint:
+    "Innan du litar på certifikatet: jämför det handdatorn visar med numret så som operatörens konsol visar det på en annan skärm, eller så som boxens startlogg skriver det. En kopia av sidan som öppnats på handdatorn kom över just den anslutning den ännu inte litar på.",
   setupAndroid: "Android",
   setupAndroidDownload: "Ladda ner parkd-ca.crt",
   setupAndroidSteps:
-    "Tryck på nedladdningen ovan.|Öppna Inställningar › Säkerhet › Kryptering och autentiseringsuppgifter › Installera ett certifikat › CA-certifikat och välj parkd-ca.crt (menyernas namn skiljer sig lite mellan tillverkare).|Kontrollera att fingeravtrycket som visas stämmer med det ovan.",
+    "Tryck på nedladdningen ovan.|Öppna Inställningar › Säkerhet › Kryptering och autentiseringsuppgifter › Installera ett certifikat › CA-certifikat och välj parkd-ca.crt (menyernas namn skiljer sig lite mellan tillverkare).|Kontrollera att fingeravtrycket som handdatorn visar stämmer med det i operatörens konsol.",
   setupIos: "iPhone och iPad",
   setupIosDownload: "Ladda ner profilen",
   setupIosSteps:
