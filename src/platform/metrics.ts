@@ -28,6 +28,18 @@ export interface Sample {
   value: number;
 }
 
+/** One metric and its series, as the registry holds them. */
+export interface MetricFamily {
+  name: string;
+  help: string;
+  type: "counter" | "gauge" | "histogram";
+  samples: FamilySample[];
+}
+export interface FamilySample extends Sample {
+  /** A histogram's series: _bucket, _sum or _count. */
+  suffix?: string;
+}
+
 export function escapeLabel(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
 }
@@ -76,10 +88,8 @@ class LabeledCounter {
     return this.values.get(JSON.stringify(labels))?.value ?? 0;
   }
 
-  render(out: string[]): void {
-    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`);
-    for (const { labels, value } of this.values.values())
-      out.push(`${this.name}${labelText(labels)} ${formatValue(value)}`);
+  family(): MetricFamily {
+    return { name: this.name, help: this.help, type: "counter", samples: [...this.values.values()] };
   }
 }
 
@@ -221,52 +231,70 @@ export class Metrics {
     this.gauges.push(source);
   }
 
-  render(): string {
-    const out: string[] = [];
-    this.requests.render(out);
+  /**
+   * Every series as it stands, grouped by metric: what /metrics renders as text and what the
+   * console's status page reads as figures (one registry, never parsed back from the text).
+   */
+  snapshot(): MetricFamily[] {
+    const out: MetricFamily[] = [this.requests.family()];
     const name = "parkd_http_request_duration_seconds";
-    out.push(`# HELP ${name} Time from request to answer, by route template.`, `# TYPE ${name} histogram`);
+    const latency: FamilySample[] = [];
     for (const [route, h] of this.latency) {
-      const r = escapeLabel(route);
       LATENCY_BUCKETS.forEach((le, i) => {
-        out.push(`${name}_bucket{route="${r}",le="${le}"} ${h.counts[i]}`);
+        latency.push({ suffix: "_bucket", labels: { route, le: String(le) }, value: h.counts[i]! });
       });
-      out.push(`${name}_bucket{route="${r}",le="+Inf"} ${h.count}`);
-      out.push(`${name}_sum{route="${r}"} ${formatValue(h.sum)}`);
-      out.push(`${name}_count{route="${r}"} ${h.count}`);
+      latency.push({ suffix: "_bucket", labels: { route, le: "+Inf" }, value: h.count });
+      latency.push({ suffix: "_sum", labels: { route }, value: h.sum });
+      latency.push({ suffix: "_count", labels: { route }, value: h.count });
     }
-    this.ticketEvents.render(out);
-    this.permitLookups.render(out);
-    this.retentionDeleted.render(out);
+    out.push({
+      name,
+      help: "Time from request to answer, by route template.",
+      type: "histogram",
+      samples: latency,
+    });
     // Registered at zero so that rate() and increase() see the first failure.
     this.authFailures.entry({ reason: "unknown, expired or revoked credentials" });
     this.authLockouts.entry({});
     this.authRateLimitedRequests.entry({});
-    this.authFailures.render(out);
-    this.authLockouts.render(out);
-    this.authRateLimitedRequests.render(out);
-    const last = "parkd_last_ticket_event_timestamp_seconds";
-    out.push(
-      `# HELP ${last} When the last ticket event was accepted from each credential (Unix seconds); max() over credentials is the site's last event.`,
-      `# TYPE ${last} gauge`,
-    );
-    for (const [credential, seconds] of this.lastEvent)
-      out.push(`${last}{credential="${escapeLabel(credential)}"} ${formatValue(seconds)}`);
-    this.rateLimited.render(out);
     this.dropped.entry({ what: "lookup_records" });
     this.dropped.entry({ what: "zone_feeds" });
-    this.dropped.render(out);
-    this.connectionsRefused.render(out);
-    this.connectionsTimedOut.render(out);
+    out.push(
+      this.ticketEvents.family(),
+      this.permitLookups.family(),
+      this.retentionDeleted.family(),
+      this.authFailures.family(),
+      this.authLockouts.family(),
+      this.authRateLimitedRequests.family(),
+      {
+        name: "parkd_last_ticket_event_timestamp_seconds",
+        help: "When the last ticket event was accepted from each credential (Unix seconds); max() over credentials is the site's last event.",
+        type: "gauge",
+        samples: [...this.lastEvent].map(([credential, value]) => ({ labels: { credential }, value })),
+      },
+      this.rateLimited.family(),
+      this.dropped.family(),
+      this.connectionsRefused.family(),
+      this.connectionsTimedOut.family(),
+    );
     for (const source of this.gauges) {
-      let g: ReturnType<GaugeSource>;
       try {
-        g = source();
+        const g = source();
+        out.push({ name: g.name, help: g.help, type: g.type ?? "gauge", samples: g.samples });
       } catch {
-        continue; // a gauge that cannot be read this time is left out, not a failed scrape
+        // a gauge that cannot be read this time is left out, not a failed scrape
       }
-      out.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} ${g.type ?? "gauge"}`);
-      for (const s of g.samples) out.push(`${g.name}${labelText(s.labels)} ${formatValue(s.value)}`);
+    }
+    return out;
+  }
+
+  /** The snapshot in the Prometheus text format 0.0.4. */
+  render(): string {
+    const out: string[] = [];
+    for (const f of this.snapshot()) {
+      out.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`);
+      for (const s of f.samples)
+        out.push(`${f.name}${s.suffix ?? ""}${labelText(s.labels)} ${formatValue(s.value)}`);
     }
     return `${out.join("\n")}\n`;
   }

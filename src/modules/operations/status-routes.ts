@@ -38,7 +38,7 @@ export function statusRoutes(ctx: OperationsDeps) {
     "/api/v1/status",
     () => {
       const now = ctx.now();
-      const m = statusFromMetrics(ctx.metrics.render());
+      const m = statusFromMetrics(ctx.metrics.snapshot());
       const search = ctx.store.ticketSearch;
       return {
         data: {
