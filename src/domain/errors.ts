@@ -13,9 +13,11 @@ export interface FieldError {
 /**
  * invalid: the request says something impossible; not-found: it names nothing we have; conflict:
  * it contradicts what we store; stale: it was made against a version of a record that has since
- * changed (a write with If-Match naming an older version).
+ * changed (a write with If-Match naming an older version); forbidden: it may not be made this way
+ * (a browser write without its session's proof); too-many: the asker holds as much as it may
+ * (it may try again after `retryAfterSeconds`).
  */
-export type RefusalKind = "invalid" | "not-found" | "conflict" | "stale";
+export type RefusalKind = "invalid" | "not-found" | "conflict" | "stale" | "forbidden" | "too-many";
 
 export class DomainError extends Error {
   constructor(
@@ -25,6 +27,7 @@ export class DomainError extends Error {
     readonly title: string,
     detail: string,
     readonly errors?: FieldError[],
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail);
   }
@@ -50,6 +53,14 @@ export function invalid(errors: FieldError[], detail = describeFieldErrors(error
 
 export function notFound(code: string, title: string, detail: string): DomainError {
   return new DomainError("not-found", code, title, detail);
+}
+
+export function forbidden(code: string, title: string, detail: string): DomainError {
+  return new DomainError("forbidden", code, title, detail);
+}
+
+export function tooMany(code: string, title: string, detail: string, retryAfterSeconds: number): DomainError {
+  return new DomainError("too-many", code, title, detail, undefined, retryAfterSeconds);
 }
 
 export function conflict(code: string, title: string, detail: string): DomainError {

@@ -11,7 +11,9 @@ import { dirname, join, relative, resolve } from "node:path";
  *   dependencies it is built from, and the composition root (app.ts) hands them over;
  * - the context holds the platform only: it imports no module, so no module service can be
  *   reached through it;
- * - SQL on a table is written only in that table's repository in src/platform/store.
+ * - SQL on a table is written only in that table's repository in src/platform/store;
+ * - a module's services refuse with the domain's errors (src/domain/errors.ts), mapped to HTTP
+ *   in one place; only route files make a problem themselves.
  */
 
 const SRC = resolve(import.meta.dir, "../../src");
@@ -99,6 +101,16 @@ describe("layers", () => {
         .filter((i) => !i.typeOnly && !/^modules\/[^/]+\/index\.ts$/.test(i.target))
         .map((i) => i.target),
     ).toEqual([]);
+  });
+});
+
+describe("refusals", () => {
+  test("services refuse in the domain's words: an HTTP problem is made only in a module's routes", () => {
+    const makers = files(join(SRC, "modules"))
+      .filter((f) => /new Problem\(|\bproblems\.\w+\(/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(SRC, f))
+      .filter((f) => !/(routes|health)\.ts$/.test(f));
+    expect(makers).toEqual([]);
   });
 });
 

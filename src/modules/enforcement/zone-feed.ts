@@ -1,6 +1,6 @@
 import type { Credential } from "../../domain/credentials.ts";
+import { tooMany } from "../../domain/errors.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
-import { Problem } from "../../platform/http/problem.ts";
 import { log } from "../../platform/log.ts";
 import type { CredentialWatch, EndReason } from "./credential-watch.ts";
 import type { EnforcementDeps } from "./index.ts";
@@ -153,12 +153,11 @@ export class ZoneFeed {
   ): { response: Response; results: number } {
     const held = this.perCredential.get(credential) ?? 0;
     if (held >= MAX_FEEDS_PER_CREDENTIAL)
-      throw new Problem(
-        429,
+      throw tooMany(
         "too-many-feeds",
         "Too many open feeds",
         `This credential already holds ${held} open zone feeds; close one first`,
-        { headers: { "retry-after": "15" } },
+        15,
       );
     const now = this.current(zone);
     let watched = this.zones.get(zone);

@@ -1,6 +1,6 @@
+import { tooMany } from "../../domain/errors.ts";
 import type { Site } from "../../domain/tariff/engine.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
-import { Problem } from "../../platform/http/problem.ts";
 import { type Board, boardNow } from "./board.ts";
 import type { KioskDeps } from "./index.ts";
 
@@ -42,12 +42,11 @@ export class BoardFeed {
 
   stream(ids: number[] | null): Response {
     if (this.open >= MAX_BOARD_STREAMS)
-      throw new Problem(
-        429,
+      throw tooMany(
         "too-many-boards",
         "Too many open boards",
         `${MAX_BOARD_STREAMS} board streams are open; try again later`,
-        { headers: { "retry-after": "30" } },
+        30,
       );
     const key = ids ? ids.join(",") : "";
     let w = this.watched.get(key);

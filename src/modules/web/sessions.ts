@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Credential } from "../../domain/credentials.ts";
+import { forbidden } from "../../domain/errors.ts";
 import { trimOws } from "../../platform/http/http1.ts";
-import { Problem } from "../../platform/http/problem.ts";
 
 /** Whoever keeps the credentials answers this (the admin module's CredentialService). */
 export interface CredentialLookup {
@@ -63,8 +63,7 @@ export function cookieValue(request: Request, name: string): string | undefined 
 }
 
 export const csrfRefused = () =>
-  new Problem(
-    403,
+  forbidden(
     "csrf",
     "Missing or wrong CSRF token",
     `A write through a browser session needs the header X-CSRF-Token with the session's csrf value`,

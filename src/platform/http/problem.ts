@@ -74,11 +74,16 @@ const REFUSAL_STATUS: Record<RefusalKind, number> = {
   "not-found": 404,
   conflict: 409,
   stale: 412,
+  forbidden: 403,
+  "too-many": 429,
 };
 
 /** The one place a domain refusal becomes an HTTP status. */
 export function problemOf(e: DomainError): Problem {
-  return new Problem(REFUSAL_STATUS[e.kind], e.code, e.title, e.message, { errors: e.errors });
+  return new Problem(REFUSAL_STATUS[e.kind], e.code, e.title, e.message, {
+    errors: e.errors,
+    headers: e.retryAfterSeconds === undefined ? undefined : { "retry-after": String(e.retryAfterSeconds) },
+  });
 }
 
 export const problems = {
