@@ -132,8 +132,8 @@ async function main() {
     ctx.store.sqlite.run(`PRAGMA ${pragma}`);
   const box = composeBox(ctx);
   const app = box.app;
-  // As serve has it: the live set of plate lookups exists, so every ticket write leaves its note.
-  ctx.store.live.update(Date.now() - ctx.config.recentHours * 3_600_000);
+  // As serve has it: the lookups' read model is built.
+  box.readModel.update(Date.now() - ctx.config.recentHours * 3_600_000);
   // As serve has it: the revenue book is built at start, not by the first event measured.
   ctx.store.reports.revenue.ensureBasis(ctx.config.timezone, ctx.config.currency, Date.now());
   const token = box.credentials.createToken({ name: `handle-${Date.now()}`, scopes: ["admin"] }).token;

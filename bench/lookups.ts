@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join, resolve } from "node:path";
 import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { PermitLookups } from "../src/modules/enforcement/lookups.ts";
+import { lookupServices } from "../src/modules/enforcement/index.ts";
 import { setLogging } from "../src/platform/log.ts";
 import { openStore } from "../src/platform/store/db.ts";
 import { generate } from "./generate.ts";
@@ -184,7 +184,7 @@ for (const s of scenarios) {
 }
 // What building an answer costs when nothing can be reused (the store just changed, or the
 // clock passed a start or end): the lookups alone, no HTTP, no reuse.
-const lookups = new PermitLookups(ctx);
+const { lookups } = lookupServices(ctx);
 const built: [string, (i: number) => unknown][] = [
   ["check-tickets by zone, built", (i) => JSON.stringify(lookups.byZone(zoneOf(i), clock()))],
   ["zone list, built", (i) => JSON.stringify({ data: lookups.activePlates(zoneOf(i), clock()) })],

@@ -19,7 +19,7 @@ setLogging(process.env.PROFILE_LOG === "1");
 const token = box.credentials.createToken({ name: `profile-${Date.now()}`, scopes: ["permits:read"] }).token;
 const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
 const cutoff = () => Date.now() - ctx.config.recentHours * 3_600_000;
-while (!store.live.update(cutoff())) await new Promise((turned) => setImmediate(turned));
+while (!box.readModel.update(cutoff())) await new Promise((turned) => setImmediate(turned));
 const t0 = performance.now();
 const c0 = process.cpuUsage();
 for (let i = 0; i < COUNT; i++) {

@@ -77,6 +77,7 @@ export function composeBox(ctx: AppContext) {
     credentials,
     sessions,
     lookupRecorder: enforcement.lookupRecorder,
+    readModel: enforcement.readModel,
     office,
     /** What every module says of its routes in the OpenAPI document, beyond their schemas. */
     contracts: modules.flatMap((m) => m.contracts),

@@ -67,7 +67,7 @@ export class AppContext {
 
   /**
    * What `serve` runs beside the requests for the store: WAL checkpoints on their own thread,
-   * recovery of writes, the live permits, and a periodic garbage collection. The modules' own
+   * recovery of writes and a periodic garbage collection (docs/permits.md says why it stays). The modules' own
    * jobs are started by the composition root after these.
    */
   async startBackground(): Promise<void> {
@@ -99,25 +99,6 @@ export class AppContext {
     }, 2_000);
     recovery.unref();
     this.hold("store recovery", () => clearInterval(recovery));
-    // Plate lookups answer from memory (LivePermits): read it in soon after start (not during
-    // the first answers: it is a few hundred ms of reads, in slices) rather than at the first
-    // lookup, and take in what intake wrote every second even while nobody looks.
-    const liveFault = new RepeatedFault("reading the live permits failed; the next lookup tries again");
-    const refresh = () => {
-      try {
-        this.store.live.update(this.now() - this.config.recentHours * 3_600_000);
-        liveFault.recovered();
-      } catch (e) {
-        liveFault.failed(e, isStoreUnavailable(e));
-      }
-    };
-    const warmUp = setTimeout(refresh, 500);
-    const catchUp = setInterval(refresh, 1_000);
-    catchUp.unref();
-    this.hold("live permits", () => {
-      clearTimeout(warmUp);
-      clearInterval(catchUp);
-    });
     // Big answers (the 500-lot list is ~600 KB) leave garbage faster than the engine collects
     // by itself; a full collection every few seconds keeps peak memory well under 200 MB at no
     // measurable cost in throughput (bench/results.md).

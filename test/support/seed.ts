@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { AppContext } from "../../src/context.ts";
 import { normalizePlate } from "../../src/domain/plates.ts";
-import { tickets } from "../../src/platform/store/schema/index.ts";
+import type { TicketRow } from "../../src/platform/store/tickets/rows.ts";
 
 export interface SeedTicket {
   ticketId: string;
@@ -18,44 +17,38 @@ export interface SeedTicket {
 const ms = (v: string | number) => (typeof v === "number" ? v : Date.parse(v));
 
 /**
- * Puts a ticket straight into the store, as ticket intake would leave it, so permit tests do not
- * depend on the intake code.
+ * Puts a ticket into the store through its repository, as ticket intake would leave it, so permit
+ * tests do not depend on the intake code (and the lookups' read model hears of it, as of any write).
  */
 export function seedTicket(ctx: AppContext, t: SeedTicket): void {
   const now = ctx.now();
   const status = t.status ?? "running";
-  ctx.store.db
-    .insert(tickets)
-    .values({
-      ticketId: t.ticketId,
-      zone: t.zone,
-      parkingLotId: t.parkingLotId ?? null,
-      startAt: ms(t.start),
-      endAt: t.end === undefined || t.end === null ? null : ms(t.end),
-      plate: t.plate,
-      plateNorm: normalizePlate(t.plate),
-      status,
-      createdAt: now,
-      updatedAt: now,
-      canceledAt: status === "canceled" ? now : null,
-    })
-    .run();
+  const end = t.end === undefined || t.end === null ? null : ms(t.end);
+  const row: TicketRow = [
+    t.ticketId,
+    t.zone,
+    t.parkingLotId ?? null,
+    0,
+    ms(t.start),
+    end,
+    t.plate,
+    normalizePlate(t.plate),
+    null,
+    null,
+    null,
+    status === "canceled" ? "running" : status,
+    now,
+  ];
+  ctx.store.tickets.insert(row);
+  if (status === "canceled") ctx.store.tickets.cancel(t.ticketId, now);
 }
 
 /** What a TicketMoved does to the row: the plate changes in place. */
 export function moveTicket(ctx: AppContext, ticketId: string, toPlate: string): void {
-  ctx.store.db
-    .update(tickets)
-    .set({ plate: toPlate, plateNorm: normalizePlate(toPlate), updatedAt: ctx.now() })
-    .where(eq(tickets.ticketId, ticketId))
-    .run();
+  ctx.store.tickets.move(ticketId, toPlate, normalizePlate(toPlate), ctx.now());
 }
 
 /** What a TicketCanceled does to the row. */
 export function cancelTicket(ctx: AppContext, ticketId: string): void {
-  ctx.store.db
-    .update(tickets)
-    .set({ status: "canceled", canceledAt: ctx.now(), updatedAt: ctx.now() })
-    .where(eq(tickets.ticketId, ticketId))
-    .run();
+  ctx.store.tickets.cancel(ticketId, ctx.now());
 }

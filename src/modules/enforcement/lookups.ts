@@ -16,6 +16,7 @@ import type { ListedPermit } from "../../platform/store/permits.ts";
 import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
 import type { EnforcementDeps } from "./index.ts";
 import type { ExtendedInformation } from "./model.ts";
+import type { LookupReadModel } from "./read-model.ts";
 import { ZoneAnswers } from "./zone-answers.ts";
 
 /** A ticket or an operator permit, in the one shape both lookups work on. */
@@ -37,8 +38,11 @@ interface Computed {
 export class PermitLookups {
   private readonly answers: ZoneAnswers;
 
-  constructor(private readonly ctx: Pick<EnforcementDeps, "store" | "config" | "now">) {
-    this.answers = new ZoneAnswers(ctx.store);
+  constructor(
+    private readonly ctx: Pick<EnforcementDeps, "store" | "config" | "now">,
+    private readonly model: LookupReadModel,
+  ) {
+    this.answers = new ZoneAnswers((zone, at) => model.zoneVersion(zone, at - this.recentMs()));
   }
 
   private recentMs(): number {
@@ -48,7 +52,7 @@ export class PermitLookups {
   /** check-tickets by registration number (already normalized). */
   byPlate(plateNorm: string, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
-    const held = this.ctx.store.live.forPlate(plateNorm, at, at - recent);
+    const held = this.model.forPlate(plateNorm, at, at - recent);
     return this.answer(this.candidates(held.tickets, held.permits, true), at, recent);
   }
 

@@ -1,6 +1,6 @@
 import type { EnforcementContext } from "./index.ts";
 import type { LookupTarget } from "./lookup-params.ts";
-import { PermitLookups } from "./lookups.ts";
+import type { PermitLookups } from "./lookups.ts";
 import type { Verdict } from "./model.ts";
 import { plateVerdict } from "./verdict.ts";
 
@@ -18,7 +18,7 @@ export class Enforcement {
   private readonly lookups: PermitLookups;
 
   constructor(private readonly ctx: EnforcementContext) {
-    this.lookups = new PermitLookups(ctx);
+    this.lookups = ctx.lookups;
   }
 
   /** check-tickets: serialized here, because checking typed rows against the response schema again

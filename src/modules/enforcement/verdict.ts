@@ -1,7 +1,7 @@
 import { type PermitWindow, windowSpans } from "../../domain/permits/activity.ts";
 import { type PermitFinding, verdict, type ZonedPermit } from "../../domain/permits/verdict.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
-import type { EnforcementDeps } from "./index.ts";
+import type { EnforcementContext } from "./index.ts";
 import type { Verdict } from "./model.ts";
 
 /** A ticket or an operator permit of the plate, with what the handheld shows of it. */
@@ -24,14 +24,14 @@ const micros = (t: number | null) => (t === null ? null : formatMicros(t));
  * Notes and states go out as fields, so a handheld words them in its own language.
  */
 export function plateVerdict(
-  ctx: Pick<EnforcementDeps, "store" | "config">,
+  ctx: Pick<EnforcementContext, "store" | "config" | "readModel">,
   plateNorm: string,
   zone: number,
   at: number,
 ): Verdict {
   const graceMs = ctx.config.graceMinutes * 60_000;
   const cutoff = at - Math.max(ctx.config.recentHours * 3_600_000, graceMs);
-  const held = ctx.store.live.forPlate(plateNorm, at, cutoff);
+  const held = ctx.readModel.forPlate(plateNorm, at, cutoff);
   const behind: Behind[] = [];
   for (const t of held.tickets) {
     if (t.status === "canceled") continue;

@@ -1,6 +1,3 @@
-import type { Store } from "../../platform/store/db.ts";
-import type { ZoneVersion } from "../../platform/store/zone-versions.ts";
-
 /** Bodies kept, in string length; the oldest go first. 200 busy zones of check-tickets take ~11 M. */
 const MAX_CHARS = 16 * 1024 * 1024;
 
@@ -14,7 +11,8 @@ export interface ZoneAnswer {
   etag?: string;
 }
 
-interface Entry extends ZoneAnswer, ZoneVersion {
+interface Entry extends ZoneAnswer {
+  version: string;
   from: number;
   until: number;
 }
@@ -23,7 +21,7 @@ interface Entry extends ZoneAnswer, ZoneVersion {
  * Zone answers (check-tickets by zone, the zone list) cost a few hundred µs to build from a busy
  * zone and are asked for again and again while nothing changes. An answer is reused only while
  * it must read the same:
- * - its zone's version (ZoneVersions, kept by the store) is unchanged: nothing it was built from
+ * - its zone's version (LookupReadModel.zoneVersion) is unchanged: nothing it was built from
  *   has been written since, by this process or another;
  * - the clock is inside [the instant it was built, the next instant it could change), which
  *   the builder works out from the rows (see nextChange); a clock set back rebuilds it too.
@@ -33,8 +31,8 @@ export class ZoneAnswers {
   private chars = 0;
 
   constructor(
-    // Asked for its repository at each use: the store may move to a new connection.
-    private readonly store: Store,
+    /** The zone's version at `at`, or null when none can be told (nothing is reused then). */
+    private readonly versionOf: (zone: number, at: number) => string | null,
     private readonly maxChars = MAX_CHARS,
   ) {}
 
@@ -45,20 +43,13 @@ export class ZoneAnswers {
     at: number,
     build: () => ZoneAnswer & { until: number },
   ): ZoneAnswer {
-    const v = this.store.zoneVersions.of(zone);
+    const version = this.versionOf(zone, at);
     const key = `${kind}:${zone}`;
     const kept = this.entries.get(key);
-    if (
-      kept &&
-      kept.zoneChanges === v.zoneChanges &&
-      kept.allChanges === v.allChanges &&
-      kept.dataVersion === v.dataVersion &&
-      kept.from <= at &&
-      at < kept.until
-    )
-      return kept;
+    if (kept && kept.version === version && kept.from <= at && at < kept.until) return kept;
     const built = build();
-    const entry: Entry = { body: built.body, results: built.results, ...v, from: at, until: built.until };
+    if (version === null) return built;
+    const entry: Entry = { body: built.body, results: built.results, version, from: at, until: built.until };
     if (kept) this.forget(key, kept);
     this.entries.set(key, entry);
     this.chars += entry.body.length;

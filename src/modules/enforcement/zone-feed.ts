@@ -3,8 +3,8 @@ import { tooMany } from "../../domain/errors.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { log } from "../../platform/log.ts";
 import type { CredentialWatch, EndReason } from "./credential-watch.ts";
-import type { EnforcementDeps } from "./index.ts";
-import { PermitLookups } from "./lookups.ts";
+import type { EnforcementContext } from "./index.ts";
+import type { PermitLookups } from "./lookups.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
 export const MAX_FEEDS_PER_CREDENTIAL = 8;
@@ -109,10 +109,13 @@ export class ZoneFeed {
   private readonly lookups: PermitLookups;
 
   constructor(
-    private readonly ctx: Pick<EnforcementDeps, "store" | "config" | "now" | "metrics" | "zoneChanges">,
+    private readonly ctx: Pick<
+      EnforcementContext,
+      "store" | "config" | "now" | "metrics" | "zoneChanges" | "lookups"
+    >,
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {
-    this.lookups = new PermitLookups(ctx);
+    this.lookups = ctx.lookups;
   }
 
   private current(zone: number): { id: string; body: string; results: number } {

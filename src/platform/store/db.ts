@@ -10,7 +10,6 @@ import {
   restoreSideFilePermissions,
 } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
-import { LivePermits } from "./live-permits.ts";
 import { folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
@@ -23,7 +22,7 @@ import { SyncCursors } from "./sync-cursors.ts";
 import { TicketRecords } from "./tickets/records.ts";
 import { TicketSearchRecords } from "./tickets/search.ts";
 import { type StoreUpgrade, upgradeSchema } from "./upgrade.ts";
-import { ZoneVersions } from "./zone-versions.ts";
+import { WrittenRows } from "./written.ts";
 
 export { commitRelaxed, isStoreUnavailable } from "./connection.ts";
 export { appliedSchemaVersion, applyMigrations, SCHEMA_VERSION } from "./migrations.ts";
@@ -51,12 +50,9 @@ export class Store {
     lookups?: LookupRecords;
     changes?: ChangeRecords;
     probe?: StoreProbe;
-    zoneVersions?: ZoneVersions;
     syncCursors?: SyncCursors;
-    live?: LivePermits;
   } = {};
   private dataVersionQuery: Statement<{ data_version: number }, []>;
-  private totalChangesQuery: Statement<{ n: number }, []>;
   /**
    * The connection was opened read-only (SQLite's fallback when the file was write-protected):
    * it stays so for life, whatever happens to the file, so recoverWrites() replaces it.
@@ -65,6 +61,8 @@ export class Store {
   private lastRecovery = 0;
   /** The latest write transaction failed because the store could not take it (full, read-only). */
   private failing = false;
+  /** What this process's repositories wrote, for the readers that keep copies (see WrittenRows). */
+  readonly written = new WrittenRows();
   /** Set when opening the store upgraded its schema (after a copy of it was taken). */
   upgrade: StoreUpgrade | null = null;
 
@@ -77,7 +75,6 @@ export class Store {
   ) {
     this.conn = { sqlite, db };
     this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
-    this.totalChangesQuery = sqlite.prepare("SELECT total_changes() AS n");
     this.stuckReadOnly = path !== ":memory:" && isReadOnlyConnection(sqlite);
   }
 
@@ -142,7 +139,6 @@ export class Store {
     this.repos = {};
     this.epoch++;
     this.dataVersionQuery = fresh.prepare("PRAGMA data_version");
-    this.totalChangesQuery = fresh.prepare("SELECT total_changes() AS n");
     this.stuckReadOnly = false;
     old.close(false);
     for (const fn of this.reopenListeners) fn();
@@ -150,7 +146,7 @@ export class Store {
   }
 
   get tickets(): TicketRecords {
-    this.repos.tickets ??= new TicketRecords(this.sqlite);
+    this.repos.tickets ??= new TicketRecords(this.sqlite, this.written);
     return this.repos.tickets;
   }
   /** The console's ticket search and counts (the other owner of tickets and ticket_events). */
@@ -164,11 +160,11 @@ export class Store {
     return this.repos.reports;
   }
   get permits(): PermitRecords {
-    this.repos.permits ??= new PermitRecords(this.sqlite, this.db);
+    this.repos.permits ??= new PermitRecords(this.sqlite, this.db, this.written);
     return this.repos.permits;
   }
   get lots(): LotRecords {
-    this.repos.lots ??= new LotRecords(this.sqlite, this.db);
+    this.repos.lots ??= new LotRecords(this.sqlite, this.db, this.written);
     return this.repos.lots;
   }
   get credentials(): CredentialRecords {
@@ -187,33 +183,14 @@ export class Store {
     this.repos.probe ??= new StoreProbe(this.sqlite);
     return this.repos.probe;
   }
-  get zoneVersions(): ZoneVersions {
-    this.repos.zoneVersions ??= new ZoneVersions(this.sqlite);
-    return this.repos.zoneVersions;
-  }
-
   get syncCursors(): SyncCursors {
     this.repos.syncCursors ??= new SyncCursors(this.sqlite);
     return this.repos.syncCursors;
   }
 
-  /** What a plate lookup can return, held in memory and kept current by the repositories' writes. */
-  get live(): LivePermits {
-    this.repos.live ??= new LivePermits(this.tickets, this.permits, this);
-    return this.repos.live;
-  }
-
   /** Moves when another connection (a CLI command while serve runs) commits, or the store reopens. */
   dataVersion(): number {
     return this.epoch * 1_000_000_000 + this.dataVersionQuery.get()!.data_version;
-  }
-
-  /**
-   * Rows written on this connection since it opened, triggers included (rolled back ones too):
-   * a fraction of a µs to ask, where data_version costs several.
-   */
-  totalChanges(): number {
-    return this.totalChangesQuery.get()!.n;
   }
 
   /**

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { ParkingLot } from "../../domain/lots/lot.ts";
 import type { Db } from "./db.ts";
 import { parkingLots } from "./schema/index.ts";
+import type { WrittenRows } from "./written.ts";
 
 /** The one owner of the `parking_lots` table. Rows go in and out as the domain's ParkingLot. */
 
@@ -61,6 +62,7 @@ export class LotRecords {
   constructor(
     private readonly sqlite: Database,
     private readonly db: Db,
+    private readonly written: WrittenRows,
   ) {
     this.selectAll = db.select().from(parkingLots).orderBy(parkingLots.id).prepare();
     this.selectOne = db
@@ -110,7 +112,7 @@ export class LotRecords {
   /**
    * The lot's name, or null when no lot has this id. Kept once read: every write to the lots goes
    * through this owner, which forgets them; another process's commit (a CLI import) moves
-   * `PRAGMA data_version`, looked at no more than every 100 ms, as the live set does. Inside a
+   * `PRAGMA data_version`, looked at no more than every 100 ms, as the lookups' read model does. Inside a
    * transaction the name is read afresh, since a rollback could take it back.
    */
   nameOf(id: number): string | null {
@@ -140,6 +142,7 @@ export class LotRecords {
   /** Inserts the lot; with `keepId` under the id it carries, else under the next free one. */
   insert(lot: ParkingLot, keepId: boolean, at: number, by: string): ParkingLot {
     this.names.clear();
+    this.written.lots();
     const row = this.db
       .insert(parkingLots)
       .values({
@@ -156,6 +159,7 @@ export class LotRecords {
 
   update(lot: ParkingLot, at: number, by: string): void {
     this.names.clear();
+    this.written.lots();
     this.db
       .update(parkingLots)
       .set({ ...rowValues(lot), updatedAt: at, updatedBy: by })
@@ -166,6 +170,7 @@ export class LotRecords {
   /** False when there was no lot with this id. */
   delete(id: number): boolean {
     this.names.clear();
+    this.written.lots();
     return (
       this.db.delete(parkingLots).where(eq(parkingLots.id, id)).returning({ id: parkingLots.id }).all()
         .length > 0

@@ -3,7 +3,7 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { permits } from "./schema/index.ts";
 import type { PermitWindow } from "./schema/permits.ts";
-import { WriteNotes } from "./write-notes.ts";
+import type { WrittenRows } from "./written.ts";
 
 /**
  * The one owner of the `permits` table (permits the site's operator issued) and of
@@ -68,8 +68,6 @@ export class PermitRecords {
   private readonly liveAll: Statement<ListedPermit, [number]>;
   private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
-  private written?: WriteNotes<number>;
-  private officeWritten?: WriteNotes<number>;
   private readonly office: {
     byPlate: Statement<ListedPermit, [string, number, number]>;
     live: Statement<ListedPermit, [number]>;
@@ -81,13 +79,14 @@ export class PermitRecords {
       [number, string, string, number, number, number | null, string, string | null, number]
     >;
     remove: Statement<void, [number]>;
-    removeEnded: Statement<void, [number]>;
+    removeEnded: Statement<{ id: number }, [number]>;
     count: Statement<{ n: number }, []>;
   };
 
   constructor(
     private readonly sqlite: Database,
     private readonly db: Db,
+    private readonly written: WrittenRows,
   ) {
     this.byPlate = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsByPlate);
     this.inZoneEnding = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneEnding);
@@ -109,7 +108,9 @@ export class PermitRecords {
            days = excluded.days, pulled_at = excluded.pulled_at`,
       ),
       remove: sqlite.prepare("DELETE FROM central_permits WHERE id = ?1"),
-      removeEnded: sqlite.prepare("DELETE FROM central_permits WHERE end_at IS NOT NULL AND end_at < ?1"),
+      removeEnded: sqlite.prepare(
+        "DELETE FROM central_permits WHERE end_at IS NOT NULL AND end_at < ?1 RETURNING id",
+      ),
       count: sqlite.prepare("SELECT count(*) AS n FROM central_permits"),
     };
     this.byId = db
@@ -120,11 +121,13 @@ export class PermitRecords {
   }
 
   insert(values: PermitValues, at: number, by: string): StoredPermit {
-    return this.db
+    const row = this.db
       .insert(permits)
       .values({ ...values, createdAt: at, updatedAt: at, createdBy: by })
       .returning()
       .get();
+    this.written.permit(row.id);
+    return row;
   }
 
   get(id: number): StoredPermit | null {
@@ -145,6 +148,7 @@ export class PermitRecords {
 
   /** The permit after the update, or null when there is none with this id. */
   update(id: number, values: PermitValues, at: number): StoredPermit | null {
+    this.written.permit(id);
     return (
       this.db
         .update(permits)
@@ -157,6 +161,7 @@ export class PermitRecords {
 
   /** False when there was no permit with this id. */
   delete(id: number): boolean {
+    this.written.permit(id);
     return (
       this.db.delete(permits).where(eq(permits.id, id)).returning({ id: permits.id }).get() !== undefined
     );
@@ -164,18 +169,6 @@ export class PermitRecords {
 
   listedForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {
     return this.byPlate.all(plateNorm, now, cutoff);
-  }
-
-  /** Notes of the permits written on this connection since the last call (see WriteNotes). */
-  takeWritten(): number[] {
-    this.written ??= new WriteNotes<number>(this.sqlite, "permits", "id", "INTEGER");
-    return this.written.taken();
-  }
-
-  /** Notes of the office permits written on this connection since the last call (a pull). */
-  takeOfficeWritten(): number[] {
-    this.officeWritten ??= new WriteNotes<number>(this.sqlite, "central_permits", "id", "INTEGER");
-    return this.officeWritten.taken();
   }
 
   /** Every permit, the site's own and the office's, that ends after `horizon` or not at all. */
@@ -220,9 +213,13 @@ export class PermitRecords {
     for (const p of keep) {
       const days = p.days === null ? null : JSON.stringify(p.days);
       this.office.upsert.run(p.id, p.plate, p.plateNorm, p.zone, p.startAt, p.endAt, p.note, days, at);
+      this.written.officePermit(p.id);
     }
-    for (const id of drop) this.office.remove.run(id);
-    this.office.removeEnded.run(endedBefore);
+    for (const id of drop) {
+      this.office.remove.run(id);
+      this.written.officePermit(id);
+    }
+    for (const { id } of this.office.removeEnded.all(endedBefore)) this.written.officePermit(id);
   }
 
   officeCount(): number {

@@ -1,19 +1,42 @@
 import { describe, expect, test } from "bun:test";
-import { PermitLookups } from "../../../src/modules/enforcement/lookups.ts";
+import type { LotInput } from "../../../src/domain/lots/lot.ts";
+import { completeLot } from "../../../src/domain/lots/rules.ts";
+import { lookupServices } from "../../../src/modules/enforcement/index.ts";
+import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
 import { ZoneAnswers } from "../../../src/modules/enforcement/zone-answers.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
-import { permits } from "../../../src/platform/store/schema/index.ts";
+import type { TicketRow } from "../../../src/platform/store/tickets/rows.ts";
 import { testClock, testContext } from "../../support/app.ts";
+import { cityLot } from "../../support/lots.ts";
 import { cancelTicket, moveTicket, seedTicket } from "../../support/seed.ts";
 
 const answer =
   (body: string, until = Number.POSITIVE_INFINITY) =>
   () => ({ body, results: 1, until });
 
+/** A read model over a fresh in-memory store, built (it builds in one turn while the store is small). */
+function modelled() {
+  const store = openMemoryStore();
+  const model = new LookupReadModel(store);
+  model.update(0);
+  expect(model.update(0)).toBe(true);
+  return { store, model, answers: new ZoneAnswers((zone) => model.zoneVersion(zone, 0)) };
+}
+
+const permitValues = (zone: number) => ({
+  plate: "A",
+  plateNorm: "A",
+  zone,
+  startAt: 0,
+  endAt: null,
+  note: "",
+  days: null,
+});
+
 describe("ZoneAnswers", () => {
-  test("reused while the store and the clock allow, built again after a write or past its end", () => {
-    const store = openMemoryStore();
-    const answers = new ZoneAnswers(store);
+  test("reused while the version and the clock allow, built again when either moves", () => {
+    let version: string | null = "v1";
+    const answers = new ZoneAnswers(() => version);
     let builds = 0;
     const build = (until: number) => () => {
       builds++;
@@ -23,62 +46,60 @@ describe("ZoneAnswers", () => {
     expect(answers.get("list", 1, 199, build(200)).body).toBe("b1");
     expect(answers.get("list", 1, 200, build(300)).body).toBe("b2");
     expect(answers.get("list", 1, 150, build(300)).body).toBe("b3"); // clock set back
-    // Lookup records are written about once a second: they change no answer.
-    store.sqlite.run(
-      "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (1, 'token:t', 'zone', '1', 0)",
-    );
-    expect(answers.get("list", 1, 150, build(300)).body).toBe("b3");
-    store.sqlite.run(
-      "INSERT INTO permits (plate, plate_norm, zone, start_at, created_at, updated_at, created_by) VALUES ('A', 'A', 1, 0, 0, 0, 't')",
-    );
+    version = "v2";
     expect(answers.get("list", 1, 150, build(300)).body).toBe("b4");
     expect(answers.get("list", 1, 150, build(300)).body).toBe("b4");
+    version = null; // the model is being built: nothing is reused
+    expect(answers.get("list", 1, 150, build(300)).body).toBe("b5");
+    expect(answers.get("list", 1, 150, build(300)).body).toBe("b6");
   });
 
   test("a write counts for its zone only; a zone change for both zones; a lot for every zone", () => {
-    const store = openMemoryStore();
-    const answers = new ZoneAnswers(store);
+    const { store, answers } = modelled();
     const at = (zone: number, body: string) => answers.get("check", zone, 0, answer(body)).body;
     expect([at(1, "1a"), at(2, "2a"), at(3, "3a")]).toEqual(["1a", "2a", "3a"]);
-    store.sqlite.run(
-      "INSERT INTO tickets (ticket_id, zone, start_at, plate, plate_norm, status, created_at, updated_at) VALUES ('t', 1, 0, 'A', 'A', 'running', 0, 0)",
-    );
+    // Lookup records are written about once a second: they change no answer.
+    store.lookups.append([{ at: 1, credential: "token:t", by: "zone", query: "1", results: 0 }]);
+    expect([at(1, "1x"), at(2, "2x"), at(3, "3x")]).toEqual(["1a", "2a", "3a"]);
+    const row = (zone: number): TicketRow => [
+      "t",
+      zone,
+      null,
+      0,
+      0,
+      null,
+      "A",
+      "A",
+      null,
+      null,
+      null,
+      "running",
+      0,
+    ];
+    store.tickets.insert(row(1));
     expect([at(1, "1b"), at(2, "2b"), at(3, "3b")]).toEqual(["1b", "2a", "3a"]);
-    store.sqlite.run("UPDATE tickets SET zone = 2 WHERE ticket_id = 't'");
+    store.tickets.replace(row(2));
     expect([at(1, "1c"), at(2, "2c"), at(3, "3c")]).toEqual(["1c", "2c", "3a"]);
-    store.sqlite.run("DELETE FROM tickets");
+    store.tickets.cancel("t", 0);
     expect([at(1, "1d"), at(2, "2d"), at(3, "3d")]).toEqual(["1c", "2d", "3a"]);
-    store.sqlite.run(
-      "INSERT INTO permits (plate, plate_norm, zone, start_at, created_at, updated_at, created_by) VALUES ('A', 'A', 3, 0, 0, 0, 't')",
-    );
+    const permit = store.permits.insert(permitValues(3), 0, "t");
     expect([at(1, "1e"), at(2, "2e"), at(3, "3e")]).toEqual(["1c", "2d", "3e"]);
-    store.sqlite.run("UPDATE parking_lots SET name = name");
-    expect([at(1, "1f"), at(2, "2f"), at(3, "3f")]).toEqual(["1c", "2d", "3e"]); // no lot, no row changed
-    store.sqlite.run(
-      `INSERT INTO parking_lots (name, zone_number, parking_lot_fee, variable_fees, parking_lot_open,
-         parking_lot_location, created_at, updated_at, updated_by) VALUES ('L', 9, '[]', '[]', '[]', '[]', 0, 0, 't')`,
-    );
-    expect([at(1, "1g"), at(2, "2g"), at(3, "3g")]).toEqual(["1g", "2g", "3g"]);
+    store.permits.update(permit.id, permitValues(1), 0);
+    expect([at(1, "1f"), at(2, "2f"), at(3, "3f")]).toEqual(["1f", "2d", "3f"]);
+    store.transaction(() =>
+      store.permits.applyOfficePull([{ ...permitValues(2), id: 9, endAt: null }], [], 0, 0),
+    )();
+    expect([at(1, "1g"), at(2, "2g"), at(3, "3g")]).toEqual(["1f", "2g", "3f"]);
+    store.lots.insert(completeLot(cityLot() as unknown as LotInput, 1), true, 0, "t");
+    expect([at(1, "1h"), at(2, "2h"), at(3, "3h")]).toEqual(["1h", "2h", "3h"]);
   });
 
   test("a write rolled back leaves the answers as they were", () => {
-    const store = openMemoryStore();
-    const answers = new ZoneAnswers(store);
+    const { store, answers } = modelled();
     expect(answers.get("list", 1, 0, answer("first")).body).toBe("first");
     try {
-      store.sqlite.transaction(() => {
-        store.db
-          .insert(permits)
-          .values({
-            plate: "A",
-            plateNorm: "A",
-            zone: 1,
-            startAt: 0,
-            createdAt: 0,
-            updatedAt: 0,
-            createdBy: "t",
-          })
-          .run();
+      store.transaction(() => {
+        store.permits.insert(permitValues(1), 0, "t");
         throw new Error("rolled back");
       })();
     } catch {}
@@ -86,7 +107,7 @@ describe("ZoneAnswers", () => {
   });
 
   test("keeps at most its budget of body text, dropping the oldest first", () => {
-    const answers = new ZoneAnswers(openMemoryStore(), 25);
+    const answers = new ZoneAnswers(() => "v", 25);
     answers.get("list", 1, 0, answer("x".repeat(10)));
     answers.get("list", 2, 0, answer("x".repeat(10)));
     expect(answers.size).toBe(2);
@@ -115,7 +136,7 @@ describe("reused zone answers are the answers built afresh", () => {
     const MIN = 60_000;
     const clock = testClock("2026-06-15T12:00:00Z");
     const ctx = testContext({}, clock.now);
-    const lookups = new PermitLookups(ctx);
+    const { lookups } = lookupServices(ctx);
     const plates = ["AAA 1", "aaa-1", "BBB 2", "ÅÄÖ 3", "ZZZ 4", "Ö 5", "W 6", "V 7"];
     const instants: number[] = [];
     let n = 0;
@@ -141,23 +162,22 @@ describe("reused zone answers are the answers built afresh", () => {
       const start = near();
       const end = rand() < 0.5 ? null : start + Math.round(1 + rand() * 300) * MIN;
       if (end !== null) instants.push(end, end + 24 * 3_600_000);
-      ctx.store.db
-        .insert(permits)
-        .values({
+      ctx.store.permits.insert(
+        {
           plate: pick(plates),
           plateNorm: pick(plates).toUpperCase().replace(/[\s-]/g, ""),
           zone: 1 + (n++ % 2),
           startAt: start,
           endAt: end,
+          note: "",
           days:
             rand() < 0.3
               ? [{ weekday: 1 + Math.floor(rand() * 7), start_time: "14:10:00", end_time: "15:20:30" }]
               : null,
-          createdAt: 0,
-          updatedAt: 0,
-          createdBy: "t",
-        })
-        .run();
+        },
+        0,
+        "t",
+      );
     };
     for (let i = 0; i < 20; i++) addTicket();
     for (let i = 0; i < 8; i++) addPermit();

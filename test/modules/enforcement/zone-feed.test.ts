@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { lookupServices } from "../../../src/modules/enforcement/index.ts";
 import { diffLists, MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
 import { SLOW_READER } from "../../../src/platform/http/connection-guard.ts";
 import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
@@ -221,7 +222,7 @@ describe("the live zone feed", () => {
 
   test("a comment line keeps an idle feed open", async () => {
     const s = setup();
-    const feed = new ZoneFeed(s.ctx, 50);
+    const feed = new ZoneFeed({ ...s.ctx, ...lookupServices(s.ctx) }, 50);
     const reader = new StreamReader(feed.open(7, "token:test", null).response);
     await reader.until((t) => t.includes(": keep-alive\n\n"), 2_000);
     expect(reader.events()).toHaveLength(1);

@@ -1,6 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
-import { WriteNotes } from "../write-notes.ts";
+import type { WrittenRows } from "../written.ts";
 import type { ListedTicket, NewTicketEvent, StoredTicket, StoredTicketEvent, TicketRow } from "./rows.ts";
 
 /**
@@ -9,7 +9,7 @@ import type { ListedTicket, NewTicketEvent, StoredTicket, StoredTicketEvent, Tic
  * request, and rows come back as plain objects without a mapping layer.
  */
 
-/** Where LivePermits' reading of the tickets has got to. */
+/** Where the lookups' read model has got to in reading the tickets. */
 export type LiveCursor = { endAt: number; rid: number };
 
 const LISTED = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
@@ -27,7 +27,7 @@ export const TICKET_LOOKUP_SQL = {
     AND (end_at IS NULL OR end_at > ?3)`,
   ticketsInZoneEnding: `${LISTED} WHERE zone = ?1 AND end_at > ?2 AND status <> 'canceled'`,
   ticketsInZoneOpen: `${LISTED} WHERE zone = ?1 AND end_at IS NULL AND status <> 'canceled'`,
-  // LivePermits: ending after ?1 (its horizon), ?4 at a time in (end_at, rowid) order after (?2, ?3).
+  // The lookups' read model: ending after ?1 (its horizon), ?4 at a time in (end_at, rowid) order after (?2, ?3).
   ticketsLiveEnding: `${LISTED.replace("SELECT", "SELECT rowid AS rid,")} WHERE end_at > ?1
     AND (end_at, rowid) > (?2, ?3) AND status <> 'canceled' ORDER BY end_at, rowid LIMIT ?4`,
   ticketsLiveOpen: `${LISTED} WHERE end_at IS NULL AND status <> 'canceled'`,
@@ -71,9 +71,10 @@ export class TicketRecords {
   private readonly liveEndingRows: Statement<ListedTicket & LiveCursor, number[]>;
   private readonly liveOpenRows: Statement<ListedTicket, []>;
   private readonly listedOne: Statement<ListedTicket, [string]>;
-  private written?: WriteNotes<string>;
-
-  constructor(private readonly sqlite: Database) {
+  constructor(
+    private readonly sqlite: Database,
+    private readonly written: WrittenRows,
+  ) {
     const s = sqlite;
     this.current = s.prepare(
       `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
@@ -156,18 +157,22 @@ export class TicketRecords {
 
   insert(row: TicketRow): void {
     this.insertRow.run(...row);
+    this.written.ticket(row[0]);
   }
 
   replace(row: TicketRow): void {
     this.replaceRow.run(...row);
+    this.written.ticket(row[0]);
   }
 
   move(ticketId: string, plate: string, plateNorm: string, now: number): void {
     this.moveRow.run(ticketId, plate, plateNorm, now);
+    this.written.ticket(ticketId);
   }
 
   cancel(ticketId: string, now: number): void {
     this.cancelRow.run(ticketId, now);
+    this.written.ticket(ticketId);
   }
 
   appendEvent(e: NewTicketEvent): void {
@@ -215,14 +220,8 @@ export class TicketRecords {
     return this.byPlate.all(plateNorm, now, cutoff);
   }
 
-  /** Notes of the tickets written on this connection since the last call (see WriteNotes). */
-  takeWritten(): string[] {
-    this.written ??= new WriteNotes<string>(this.sqlite, "tickets", "ticket_id", "TEXT");
-    return this.written.taken();
-  }
-
   /**
-   * What LivePermits holds, a slice at a time (ticketsLiveEnding, and the open-ended ones with the
+   * What the lookups' read model holds, a slice at a time (ticketsLiveEnding, and the open-ended ones with the
    * first slice); `next` is null after the last slice.
    */
   live(
@@ -271,6 +270,7 @@ export class TicketRecords {
         for (const { ticketId } of this.endedInWindow.all(from, to, cutoff)) {
           const gone = this.deleteEnded.run(ticketId, cutoff).changes;
           if (gone === 0) continue;
+          this.written.ticket(ticketId);
           out.tickets += gone;
           out.events += this.deleteEvents.run(ticketId).changes;
         }

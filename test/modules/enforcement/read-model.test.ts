@@ -3,10 +3,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LotInput } from "../../../src/domain/lots/lot.ts";
+import { completeLot } from "../../../src/domain/lots/rules.ts";
+import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
 import { openStore, type Store } from "../../../src/platform/store/db.ts";
-import { LivePermits } from "../../../src/platform/store/live-permits.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
 import type { ListedTicket, TicketRow } from "../../../src/platform/store/tickets/rows.ts";
+import { cityLot } from "../../support/lots.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -24,7 +27,7 @@ const H = 60 * MIN;
 const T0 = Date.parse("2026-06-15T12:00:00Z");
 
 /** What the SQL answers and what the live set answers, in one comparable form. */
-function both(store: Store, live: LivePermits, plate: string, now: number, cutoff: number) {
+function both(store: Store, live: LookupReadModel, plate: string, now: number, cutoff: number) {
   const byId =
     <T>(key: (x: T) => string) =>
     (a: T, b: T) =>
@@ -51,10 +54,11 @@ function both(store: Store, live: LivePermits, plate: string, now: number, cutof
   };
 }
 
-describe("LivePermits answers what the plate queries answer", () => {
+describe("the lookups' read model answers what the queries answer", () => {
   test("simple cases: a write shows at once, a rolled-back write never, a cancel, a move, another process", async () => {
     const store = fileStore();
-    const ids = (p: string) => store.live.forPlate(p, T0, T0 - 24 * H).tickets.map((t) => t.ticketId);
+    const live = new LookupReadModel(store);
+    const ids = (p: string) => live.forPlate(p, T0, T0 - 24 * H).tickets.map((t) => t.ticketId);
     const row = (id: string, plate: string, end: number | null): TicketRow => [
       id,
       1,
@@ -85,7 +89,7 @@ describe("LivePermits answers what the plate queries answer", () => {
     expect(ids("CD2")).toEqual(["a"]);
     store.tickets.cancel("a", T0);
     expect(ids("CD2")).toEqual([]);
-    expect(store.live.size).toBe(0);
+    expect(live.size).toBe(0);
     // Another connection's commit (a CLI command): seen within a tenth of a second or so.
     const other = new Database(store.path);
     other.run("PRAGMA busy_timeout = 5000");
@@ -104,14 +108,31 @@ describe("LivePermits answers what the plate queries answer", () => {
 
   /**
    * Random tickets and permits over a few plates (starts and ends around the clock, some
-   * open-ended), every kind of write (intake's, the permits API's, retention's, a raw write on
-   * the connection, a write rolled back, another connection's), and a clock that mostly moves
+   * open-ended), every write path (each of the ticket repository's: insert, replace, move, cancel,
+   * retention's purge; the permits': insert, update, delete; the office pull's; a lot written; a
+   * write rolled back; another connection's), and a clock that mostly moves
    * on, by minutes or by days, and sometimes goes back. The set is built three tickets per turn
    * of the event loop, and the loop turns at random, so writes land in the middle of builds.
-   * After each step every plate is asked at several cutoffs.
+   * After each step every plate is asked at several cutoffs, and every zone's version is checked
+   * against the rows a zone answer is built from: an unchanged version, unchanged rows.
    */
-  test("random writes, retention, builds and clock moves", async () => {
-    let seed = 11;
+  test("random writes, retention, builds and clock moves: plates at several cutoffs, slow builds", async () => {
+    await randomRun({ seed: 11, slice: 3, recents: (int) => [0, 24 * H, int(72) * H], minVersionChecks: 0 });
+  });
+
+  test("random writes: an unchanged zone version, unchanged rows (one cutoff, as serve has it)", async () => {
+    await randomRun({ seed: 5, slice: 1_000, recents: () => [24 * H], minVersionChecks: 300 });
+  });
+});
+
+async function randomRun(cfg: {
+  seed: number;
+  slice: number;
+  recents: (int: (n: number) => number) => number[];
+  minVersionChecks: number;
+}): Promise<void> {
+  {
+    let seed = cfg.seed;
     const rand = () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
       return seed / 2_147_483_648;
@@ -119,10 +140,18 @@ describe("LivePermits answers what the plate queries answer", () => {
     const int = (n: number) => Math.floor(rand() * n);
     const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
     const store = fileStore();
-    const live = new LivePermits(store.tickets, store.permits, store, {
-      slice: 3,
-      versionCheckMs: 0,
-    });
+    const live = new LookupReadModel(store, { slice: cfg.slice, versionCheckMs: 0 });
+    // What a zone answer is built from, at a cutoff: its rows, and the lots' names.
+    const zoneRows = (zone: number, cutoff: number) =>
+      JSON.stringify([
+        store.tickets
+          .listedInZone(zone, cutoff)
+          .map(({ rid: _, ...t }: ListedTicket & { rid?: number }) => t),
+        store.permits.listedInZone(zone, cutoff),
+        store.lots.fingerprint(),
+      ]);
+    const seen = new Map<number, { version: string; cutoff: number; rows: string }>();
+    let versionsCompared = 0;
     const other = new Database(store.path);
     other.run("PRAGMA busy_timeout = 5000");
     const plates = ["AAA1", "BBB2", "ÅÄÖ3", "ZZZ4"];
@@ -161,6 +190,7 @@ describe("LivePermits answers what the plate queries answer", () => {
     };
     const someTicket = () => `t${1 + int(Math.max(tickets, 1))}`;
     let compared = 0;
+    let asked = 0;
     for (let step = 0; step < 600; step++) {
       const r = rand();
       if (r < 0.25) store.tickets.insert(ticketRow(`t${++tickets}`));
@@ -173,7 +203,7 @@ describe("LivePermits answers what the plate queries answer", () => {
       else if (r < 0.49 && permitIds.length > 0) store.permits.update(pick(permitIds), permitValues(), now);
       else if (r < 0.51 && permitIds.length > 0) store.permits.delete(pick(permitIds));
       else if (r < 0.54)
-        store.sqlite.run("UPDATE tickets SET end_at = ?1 WHERE ticket_id = ?2", [now, someTicket()]);
+        store.lots.importAll([completeLot(cityLot() as unknown as LotInput, 1 + int(3))], now, "t");
       else if (r < 0.57)
         try {
           store.transaction(() => {
@@ -191,17 +221,31 @@ describe("LivePermits answers what the plate queries answer", () => {
       else if (r < 0.9) now += int(3) === 0 ? int(4 * 24) * H : int(120) * MIN;
       else now -= int(48) * H;
       if (rand() < 0.3) await new Promise((turned) => setImmediate(turned));
+      const recents = cfg.recents(int);
       for (const plate of plates)
-        for (const recent of [0, 24 * H, int(72) * H]) {
+        for (const recent of recents) {
           const answers = both(store, live, plate, now, now - recent);
           expect(answers.live).toEqual(answers.sql);
           compared++;
         }
+      asked += plates.length * recents.length;
+      for (const zone of [1, 2, 3]) {
+        const cutoff = now - Math.max(...recents);
+        const version = live.zoneVersion(zone, cutoff);
+        if (version === null) continue;
+        const before = seen.get(zone);
+        if (before?.version === version) {
+          expect(zoneRows(zone, before.cutoff)).toBe(before.rows);
+          versionsCompared++;
+        }
+        seen.set(zone, { version, cutoff, rows: zoneRows(zone, cutoff) });
+      }
     }
-    expect(compared).toBe(600 * 4 * 3);
+    expect(compared).toBe(asked);
+    expect(versionsCompared).toBeGreaterThanOrEqual(cfg.minVersionChecks);
     // The set was in use, not only the queries behind it.
     expect(live.size).toBeGreaterThan(0);
     other.close();
     store.close();
-  });
-});
+  }
+}

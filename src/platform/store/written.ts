@@ -1,0 +1,71 @@
+/** What WrittenRows.take() hands over: the ids written since the last take. */
+export interface Written {
+  tickets: Set<string>;
+  permits: Set<number>;
+  office: Set<number>;
+  /** A parking lot was written (answers carry lot names). */
+  lots: boolean;
+}
+
+const none = (): Written => ({ tickets: new Set(), permits: new Set(), office: new Set(), lots: false });
+
+/**
+ * The one notice of what this process wrote: each repository notes the id of every ticket, permit
+ * and office permit it writes, and that a lot changed, in the same call as the write. Readers
+ * that keep a copy (the enforcement module's read model) take the notes and read those rows
+ * again; another process's writes are seen by `PRAGMA data_version` instead. A note is only ever
+ * a hint to read again: one from a write rolled back reads the row as it still is.
+ */
+export class WrittenRows {
+  private notes = none();
+  /** Moves with every note: a reader that saw this value has nothing new to take. */
+  serial = 0;
+  private readonly listeners = new Set<() => void>();
+  private scheduled = false;
+
+  ticket(id: string): void {
+    this.notes.tickets.add(id);
+    this.moved();
+  }
+
+  permit(id: number): void {
+    this.notes.permits.add(id);
+    this.moved();
+  }
+
+  officePermit(id: number): void {
+    this.notes.office.add(id);
+    this.moved();
+  }
+
+  lots(): void {
+    this.notes.lots = true;
+    this.moved();
+  }
+
+  /** The notes since the last take. */
+  take(): Written {
+    const taken = this.notes;
+    this.notes = none();
+    return taken;
+  }
+
+  /**
+   * `listener` runs on the next turn of the event loop after writes (once for a burst): by then
+   * the transaction that made them has ended. Returns the function that stops it.
+   */
+  onWrite(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private moved(): void {
+    this.serial++;
+    if (this.scheduled || this.listeners.size === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      for (const listen of this.listeners) listen();
+    });
+  }
+}
