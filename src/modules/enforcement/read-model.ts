@@ -123,6 +123,8 @@ export class LookupReadModel {
     }
     if (this.horizon !== null && cutoff < this.horizon) this.horizon = null;
     if (this.horizon === null) {
+      // Never built from inside a transaction: it would read rows a rollback could still take back.
+      if (this.store.sqlite.inTransaction) return false;
       // A build that started before what made this one needed is started over.
       if (this.building?.version !== this.dataVersion || this.building.horizon > cutoff) this.build(cutoff);
       return false;
