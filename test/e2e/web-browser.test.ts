@@ -239,7 +239,7 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     await page.fill("#quote-end", "2026-06-15T12:00");
     await page.waitForFunction(() => document.querySelector("#quote-out")?.textContent?.includes("40"));
     const fee = page.locator('#fees tbody tr:first-child input[name="cost_per_unit"]');
-    expect(await fee.inputValue()).toBe("20");
+    expect(await fee.inputValue()).toBe("20.00");
     await fee.fill("35");
     await page.fill('#lot-form input[name="name"]', "Harbour North");
     await page.click("#lot-form button[type=submit]");

@@ -13,8 +13,11 @@ import { offlineUse } from "./offline-use.ts";
 import { SETUP_HASH, setupPage, setupStandalone } from "./setup.ts";
 import { ZONE_CACHE } from "./zone-cache.ts";
 
-/** A page draws itself in `root`; it calls `sessionLost` when the box answers 401. */
-type Page = (root: HTMLElement, sessionLost: () => void) => (() => void) | undefined;
+/**
+ * A page draws itself in `root`; it calls `sessionLost` when the box answers 401. `item` is what
+ * the address names past the page (`#/tickets/ID`): every page and record can be bookmarked.
+ */
+type Page = (root: HTMLElement, sessionLost: () => void, item?: string) => (() => void) | undefined;
 
 const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
   ["check", "attendant", attendantPage],
@@ -226,11 +229,8 @@ function started(s: Session, offline = false): void {
     if (SIGN_IN_LINK.test(location.hash)) return; // boot() starts again for it
     leave?.();
     leave = undefined;
-    const wanted = admin
-      ? location.hash.replace(/^#\/?/, "") || "lots"
-      : location.hash === SETUP_HASH
-        ? "setup"
-        : "check";
+    const [page = "", item] = location.hash.replace(/^#\/?/, "").split("/", 2);
+    const wanted = admin ? page || "lots" : location.hash === SETUP_HASH ? "setup" : "check";
     const entry = CONSOLE.find(([id]) => id === wanted) ?? CONSOLE[1]!;
     for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a"))
       a.classList.toggle("current", a.dataset.page === entry[0]);
@@ -243,7 +243,8 @@ function started(s: Session, offline = false): void {
     document.title = `${t(entry[1])} · parkd`;
     if (navigated) heading.focus();
     navigated = true;
-    leave = entry[2](pageRoot, () => void sessionLost()) ?? undefined;
+    leave =
+      entry[2](pageRoot, () => void sessionLost(), item ? decodeURIComponent(item) : undefined) ?? undefined;
   };
   window.onhashchange = route;
   route();

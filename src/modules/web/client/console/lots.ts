@@ -1,39 +1,13 @@
 import { api, query } from "../api.ts";
 import { debounce, field, h, prevented, replace } from "../dom.ts";
 import { list, money, t } from "../i18n.ts";
+import { type Lot, local, type Quote } from "./lot-shapes.ts";
+import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
 import { RowsEditor } from "./rows.ts";
 import { problemText, table } from "./table.ts";
 
-interface Lot {
-  id: number;
-  name: string;
-  number_of_spaces: number;
-  zone_number: number;
-  max_time: number;
-  max_fee: number;
-  active: boolean;
-  parking_lot_fee: Record<string, unknown>[];
-  variable_fees: Record<string, unknown>[];
-  parking_lot_open: Record<string, unknown>[];
-  parking_lot_location: Record<string, unknown>[];
-}
-
-interface Quote {
-  data: {
-    amount_incl_vat: number;
-    currency_code: string;
-    capped_by_max_fee: boolean;
-    exceeds_max_time: boolean;
-  };
-}
-
-const pad = (n: number) => String(n).padStart(2, "0");
-/** A datetime-local value (site wall time, as the quote endpoint reads a time without offset). */
-function local(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-export function lotsPage(root: HTMLElement): () => void {
+/** The lots page; `lotId` (from `#/lots/ID`) opens that lot. */
+export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): () => void {
   const listBox = h("div", { class: "list" });
   const editor = h("div", { class: "editor", id: "lot-editor" });
   const note = h("p", { class: "note", role: "status", id: "lots-note" });
@@ -44,16 +18,24 @@ export function lotsPage(root: HTMLElement): () => void {
       replace(
         listBox,
         table(
-          [t("name"), t("zone"), t("spaces"), t("active")],
+          [t("name"), t("zone"), t("spaces"), t("fees"), t("active")],
           lots,
           (l) => [
             h(
               "a",
-              { href: "#/lots", "data-lot": l.id, onclick: prevented(() => edit(l)) },
+              {
+                href: `#/lots/${l.id}`,
+                "data-lot": l.id,
+                onclick: prevented(() => {
+                  history.pushState(null, "", `#/lots/${l.id}`);
+                  edit(l);
+                }),
+              },
               `${l.id} · ${l.name}`,
             ),
             String(l.zone_number),
             String(l.number_of_spaces),
+            l.parking_lot_fee.length > 0 ? feeSummary(l.parking_lot_fee) : noFees(),
             l.active ? "✓" : "",
           ],
           { id: "lots-table" },
@@ -157,18 +139,7 @@ export function lotsPage(root: HTMLElement): () => void {
           t("maxTimeMin"),
           h("input", { name: "max_time", type: "number", min: 0, value: (lot?.max_time ?? 0) / 60 }),
         ),
-        h(
-          "label",
-          null,
-          t("maxFee"),
-          h("input", {
-            name: "max_fee",
-            type: "number",
-            min: 0,
-            step: "0.01",
-            value: (lot?.max_fee ?? 0) / 100,
-          }),
-        ),
+        h("label", null, t("maxFee"), moneyInput("max_fee", lot?.max_fee ?? 0)),
         h(
           "label",
           { class: "check" },
@@ -226,13 +197,15 @@ export function lotsPage(root: HTMLElement): () => void {
         zone_number: Number(field(form, "zone_number")),
         number_of_spaces: Number(field(form, "number_of_spaces")),
         max_time: Math.round(Number(field(form, "max_time")) * 60),
-        max_fee: Math.round(Number(field(form, "max_fee")) * 100),
+        max_fee: moneyOf(form.elements.namedItem("max_fee") as HTMLInputElement),
         active: (form.elements.namedItem("active") as HTMLInputElement).checked,
         parking_lot_fee: fees.values(),
         variable_fees: variable.values(),
         parking_lot_open: open.values(),
         parking_lot_location: where.values(),
       };
+      const costs = (body.parking_lot_fee as { cost_per_unit: number }[]).map((f) => f.cost_per_unit);
+      if (!confirmOutliers(costs)) return;
       try {
         const saved = lot
           ? await api<{ data: Lot }>("PUT", `/api/v1/parkings/${lot.id}`, body)
@@ -313,6 +286,6 @@ export function lotsPage(root: HTMLElement): () => void {
       editor,
     ),
   );
-  void load();
+  void load(lotId ? Number(lotId) : undefined);
   return () => {};
 }

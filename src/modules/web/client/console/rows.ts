@@ -1,5 +1,6 @@
 import { h, replace } from "../dom.ts";
 import { t } from "../i18n.ts";
+import { moneyInput, moneyOf } from "./money.ts";
 
 export interface Column {
   name: string;
@@ -79,15 +80,7 @@ export class RowsEditor {
           "aria-label": c.label,
         });
       case "money":
-        return h("input", {
-          type: "number",
-          step: "0.01",
-          min: "0",
-          name,
-          value: Number(value ?? 0) / 100,
-          required: true,
-          "aria-label": c.label,
-        });
+        return moneyInput(name, Number(value ?? 0), c.label);
       case "optional-int":
         return h("input", {
           type: "number",
@@ -137,7 +130,7 @@ export class RowsEditor {
         if (c.kind === "check") out[c.name] = el.checked;
         else if (c.kind === "time")
           out[c.name] = el.value.trim().length === 5 ? `${el.value.trim()}:00` : el.value.trim();
-        else if (c.kind === "money") out[c.name] = Math.round(Number(el.value) * 100);
+        else if (c.kind === "money") out[c.name] = moneyOf(el);
         else if (c.kind === "optional-int") out[c.name] = el.value === "" ? null : Number(el.value);
         else out[c.name] = Number(el.value);
       }

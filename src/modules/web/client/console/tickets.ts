@@ -1,7 +1,8 @@
 import { api, query } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
-import { t, when } from "../i18n.ts";
+import { money, t, when } from "../i18n.ts";
 import { problemText, table } from "./table.ts";
+import { ticketState } from "./ticket-state.ts";
 
 interface Ticket {
   ticketId: string;
@@ -14,6 +15,8 @@ interface Ticket {
 }
 
 interface TicketView extends Ticket {
+  lotUnknown: boolean;
+  ticketCost: { amountInclVat: number | null; vatRate: number | null; currencyCode: string | null };
   events: {
     seq: number;
     eventType: string;
@@ -25,7 +28,26 @@ interface TicketView extends Ticket {
   events_next_cursor: string | null;
 }
 
-export function ticketsPage(root: HTMLElement): () => void {
+/** A ticket's state as a badge, read from its time and events (ticket-state.ts). */
+function stateBadge(tk: Ticket) {
+  const state = ticketState(tk, Date.now());
+  return h("span", { class: `state ${state}`, "data-state": state }, t(`ts_${state}`));
+}
+
+/** The lot a ticket names, by name when the box knows it. */
+async function lotText(v: TicketView): Promise<string> {
+  if (v.parkingLotId === null) return t("noLot");
+  if (v.lotUnknown) return `${v.parkingLotId} (${t("unknownLot")})`;
+  try {
+    const lot = await api<{ data: { name: string } }>("GET", `/api/v1/parkings/${v.parkingLotId}`);
+    return `${v.parkingLotId} · ${lot.data.name}`;
+  } catch {
+    return String(v.parkingLotId);
+  }
+}
+
+/** The tickets page; `ticketId` (from `#/tickets/ID`) opens that ticket. */
+export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: string): () => void {
   const rows = h("tbody");
   const more = h("button", { type: "button", id: "tickets-more", hidden: true }, t("more"));
   const note = h("p", { class: "note", role: "status" });
@@ -77,11 +99,18 @@ export function ticketsPage(root: HTMLElement): () => void {
             h(
               "td",
               null,
-              h("a", { href: "#/tickets", onclick: prevented(() => open(tk.ticketId)) }, tk.ticketId),
+              h(
+                "a",
+                {
+                  href: `#/tickets/${encodeURIComponent(tk.ticketId)}`,
+                  onclick: prevented(() => show(tk.ticketId)),
+                },
+                tk.ticketId,
+              ),
             ),
             h("td", null, tk.licenseNumber),
             h("td", null, String(tk.zone)),
-            h("td", null, h("span", { class: `state ${tk.status}` }, tk.status)),
+            h("td", null, stateBadge(tk)),
             h("td", null, when(tk.startAt)),
             h("td", null, when(tk.endAt)),
           ),
@@ -94,6 +123,12 @@ export function ticketsPage(root: HTMLElement): () => void {
     }
   }
   more.addEventListener("click", () => void search(true));
+
+  /** Opens a ticket and gives it its address, without drawing the page again. */
+  function show(id: string): void {
+    history.pushState(null, "", `#/tickets/${encodeURIComponent(id)}`);
+    void open(id);
+  }
 
   async function open(id: string): Promise<void> {
     const path = `/api/v1/tickets/${encodeURIComponent(id)}`;
@@ -137,10 +172,27 @@ export function ticketsPage(root: HTMLElement): () => void {
         }
       });
       add(v);
+      const cost = v.ticketCost;
+      const facts: [string, string | Node][] = [
+        [t("state"), stateBadge(v)],
+        [t("zone"), String(v.zone)],
+        [t("lot"), await lotText(v)],
+        [t("start"), when(v.startAt)],
+        [t("endShort"), when(v.endAt)],
+        [
+          t("amountPaid"),
+          cost.amountInclVat === null ? t("none") : money(cost.amountInclVat, cost.currencyCode ?? "SEK"),
+        ],
+        [t("vatRate"), cost.vatRate === null ? t("none") : `${cost.vatRate} %`],
+      ];
       replace(
         detail,
         h("h2", null, `${t("ticket")} ${v.ticketId} · ${v.licenseNumber}`),
-        h("p", null, `${t("zone")} ${v.zone} · ${v.status} · ${when(v.startAt)} – ${when(v.endAt)}`),
+        h(
+          "dl",
+          { class: "facts", id: "ticket-facts" },
+          facts.map(([k, x]) => [h("dt", null, k), h("dd", null, x)]),
+        ),
         h("h3", null, t("history")),
         history,
         more,
@@ -182,5 +234,6 @@ export function ticketsPage(root: HTMLElement): () => void {
     ),
   );
   void search(false);
+  if (ticketId) void open(ticketId);
   return () => {};
 }

@@ -190,6 +190,18 @@ export const en = {
   setupDeviceReady: "Trusts the box: offline use is ready.",
   setupDeviceNotReady: "Does not trust the box yet: offline use is not available here.",
   setupBack: "Back",
+  notAnAmount: "An amount, such as 12, 12.50 or 12,50",
+  priceOutlier:
+    "{amounts} is more than 100 times this lot's other fees. Was a decimal mark lost (1250 for 12,50)? Save anyway?",
+  ts_active: "Active",
+  ts_ended: "Ended",
+  ts_canceled: "Canceled",
+  ts_not_started: "Not started",
+  amountPaid: "Paid",
+  vatRate: "VAT",
+  lot: "Lot",
+  unknownLot: "unknown lot",
+  noLot: "no lot",
 };
 
 export type Key = keyof typeof en;

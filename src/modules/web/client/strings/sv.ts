@@ -192,4 +192,16 @@ export const sv: Record<Key, string> = {
   setupDeviceReady: "Litar på boxen: användning utan anslutning fungerar.",
   setupDeviceNotReady: "Litar inte på boxen än: användning utan anslutning fungerar inte här.",
   setupBack: "Tillbaka",
+  notAnAmount: "Ett belopp, till exempel 12, 12,50 eller 12.50",
+  priceOutlier:
+    "{amounts} är mer än 100 gånger parkeringens andra avgifter. Föll ett decimaltecken bort (1250 för 12,50)? Spara ändå?",
+  ts_active: "Aktiv",
+  ts_ended: "Avslutad",
+  ts_canceled: "Makulerad",
+  ts_not_started: "Ej påbörjad",
+  amountPaid: "Betalt",
+  vatRate: "Moms",
+  lot: "Parkering",
+  unknownLot: "okänd parkering",
+  noLot: "ingen parkering",
 };

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { type Box, boxesForFile, type Server } from "../support/binary.ts";
+import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+
+const newBox = boxesForFile();
+const DESKTOP = { width: 1366, height: 768 };
+
+let box: Box;
+let server: Server;
+let admin: string;
+let terminal: string;
+const contexts: BrowserContext[] = [];
+
+async function api(method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+const fee = (type_of_day: number, cost_per_unit: number) => ({
+  cost_per_unit,
+  unit: 1,
+  start_time: "00:00:00",
+  end_time: "24:00:00",
+  type_of_day,
+  round: true,
+});
+
+async function newLot(name: string): Promise<number> {
+  const r = await api("POST", "/api/v1/parkings", {
+    name,
+    zone_number: 7,
+    number_of_spaces: 40,
+    parking_lot_fee: [fee(1, 2000), fee(2, 1500), fee(3, 1000)],
+  });
+  expect(r.status).toBe(201);
+  return ((await r.json()) as { data: { id: number } }).data.id;
+}
+
+async function weekdayFee(id: number): Promise<number> {
+  const lot = (await (await api("GET", `/api/v1/parkings/${id}`)).json()) as {
+    data: { parking_lot_fee: { cost_per_unit: number; type_of_day: number }[] };
+  };
+  return lot.data.parking_lot_fee.find((f) => f.type_of_day === 1)!.cost_per_unit;
+}
+
+async function signedInConsole(name: string, locale = "en-GB"): Promise<Page> {
+  const ctx = await openBrowser(join(box.dir, `profile-${name}`), DESKTOP, locale);
+  contexts.push(ctx);
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  await page.goto(`${server.url}/`);
+  await page.fill("#token", admin);
+  await page.click("#token-form button[type=submit]");
+  await page.waitForSelector("nav.console-nav");
+  return page;
+}
+
+async function openLot(page: Page, id: number) {
+  await page.goto(`${server.url}/#/lots`);
+  await page.click(`[data-lot="${id}"]`);
+  await page.waitForSelector("#lot-form");
+  return page.locator('#fees tbody tr:first-child input[name="cost_per_unit"]');
+}
+
+/**
+ * The operator's console against the built binary, in headless Chromium: amounts read as typed.
+ * Skipped only without Chromium, never with CI=true.
+ */
+describe.skipIf(skipWithoutChromium)("the console reads money as the operator types it", () => {
+  beforeAll(async () => {
+    box = newBox();
+    admin = await box.token("console", "admin");
+    terminal = await box.token("terminal-1", "tickets:write");
+    server = await box.serve(["--http"]);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+  });
+
+  test("12,50 and 12.50 are 12.50 kr, never 1 250; anything else is refused at the field", async () => {
+    const id = await newLot("Harbour");
+    const page = await signedInConsole("money");
+    const cost = await openLot(page, id);
+    expect(await cost.inputValue()).toBe("20.00");
+    await cost.fill("12,50");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    expect(await weekdayFee(id)).toBe(1250);
+
+    const again = await openLot(page, id);
+    await again.fill("9.5");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    expect(await weekdayFee(id)).toBe(950);
+
+    const bad = await openLot(page, id);
+    for (const text of ["12,505", "1 250", "12 kr", "-3"]) {
+      await bad.fill(text);
+      expect(await bad.evaluate((el: HTMLInputElement) => el.validity.valid)).toBe(false);
+      await page.click("#lot-form button[type=submit]");
+      expect(await weekdayFee(id)).toBe(950);
+    }
+    expect(await bad.evaluate((el: HTMLInputElement) => el.validationMessage)).toContain("12,50");
+  });
+
+  test("a fee over 100 times the lot's others asks first; declined, nothing is saved", async () => {
+    const id = await newLot("Quay");
+    const page = await signedInConsole("outlier");
+    const answers: string[] = [];
+    let accept = false;
+    page.on("dialog", (d) => {
+      answers.push(d.message());
+      void (accept ? d.accept() : d.dismiss());
+    });
+    const cost = await openLot(page, id);
+    await cost.fill("1250");
+    await page.click("#lot-form button[type=submit]");
+    await Bun.sleep(300);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toContain("more than 100 times");
+    expect(await weekdayFee(id)).toBe(2000);
+    accept = true;
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    expect(await weekdayFee(id)).toBe(125_000);
+  });
+
+  test("the lot list shows each lot's fees; the Swedish page writes 12,50", async () => {
+    const id = await newLot("Pier");
+    const page = await signedInConsole("swedish", "sv-SE");
+    const cost = await openLot(page, id);
+    expect(await cost.inputValue()).toBe("20,00");
+    const row = page.locator(`#lots-table tr:has([data-lot="${id}"])`);
+    expect(await row.textContent()).toContain("20,00");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-lot-list-fees"), fullPage: true });
+  });
+
+  test("ticket states are read from time and events; a ticket has its own address with its amounts and lot", async () => {
+    const lotId = await newLot("Dock");
+    const now = Date.now();
+    const send = async (body: Record<string, unknown>) => {
+      const r = await fetch(`${server.url}/api/v1/actions/tickets`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${terminal}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(r.status).toBe(200);
+    };
+    const created = (ticketId: string, from: number, to: number) => ({
+      eventType: "TicketCreated",
+      ticketId,
+      zoneCode: "7",
+      parkingLotId: lotId,
+      startDate: new Date(from).toISOString(),
+      endDate: new Date(to).toISOString(),
+      licenseNumber: `ST ${ticketId}`,
+      ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+    });
+    const H = 3_600_000;
+    await send(created("S-ACTIVE", now - H, now + H));
+    await send(created("S-ENDED", now - 5 * H, now - 3 * H));
+    await send(created("S-LATER", now + H, now + 2 * H));
+    await send(created("S-CANCELED", now - H, now + H));
+    await send({ eventType: "TicketCanceled", ticketId: "S-CANCELED" });
+    const page = await signedInConsole("tickets");
+    await page.goto(`${server.url}/#/tickets`);
+    await page.waitForSelector('#tickets-table a[href="#/tickets/S-ENDED"]');
+    const stateOf = (id: string) =>
+      page
+        .locator(`#tickets-table tr:has(a[href="#/tickets/${id}"]) [data-state]`)
+        .getAttribute("data-state");
+    expect(await stateOf("S-ACTIVE")).toBe("active");
+    expect(await stateOf("S-ENDED")).toBe("ended");
+    expect(await stateOf("S-LATER")).toBe("not_started");
+    expect(await stateOf("S-CANCELED")).toBe("canceled");
+
+    await page.click('#tickets-table a[href="#/tickets/S-ENDED"]');
+    await page.waitForSelector("#ticket-facts");
+    expect(page.url()).toEndWith("#/tickets/S-ENDED");
+    // The address opens the ticket by itself: bookmarked, or sent to a colleague.
+    const other = await signedInConsole("bookmark");
+    await other.goto(`${server.url}/#/tickets/S-ENDED`);
+    await other.waitForSelector("#ticket-facts");
+    const facts = (await other.locator("#ticket-facts").textContent()) ?? "";
+    expect(facts).toContain("Ended");
+    expect(facts).toContain("40.00");
+    expect(facts).toContain("25 %");
+    expect(facts).toContain(`${lotId} · Dock`);
+    expect(facts).toContain("7");
+    expect(await axeViolations(other)).toEqual([]);
+    await other.screenshot({ path: screenshotPath("desktop-ticket-view"), fullPage: true });
+
+    await other.goto(`${server.url}/#/lots/${lotId}`);
+    await other.waitForSelector("#lot-form");
+    expect(await other.locator('#lot-form input[name="name"]').inputValue()).toBe("Dock");
+  });
+});
