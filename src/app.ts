@@ -20,7 +20,7 @@ import type { AppModule } from "./platform/module.ts";
  * a test needs (credentials to mint, the lookup records to flush, the office link) here.
  */
 export function composeBox(ctx: AppContext) {
-  const { store, now, config, metrics, zoneChanges } = ctx;
+  const { store, now, config, metrics, openStreams } = ctx;
   // Built before the modules: the platform's auth reaches them through its own ports.
   const credentials = adminCredentials({ store, now });
   const sessions = webSessions({ credentials, now });
@@ -34,7 +34,7 @@ export function composeBox(ctx: AppContext) {
     trustedProxies: ctx.trustedProxies,
     metrics,
   };
-  const base = { store, now, config, metrics, zoneChanges, auth };
+  const base = { store, now, config, metrics, openStreams, auth };
   const office = syncModule({ ...base, hold: (name, stop) => ctx.hold(name, stop) });
   const enforcement = enforcementModule({ ...base, credentialState: credentials });
   const modules: AppModule[] = [

@@ -6,11 +6,11 @@ import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.t
 import type { TlsMaterial } from "./platform/http/tls.ts";
 import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
+import { OpenStreams } from "./platform/open-streams.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
 import { startCheckpointer } from "./platform/store/checkpointer.ts";
 import { isStoreUnavailable } from "./platform/store/connection.ts";
 import type { Store } from "./platform/store/db.ts";
-import { ZoneChanges } from "./platform/zone-changes.ts";
 
 export type { AppConfig } from "./config.ts";
 export { defaultConfig, systemTimezone } from "./config.ts";
@@ -40,7 +40,7 @@ export class AppContext {
   /** The certificate `serve` serves over HTTPS and its local CA; none on plain HTTP and in tests. */
   certificate: () => TlsMaterial | undefined = () => undefined;
   /** Write paths say which zones they changed; the live zone feed listens. */
-  readonly zoneChanges = new ZoneChanges();
+  readonly openStreams = new OpenStreams();
   private readonly jobs: Job[] = [];
 
   constructor(

@@ -291,7 +291,7 @@ export const serveCommand: Command = {
         if (stopping) return;
         stopping = true;
         log("notice", `${signal}: finishing in-flight requests`, { signal });
-        ctx.zoneChanges.close(); // open zone feeds end now, or the listener would wait for them
+        ctx.openStreams.close(); // open zone feeds end now, or the listener would wait for them
         front
           .close()
           .catch((e) => logError("error while closing the listener", e))

@@ -4,7 +4,6 @@ import type { AuthDeps } from "../../platform/http/auth.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { Store } from "../../platform/store/db.ts";
-import type { ZoneChanges } from "../../platform/zone-changes.ts";
 import { changeRoutes } from "./changes/routes.ts";
 import { adminConsoleContract } from "./console-contract.ts";
 import { adminContract } from "./contract.ts";
@@ -37,8 +36,6 @@ export interface AdminDeps {
   config: Pick<AppConfig, "timezone" | "currency" | "holidays">;
   /** Per-lot occupancy gauges are added to it. */
   metrics: Pick<Metrics, "addGauges">;
-  /** Told which zones a permit write touched (the live zone feed listens). */
-  zoneChanges: Pick<ZoneChanges, "changed">;
   auth: AuthDeps;
   credentials: CredentialService;
 }

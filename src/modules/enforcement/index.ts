@@ -3,8 +3,8 @@ import type { AppConfig } from "../../config.ts";
 import type { AuthDeps } from "../../platform/http/auth.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
+import type { OpenStreams } from "../../platform/open-streams.ts";
 import type { Store } from "../../platform/store/db.ts";
-import type { ZoneChanges } from "../../platform/zone-changes.ts";
 import { enforcementContract } from "./contract.ts";
 import type { CredentialState } from "./credential-watch.ts";
 import { feedContract } from "./feed-contract.ts";
@@ -20,8 +20,8 @@ export interface EnforcementDeps {
   now: () => number;
   config: Pick<AppConfig, "timezone" | "recentHours" | "graceMinutes">;
   metrics: Metrics;
-  /** Which zones' permits changed (the live zone feed), and a way to end open feeds at shutdown. */
-  zoneChanges: Pick<ZoneChanges, "listen" | "onClose">;
+  /** Where open feeds register, so that a shutdown ends them at once. */
+  openStreams: Pick<OpenStreams, "onClose">;
   auth: AuthDeps;
   /** Whether a credential holding a live feed still stands (the admin module's credentials). */
   credentialState: CredentialState;

@@ -95,9 +95,9 @@ function changesSince(
 }
 
 /**
- * The live zone list as server-sent events. Subscribers of one zone share one answer: a change
- * notification (ctx.zoneChanges, from the intake and permit writes) or the clock makes one
- * rebuild per zone, and only a list that reads differently is sent.
+ * The live zone list as server-sent events. Subscribers of one zone share one answer: a write
+ * (the store's notice) or the clock makes one version check per zone, a rebuild where the zone's
+ * rows changed, and only a list that reads differently is sent.
  */
 export class ZoneFeed {
   private readonly zones = new Map<number, Watched>();
@@ -111,7 +111,7 @@ export class ZoneFeed {
   constructor(
     private readonly ctx: Pick<
       EnforcementContext,
-      "store" | "config" | "now" | "metrics" | "zoneChanges" | "lookups"
+      "store" | "config" | "now" | "metrics" | "openStreams" | "lookups"
     >,
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {
@@ -173,7 +173,7 @@ export class ZoneFeed {
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         let open = true;
-        const stopOnClose = this.ctx.zoneChanges.onClose(() => sub?.close());
+        const stopOnClose = this.ctx.openStreams.onClose(() => sub?.close());
         const stopWatching = holder?.watch.hold(holder.credential, (reason) => {
           sub?.send(endedEvent(reason));
           sub?.close();
@@ -284,8 +284,10 @@ export class ZoneFeed {
     }, CLOCK_MS);
     this.heartbeat.unref?.();
     this.clock.unref?.();
-    this.stopListening = this.ctx.zoneChanges.listen((changed) => {
-      for (const [zone, w] of this.zones) if (changed === "all" || changed.has(zone)) this.refresh(zone, w);
+    // After this process's writes (the store's one notice), each watched zone's answer is asked
+    // again: a version check where nothing it holds changed, a rebuild where something did.
+    this.stopListening = this.ctx.store.written.onWrite(() => {
+      for (const [zone, w] of this.zones) this.refresh(zone, w);
     });
   }
 

@@ -3,7 +3,6 @@ import type { AuthDeps } from "../../platform/http/auth.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { Store } from "../../platform/store/db.ts";
-import type { ZoneChanges } from "../../platform/zone-changes.ts";
 import { intakeContract } from "./contract.ts";
 import { intakeRoutes } from "./routes.ts";
 
@@ -13,8 +12,6 @@ export interface IntakeDeps {
   now: () => number;
   config: Pick<AppConfig, "timezone" | "currency">;
   metrics: Pick<Metrics, "ticketEvent">;
-  /** Told which zones each commit wrote to (the live zone feed listens). */
-  zoneChanges: Pick<ZoneChanges, "changed">;
   auth: AuthDeps;
 }
 

@@ -55,8 +55,7 @@ export class TicketIntake {
   private readonly commitGroup;
   private queue: Pending[] = [];
   private gathering = false;
-  /** Zones the group being committed writes to, for the live zone feed (ctx.zoneChanges). */
-  private touched = new Set<number>();
+  /** Zones the group being committed writes to, for the live zone feed (ctx.openStreams). */
 
   constructor(private readonly ctx: IntakeDeps) {
     const store = ctx.store;
@@ -127,13 +126,10 @@ export class TicketIntake {
         if (isStoreUnavailable(first)) throw first;
         outcomes = this.commitGroup.immediate(group);
       } catch (e) {
-        this.touched.clear();
         for (const p of group) p.done(e);
         return;
       }
     }
-    this.ctx.zoneChanges.changed(this.touched);
-    this.touched.clear();
     group.forEach((p, i) => {
       if (outcomes[i] === undefined)
         this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
@@ -161,8 +157,6 @@ export class TicketIntake {
     this.ctx.store.reports.revenue.ensureBasis(timezone, currency, now);
     this.write(ticketId, decision, now);
     this.bookRevenue(current, decision);
-    if (current) this.touched.add(current.zone);
-    if ("facts" in decision) this.touched.add(decision.facts.zone);
     tickets.appendEvent({
       ticketId,
       eventType: event.type,

@@ -60,7 +60,7 @@ export class BoardFeed {
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         let live = true;
-        const stopOnClose = this.ctx.zoneChanges.onClose(() => close());
+        const stopOnClose = this.ctx.openStreams.onClose(() => close());
         send = (chunk) => {
           try {
             controller.enqueue(chunk);
@@ -122,7 +122,7 @@ export class BoardFeed {
       setInterval(() => this.refresh(), CLOCK_MS),
     ];
     for (const t of this.timers) t.unref?.();
-    this.stopListening = this.ctx.zoneChanges.listen(() => {
+    this.stopListening = this.ctx.store.written.onWrite(() => {
       this.pending ??= setTimeout(() => {
         this.pending = undefined;
         this.refresh();

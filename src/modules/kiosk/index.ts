@@ -1,7 +1,7 @@
 import type { AppConfig } from "../../config.ts";
 import type { AppModule } from "../../platform/module.ts";
+import type { OpenStreams } from "../../platform/open-streams.ts";
 import type { Store } from "../../platform/store/db.ts";
-import type { ZoneChanges } from "../../platform/zone-changes.ts";
 import { kioskContract } from "./contract.ts";
 import { kioskRoutes } from "./routes.ts";
 
@@ -10,8 +10,8 @@ export interface KioskDeps {
   store: Store;
   now: () => number;
   config: Pick<AppConfig, "timezone" | "currency" | "holidays">;
-  /** Ticket writes make the board read its figures again; open streams end at shutdown. */
-  zoneChanges: Pick<ZoneChanges, "listen" | "onClose">;
+  /** Where open boards register, so that a shutdown ends them at once. */
+  openStreams: Pick<OpenStreams, "onClose">;
 }
 
 /** The kiosk board: free spaces and the next hour's price per lot, once or live. */

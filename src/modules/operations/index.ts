@@ -5,8 +5,8 @@ import type { AuthDeps } from "../../platform/http/auth.ts";
 import { logError, logLine } from "../../platform/log.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
+import type { OpenStreams } from "../../platform/open-streams.ts";
 import type { Store } from "../../platform/store/db.ts";
-import type { ZoneChanges } from "../../platform/zone-changes.ts";
 import { healthRoutes, type OfficeLinkState } from "./health.ts";
 import type { RouteInfo } from "./openapi.ts";
 import { scheduleRetention } from "./retention.ts";
@@ -21,7 +21,7 @@ export interface OperationsDeps {
   config: Pick<AppConfig, "bodyLimit" | "metricsToken" | "retentionDays">;
   metrics: Metrics;
   /** How many live feeds are open (the status page). */
-  zoneChanges: Pick<ZoneChanges, "openReaders">;
+  openStreams: Pick<OpenStreams, "openReaders">;
   auth: AuthDeps;
   /** The office link's state, when the box has one (`serve --central`). */
   officeLink: () => OfficeLinkState | undefined;

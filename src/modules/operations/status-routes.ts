@@ -61,7 +61,7 @@ export function statusRoutes(ctx: OperationsDeps) {
           lookupsSinceStart: m.lookups,
           authFailuresSinceStart: m.authFailures,
           requests: m.requests,
-          liveFeeds: ctx.zoneChanges.openReaders,
+          liveFeeds: ctx.openStreams.openReaders,
           office: syncReadiness(ctx) ?? null,
         },
       };

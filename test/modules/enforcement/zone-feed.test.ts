@@ -216,7 +216,7 @@ describe("the live zone feed", () => {
     const s = setup();
     const f = await open(s);
     await f.until(() => f.events().length === 1);
-    s.ctx.zoneChanges.close();
+    s.ctx.openStreams.close();
     await f.until(() => false, 500).catch((e: Error) => expect(e.message).toContain("stream ended"));
   });
 

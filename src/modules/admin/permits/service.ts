@@ -140,7 +140,6 @@ export class PermitService {
       this.record(actor, row.id, null, row);
       return row;
     })();
-    this.ctx.zoneChanges.changed(row.zone);
     return this.view(row, now);
   }
 
@@ -203,25 +202,22 @@ export class PermitService {
     next: (current: StoredPermit) => ReturnType<typeof checked>,
   ): Versioned {
     const now = this.ctx.now();
-    const { before, row } = this.ctx.store.transaction(() => {
+    const row = this.ctx.store.transaction(() => {
       const current = this.matching(id, ifMatch);
       const row = this.ctx.store.permits.update(id, next(current), now);
       if (!row) throw notFound(id);
       this.record(actor, id, current, row);
-      return { before: current.zone, row };
+      return row;
     })();
-    this.ctx.zoneChanges.changed([before, row.zone]);
     return { permit: this.view(row, now), etag: permitEtag(row) };
   }
 
   /** Removes the permit for good; to end one early, set its end_at instead. */
   remove(id: number, actor: Actor, ifMatch?: string | null): void {
-    const zone = this.ctx.store.transaction(() => {
+    this.ctx.store.transaction(() => {
       const current = this.matching(id, ifMatch);
       this.ctx.store.permits.delete(id);
       this.record(actor, id, current, null);
-      return current.zone;
     })();
-    this.ctx.zoneChanges.changed(zone);
   }
 }
