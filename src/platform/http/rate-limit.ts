@@ -1,3 +1,21 @@
+/** Keys a limiter holds at most: past it, expired ones go first, then the oldest. */
+export const MAX_KEYS = 10_000;
+
+/**
+ * Makes room for one more key: drops what `expired` says is over, then (a flood of distinct
+ * keys, such as IPv6 addresses or invented user names) the oldest entries, so memory stays
+ * bounded whatever arrives. A key dropped early starts afresh: a fresh window, a full bucket.
+ */
+function makeRoom<V>(map: Map<string, V>, max: number, expired: (v: V) => boolean): void {
+  if (map.size < max) return;
+  for (const [key, v] of map) if (expired(v)) map.delete(key);
+  // Oldest first: a Map iterates in insertion order, and entries are re-inserted when renewed.
+  for (const key of map.keys()) {
+    if (map.size < max) break;
+    map.delete(key);
+  }
+}
+
 /**
  * Counts failed authentications per key (an address, or an address and a user name) in a fixed
  * window. Past the limit the key gets 429 until the window ends, whether or not its next guess
@@ -9,10 +27,13 @@ export class FailureLimiter {
   private readonly windowMs: number;
   private readonly now: () => number;
 
-  constructor(opts: { max?: number; windowMs?: number; now?: () => number } = {}) {
+  private readonly maxKeys: number;
+
+  constructor(opts: { max?: number; windowMs?: number; now?: () => number; maxKeys?: number } = {}) {
     this.max = opts.max ?? 10;
     this.windowMs = opts.windowMs ?? 60_000;
     this.now = opts.now ?? Date.now;
+    this.maxKeys = opts.maxKeys ?? MAX_KEYS;
   }
 
   /** Seconds the key must wait, or 0 when it may try; `max`: this key's own limit. */
@@ -32,7 +53,8 @@ export class FailureLimiter {
     const now = this.now();
     const e = this.entries.get(key);
     if (!e || now - e.windowStart >= this.windowMs) {
-      if (this.entries.size >= 10_000) this.prune(now);
+      this.entries.delete(key);
+      makeRoom(this.entries, this.maxKeys, (x) => now - x.windowStart >= this.windowMs);
       this.entries.set(key, { count: 1, windowStart: now });
       return max <= 1;
     }
@@ -50,8 +72,9 @@ export class FailureLimiter {
     return this.max;
   }
 
-  private prune(now: number): void {
-    for (const [key, e] of this.entries) if (now - e.windowStart >= this.windowMs) this.entries.delete(key);
+  /** Keys held now (for tests and the bound). */
+  get size(): number {
+    return this.entries.size;
   }
 }
 
@@ -65,10 +88,13 @@ export class RequestRateLimiter {
   readonly burst: number;
   private readonly now: () => number;
 
-  constructor(opts: { perSecond: number; burst: number; now?: () => number }) {
+  private readonly maxKeys: number;
+
+  constructor(opts: { perSecond: number; burst: number; now?: () => number; maxKeys?: number }) {
     this.perSecond = opts.perSecond;
     this.burst = Math.max(1, opts.burst);
     this.now = opts.now ?? Date.now;
+    this.maxKeys = opts.maxKeys ?? MAX_KEYS;
   }
 
   /** Takes one request from the key's bucket: 0 when it may go, else whole seconds to wait. */
@@ -77,7 +103,12 @@ export class RequestRateLimiter {
     const now = this.now();
     let b = this.buckets.get(key);
     if (!b) {
-      if (this.buckets.size >= 10_000) this.prune(now);
+      // A bucket that has refilled is the same as no bucket.
+      makeRoom(
+        this.buckets,
+        this.maxKeys,
+        (x) => x.tokens + ((now - x.at) / 1000) * this.perSecond >= this.burst,
+      );
       b = { tokens: this.burst, at: now };
       this.buckets.set(key, b);
     } else {
@@ -91,9 +122,8 @@ export class RequestRateLimiter {
     return Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
   }
 
-  /** A bucket that has refilled is the same as no bucket. */
-  private prune(now: number): void {
-    for (const [key, b] of this.buckets)
-      if (b.tokens + ((now - b.at) / 1000) * this.perSecond >= this.burst) this.buckets.delete(key);
+  /** Keys held now (for tests and the bound). */
+  get size(): number {
+    return this.buckets.size;
   }
 }
