@@ -9,8 +9,9 @@ export interface PlateEntries {
 }
 
 /**
- * The set itself, in the JavaScript heap: a plate's entries by its normalized plate, and each
- * entry by its id for the rereads and the sweeps. Reading two indexed tables per lookup (even
+ * The set itself, in the JavaScript heap: a plate's entries by its normalized plate, a zone's by
+ * its zone (what zone answers are built from), and each entry by its id for the rereads and the
+ * sweeps. Reading two indexed tables per lookup (even
  * temporary ones) cost more than the rest of the lookup; a map costs a fraction of a microsecond.
  */
 export class LiveCopy {
@@ -19,6 +20,7 @@ export class LiveCopy {
   private readonly tickets = new Map<string, ListedTicket>();
   private readonly permits = new Map<number, ListedPermit>();
   private readonly office = new Map<number, ListedPermit>();
+  private readonly byZone = new Map<number, Set<Entry>>();
 
   forPlate(plateNorm: string, now: number, cutoff: number): PlateEntries {
     const found: PlateEntries = { tickets: [], permits: [] };
@@ -26,6 +28,20 @@ export class LiveCopy {
     if (held === undefined) return found;
     for (const e of Array.isArray(held) ? held : [held]) {
       if (e.startAt > now || (e.endAt !== null && e.endAt <= cutoff)) continue;
+      if (isTicket(e)) found.tickets.push(e);
+      else found.permits.push(e);
+    }
+    return found;
+  }
+
+  /**
+   * As TicketRecords.listedInZone and PermitRecords.listedInZone: the zone's entries, started
+   * or not, that end after the cutoff or not at all.
+   */
+  inZone(zone: number, cutoff: number): PlateEntries {
+    const found: PlateEntries = { tickets: [], permits: [] };
+    for (const e of this.byZone.get(zone) ?? []) {
+      if (e.endAt !== null && e.endAt <= cutoff) continue;
       if (isTicket(e)) found.tickets.push(e);
       else found.permits.push(e);
     }
@@ -83,6 +99,7 @@ export class LiveCopy {
 
   clear(): void {
     this.byPlate.clear();
+    this.byZone.clear();
     this.tickets.clear();
     this.permits.clear();
     this.office.clear();
@@ -100,6 +117,9 @@ export class LiveCopy {
   }
 
   private add(e: Entry): void {
+    let zone = this.byZone.get(e.zone);
+    if (!zone) this.byZone.set(e.zone, (zone = new Set()));
+    zone.add(e);
     const held = this.byPlate.get(e.plateNorm);
     if (held === undefined) this.byPlate.set(e.plateNorm, e);
     else if (Array.isArray(held)) held.push(e);
@@ -110,6 +130,9 @@ export class LiveCopy {
     const e = ids.get(id);
     if (e === undefined) return;
     ids.delete(id);
+    const zone = this.byZone.get(e.zone)!;
+    zone.delete(e);
+    if (zone.size === 0) this.byZone.delete(e.zone);
     const held = this.byPlate.get(e.plateNorm)!;
     if (!Array.isArray(held)) this.byPlate.delete(e.plateNorm);
     else {

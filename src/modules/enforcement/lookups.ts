@@ -32,6 +32,7 @@ interface Computed {
   body: string;
   results: number;
   until: number;
+  plates?: string[];
 }
 
 /** check-tickets and the zone list; the queries are prepared once. */
@@ -59,14 +60,14 @@ export class PermitLookups {
   /** check-tickets by zone. */
   byZone(zone: number, at: number): ExtendedInformation[] {
     const recent = this.recentMs();
-    return this.answer(this.inZone(zone, at - recent, true), at, recent);
+    return this.answer(this.inZone(zone, at - recent, at, true), at, recent);
   }
 
   /** check-tickets by zone as its JSON body, reused while nothing it depends on changes. */
   byZoneJson(zone: number, at: number): { body: string; results: number } {
     return this.answers.get("check", zone, at, () => {
       const recent = this.recentMs();
-      const rows = this.inZone(zone, at - recent, true);
+      const rows = this.inZone(zone, at - recent, at, true);
       const found = this.answer(rows, at, recent);
       return { body: JSON.stringify(found), results: found.length, until: nextChange(rows, at, recent) };
     });
@@ -74,29 +75,38 @@ export class PermitLookups {
 
   /** The zone list: plates with a permit active now, each once, sorted. */
   activePlates(zone: number, at: number): string[] {
-    const rows = this.inZone(zone, at, false);
+    const rows = this.inZone(zone, at, at, false);
     const clock = new WallClock(at, this.ctx.config.timezone);
     return uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
   }
 
   /** The zone list as its `{"data": [...]}` body, with its ETag, reused like byZoneJson. */
-  activePlatesJson(zone: number, at: number): { body: string; results: number; etag: string } {
+  activePlatesJson(
+    zone: number,
+    at: number,
+  ): { body: string; results: number; etag: string; plates: string[] } {
     const found = this.answers.get("list", zone, at, (): Computed => {
-      const rows = this.inZone(zone, at, false);
+      const rows = this.inZone(zone, at, at, false);
       const clock = new WallClock(at, this.ctx.config.timezone);
       const plates = uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
       return {
         body: JSON.stringify({ data: plates }),
         results: plates.length,
+        plates,
         until: nextChange(rows, at, 0),
       };
     });
     found.etag ??= etagOf(found.body);
-    return found as { body: string; results: number; etag: string };
+    return found as { body: string; results: number; etag: string; plates: string[] };
   }
 
-  /** Tickets and permits of a zone that end after the cutoff or not at all, started or not. */
-  private inZone(zone: number, cutoff: number, withNotes: boolean): Candidate[] {
+  /**
+   * Tickets and permits of a zone that end after the cutoff or not at all, started or not: from
+   * the read model, or from the queries while it is being built.
+   */
+  private inZone(zone: number, cutoff: number, at: number, withNotes: boolean): Candidate[] {
+    const held = this.model.forZone(zone, cutoff, at - this.recentMs());
+    if (held) return this.candidates(held.tickets, held.permits, withNotes);
     const store = this.ctx.store;
     return this.candidates(
       store.tickets.listedInZone(zone, cutoff),

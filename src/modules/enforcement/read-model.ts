@@ -8,8 +8,6 @@ export type { PlateEntries } from "./live-copy.ts";
 
 /** How far the clock moves on before entries that can no longer be listed are swept out. */
 const SWEEP_MS = 60_000;
-/** How old a look at `data_version` an exact version may rest on. */
-const EXACT_MS = 1;
 /** Past this many tickets written since the last answer, reading the whole set again is cheaper. */
 const MAX_REREAD = 20_000;
 
@@ -95,6 +93,17 @@ export class LookupReadModel {
   }
 
   /**
+   * As TicketRecords.listedInZone and PermitRecords.listedInZone (the office's included) at
+   * `cutoff`; null while the set is not built (the caller asks the queries). `lookupCutoff` is
+   * the lookups' own (now less the recent hours), which the set is kept current for: a zone list
+   * asks with a later cutoff, which must not move the horizon past the plate lookups'.
+   */
+  forZone(zone: number, cutoff: number, lookupCutoff: number): PlateEntries | null {
+    if (cutoff < lookupCutoff || !this.update(lookupCutoff)) return null;
+    return this.copy.inZone(zone, cutoff);
+  }
+
+  /**
    * What a zone's answers (check-tickets by zone, the zone list) are built from, as a version:
    * equal versions, equal rows. Null while the set is not built: such answers are not reused.
    * `cutoff` is the lookups' (now less the recent hours): a zone answer reads no row ending
@@ -115,12 +124,7 @@ export class LookupReadModel {
   /** True when the set is built and current for answers with this cutoff; else starts building it. */
   update(cutoff: number, exact = false): boolean {
     const at = performance.now();
-    // Exact: looked at within the last millisecond (the answers of one pass over many zones share
-    // one look).
-    if (
-      at - this.versionCheckedAt >=
-      (exact ? Math.min(EXACT_MS, this.versionCheckMs) : this.versionCheckMs)
-    ) {
+    if (exact || at - this.versionCheckedAt >= this.versionCheckMs) {
       this.versionCheckedAt = at;
       const version = this.store.dataVersion();
       if (version !== this.dataVersion) {

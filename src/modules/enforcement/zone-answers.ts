@@ -9,6 +9,8 @@ export interface ZoneAnswer {
   results: number;
   /** Filled in by whoever needs it, once per answer. */
   etag?: string;
+  /** The zone list's plates, in order (the live feed works out its changes from them). */
+  plates?: string[];
 }
 
 interface Entry extends ZoneAnswer {
@@ -49,7 +51,14 @@ export class ZoneAnswers {
     if (kept && kept.version === version && kept.from <= at && at < kept.until) return kept;
     const built = build();
     if (version === null) return built;
-    const entry: Entry = { body: built.body, results: built.results, version, from: at, until: built.until };
+    const entry: Entry = {
+      body: built.body,
+      results: built.results,
+      plates: built.plates,
+      version,
+      from: at,
+      until: built.until,
+    };
     if (kept) this.forget(key, kept);
     this.entries.set(key, entry);
     this.chars += entry.body.length;

@@ -118,17 +118,17 @@ export class ZoneFeed {
     this.lookups = ctx.lookups;
   }
 
-  private current(zone: number): { id: string; body: string; results: number } {
+  private current(zone: number): { id: string; body: string; results: number; plates: string[] } {
     const a = this.lookups.activePlatesJson(zone, this.ctx.now());
-    return { id: a.etag.slice(1, -1), body: a.body, results: a.results };
+    return { id: a.etag.slice(1, -1), body: a.body, results: a.results, plates: a.plates };
   }
 
-  private watched(now: { id: string; body: string }): Watched {
+  private watched(now: { id: string; body: string; plates: string[] }): Watched {
     return {
       subscribers: new Set(),
       id: now.id,
       body: now.body,
-      plates: (JSON.parse(now.body) as { data: string[] }).data,
+      plates: now.plates,
       changes: [],
     };
   }
@@ -246,14 +246,14 @@ export class ZoneFeed {
    * changed or the whole list: two events encoded once for the zone, whatever its subscribers.
    */
   private refresh(zone: number, w: Watched): void {
-    let now: { id: string; body: string };
+    let now: { id: string; body: string; plates: string[] };
     try {
       now = this.current(zone);
     } catch {
       return; // a store that cannot be read now is asked again at the next tick
     }
     if (now.id === w.id) return;
-    const plates = (JSON.parse(now.body) as { data: string[] }).data;
+    const plates = now.plates;
     const { added, removed } = diffLists(w.plates, plates);
     w.changes.push({ from: w.id, to: now.id, added, removed });
     if (w.changes.length > CHANGES_KEPT) w.changes.shift();

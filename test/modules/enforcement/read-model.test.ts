@@ -152,6 +152,7 @@ async function randomRun(cfg: {
       ]);
     const seen = new Map<number, { version: string; cutoff: number; rows: string }>();
     let versionsCompared = 0;
+    let zonesCompared = 0;
     const other = new Database(store.path);
     other.run("PRAGMA busy_timeout = 5000");
     const plates = ["AAA1", "BBB2", "ÅÄÖ3", "ZZZ4"];
@@ -229,6 +230,29 @@ async function randomRun(cfg: {
           compared++;
         }
       asked += plates.length * recents.length;
+      // A zone's rows from the model are the queries' rows, at the lookups' cutoff and at now.
+      const lookupCutoff = now - Math.max(...recents);
+      for (const zone of [1, 2, 3])
+        for (const cutoff of [lookupCutoff, now]) {
+          const held = live.forZone(zone, cutoff, lookupCutoff);
+          if (held === null) continue;
+          const sql = {
+            tickets: store.tickets
+              .listedInZone(zone, cutoff)
+              .map(({ rid: _, ...t }: ListedTicket & { rid?: number }) => t)
+              .sort((a, b) => (a.ticketId < b.ticketId ? -1 : 1)),
+            permits: store.permits
+              .listedInZone(zone, cutoff)
+              .sort((a, b) => `${a.office ? "o" : ""}${a.id}`.localeCompare(`${b.office ? "o" : ""}${b.id}`)),
+          };
+          expect({
+            tickets: [...held.tickets].sort((a, b) => (a.ticketId < b.ticketId ? -1 : 1)),
+            permits: [...held.permits].sort((a, b) =>
+              `${a.office ? "o" : ""}${a.id}`.localeCompare(`${b.office ? "o" : ""}${b.id}`),
+            ),
+          }).toEqual(sql);
+          zonesCompared++;
+        }
       for (const zone of [1, 2, 3]) {
         const cutoff = now - Math.max(...recents);
         const version = live.zoneVersion(zone, cutoff);
@@ -243,6 +267,7 @@ async function randomRun(cfg: {
     }
     expect(compared).toBe(asked);
     expect(versionsCompared).toBeGreaterThanOrEqual(cfg.minVersionChecks);
+    expect(zonesCompared).toBeGreaterThan(cfg.minVersionChecks);
     // The set was in use, not only the queries behind it.
     expect(live.size).toBeGreaterThan(0);
     other.close();
