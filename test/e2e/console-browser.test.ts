@@ -200,4 +200,51 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await other.waitForSelector("#lot-form");
     expect(await other.locator('#lot-form input[name="name"]').inputValue()).toBe("Dock");
   });
+
+  test("an import file is shown before anything is written, and applied all or nothing", async () => {
+    const id = await newLot("Import me");
+    const stored = (
+      (await (await api("GET", `/api/v1/parkings/${id}`)).json()) as { data: Record<string, unknown> }
+    ).data;
+    const page = await signedInConsole("import");
+    await page.goto(`${server.url}/#/lots`);
+    await page.waitForSelector("#lots-table");
+    const choose = (data: unknown[]) =>
+      page.setInputFiles("#lots-import", {
+        name: "lots.json",
+        mimeType: "application/json",
+        buffer: Buffer.from(JSON.stringify({ data })),
+      });
+    const renamed = { ...stored, name: "Imported name" };
+    const fresh = { ...stored, id: undefined, name: "Brand new" };
+    const broken = { ...stored, id: undefined, name: "Broken", zone_number: -1 };
+    await choose([renamed, fresh, broken]);
+    await page.waitForSelector("#import-preview");
+    const outcomes = await page
+      .locator("#import-lots [data-outcome]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-outcome")));
+    expect(outcomes).toEqual(["changed", "created", "refused"]);
+    expect(await page.locator("#import-blocked").isVisible()).toBe(true);
+    expect(await page.locator("#import-apply").count()).toBe(0);
+    expect(await page.locator("#import-lots").textContent()).toContain("/zone_number");
+    const names = async () =>
+      ((await (await api("GET", "/api/v1/parkings")).json()) as { data: { name: string }[] }).data.map(
+        (l) => l.name,
+      );
+    expect(await names()).not.toContain("Imported name");
+    expect(await names()).not.toContain("Brand new");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-import-refused"), fullPage: true });
+
+    await choose([renamed, fresh]);
+    await page.waitForSelector("#import-apply");
+    await page.click("#import-apply");
+    await page.waitForFunction(() =>
+      document.querySelector("#import-status")?.textContent?.includes("Imported"),
+    );
+    expect(await page.locator("#import-status").textContent()).toContain("1 created, 1 changed");
+    expect(await names()).toContain("Imported name");
+    expect(await names()).toContain("Brand new");
+    await page.waitForSelector(`#lots-table a:text("Brand new")`);
+  });
 });

@@ -118,7 +118,10 @@ export class LiveCopy {
 
   private add(e: Entry): void {
     let zone = this.byZone.get(e.zone);
-    if (!zone) this.byZone.set(e.zone, (zone = new Set()));
+    if (!zone) {
+      zone = new Set();
+      this.byZone.set(e.zone, zone);
+    }
     zone.add(e);
     const held = this.byPlate.get(e.plateNorm);
     if (held === undefined) this.byPlate.set(e.plateNorm, e);

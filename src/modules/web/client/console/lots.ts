@@ -1,6 +1,7 @@
 import { api, query } from "../api.ts";
 import { debounce, field, h, prevented, replace } from "../dom.ts";
 import { list, money, t } from "../i18n.ts";
+import { previewImport } from "./lot-import.ts";
 import { type Lot, local, type Quote } from "./lot-shapes.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
 import { RowsEditor } from "./rows.ts";
@@ -241,19 +242,8 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
     hidden: true,
     onchange: async () => {
       const file = importer.files?.[0];
-      if (!file) return;
-      try {
-        const lots = (JSON.parse(await file.text()) as { data: Lot[] }).data;
-        const known = new Set((await api<{ data: Lot[] }>("GET", "/api/v1/parkings")).data.map((l) => l.id));
-        for (const l of lots)
-          if (l.id && known.has(l.id)) await api("PUT", `/api/v1/parkings/${l.id}`, l);
-          else await api("POST", "/api/v1/parkings", l);
-        replace(note, t("imported", { n: lots.length }));
-        await load();
-      } catch (e) {
-        replace(note, `${t("error")}: ${problemText(e)}`);
-      }
       importer.value = "";
+      if (file) await previewImport(file, editor, () => load());
     },
   });
   const exporter = async () => {

@@ -100,7 +100,6 @@ export const en = {
   overMaxTime: "longer than the max time",
   export: "Export",
   import: "Import",
-  imported: "{n} lots imported",
   newPermit: "New permit",
   start: "Start",
   end: "End (empty = open-ended)",
@@ -202,6 +201,20 @@ export const en = {
   lot: "Lot",
   unknownLot: "unknown lot",
   noLot: "no lot",
+  importPreview: "Import {file}: nothing is written yet",
+  importSummary: "{created} to create, {changed} to change, {unchanged} unchanged, {refused} refused.",
+  importBlocked: "Nothing can be written while a lot is refused: fix the file and choose it again.",
+  importApply: "Apply all (one transaction)",
+  importDone: "Imported: {created} created, {changed} changed, {unchanged} unchanged.",
+  importNotJson: "The file is not JSON",
+  importFile: "The file",
+  importIndex: "In file",
+  importOutcome: "Outcome",
+  importDetail: "Fields or errors",
+  import_created: "New",
+  import_changed: "Changed",
+  import_unchanged: "Unchanged",
+  import_refused: "Refused",
 };
 
 export type Key = keyof typeof en;
