@@ -247,4 +247,79 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(await names()).toContain("Brand new");
     await page.waitForSelector(`#lots-table a:text("Brand new")`);
   });
+
+  test("a lot changed by someone else meanwhile: nothing is overwritten unasked, the edits stay, the operator chooses", async () => {
+    const id = await newLot("Shared");
+    const page = await signedInConsole("conflict");
+    await page.goto(`${server.url}/#/lots`);
+    const versionRead = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/v1/parkings/${id}`) && r.request().method() === "GET",
+    );
+    await page.click(`[data-lot="${id}"]`);
+    await page.waitForSelector("#lot-form");
+    await versionRead;
+    // Another tab (here, the API) renames it.
+    const renamed = await api("PATCH", `/api/v1/parkings/${id}`, { name: "Renamed elsewhere" });
+    expect(renamed.status).toBe(200);
+    await page.fill('#lot-form input[name="number_of_spaces"]', "77");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForSelector("#lot-conflict");
+    const said = (await page.locator("#lot-conflict").textContent()) ?? "";
+    expect(said).toContain("name, number_of_spaces.");
+    expect(said).not.toContain("parking_lot_fee");
+    expect(await page.locator('#lot-form input[name="number_of_spaces"]').inputValue()).toBe("77");
+    expect(await page.locator("#lot-status").textContent()).not.toContain("Saved");
+    const stored = async () =>
+      (
+        (await (await api("GET", `/api/v1/parkings/${id}`)).json()) as {
+          data: { name: string; number_of_spaces: number };
+        }
+      ).data;
+    expect(await stored()).toMatchObject({ name: "Renamed elsewhere", number_of_spaces: 40 });
+    await page.screenshot({ path: screenshotPath("desktop-lot-conflict"), fullPage: true });
+    await page.click("#conflict-theirs");
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLInputElement>('#lot-form input[name="name"]')?.value ===
+        "Renamed elsewhere",
+    );
+    // Then a change of theirs: saved over the version just read, with no conflict.
+    await page.fill('#lot-form input[name="number_of_spaces"]', "78");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    expect(await stored()).toMatchObject({ name: "Renamed elsewhere", number_of_spaces: 78 });
+  });
+
+  test("a lot can be deleted, with what happens to its tickets said first", async () => {
+    const id = await newLot("Going away");
+    const sent = await fetch(`${server.url}/api/v1/actions/tickets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${terminal}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        eventType: "TicketCreated",
+        ticketId: "GONE-1",
+        zoneCode: "7",
+        parkingLotId: id,
+        startDate: new Date(Date.now() - 3_600_000).toISOString(),
+        endDate: new Date(Date.now() + 3_600_000).toISOString(),
+        licenseNumber: "GONE 1",
+        ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const page = await signedInConsole("delete");
+    const asked: string[] = [];
+    page.on("dialog", (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await page.goto(`${server.url}/#/lots/${id}`);
+    await page.waitForSelector("#lot-delete");
+    await page.click("#lot-delete");
+    await page.waitForSelector("#lot-deleted");
+    expect(asked[0]).toContain("Its tickets stay");
+    expect((await api("GET", `/api/v1/parkings/${id}`)).status).toBe(404);
+    expect(await page.locator(`[data-lot="${id}"]`).count()).toBe(0);
+    expect((await api("GET", "/api/v1/tickets/GONE-1")).status).toBe(200);
+  });
 });

@@ -34,9 +34,23 @@ export function setCsrf(value: string): void {
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await versioned<T>(method, path, body)).data;
+}
+
+/**
+ * As api(), with the record's version: the answer's ETag, and `ifMatch` sent as If-Match so that
+ * a write made against an older version is refused (412) instead of undoing someone's change.
+ */
+export async function versioned<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  ifMatch?: string | null,
+): Promise<{ data: T; etag: string | null }> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (method !== "GET" && csrf) headers["x-csrf-token"] = csrf;
+  if (ifMatch) headers["if-match"] = ifMatch;
   let res: Response;
   try {
     res = await fetch(path, {
@@ -49,7 +63,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   } catch {
     throw new Offline("offline");
   }
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return { data: undefined as T, etag: null };
   const text = await res.text();
   let json: unknown;
   try {
@@ -59,7 +73,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   }
   if (res.status === 401 && path !== "/api/v1/session") unauthorized?.();
   if (!res.ok) throw new ApiError(res.status, (json as Problem) ?? { detail: text });
-  return json as T;
+  return { data: json as T, etag: res.headers.get("etag") };
 }
 
 export function query(params: Record<string, string | number | undefined | null>): string {

@@ -1,8 +1,10 @@
-import { api, query } from "../api.ts";
-import { debounce, field, h, prevented, replace } from "../dom.ts";
-import { list, money, t } from "../i18n.ts";
+import { api, versioned } from "../api.ts";
+import { field, h, prevented, replace } from "../dom.ts";
+import { list, t } from "../i18n.ts";
+import { conflictNotice, isStale } from "./lot-conflict.ts";
 import { previewImport } from "./lot-import.ts";
-import { type Lot, local, type Quote } from "./lot-shapes.ts";
+import { quotePreview } from "./lot-quote.ts";
+import type { Lot } from "./lot-shapes.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
 import { RowsEditor } from "./rows.ts";
 import { problemText, table } from "./table.ts";
@@ -108,6 +110,14 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
       lot?.parking_lot_location ?? [],
     );
     const status = h("p", { class: "note", role: "status", id: "lot-status" });
+    const conflict = h("div");
+    // The version the form was opened on: writes carry it (If-Match), so none undoes another's.
+    let etag: string | null = null;
+    if (lot)
+      void versioned<{ data: Lot }>("GET", `/api/v1/parkings/${lot.id}`).then(
+        (r) => (etag = r.etag),
+        () => {},
+      );
     const form = h(
       "form",
       { id: "lot-form", class: "lot-form", onsubmit: prevented(() => save()) },
@@ -152,45 +162,50 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
       variable.element,
       open.element,
       where.element,
-      h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("save")), status),
+      conflict,
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "submit", class: "primary" }, t("save")),
+        lot
+          ? h(
+              "button",
+              { type: "button", class: "danger", id: "lot-delete", onclick: () => void remove() },
+              t("deleteLot"),
+            )
+          : null,
+        status,
+      ),
     );
 
-    // The price preview asks the real quote endpoint about the saved lot.
-    const now = new Date();
-    now.setMinutes(0, 0, 0);
-    const start = h("input", { type: "datetime-local", id: "quote-start", value: local(now) });
-    const end = h("input", {
-      type: "datetime-local",
-      id: "quote-end",
-      value: local(new Date(now.getTime() + 2 * 3_600_000)),
-    });
-    const quoteOut = h("p", { class: "quote-out", id: "quote-out", "aria-live": "polite" });
-    const preview = debounce(async () => {
-      if (!lot) return;
+    /** Someone changed the lot meanwhile: the form stays as it is, and the operator chooses. */
+    async function stale(mine: Record<string, unknown>, retry: () => Promise<void>): Promise<void> {
+      const now = await versioned<{ data: Lot }>("GET", `/api/v1/parkings/${lot!.id}`);
+      conflictNotice(conflict, mine, now.data.data, {
+        useTheirs: () => edit(now.data.data),
+        keepMine: () => {
+          etag = now.etag;
+          replace(conflict);
+          void retry();
+        },
+      });
+    }
+
+    async function remove(): Promise<void> {
+      if (!lot || !confirm(t("deleteLotConfirm", { id: lot.id, name: lot.name }))) return;
       try {
-        const q = await api<Quote>(
-          "GET",
-          `/api/v1/parkings/${lot.id}/quote${query({ start: start.value, end: end.value })}`,
-        );
-        const flags = [
-          q.data.capped_by_max_fee ? t("capped") : "",
-          q.data.exceeds_max_time ? t("overMaxTime") : "",
-        ].filter(Boolean);
+        await versioned("DELETE", `/api/v1/parkings/${lot.id}`, undefined, etag);
+        history.pushState(null, "", "#/lots");
         replace(
-          quoteOut,
-          t("quoteLine", {
-            from: start.value.replace("T", " "),
-            to: end.value.replace("T", " "),
-            amount: money(q.data.amount_incl_vat, q.data.currency_code),
-          }),
-          flags.length ? ` (${flags.join(", ")})` : "",
+          editor,
+          h("p", { class: "ok-line", role: "status", id: "lot-deleted" }, t("lotDeleted", { id: lot.id })),
         );
+        await load();
       } catch (e) {
-        replace(quoteOut, problemText(e));
+        if (isStale(e)) await stale({}, remove);
+        else replace(status, `${t("error")}: ${problemText(e)}`);
       }
-    }, 250);
-    start.addEventListener("input", preview);
-    end.addEventListener("input", preview);
+    }
 
     async function save(): Promise<void> {
       const body = {
@@ -207,32 +222,20 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
       };
       const costs = (body.parking_lot_fee as { cost_per_unit: number }[]).map((f) => f.cost_per_unit);
       if (!confirmOutliers(costs)) return;
+      replace(status);
       try {
         const saved = lot
-          ? await api<{ data: Lot }>("PUT", `/api/v1/parkings/${lot.id}`, body)
+          ? (await versioned<{ data: Lot }>("PUT", `/api/v1/parkings/${lot.id}`, body, etag)).data
           : await api<{ data: Lot }>("POST", "/api/v1/parkings", body);
         await load(saved.data.id);
         replace(document.getElementById("lot-status") ?? status, t("saved"));
       } catch (e) {
-        replace(status, `${t("error")}: ${problemText(e)}`);
+        if (isStale(e)) await stale(body, save);
+        else replace(status, `${t("error")}: ${problemText(e)}`);
       }
     }
 
-    replace(
-      editor,
-      h(
-        "section",
-        { class: "quote" },
-        h("h3", null, t("quote")),
-        // A new lot has no price yet: the endpoint prices saved lots only.
-        lot
-          ? h("div", { class: "grid" }, h("label", null, t("from"), start), h("label", null, t("to"), end))
-          : null,
-        lot ? quoteOut : h("p", { class: "note" }, t("quoteSaveFirst")),
-      ),
-      form,
-    );
-    preview();
+    replace(editor, quotePreview(lot), form);
   }
 
   const importer = h("input", {

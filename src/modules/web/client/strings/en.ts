@@ -215,6 +215,15 @@ export const en = {
   import_changed: "Changed",
   import_unchanged: "Unchanged",
   import_refused: "Refused",
+  changedElsewhere:
+    "Changed by someone else since you opened it: nothing was saved, and your edits are still in the form.",
+  changedFields: "Where it now differs from your form: {fields}.",
+  useTheirs: "Open their version (drop my edits)",
+  keepMine: "Save mine over it",
+  deleteLot: "Delete lot",
+  deleteLotConfirm:
+    "Delete lot {id} · {name}? Its tickets stay in the history and still name lot {id}, without a name from now on; terminals that send lot {id} afterwards are still accepted, marked as an unknown lot. The id is never given to another lot. This cannot be undone.",
+  lotDeleted: "Lot {id} deleted.",
 };
 
 export type Key = keyof typeof en;

@@ -217,4 +217,13 @@ export const sv: Record<Key, string> = {
   import_changed: "Ändrad",
   import_unchanged: "Oförändrad",
   import_refused: "Avvisad",
+  changedElsewhere:
+    "Ändrad av någon annan sedan du öppnade den: inget sparades, och dina ändringar finns kvar i formuläret.",
+  changedFields: "Där den nu skiljer sig från ditt formulär: {fields}.",
+  useTheirs: "Öppna deras version (släpp mina ändringar)",
+  keepMine: "Spara min över den",
+  deleteLot: "Ta bort parkeringen",
+  deleteLotConfirm:
+    "Ta bort parkering {id} · {name}? Dess biljetter finns kvar i historiken och anger fortfarande parkering {id}, utan namn från och med nu; terminaler som skickar parkering {id} därefter tas fortfarande emot, markerade som okänd parkering. Id:t ges aldrig till en annan parkering. Det går inte att ångra.",
+  lotDeleted: "Parkering {id} borttagen.",
 };
