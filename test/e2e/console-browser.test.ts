@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
 import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
 
 const newBox = boxesForFile();
+// Browser tests on a shared machine: each gets the minute the other browser tests give theirs.
+setDefaultTimeout(60_000);
 const DESKTOP = { width: 1366, height: 768 };
 
 let box: Box;
@@ -263,8 +265,8 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(renamed.status).toBe(200);
     await page.fill('#lot-form input[name="number_of_spaces"]', "77");
     await page.click("#lot-form button[type=submit]");
-    await page.waitForSelector("#lot-conflict");
-    const said = (await page.locator("#lot-conflict").textContent()) ?? "";
+    await page.waitForSelector("#conflict");
+    const said = (await page.locator("#conflict").textContent()) ?? "";
     expect(said).toContain("name, number_of_spaces.");
     expect(said).not.toContain("parking_lot_fee");
     expect(await page.locator('#lot-form input[name="number_of_spaces"]').inputValue()).toBe("77");
@@ -321,5 +323,38 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect((await api("GET", `/api/v1/parkings/${id}`)).status).toBe(404);
     expect(await page.locator(`[data-lot="${id}"]`).count()).toBe(0);
     expect((await api("GET", "/api/v1/tickets/GONE-1")).status).toBe(200);
+  });
+
+  test("a permit has its own address, and a permit changed meanwhile is not overwritten unasked", async () => {
+    const made = await api("POST", "/api/v1/permits", {
+      registration_number: "RES 1",
+      zone: 7,
+      start_at: "2026-06-01",
+      end_at: null,
+      note: "resident",
+    });
+    expect(made.status).toBe(201);
+    const id = ((await made.json()) as { data: { id: number } }).data.id;
+    const page = await signedInConsole("permit-conflict");
+    const versionRead = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/v1/permits/${id}`) && r.request().method() === "GET",
+    );
+    await page.goto(`${server.url}/#/permits/${id}`);
+    await page.waitForSelector("#permit-form");
+    await versionRead;
+    expect((await api("PATCH", `/api/v1/permits/${id}`, { note: "changed at the desk" })).status).toBe(200);
+    await page.fill('#permit-form input[name="zone"]', "8");
+    await page.click("#permit-form button[type=submit]");
+    await page.waitForSelector("#conflict");
+    const said = (await page.locator("#conflict").textContent()) ?? "";
+    expect(said).toContain("zone, note.");
+    const stored = async () =>
+      ((await (await api("GET", `/api/v1/permits/${id}`)).json()) as { data: { zone: number; note: string } })
+        .data;
+    expect(await stored()).toMatchObject({ zone: 7, note: "changed at the desk" });
+    await page.click("#conflict-mine");
+    await page.waitForFunction(async () => !document.querySelector("#conflict"));
+    await Bun.sleep(300);
+    expect(await stored()).toMatchObject({ zone: 8, note: "resident" });
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +7,8 @@ import { type Box, boxesForFile, type Server } from "../support/binary.ts";
 import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
 
 const newBox = boxesForFile();
+// Browser tests on a shared machine: each gets the minute the other browser tests give theirs.
+setDefaultTimeout(60_000);
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 768 };
 

@@ -1,7 +1,7 @@
 import { api, versioned } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
-import { conflictNotice, isStale } from "./lot-conflict.ts";
+import { conflictNotice, isStale } from "./conflict.ts";
 import { previewImport } from "./lot-import.ts";
 import { quotePreview } from "./lot-quote.ts";
 import type { Lot } from "./lot-shapes.ts";

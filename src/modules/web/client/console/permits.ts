@@ -1,6 +1,7 @@
-import { api, query } from "../api.ts";
+import { api, query, versioned } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t, when } from "../i18n.ts";
+import { conflictNotice, isStale } from "./conflict.ts";
 import { RowsEditor } from "./rows.ts";
 import { problemText, table } from "./table.ts";
 
@@ -23,7 +24,8 @@ function local(iso: string | null): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-export function permitsPage(root: HTMLElement): () => void {
+/** The permits page; `permitId` (from `#/permits/ID`) opens that permit. */
+export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: string): () => void {
   const listBox = h("div", { class: "list", id: "permits-list" });
   const editor = h("div", { class: "editor", id: "permit-editor" });
   const note = h("p", { class: "note", role: "status" });
@@ -36,7 +38,7 @@ export function permitsPage(root: HTMLElement): () => void {
     h("button", { type: "button", id: "new-permit", onclick: () => edit(null) }, `+ ${t("newPermit")}`),
   );
 
-  async function load(): Promise<void> {
+  async function load(openId?: number): Promise<void> {
     try {
       const q = query({
         registration_number: field(filter, "registration_number"),
@@ -46,7 +48,18 @@ export function permitsPage(root: HTMLElement): () => void {
       replace(
         listBox,
         table([t("plate"), t("zone"), t("start"), t("endShort"), t("active"), t("note")], permits, (p) => [
-          h("a", { href: "#/permits", onclick: prevented(() => edit(p)) }, p.registration_number),
+          h(
+            "a",
+            {
+              href: `#/permits/${p.id}`,
+              "data-permit": p.id,
+              onclick: prevented(() => {
+                history.pushState(null, "", `#/permits/${p.id}`);
+                edit(p);
+              }),
+            },
+            p.registration_number,
+          ),
           String(p.zone),
           when(p.start_at),
           when(p.end_at),
@@ -54,6 +67,8 @@ export function permitsPage(root: HTMLElement): () => void {
           p.note,
         ]),
       );
+      const chosen = permits.find((p) => p.id === openId);
+      if (chosen) edit(chosen);
     } catch (e) {
       replace(note, problemText(e));
     }
@@ -71,7 +86,27 @@ export function permitsPage(root: HTMLElement): () => void {
       { weekday: 1, start_time: "07:00:00", end_time: "18:00:00" },
       p?.days ?? [],
     );
-    const status = h("p", { class: "note", role: "status" });
+    const status = h("p", { class: "note", role: "status", id: "permit-status" });
+    const conflict = h("div");
+    // The version the form was opened on: writes carry it (If-Match), so none undoes another's.
+    let etag: string | null = null;
+    if (p)
+      void versioned<{ data: Permit }>("GET", `/api/v1/permits/${p.id}`).then(
+        (r) => (etag = r.etag),
+        () => {},
+      );
+    /** Someone changed the permit meanwhile: the form stays as it is, and the operator chooses. */
+    const stale = async (mine: Record<string, unknown>, retry: () => Promise<void>) => {
+      const now = await versioned<{ data: Permit }>("GET", `/api/v1/permits/${p!.id}`);
+      conflictNotice(conflict, mine, now.data.data, {
+        useTheirs: () => edit(now.data.data),
+        keepMine: () => {
+          etag = now.etag;
+          replace(conflict);
+          void retry();
+        },
+      });
+    };
     const form = h(
       "form",
       { id: "permit-form", onsubmit: prevented(() => save()) },
@@ -116,6 +151,7 @@ export function permitsPage(root: HTMLElement): () => void {
         ),
       ),
       windows.element,
+      conflict,
       h(
         "div",
         { class: "actions" },
@@ -140,28 +176,30 @@ export function permitsPage(root: HTMLElement): () => void {
       };
       try {
         const saved = p
-          ? await api<{ data: Permit }>("PUT", `/api/v1/permits/${p.id}`, body)
+          ? (await versioned<{ data: Permit }>("PUT", `/api/v1/permits/${p.id}`, body, etag)).data
           : await api<{ data: Permit }>("POST", "/api/v1/permits", body);
         edit(saved.data);
         await load();
       } catch (e) {
-        replace(status, `${t("error")}: ${problemText(e)}`);
+        if (isStale(e)) await stale(body, save);
+        else replace(status, `${t("error")}: ${problemText(e)}`);
       }
     }
     async function remove(): Promise<void> {
       if (!p || !confirm(t("confirmDelete"))) return;
       try {
-        await api("DELETE", `/api/v1/permits/${p.id}`);
+        await versioned("DELETE", `/api/v1/permits/${p.id}`, undefined, etag);
         replace(editor);
         await load();
       } catch (e) {
-        replace(status, problemText(e));
+        if (isStale(e)) await stale({}, remove);
+        else replace(status, problemText(e));
       }
     }
     replace(editor, form);
   }
 
   replace(root, h("div", { class: "split" }, h("section", null, filter, note, listBox), editor));
-  void load();
+  void load(permitId ? Number(permitId) : undefined);
   return () => {};
 }

@@ -1,9 +1,8 @@
 import { ApiError } from "../api.ts";
 import { h, replace } from "../dom.ts";
 import { t } from "../i18n.ts";
-import type { Lot } from "./lot-shapes.ts";
 
-/** The write was refused because the lot changed since the form was opened (412). */
+/** The write was refused because the record changed since the form was opened (412). */
 export function isStale(e: unknown): boolean {
   return e instanceof ApiError && e.status === 412;
 }
@@ -17,32 +16,36 @@ function same(mine: unknown, theirs: unknown): boolean {
     const t = theirs as Record<string, unknown>;
     return Object.entries(mine).every(([k, v]) => same(v, t[k]));
   }
+  // Instants are compared as instants: the form writes milliseconds, the box answers microseconds.
+  if (typeof mine === "string" && typeof theirs === "string" && ISO.test(mine) && ISO.test(theirs))
+    return Date.parse(mine) === Date.parse(theirs);
   return mine === theirs;
 }
 
-/** The fields whose values differ between what the form holds and the lot as stored now. */
-function differing(mine: Record<string, unknown>, theirs: Lot): string[] {
-  const stored = theirs as unknown as Record<string, unknown>;
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+/** The fields whose values differ between what the form holds and the record as stored now. */
+function differing(mine: Record<string, unknown>, stored: Record<string, unknown>): string[] {
   return Object.keys(mine).filter((k) => !same(mine[k], stored[k]));
 }
 
 /**
- * Someone else changed the lot since this form was opened: says so, names the fields where the
- * form and the stored lot now differ, and leaves the form as the operator left it. They choose:
- * open the stored version (their edits are dropped), or save theirs over it (knowingly).
+ * Someone else changed the record (a lot, a permit) since this form was opened: says so, names
+ * the fields where the form and the stored record now differ, and leaves the form as the operator
+ * left it. They choose: open the stored version (their edits are dropped), or save theirs over it.
  */
 export function conflictNotice(
   box: HTMLElement,
   mine: Record<string, unknown>,
-  theirs: Lot,
+  theirs: object,
   choices: { useTheirs: () => void; keepMine: () => void },
 ): void {
-  const fields = differing(mine, theirs);
+  const fields = differing(mine, theirs as Record<string, unknown>);
   replace(
     box,
     h(
       "div",
-      { class: "warning conflict", role: "alert", id: "lot-conflict" },
+      { class: "warning conflict", role: "alert", id: "conflict" },
       h("p", null, t("changedElsewhere")),
       fields.length > 0 ? h("p", null, t("changedFields", { fields: fields.join(", ") })) : null,
       h(
