@@ -357,4 +357,34 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await Bun.sleep(300);
     expect(await stored()).toMatchObject({ zone: 8, note: "resident" });
   });
+
+  test("a refused save marks the field the box names, says it once in words, and never says Saved", async () => {
+    const id = await newLot("Overlap");
+    const page = await signedInConsole("field-errors");
+    await page.goto(`${server.url}/#/lots/${id}`);
+    await page.waitForSelector("#lot-form");
+    // A second weekday fee over the same hours as the first.
+    await page.click("#fees button.add");
+    const added = page.locator("#fees tbody tr:nth-child(4)");
+    await added.locator('select[name="type_of_day"]').selectOption("1");
+    await added.locator('input[name="start_time"]').fill("00:00:00");
+    await added.locator('input[name="end_time"]').fill("24:00:00");
+    await added.locator('input[name="cost_per_unit"]').fill("5");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForSelector(".field-error");
+    expect(await page.locator('#fees tbody tr:nth-child(4) [aria-invalid="true"]').count()).toBe(1);
+    const shown = await page.locator(".field-error").allTextContents();
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatch(/overlap/i);
+    const status = (await page.locator("#lot-status").textContent()) ?? "";
+    expect(status).toContain("Not saved: 1 marked field");
+    expect(status).not.toContain("Saved");
+    expect(status).not.toContain("/parking_lot_fee");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-lot-field-error"), fullPage: true });
+    await added.locator("button.remove").click();
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    expect(await page.locator(".field-error").count()).toBe(0);
+  });
 });

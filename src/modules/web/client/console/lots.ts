@@ -1,13 +1,22 @@
-import { api, versioned } from "../api.ts";
+import { ApiError, api, versioned } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
 import { conflictNotice, isStale } from "./conflict.ts";
+import { clearFieldErrors, markFieldErrors } from "./field-errors.ts";
 import { previewImport } from "./lot-import.ts";
 import { quotePreview } from "./lot-quote.ts";
 import type { Lot } from "./lot-shapes.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
 import { RowsEditor } from "./rows.ts";
 import { problemText, table } from "./table.ts";
+
+/** The lot's editable tables by the body field they write (field errors point into them). */
+const LOT_TABLES = {
+  parking_lot_fee: "fees",
+  variable_fees: "variable-fees",
+  parking_lot_open: "opening-hours",
+  parking_lot_location: "locations",
+};
 
 /** The lots page; `lotId` (from `#/lots/ID`) opens that lot. */
 export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): () => void {
@@ -223,6 +232,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
       const costs = (body.parking_lot_fee as { cost_per_unit: number }[]).map((f) => f.cost_per_unit);
       if (!confirmOutliers(costs)) return;
       replace(status);
+      clearFieldErrors(form);
       try {
         const saved = lot
           ? (await versioned<{ data: Lot }>("PUT", `/api/v1/parkings/${lot.id}`, body, etag)).data
@@ -231,7 +241,20 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
         replace(document.getElementById("lot-status") ?? status, t("saved"));
       } catch (e) {
         if (isStale(e)) await stale(body, save);
-        else replace(status, `${t("error")}: ${problemText(e)}`);
+        else {
+          // Each error at its field, once, in words; the status line only counts them.
+          const unplaced = markFieldErrors(form, e, LOT_TABLES);
+          replace(
+            status,
+            h(
+              "span",
+              { class: "error", role: "alert" },
+              unplaced.length === 0 && e instanceof ApiError && e.problem.errors?.length
+                ? t("fixMarked", { n: e.problem.errors.length })
+                : `${t("notSaved")}: ${unplaced.length ? unplaced.map((u) => u.message).join("; ") : (e as Error).message}`,
+            ),
+          );
+        }
       }
     }
 

@@ -224,6 +224,8 @@ export const en = {
   deleteLotConfirm:
     "Delete lot {id} · {name}? Its tickets stay in the history and still name lot {id}, without a name from now on; terminals that send lot {id} afterwards are still accepted, marked as an unknown lot. The id is never given to another lot. This cannot be undone.",
   lotDeleted: "Lot {id} deleted.",
+  fixMarked: "Not saved: {n} marked field(s) need fixing.",
+  notSaved: "Not saved",
 };
 
 export type Key = keyof typeof en;

@@ -226,4 +226,6 @@ export const sv: Record<Key, string> = {
   deleteLotConfirm:
     "Ta bort parkering {id} · {name}? Dess biljetter finns kvar i historiken och anger fortfarande parkering {id}, utan namn från och med nu; terminaler som skickar parkering {id} därefter tas fortfarande emot, markerade som okänd parkering. Id:t ges aldrig till en annan parkering. Det går inte att ångra.",
   lotDeleted: "Parkering {id} borttagen.",
+  fixMarked: "Inte sparat: {n} markerade fält behöver rättas.",
+  notSaved: "Inte sparat",
 };
