@@ -387,4 +387,86 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
     expect(await page.locator(".field-error").count()).toBe(0);
   });
+
+  test("a lot opened from a list shown earlier is read afresh: a save never reverts a change made meanwhile", async () => {
+    const id = await newLot("Listed");
+    const page = await signedInConsole("fresh-open");
+    await page.goto(`${server.url}/#/lots`);
+    await page.waitForSelector(`[data-lot="${id}"]`);
+    expect((await api("PATCH", `/api/v1/parkings/${id}`, { number_of_spaces: 4242 })).status).toBe(200);
+    await page.click(`[data-lot="${id}"]`);
+    await page.waitForSelector("#lot-form");
+    expect(await page.locator('#lot-form input[name="number_of_spaces"]').inputValue()).toBe("4242");
+    await page.fill('#lot-form input[name="name"]', "Listed, renamed");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    const lot = (
+      (await (await api("GET", `/api/v1/parkings/${id}`)).json()) as {
+        data: { name: string; number_of_spaces: number };
+      }
+    ).data;
+    expect(lot).toMatchObject({ name: "Listed, renamed", number_of_spaces: 4242 });
+  });
+
+  test("an import applied with a double click is written once; a malformed address still draws its page", async () => {
+    const page = await signedInConsole("double-apply");
+    await page.goto(`${server.url}/#/lots`);
+    await page.waitForSelector("#lots-table");
+    const before = ((await (await api("GET", "/api/v1/parkings")).json()) as { data: unknown[] }).data.length;
+    const { id: _, ...lot } = {
+      ...(await (await api("GET", "/api/v1/parkings")).json()).data[0],
+      name: "Once only",
+    };
+    await page.setInputFiles("#lots-import", {
+      name: "one.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify({ data: [lot] })),
+    });
+    await page.waitForSelector("#import-apply");
+    await page.dblclick("#import-apply");
+    await page.waitForFunction(() =>
+      document.querySelector("#import-status")?.textContent?.includes("1 created"),
+    );
+    await Bun.sleep(300);
+    const after = ((await (await api("GET", "/api/v1/parkings")).json()) as { data: { name: string }[] })
+      .data;
+    expect(after.length).toBe(before + 1);
+    expect(after.filter((l) => l.name === "Once only")).toHaveLength(1);
+
+    await page.goto(`${server.url}/#/tickets/100%`);
+    await page.waitForSelector("#tickets-table");
+    expect(await page.locator("#signin-error").count()).toBe(0);
+  });
+
+  test("weekly hours take a set of days in one row: Mon-Fri 07-18 is one row, saved as five windows", async () => {
+    const page = await signedInConsole("weekly");
+    await page.goto(`${server.url}/#/permits`);
+    await page.click("#new-permit");
+    await page.fill('#permit-form input[name="registration_number"]', "WEEK 1");
+    await page.fill('#permit-form input[name="zone"]', "7");
+    await page.click("#permit-windows button.add");
+    const row = page.locator("#permit-windows tbody tr").first();
+    expect(
+      await row
+        .locator('input[name="weekdays"]')
+        .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked)),
+    ).toEqual([true, true, true, true, true, false, false]);
+    await page.click("#permit-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#permit-form h2")?.textContent?.includes("#"));
+    const list = (
+      (await (await api("GET", "/api/v1/permits?registration_number=WEEK1")).json()) as {
+        data: { id: number; days: { weekday: number; start_time: string; end_time: string }[] }[];
+      }
+    ).data;
+    expect(list[0]!.days.map((d) => d.weekday)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(list[0]!.days.map((d) => `${d.start_time}-${d.end_time}`))).toEqual(
+      new Set(["07:00:00-18:00:00"]),
+    );
+    // Opened again, the five windows are one row again.
+    await page.goto(`${server.url}/#/permits/${list[0]!.id}`);
+    await page.waitForSelector("#permit-windows tbody tr");
+    expect(await page.locator("#permit-windows tbody tr").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-permit-weekly"), fullPage: true });
+  });
 });

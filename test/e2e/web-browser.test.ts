@@ -276,7 +276,8 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     expect(permits.data[0]).toMatchObject({
       zone: 7,
       note: "Resident, weekdays",
-      days: [{ weekday: 1, start_time: "07:00:00", end_time: "18:00:00" }],
+      // A new row of hours is Mon-Fri 07-18: one row, five windows.
+      days: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start_time: "07:00:00", end_time: "18:00:00" })),
     });
 
     // Credentials: a new token is shown once with its QR code, works, and stops working when revoked.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { call, expectProblem } from "../../support/app.ts";
+import { call, expectProblem, testApp } from "../../support/app.ts";
 import { cityLot, createdLot, lotSetup } from "../../support/lots.ts";
 
 const IMPORT = "/api/v1/parkings/import";
@@ -105,5 +105,28 @@ describe("POST /api/v1/parkings/import", () => {
     const res = await call(s.app, "POST", IMPORT, { token: s.token("permits:read"), body: { data: [] } });
     expectProblem(res, 403, "insufficient-scope");
     expectProblem(await call(s.app, "POST", IMPORT, { body: { data: [] } }), 401, "unauthorized");
+  });
+});
+
+describe("lot ids stay within what the API can address", () => {
+  test("an import whose lots would get ids past the largest is refused, and so is a new lot after it", async () => {
+    const s = testApp();
+    const admin = s.token("admin");
+    const lot = { ...cityLot(), id: 2_147_483_647 };
+    const { id: _, ...noId } = lot;
+    const r = await call(s.app, "POST", "/api/v1/parkings/import", {
+      token: admin,
+      body: { data: [lot, { ...noId, name: "Next" }] },
+    });
+    const p = expectProblem(r, 400, "validation");
+    expect(JSON.stringify(p.errors)).toContain("No free lot id");
+    expect((await call(s.app, "GET", "/api/v1/parkings", { token: admin })).json.data).toHaveLength(0);
+    // With the largest id taken by a lot made on purpose, a lot without an id is refused, not given an id no one can use.
+    expect((await call(s.app, "POST", "/api/v1/parkings", { token: admin, body: lot })).status).toBe(201);
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/parkings", { token: admin, body: noId }),
+      409,
+      "lot-exists",
+    );
   });
 });

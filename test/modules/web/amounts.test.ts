@@ -29,3 +29,9 @@ describe("amounts as the console reads them", () => {
     expect(outlierFees([125_000, 0])).toEqual([]);
   });
 });
+
+test("nothing past the largest amount the box stores (10 000 000 kr) is an amount", () => {
+  expect(parseMoney("10000000")).toBe(1_000_000_000);
+  expect(parseMoney("10000000,01")).toBeNull();
+  expect(parseMoney("999999999,99")).toBeNull();
+});

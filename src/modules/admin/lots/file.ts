@@ -1,6 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { FieldError } from "../../../domain/errors.ts";
 import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
+import { ID_MAX } from "../../../domain/zones.ts";
 import { schemaErrors } from "../../../platform/http/validation.ts";
 import { type ParkingLot, ParkingLotInput } from "./model.ts";
 
@@ -68,6 +69,12 @@ export function readLotFile(value: unknown, firstFreeId: number): LotFileReading
     const input = Value.Decode(ParkingLotInput, item);
     const lot = completeLot(input, input.id ?? next++);
     const errors: FieldError[] = [];
+    // An id past the largest the API takes could never be read, changed or deleted again.
+    if (lot.id > ID_MAX)
+      errors.push({
+        pointer: "/id",
+        message: `No free lot id is left at or below ${ID_MAX}: give this lot an id that is free`,
+      });
     const first = seen.get(lot.id);
     if (first !== undefined)
       errors.push({ pointer: "/id", message: `Duplicate lot id (also at index ${first})` });

@@ -2,6 +2,7 @@ import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.t
 import { conflict, type FieldError, invalid, notFound, stale } from "../../../domain/errors.ts";
 import type { LotInput, ParkingLot } from "../../../domain/lots/lot.ts";
 import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
+import { ID_MAX } from "../../../domain/zones.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import { planImport } from "./import.ts";
@@ -125,6 +126,13 @@ export class LotCatalog {
     const lot = this.store.transaction(() => {
       if (input.id !== undefined && this.store.lots.exists(input.id))
         throw conflict("lot-exists", "Parking lot exists", `There is already a parking lot ${input.id}`);
+      // The next id would be past the largest the API takes: the lot could never be read again.
+      if (input.id === undefined && this.store.lots.nextId() > ID_MAX)
+        throw conflict(
+          "lot-exists",
+          "Parking lot exists",
+          `No free lot id is left at or below ${ID_MAX}: create the lot with an id that is free`,
+        );
       const draft = completeLot(input, input.id ?? 0);
       ensureConsistent(draft);
       const lot = this.store.lots.insert(draft, input.id !== undefined, this.now(), actor.who);

@@ -42,6 +42,15 @@ const SIGN_IN_LINK = /(?:^#|&)(code|token)=([^&]+)/;
 const app = document.getElementById("app")!;
 let leave: (() => void) | undefined;
 
+/** The record an address names (`#/tickets/ID`); one that is no valid escape is taken as typed. */
+function decodedItem(item: string): string {
+  try {
+    return decodeURIComponent(item);
+  } catch {
+    return item;
+  }
+}
+
 function signInPage(message?: string): void {
   const error = h("p", { class: "error", id: "signin-error", role: "alert" }, message ?? "");
   const submit = async (body: Record<string, string>) => {
@@ -243,8 +252,7 @@ function started(s: Session, offline = false): void {
     document.title = `${t(entry[1])} · parkd`;
     if (navigated) heading.focus();
     navigated = true;
-    leave =
-      entry[2](pageRoot, () => void sessionLost(), item ? decodeURIComponent(item) : undefined) ?? undefined;
+    leave = entry[2](pageRoot, () => void sessionLost(), item ? decodedItem(item) : undefined) ?? undefined;
   };
   window.onhashchange = route;
   route();

@@ -7,11 +7,15 @@
  */
 const MONEY = /^\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/;
 
-/** Öre (hundredths) from the text, or null when it is not an amount. */
+/** The largest amount the box stores (öre): 10 000 000 kr. */
+export const MAX_MONEY = 1_000_000_000;
+
+/** Öre (hundredths) from the text, or null when it is not an amount the box takes. */
 export function parseMoney(text: string): number | null {
   const m = MONEY.exec(text);
   if (!m) return null;
-  return Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0"));
+  const ore = Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0"));
+  return ore <= MAX_MONEY ? ore : null;
 }
 
 /**

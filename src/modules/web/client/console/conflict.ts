@@ -38,7 +38,7 @@ export function conflictNotice(
   box: HTMLElement,
   mine: Record<string, unknown>,
   theirs: object,
-  choices: { useTheirs: () => void; keepMine: () => void },
+  choices: { useTheirs: () => void; keepMine: () => void; deleting?: boolean },
 ): void {
   const fields = differing(mine, theirs as Record<string, unknown>);
   replace(
@@ -46,13 +46,19 @@ export function conflictNotice(
     h(
       "div",
       { class: "warning conflict", role: "alert", id: "conflict" },
-      h("p", null, t("changedElsewhere")),
-      fields.length > 0 ? h("p", null, t("changedFields", { fields: fields.join(", ") })) : null,
+      h("p", null, t(choices.deleting ? "changedBeforeDelete" : "changedElsewhere")),
+      fields.length > 0 && !choices.deleting
+        ? h("p", null, t("changedFields", { fields: fields.join(", ") }))
+        : null,
       h(
         "div",
         { class: "toolbar" },
         h("button", { type: "button", id: "conflict-theirs", onclick: choices.useTheirs }, t("useTheirs")),
-        h("button", { type: "button", id: "conflict-mine", onclick: choices.keepMine }, t("keepMine")),
+        h(
+          "button",
+          { type: "button", id: "conflict-mine", onclick: choices.keepMine },
+          t(choices.deleting ? "deleteAnyway" : "keepMine"),
+        ),
       ),
     ),
   );

@@ -1,4 +1,4 @@
-import { api } from "../api.ts";
+import { ApiError, api } from "../api.ts";
 import { h, replace } from "../dom.ts";
 import { t } from "../i18n.ts";
 import { problemText, table } from "./table.ts";
@@ -48,12 +48,15 @@ export async function previewImport(
   try {
     report = (await api<{ data: ImportReport }>("POST", `${IMPORT}?dry_run=true`, value)).data;
   } catch (e) {
-    replace(panel, h("p", { class: "error", role: "alert" }, problemText(e)));
+    const tooBig = e instanceof ApiError && e.status === 413;
+    replace(panel, h("p", { class: "error", role: "alert" }, tooBig ? t("importTooBig") : problemText(e)));
     return;
   }
   const blocked = report.refused > 0 || report.file_errors.length > 0;
   const status = h("p", { role: "status", id: "import-status" });
-  const apply = async () => {
+  const apply = async (button: HTMLButtonElement) => {
+    // Applied once: a second click while the first is on its way would create the new lots twice.
+    button.disabled = true;
     try {
       const done = (await api<{ data: ImportReport }>("POST", IMPORT, value)).data;
       replace(
@@ -62,6 +65,7 @@ export async function previewImport(
       );
       await imported();
     } catch (e) {
+      button.disabled = false;
       replace(status, h("span", { class: "error" }, problemText(e)));
     }
   };
@@ -96,7 +100,11 @@ export async function previewImport(
             { class: "toolbar" },
             h(
               "button",
-              { type: "button", id: "import-apply", onclick: () => void apply() },
+              {
+                type: "button",
+                id: "import-apply",
+                onclick: (e: Event) => void apply(e.currentTarget as HTMLButtonElement),
+              },
               t("importApply"),
             ),
             h("button", { type: "button", onclick: () => replace(panel) }, t("cancel")),

@@ -40,7 +40,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
                 "data-lot": l.id,
                 onclick: prevented(() => {
                   history.pushState(null, "", `#/lots/${l.id}`);
-                  edit(l);
+                  void open(l.id);
                 }),
               },
               `${l.id} · ${l.name}`,
@@ -53,14 +53,26 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
           { id: "lots-table" },
         ),
       );
-      const chosen = lots.find((l) => l.id === selectId);
-      if (chosen) edit(chosen);
+      if (selectId !== undefined) await open(selectId);
     } catch (e) {
       replace(note, problemText(e));
     }
   }
 
-  function edit(lot: Lot | null): void {
+  /**
+   * Opens a lot in the form as the box holds it now, with that version's ETag: the form is never
+   * filled from the list's older copy, so a save can only overwrite what the operator saw.
+   */
+  async function open(id: number): Promise<void> {
+    try {
+      const r = await versioned<{ data: Lot }>("GET", `/api/v1/parkings/${id}`);
+      edit(r.data.data, r.etag);
+    } catch (e) {
+      replace(editor, h("p", { class: "error", role: "alert", id: "lot-missing" }, problemText(e)));
+    }
+  }
+
+  function edit(lot: Lot | null, version: string | null = null): void {
     const dayTypes = list("dayTypes");
     const units = list("units");
     const fees = new RowsEditor(
@@ -121,12 +133,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
     const status = h("p", { class: "note", role: "status", id: "lot-status" });
     const conflict = h("div");
     // The version the form was opened on: writes carry it (If-Match), so none undoes another's.
-    let etag: string | null = null;
-    if (lot)
-      void versioned<{ data: Lot }>("GET", `/api/v1/parkings/${lot.id}`).then(
-        (r) => (etag = r.etag),
-        () => {},
-      );
+    let etag = version;
     const form = h(
       "form",
       { id: "lot-form", class: "lot-form", onsubmit: prevented(() => save()) },
@@ -188,10 +195,15 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
     );
 
     /** Someone changed the lot meanwhile: the form stays as it is, and the operator chooses. */
-    async function stale(mine: Record<string, unknown>, retry: () => Promise<void>): Promise<void> {
+    async function stale(
+      mine: Record<string, unknown>,
+      retry: () => Promise<void>,
+      deleting = false,
+    ): Promise<void> {
       const now = await versioned<{ data: Lot }>("GET", `/api/v1/parkings/${lot!.id}`);
       conflictNotice(conflict, mine, now.data.data, {
-        useTheirs: () => edit(now.data.data),
+        deleting,
+        useTheirs: () => edit(now.data.data, now.etag),
         keepMine: () => {
           etag = now.etag;
           replace(conflict);
@@ -211,7 +223,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
         );
         await load();
       } catch (e) {
-        if (isStale(e)) await stale({}, remove);
+        if (isStale(e)) await stale({}, remove, true);
         else replace(status, `${t("error")}: ${problemText(e)}`);
       }
     }
@@ -302,6 +314,6 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
       editor,
     ),
   );
-  void load(lotId ? Number(lotId) : undefined);
+  void load(lotId && /^[0-9]{1,10}$/.test(lotId) ? Number(lotId) : undefined);
   return () => {};
 }

@@ -24,6 +24,31 @@ function local(iso: string | null): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
+type Window = Permit["days"][number];
+
+/** The permit's windows as the form shows them: days sharing a time range in one row. */
+function windowRows(days: readonly Window[]): Record<string, unknown>[] {
+  const rows = new Map<string, { weekdays: number[]; start_time: string; end_time: string }>();
+  for (const d of days) {
+    const key = `${d.start_time}-${d.end_time}`;
+    const row = rows.get(key) ?? { weekdays: [], start_time: d.start_time, end_time: d.end_time };
+    row.weekdays.push(d.weekday);
+    rows.set(key, row);
+  }
+  return [...rows.values()].map((r) => ({ ...r, weekdays: r.weekdays.sort((a, b) => a - b) }));
+}
+
+/** The form's rows as the API's windows: one per day of each row. */
+function windowsOf(rows: Record<string, unknown>[]): Window[] {
+  return rows.flatMap((r) =>
+    (r.weekdays as number[]).map((weekday) => ({
+      weekday,
+      start_time: r.start_time as string,
+      end_time: r.end_time as string,
+    })),
+  );
+}
+
 /** The permits page; `permitId` (from `#/permits/ID`) opens that permit. */
 export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: string): () => void {
   const listBox = h("div", { class: "list", id: "permits-list" });
@@ -55,7 +80,7 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
               "data-permit": p.id,
               onclick: prevented(() => {
                 history.pushState(null, "", `#/permits/${p.id}`);
-                edit(p);
+                void open(p.id);
               }),
             },
             p.registration_number,
@@ -67,39 +92,44 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
           p.note,
         ]),
       );
-      const chosen = permits.find((p) => p.id === openId);
-      if (chosen) edit(chosen);
+      if (openId !== undefined) await open(openId);
     } catch (e) {
       replace(note, problemText(e));
     }
   }
 
-  function edit(p: Permit | null): void {
+  /** Opens a permit as the box holds it now, with that version's ETag (never the list's copy). */
+  async function open(id: number): Promise<void> {
+    try {
+      const r = await versioned<{ data: Permit }>("GET", `/api/v1/permits/${id}`);
+      edit(r.data.data, r.etag);
+    } catch (e) {
+      replace(editor, h("p", { class: "error", role: "alert" }, problemText(e)));
+    }
+  }
+
+  function edit(p: Permit | null, version: string | null = null): void {
     const windows = new RowsEditor(
       "permit-windows",
       t("windows"),
       [
-        { name: "weekday", label: t("dayType"), kind: "select", options: list("weekdays") },
+        { name: "weekdays", label: t("days"), kind: "days", options: list("weekdays") },
         { name: "start_time", label: t("from"), kind: "time" },
         { name: "end_time", label: t("to"), kind: "time" },
       ],
-      { weekday: 1, start_time: "07:00:00", end_time: "18:00:00" },
-      p?.days ?? [],
+      { weekdays: [1, 2, 3, 4, 5], start_time: "07:00:00", end_time: "18:00:00" },
+      windowRows(p?.days ?? []),
     );
     const status = h("p", { class: "note", role: "status", id: "permit-status" });
     const conflict = h("div");
     // The version the form was opened on: writes carry it (If-Match), so none undoes another's.
-    let etag: string | null = null;
-    if (p)
-      void versioned<{ data: Permit }>("GET", `/api/v1/permits/${p.id}`).then(
-        (r) => (etag = r.etag),
-        () => {},
-      );
+    let etag = version;
     /** Someone changed the permit meanwhile: the form stays as it is, and the operator chooses. */
-    const stale = async (mine: Record<string, unknown>, retry: () => Promise<void>) => {
+    const stale = async (mine: Record<string, unknown>, retry: () => Promise<void>, deleting = false) => {
       const now = await versioned<{ data: Permit }>("GET", `/api/v1/permits/${p!.id}`);
       conflictNotice(conflict, mine, now.data.data, {
-        useTheirs: () => edit(now.data.data),
+        deleting,
+        useTheirs: () => edit(now.data.data, now.etag),
         keepMine: () => {
           etag = now.etag;
           replace(conflict);
@@ -170,15 +200,18 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
         start_at: new Date(field(form, "start_at")).toISOString(),
         end_at: end ? new Date(end).toISOString() : null,
         note: field(form, "note"),
-        days: windows
-          .values()
-          .map(({ weekday, start_time, end_time }) => ({ weekday, start_time, end_time })),
+        days: windowsOf(windows.values()),
       };
+      if (windows.values().some((r) => (r.weekdays as number[]).length === 0)) {
+        replace(status, h("span", { class: "error", role: "alert" }, t("chooseDays")));
+        return;
+      }
       try {
         const saved = p
-          ? (await versioned<{ data: Permit }>("PUT", `/api/v1/permits/${p.id}`, body, etag)).data
-          : await api<{ data: Permit }>("POST", "/api/v1/permits", body);
-        edit(saved.data);
+          ? await versioned<{ data: Permit }>("PUT", `/api/v1/permits/${p.id}`, body, etag)
+          : await versioned<{ data: Permit }>("POST", "/api/v1/permits", body);
+        // The answer carries the new version: the next save is made against it.
+        edit(saved.data.data, saved.etag);
         await load();
       } catch (e) {
         if (isStale(e)) await stale(body, save);
@@ -192,7 +225,7 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
         replace(editor);
         await load();
       } catch (e) {
-        if (isStale(e)) await stale({}, remove);
+        if (isStale(e)) await stale({}, remove, true);
         else replace(status, problemText(e));
       }
     }
@@ -200,6 +233,6 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
   }
 
   replace(root, h("div", { class: "split" }, h("section", null, filter, note, listBox), editor));
-  void load(permitId ? Number(permitId) : undefined);
+  void load(permitId && /^[0-9]{1,10}$/.test(permitId) ? Number(permitId) : undefined);
   return () => {};
 }

@@ -5,7 +5,7 @@ import { moneyInput, moneyOf } from "./money.ts";
 export interface Column {
   name: string;
   label: string;
-  kind: "int" | "number" | "money" | "time" | "select" | "check" | "optional-int";
+  kind: "int" | "number" | "money" | "time" | "select" | "check" | "optional-int" | "days";
   /** For select: the option labels, valued 1..n. */
   options?: string[];
   step?: string;
@@ -67,6 +67,23 @@ export class RowsEditor {
         );
       case "check":
         return h("input", { type: "checkbox", name, checked: Boolean(value), "aria-label": c.label });
+      case "days": {
+        // A set of days (1 = Monday … 7 = Sunday) in one row: Mon–Fri is one row, not five.
+        const chosen = new Set(Array.isArray(value) ? (value as number[]) : []);
+        return h(
+          "fieldset",
+          { class: "days", "data-name": name },
+          h("legend", { class: "visually-hidden" }, c.label),
+          (c.options ?? []).map((day, i) =>
+            h(
+              "label",
+              { class: "day" },
+              h("input", { type: "checkbox", name, value: i + 1, checked: chosen.has(i + 1) }),
+              day,
+            ),
+          ),
+        );
+      }
       case "time":
         // Text, not type=time: the end of a day is 24:00:00, which a time input cannot hold.
         return h("input", {
@@ -126,6 +143,12 @@ export class RowsEditor {
       const id = (tr as HTMLElement).dataset.id;
       if (id) out.id = Number(id);
       for (const c of this.columns) {
+        if (c.kind === "days") {
+          out[c.name] = [...tr.querySelectorAll<HTMLInputElement>(`input[name="${c.name}"]:checked`)].map(
+            (d) => Number(d.value),
+          );
+          continue;
+        }
         const el = tr.querySelector<HTMLInputElement>(`[name="${c.name}"]`)!;
         if (c.kind === "check") out[c.name] = el.checked;
         else if (c.kind === "time")

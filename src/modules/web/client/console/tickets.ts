@@ -130,10 +130,14 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     void open(id);
   }
 
+  /** The ticket asked for last: an earlier answer arriving late is not shown over it. */
+  let asked = 0;
   async function open(id: string): Promise<void> {
     const path = `/api/v1/tickets/${encodeURIComponent(id)}`;
+    const mine = ++asked;
     try {
       const v = (await api<{ data: TicketView }>("GET", path)).data;
+      if (mine !== asked) return;
       const history = table([t("received"), t("event"), t("by"), t("outcome"), ""], [], () => [], {
         id: "ticket-history",
       });

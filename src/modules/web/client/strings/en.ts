@@ -222,10 +222,16 @@ export const en = {
   keepMine: "Save mine over it",
   deleteLot: "Delete lot",
   deleteLotConfirm:
-    "Delete lot {id} · {name}? Its tickets stay in the history and still name lot {id}, without a name from now on; terminals that send lot {id} afterwards are still accepted, marked as an unknown lot. The id is never given to another lot. This cannot be undone.",
+    "Delete lot {id} · {name}? Its tickets stay in the history and still name lot {id}, without a name from now on; terminals that send lot {id} afterwards are still accepted, marked as an unknown lot. New lots are never given its id by themselves (only an import or API call naming it would reuse it). This cannot be undone.",
   lotDeleted: "Lot {id} deleted.",
   fixMarked: "Not saved: {n} marked field(s) need fixing.",
   notSaved: "Not saved",
+  days: "Days",
+  chooseDays: "Not saved: choose at least one day in each row of hours.",
+  changedBeforeDelete: "Changed by someone else since you opened it: it was not deleted.",
+  deleteAnyway: "Delete it anyway",
+  importTooBig:
+    "The file is larger than the box takes in one request (--body-limit-kb). Import it with `parkd lots import` on the box, or split it.",
 };
 
 export type Key = keyof typeof en;

@@ -224,8 +224,14 @@ export const sv: Record<Key, string> = {
   keepMine: "Spara min över den",
   deleteLot: "Ta bort parkeringen",
   deleteLotConfirm:
-    "Ta bort parkering {id} · {name}? Dess biljetter finns kvar i historiken och anger fortfarande parkering {id}, utan namn från och med nu; terminaler som skickar parkering {id} därefter tas fortfarande emot, markerade som okänd parkering. Id:t ges aldrig till en annan parkering. Det går inte att ångra.",
+    "Ta bort parkering {id} · {name}? Dess biljetter finns kvar i historiken och anger fortfarande parkering {id}, utan namn från och med nu; terminaler som skickar parkering {id} därefter tas fortfarande emot, markerade som okänd parkering. Nya parkeringar får aldrig dess id av sig själva (bara en import eller ett API-anrop som anger det återanvänder det). Det går inte att ångra.",
   lotDeleted: "Parkering {id} borttagen.",
   fixMarked: "Inte sparat: {n} markerade fält behöver rättas.",
   notSaved: "Inte sparat",
+  days: "Dagar",
+  chooseDays: "Inte sparat: välj minst en dag på varje rad med tider.",
+  changedBeforeDelete: "Ändrad av någon annan sedan du öppnade den: den togs inte bort.",
+  deleteAnyway: "Ta bort ändå",
+  importTooBig:
+    "Filen är större än boxen tar emot i en begäran (--body-limit-kb). Importera den med `parkd lots import` på boxen, eller dela upp den.",
 };
