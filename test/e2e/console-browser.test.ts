@@ -469,4 +469,28 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("desktop-permit-weekly"), fullPage: true });
   });
+
+  test("who changed what and when: under each lot and permit, and as one list that can be filtered", async () => {
+    const id = await newLot("Before");
+    const page = await signedInConsole("history");
+    await page.goto(`${server.url}/#/lots/${id}`);
+    await page.waitForSelector("#lot-form");
+    await page.fill('#lot-form input[name="name"]', "After");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    await page.waitForSelector("#lot-editor .history table.changes");
+    const own = (await page.locator("#lot-editor .history").textContent()) ?? "";
+    expect(own).toContain('name: "Before" → "After"');
+    expect(own).toContain("token:console (console)");
+    expect(own).toContain("Created");
+
+    await page.goto(`${server.url}/#/changes`);
+    await page.waitForSelector("#changes-list table.changes");
+    expect(await page.locator(`#changes-list a[href="#/lots/${id}"]`).count()).toBeGreaterThan(0);
+    await page.selectOption('#changes-filter select[name="subject"]', "permit");
+    await page.click("#changes-filter button[type=submit]");
+    await page.waitForFunction(() => !document.querySelector('#changes-list a[href^="#/lots/"]'));
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-changes"), fullPage: true });
+  });
 });

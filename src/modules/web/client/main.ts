@@ -1,35 +1,10 @@
 import { ApiError, api, Offline, onUnauthorized, type Session, setCsrf } from "./api.ts";
-import { attendantPage } from "./attendant.ts";
-import { auditPage } from "./console/audit.ts";
-import { credentialsPage } from "./console/credentials.ts";
-import { lotsPage } from "./console/lots.ts";
-import { permitsPage } from "./console/permits.ts";
-import { statusPage } from "./console/status.ts";
-import { ticketsPage } from "./console/tickets.ts";
-import { todayPage } from "./console/today.ts";
 import { field, h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
 import { offlineUse } from "./offline-use.ts";
-import { SETUP_HASH, setupPage, setupStandalone } from "./setup.ts";
+import { CONSOLE } from "./pages.ts";
+import { SETUP_HASH, setupStandalone } from "./setup.ts";
 import { ZONE_CACHE } from "./zone-cache.ts";
-
-/**
- * A page draws itself in `root`; it calls `sessionLost` when the box answers 401. `item` is what
- * the address names past the page (`#/tickets/ID`): every page and record can be bookmarked.
- */
-type Page = (root: HTMLElement, sessionLost: () => void, item?: string) => (() => void) | undefined;
-
-const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
-  ["check", "attendant", attendantPage],
-  ["today", "today", todayPage],
-  ["lots", "lots", lotsPage],
-  ["permits", "permits", permitsPage],
-  ["tickets", "tickets", ticketsPage],
-  ["credentials", "credentials", credentialsPage],
-  ["audit", "audit", auditPage],
-  ["status", "status", statusPage],
-  ["setup", "handhelds", setupPage],
-];
 
 /** Who was signed in, without the csrf value: lets the page open offline on a handheld. */
 const LAST_SESSION = "parkd.session";

@@ -117,3 +117,12 @@ export async function previewImport(
 function summary(r: ImportReport): Record<string, number> {
   return { created: r.created, changed: r.changed, unchanged: r.unchanged, refused: r.refused };
 }
+
+/** The lots as the box holds them, downloaded as the file import reads back unchanged. */
+export async function exportLots(): Promise<void> {
+  const lots = await api<{ data: unknown[] }>("GET", "/api/v1/parkings");
+  const url = URL.createObjectURL(new Blob([JSON.stringify(lots, null, 2)], { type: "application/json" }));
+  const a = h("a", { href: url, download: "parking-lots.json" });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

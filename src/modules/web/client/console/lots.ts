@@ -1,9 +1,10 @@
 import { ApiError, api, versioned } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
+import { objectHistory } from "./changes.ts";
 import { conflictNotice, isStale } from "./conflict.ts";
 import { clearFieldErrors, markFieldErrors } from "./field-errors.ts";
-import { previewImport } from "./lot-import.ts";
+import { exportLots, previewImport } from "./lot-import.ts";
 import { quotePreview } from "./lot-quote.ts";
 import type { Lot } from "./lot-shapes.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
@@ -270,7 +271,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
       }
     }
 
-    replace(editor, quotePreview(lot), form);
+    replace(editor, quotePreview(lot), form, lot ? objectHistory("lot", lot.id) : null);
   }
 
   const importer = h("input", {
@@ -284,13 +285,6 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
       if (file) await previewImport(file, editor, () => load());
     },
   });
-  const exporter = async () => {
-    const lots = await api<{ data: Lot[] }>("GET", "/api/v1/parkings");
-    const url = URL.createObjectURL(new Blob([JSON.stringify(lots, null, 2)], { type: "application/json" }));
-    const a = h("a", { href: url, download: "parking-lots.json" });
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
 
   replace(
     root,
@@ -304,7 +298,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
           "div",
           { class: "toolbar" },
           h("button", { type: "button", id: "new-lot", onclick: () => edit(null) }, `+ ${t("newLot")}`),
-          h("button", { type: "button", onclick: () => void exporter() }, t("export")),
+          h("button", { type: "button", onclick: () => void exportLots() }, t("export")),
           h("button", { type: "button", onclick: () => importer.click() }, t("import")),
           importer,
         ),

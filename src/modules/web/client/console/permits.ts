@@ -1,6 +1,7 @@
 import { api, query, versioned } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t, when } from "../i18n.ts";
+import { objectHistory } from "./changes.ts";
 import { conflictNotice, isStale } from "./conflict.ts";
 import { RowsEditor } from "./rows.ts";
 import { problemText, table } from "./table.ts";
@@ -229,7 +230,7 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
         else replace(status, problemText(e));
       }
     }
-    replace(editor, form);
+    replace(editor, form, p ? objectHistory("permit", p.id) : null);
   }
 
   replace(root, h("div", { class: "split" }, h("section", null, filter, note, listBox), editor));

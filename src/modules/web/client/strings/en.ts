@@ -232,6 +232,20 @@ export const en = {
   deleteAnyway: "Delete it anyway",
   importTooBig:
     "The file is larger than the box takes in one request (--body-limit-kb). Import it with `parkd lots import` on the box, or split it.",
+  changes: "History",
+  changeHistory: "Change history",
+  noChanges: "No changes recorded.",
+  record: "Record",
+  action: "Change",
+  fieldsChanged: "Fields (before → after)",
+  subject_lot: "Lot",
+  subject_permit: "Permit",
+  subject_token: "Token",
+  subject_user: "User",
+  action_create: "Created",
+  action_update: "Changed",
+  action_delete: "Deleted",
+  action_revoke: "Revoked",
 };
 
 export type Key = keyof typeof en;

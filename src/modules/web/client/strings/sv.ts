@@ -234,4 +234,18 @@ export const sv: Record<Key, string> = {
   deleteAnyway: "Ta bort ändå",
   importTooBig:
     "Filen är större än boxen tar emot i en begäran (--body-limit-kb). Importera den med `parkd lots import` på boxen, eller dela upp den.",
+  changes: "Historik",
+  changeHistory: "Ändringshistorik",
+  noChanges: "Inga ändringar registrerade.",
+  record: "Post",
+  action: "Ändring",
+  fieldsChanged: "Fält (före → efter)",
+  subject_lot: "Parkering",
+  subject_permit: "Tillstånd",
+  subject_token: "Token",
+  subject_user: "Användare",
+  action_create: "Skapad",
+  action_update: "Ändrad",
+  action_delete: "Borttagen",
+  action_revoke: "Återkallad",
 };

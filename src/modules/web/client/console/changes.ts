@@ -1,0 +1,123 @@
+import { api, query } from "../api.ts";
+import { field, h, prevented, replace } from "../dom.ts";
+import { t, when } from "../i18n.ts";
+import { problemText, table } from "./table.ts";
+
+/** GET /api/v1/changes (src/modules/admin/changes/model.ts, OperatorChange). */
+interface Change {
+  id: number;
+  at: string;
+  actor: string;
+  via: "api" | "console" | "cli";
+  subject: "lot" | "permit" | "token" | "user";
+  subject_id: string;
+  action: "create" | "update" | "delete" | "revoke";
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+const short = (v: unknown) => {
+  const text = JSON.stringify(v) ?? "—";
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
+
+/** What changed, field by field: "name: "Old" → "New"". */
+function fieldsOf(c: Change) {
+  const keys = new Set([...Object.keys(c.before ?? {}), ...Object.keys(c.after ?? {})]);
+  return h(
+    "ul",
+    { class: "changed-fields" },
+    [...keys].map((k) => h("li", null, `${k}: ${short(c.before?.[k])} → ${short(c.after?.[k])}`)),
+  );
+}
+
+/** The record a change is about, linked where the console has a page for it. */
+function subjectOf(c: Change) {
+  const label = `${t(`subject_${c.subject}`)} ${c.subject_id}`;
+  const page = c.subject === "lot" ? "lots" : c.subject === "permit" ? "permits" : null;
+  return page && c.action !== "delete" ? h("a", { href: `#/${page}/${c.subject_id}` }, label) : label;
+}
+
+function changeRows(items: Change[], withSubject: boolean) {
+  return table(
+    [t("at"), t("by"), ...(withSubject ? [t("record")] : []), t("action"), t("fieldsChanged")],
+    items,
+    (c) => [
+      when(c.at),
+      `${c.actor} (${c.via})`,
+      ...(withSubject ? [subjectOf(c)] : []),
+      t(`action_${c.action}`),
+      fieldsOf(c),
+    ],
+    { class: "changes" },
+  );
+}
+
+/** One record's history, newest first, under its form: who changed what, when. */
+export function objectHistory(subject: Change["subject"], id: number | string): HTMLElement {
+  const box = h("section", { class: "history", "aria-labelledby": `history-${subject}` });
+  const title = h("h3", { id: `history-${subject}` }, t("changeHistory"));
+  replace(box, title, h("p", { class: "note" }, "…"));
+  void api<{ data: Change[] }>(
+    "GET",
+    `/api/v1/changes${query({ subject, subject_id: String(id), limit: 20 })}`,
+  ).then(
+    (r) =>
+      replace(
+        box,
+        title,
+        r.data.length ? changeRows(r.data, false) : h("p", { class: "note" }, t("noChanges")),
+      ),
+    (e) => replace(box, title, h("p", { class: "error" }, problemText(e))),
+  );
+  return box;
+}
+
+/** Every operator change, newest first, filtered by record, who and when; a page at a time. */
+export function changesPage(root: HTMLElement): () => void {
+  const list = h("div", { id: "changes-list" });
+  const more = h("button", { type: "button", id: "changes-more", hidden: true }, t("more"));
+  let cursor: string | null = null;
+  let shown: Change[] = [];
+  const iso = (v: string) => (v ? new Date(v).toISOString() : undefined);
+  const form = h(
+    "form",
+    { class: "toolbar", id: "changes-filter", onsubmit: prevented(() => load(false)) },
+    h(
+      "select",
+      { name: "subject", "aria-label": t("record") },
+      h("option", { value: "" }, `${t("record")}: ${t("any")}`),
+      (["lot", "permit", "token", "user"] as const).map((s) => h("option", { value: s }, t(`subject_${s}`))),
+    ),
+    h("input", { name: "subject_id", placeholder: "id", "aria-label": "id" }),
+    h("input", { name: "actor", placeholder: t("by"), "aria-label": t("by") }),
+    h("input", { name: "from", type: "datetime-local", "aria-label": t("from") }),
+    h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
+    h("button", { type: "submit" }, t("search")),
+  );
+  async function load(next: boolean): Promise<void> {
+    try {
+      const page = await api<{ data: Change[]; next_cursor: string | null }>(
+        "GET",
+        `/api/v1/changes${query({
+          subject: field(form, "subject"),
+          subject_id: field(form, "subject") ? field(form, "subject_id") : undefined,
+          actor: field(form, "actor"),
+          from: iso(field(form, "from")),
+          to: iso(field(form, "to")),
+          cursor: next ? cursor : undefined,
+        })}`,
+      );
+      shown = next ? [...shown, ...page.data] : page.data;
+      cursor = page.next_cursor;
+      more.hidden = cursor === null;
+      replace(list, shown.length ? changeRows(shown, true) : h("p", { class: "note" }, t("noChanges")));
+    } catch (e) {
+      replace(list, h("p", { class: "error", role: "alert" }, problemText(e)));
+    }
+  }
+  more.addEventListener("click", () => void load(true));
+  replace(root, form, list, more);
+  void load(false);
+  return () => {};
+}
