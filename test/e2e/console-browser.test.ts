@@ -493,4 +493,40 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("desktop-changes"), fullPage: true });
   });
+
+  test("every console page, at desk and phone size: axe-core finds nothing moderate or worse", async () => {
+    const found: string[] = [];
+    for (const [size, viewport] of [
+      ["desk", DESKTOP],
+      ["phone", { width: 390, height: 844 }],
+    ] as const) {
+      const ctx = await openBrowser(join(box.dir, `profile-a11y-${size}`), viewport);
+      contexts.push(ctx);
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      await page.goto(`${server.url}/`);
+      await page.fill("#token", admin);
+      await page.click("#token-form button[type=submit]");
+      await page.waitForSelector("#page-title");
+      for (const route of [
+        "check",
+        "today",
+        "lots",
+        "permits",
+        "tickets",
+        "credentials",
+        "audit",
+        "status",
+        "changes",
+        "setup",
+      ]) {
+        await page.goto(`${server.url}/#/${route}`);
+        await page.waitForLoadState("networkidle");
+        await Bun.sleep(200);
+        for (const v of await axeViolations(page, { bestPractice: true }))
+          found.push(`${size} #/${route}: ${v}`);
+        expect(await page.title()).toContain("parkd");
+      }
+    }
+    expect(found).toEqual([]);
+  });
 });

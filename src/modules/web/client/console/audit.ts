@@ -1,7 +1,7 @@
 import { api, query } from "../api.ts";
 import { h, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
-import { problemText } from "./table.ts";
+import { problemText, SCROLLS } from "./table.ts";
 
 interface LookupRecord {
   at: string;
@@ -46,7 +46,7 @@ export function auditPage(root: HTMLElement): () => void {
       note,
       h(
         "table",
-        { id: "audit-table" },
+        { id: "audit-table", ...SCROLLS },
         h(
           "thead",
           null,

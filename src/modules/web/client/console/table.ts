@@ -1,5 +1,11 @@
 import { type Child, h } from "../dom.ts";
 
+/**
+ * Tables scroll sideways on a phone: one that does must be reachable by keyboard, so every data
+ * table takes focus (tabindex 0) and can then be scrolled with the arrow keys.
+ */
+export const SCROLLS = { tabindex: 0 };
+
 /** A plain table: headings, then one row per item. */
 export function table<T>(
   heads: string[],
@@ -9,7 +15,7 @@ export function table<T>(
 ) {
   return h(
     "table",
-    attrs,
+    { ...SCROLLS, ...attrs },
     h(
       "thead",
       null,

@@ -1,7 +1,7 @@
 import { api, query } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
-import { problemText, table } from "./table.ts";
+import { problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
 
 interface Ticket {
@@ -218,7 +218,7 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
         note,
         h(
           "table",
-          { id: "tickets-table" },
+          { id: "tickets-table", ...SCROLLS },
           h(
             "thead",
             null,
