@@ -529,4 +529,26 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     }
     expect(found).toEqual([]);
   });
+
+  test("the audit answers who looked up a plate, in any spelling, and when", async () => {
+    const reader = await box.token("handheld-audit", "permits:read");
+    for (const plate of ["ABC 123", "XYZ 9", "abc-123"])
+      await fetch(
+        `${server.url}/api/v1/attendants/check-tickets?registration_number=${encodeURIComponent(plate)}`,
+        {
+          headers: { authorization: `Bearer ${reader}` },
+        },
+      );
+    const page = await signedInConsole("audit");
+    await page.goto(`${server.url}/#/audit`);
+    await page.waitForSelector("#audit-filter");
+    // Records are written about once a second.
+    await Bun.sleep(1500);
+    await page.fill('#audit-filter input[name="registration_number"]', "Abc123");
+    await page.click("#audit-filter button[type=submit]");
+    await page.waitForFunction(() => (document.querySelectorAll("#audit-table tbody tr").length ?? 0) >= 2);
+    const asked = await page.locator("#audit-table tbody tr td:nth-child(4)").allTextContents();
+    expect(asked).toEqual(["ABC123", "ABC123"]);
+    expect(await page.locator("#audit-table tbody").textContent()).toContain("token:handheld-audit");
+  });
 });

@@ -1,5 +1,5 @@
 import { invalid } from "../../domain/errors.ts";
-import { formatMicros } from "../../domain/time/zoned.ts";
+import { formatMicros, parseInstant } from "../../domain/time/zoned.ts";
 
 /** Opaque page cursors for the console's lists: base64url JSON of the last row's position. */
 export function encodeCursor(value: unknown): string {
@@ -26,4 +26,17 @@ export function page<T>(rows: T[], limit: number): { rows: T[]; last: T | undefi
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   return { rows: kept, last: kept[kept.length - 1], more };
+}
+
+/** A `from` or `to` query parameter: ISO 8601, a date alone being the start of that day on site. */
+export function instant(
+  value: string | undefined,
+  name: "from" | "to",
+  timezone: string,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const at = parseInstant(value, timezone);
+  if (at === null)
+    throw invalid([{ pointer: `/${name}`, message: "Expected an ISO 8601 date or date-time", in: "query" }]);
+  return at;
 }

@@ -21,7 +21,36 @@ export interface StoredLookup extends LookupRecord {
 
 const MANY = 50;
 
+/** What the audit narrows the lookup records to; every field optional. */
+export interface LookupFilter {
+  /** A normalized plate: its plate lookups and its verdicts (recorded as PLATE@ZONE). */
+  plate?: string;
+  /** A credential label, e.g. token:handheld-1. */
+  credential?: string;
+  /** Inclusive lower bound on `at` (ms). */
+  from?: number;
+  /** Exclusive upper bound on `at` (ms). */
+  to?: number;
+}
+
+/** Named parameters as bun:sqlite takes them on a strict connection: without the `$`. */
+type Params = Record<string, string | number>;
+
+/** One statement per shape of filter, each served by an index (test/platform/store/query-plans.test.ts). */
+export function lookupPageSql(filter: LookupFilter): string {
+  const where = ["id < $before"];
+  // A plate's own lookups, and its verdicts by their PLATE@ prefix: two ranges on (query, id).
+  if (filter.plate !== undefined)
+    where.push("(query = $plate OR (query > $verdictFrom AND query < $verdictTo))");
+  if (filter.credential !== undefined) where.push("credential = $credential");
+  if (filter.from !== undefined) where.push("at >= $from");
+  if (filter.to !== undefined) where.push("at < $to");
+  return `SELECT id, at, credential, by, query, results FROM permit_lookups WHERE ${where.join(" AND ")}
+    ORDER BY id DESC LIMIT $limit`;
+}
+
 export class LookupRecords {
+  private readonly pages = new Map<string, Statement<LookupRecord & { id: number }, [Params]>>();
   private readonly insert: Statement<void, [number, string, string, string, number]>;
   private readonly insertMany: Statement<void, (string | number)[]>;
   private readonly deleteOldest: Statement<void, [number, number]>;
@@ -97,13 +126,23 @@ export class LookupRecords {
     })();
   }
 
-  /** Records newest first, before the record with id `before` (exclusive). */
-  page(before: number | undefined, limit: number): (LookupRecord & { id: number })[] {
-    return this.sqlite
-      .prepare<LookupRecord & { id: number }, [number, number]>(
-        `SELECT id, at, credential, by, query, results FROM permit_lookups WHERE id < ?1
-         ORDER BY id DESC LIMIT ?2`,
-      )
-      .all(before ?? Number.MAX_SAFE_INTEGER, limit);
+  /** Records newest first, before the record with id `before` (exclusive), as the filter says. */
+  page(filter: LookupFilter, before: number | undefined, limit: number): (LookupRecord & { id: number })[] {
+    const sql = lookupPageSql(filter);
+    let statement = this.pages.get(sql);
+    if (!statement) {
+      statement = this.sqlite.prepare<LookupRecord & { id: number }, [Params]>(sql);
+      this.pages.set(sql, statement);
+    }
+    const params: Params = { before: before ?? Number.MAX_SAFE_INTEGER, limit };
+    if (filter.plate !== undefined) {
+      params.plate = filter.plate;
+      params.verdictFrom = `${filter.plate}@`;
+      params.verdictTo = `${filter.plate}A`;
+    }
+    if (filter.credential !== undefined) params.credential = filter.credential;
+    if (filter.from !== undefined) params.from = filter.from;
+    if (filter.to !== undefined) params.to = filter.to;
+    return statement.all(params);
   }
 }

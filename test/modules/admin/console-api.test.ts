@@ -216,6 +216,39 @@ describe("ticket search", () => {
   });
 });
 
+describe("lookup records, filtered for the audit", () => {
+  test("by plate in any spelling (its lookups and verdicts, not a longer plate's), by credential, by time", async () => {
+    const s = setup();
+    const other = s.token("permits:read");
+    const ask = (token: string, path: string) => call(s.app, "GET", path, { token });
+    await ask(s.reader, "/api/v1/attendants/check-tickets?registration_number=abc 1");
+    s.clock.advance(1000);
+    await ask(s.reader, "/api/v1/attendants/check-tickets?registration_number=ABC12");
+    s.clock.advance(1000);
+    await ask(other, "/api/v1/attendants/verdict?registration_number=ABC-1&zone=7");
+    s.clock.advance(1000);
+    await ask(other, "/api/v1/attendants/check-tickets?zone=7");
+    s.lookupRecorder.flush();
+    const queries = async (q: string) =>
+      (await call(s.app, "GET", `/api/v1/lookups?${q}`, { token: s.admin })).json.data.map(
+        (r: { query: string }) => r.query,
+      );
+    expect(await queries("registration_number=Abc%201")).toEqual(["ABC1@7", "ABC1"]);
+    const byOther = (await call(s.app, "GET", "/api/v1/lookups", { token: s.admin })).json.data[0].credential;
+    expect(await queries(`credential=${encodeURIComponent(byOther)}`)).toEqual(["7", "ABC1@7"]);
+    expect(
+      await queries(
+        `from=${encodeURIComponent(formatMicros(at(0) + 1000))}&to=${encodeURIComponent(formatMicros(at(0) + 3000))}`,
+      ),
+    ).toEqual(["ABC1@7", "ABC12"]);
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/lookups?from=yesterday", { token: s.admin }),
+      400,
+      "validation",
+    );
+  });
+});
+
 describe("lookup records, paged", () => {
   test("newest first, with a cursor; errors", async () => {
     const s = setup();

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type ChangeFilter, changePageSql } from "../../../src/platform/store/changes.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
+import { type LookupFilter, lookupPageSql } from "../../../src/platform/store/lookups.ts";
 import { PERMIT_LOOKUP_SQL } from "../../../src/platform/store/permits.ts";
 import { TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets/records.ts";
 import { OCCUPANCY_SQL } from "../../../src/platform/store/tickets/reports.ts";
@@ -92,5 +93,33 @@ describe("change history pages are served from indexes", () => {
     expect(plan({ from: 1, to: 2 })).toBe(
       "SEARCH operator_changes USING INDEX operator_changes_at (at>? AND at<?) | USE TEMP B-TREE FOR ORDER BY",
     );
+  });
+});
+
+/** The audit's pages: one plate's lookups and verdicts, one credential's, a date range. */
+describe("lookup record pages are served from indexes", () => {
+  const store = openMemoryStore();
+  const plan = (filter: LookupFilter) => {
+    const sql = lookupPageSql(filter);
+    const names = [...new Set(sql.match(/\$\w+/g))].map((n) => n.slice(1));
+    const args = Object.fromEntries(
+      names.map((n) => [n, n === "plate" || n.startsWith("verdict") ? "ABC1" : 1]),
+    );
+    return (store.sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(args as never) as { detail: string }[])
+      .map((r) => r.detail)
+      .join(" | ");
+  };
+
+  test("a plate: its lookups and its verdicts, each a search on (query, id)", () => {
+    expect(plan({ plate: "ABC1" })).toBe(
+      "MULTI-INDEX OR | INDEX 1 | SEARCH permit_lookups USING INDEX permit_lookups_query (query=? AND id<?) | INDEX 2 | SEARCH permit_lookups USING INDEX permit_lookups_query (query>? AND query<?) | USE TEMP B-TREE FOR ORDER BY",
+    );
+  });
+
+  test("a credential: (credential, id), newest first without a sort; everything: the primary key", () => {
+    expect(plan({ credential: "token:handheld-1" })).toBe(
+      "SEARCH permit_lookups USING INDEX permit_lookups_credential (credential=? AND id<?)",
+    );
+    expect(plan({})).toBe("SEARCH permit_lookups USING INTEGER PRIMARY KEY (rowid<?)");
   });
 });

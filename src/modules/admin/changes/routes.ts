@@ -1,22 +1,13 @@
 import { Elysia, type Static } from "elysia";
 import type { ChangeSubject } from "../../../domain/changes.ts";
 import { invalid } from "../../../domain/errors.ts";
-import { parseInstant } from "../../../domain/time/zoned.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { ChangeFilter } from "../../../platform/store/changes.ts";
 import type { AdminDeps } from "../index.ts";
-import { decodeCursor, encodeCursor, iso, page } from "../paging.ts";
+import { decodeCursor, encodeCursor, instant, iso, page } from "../paging.ts";
 import { ChangePage, ChangeQuery } from "./model.ts";
 
 const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
-
-function instant(value: string | undefined, name: "from" | "to", timezone: string): number | undefined {
-  if (value === undefined) return undefined;
-  const at = parseInstant(value, timezone);
-  if (at === null)
-    throw invalid([{ pointer: `/${name}`, message: "Expected an ISO 8601 date or date-time", in: "query" }]);
-  return at;
-}
 
 function filterOf(query: Static<typeof ChangeQuery>, timezone: string): ChangeFilter {
   if (query.subject_id !== undefined && query.subject === undefined)

@@ -1,10 +1,27 @@
 import { Elysia, t } from "elysia";
+import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import type { AdminDeps } from "../index.ts";
-import { decodeCursor, encodeCursor, iso, page } from "../paging.ts";
+import { decodeCursor, encodeCursor, instant, iso, page } from "../paging.ts";
 
 export const PageQuery = t.Object({
+  registration_number: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "A plate in any spelling: its lookups and verdicts",
+    }),
+  ),
+  credential: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "Who asked: a credential label, e.g. token:handheld-1",
+    }),
+  ),
+  from: t.Optional(t.String({ description: "ISO 8601; records at or after it" })),
+  to: t.Optional(t.String({ description: "ISO 8601; records before it" })),
   cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
   limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Records a page (50 unless given)")),
 });
@@ -31,7 +48,14 @@ export function lookupRecordRoutes(ctx: AdminDeps) {
     ({ query }) => {
       const limit = query.limit ?? 50;
       const before = query.cursor ? decodeCursor(query.cursor, isId) : undefined;
-      const p = page(ctx.store.lookups.page(before, limit + 1), limit);
+      const filter = {
+        plate:
+          query.registration_number === undefined ? undefined : normalizePlate(query.registration_number),
+        credential: query.credential,
+        from: instant(query.from, "from", ctx.config.timezone),
+        to: instant(query.to, "to", ctx.config.timezone),
+      };
+      const p = page(ctx.store.lookups.page(filter, before, limit + 1), limit);
       return {
         data: p.rows.map((r) => ({
           at: iso(r.at),
@@ -48,7 +72,8 @@ export function lookupRecordRoutes(ctx: AdminDeps) {
       query: PageQuery,
       response: LookupPage,
       detail: {
-        summary: "Who looked up what and when (the lookup records), newest first",
+        summary:
+          "Who looked up what and when (the lookup records), newest first; by plate, credential and time",
         description: "Records are written about once a second, so the newest second may not show yet.",
         tags: ["permits"],
       },

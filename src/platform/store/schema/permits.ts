@@ -37,5 +37,10 @@ export const permitLookups = sqliteTable(
     query: text().notNull(),
     results: integer().notNull(),
   },
-  (t) => [index("permit_lookups_at").on(t.at)],
+  (t) => [
+    index("permit_lookups_at").on(t.at),
+    // The audit's filters: by what was asked (a plate; a verdict's PLATE@ZONE by its prefix) and by who.
+    index("permit_lookups_query").on(t.query, t.id),
+    index("permit_lookups_credential").on(t.credential, t.id),
+  ],
 );

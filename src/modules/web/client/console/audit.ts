@@ -1,5 +1,5 @@
 import { api, query } from "../api.ts";
-import { h, replace } from "../dom.ts";
+import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { problemText, SCROLLS } from "./table.ts";
 
@@ -16,11 +16,37 @@ export function auditPage(root: HTMLElement): () => void {
   const more = h("button", { type: "button", id: "audit-more", hidden: true }, t("more"));
   const note = h("p", { class: "note", role: "status" });
   let cursor: string | null = null;
+  const iso = (v: string) => (v ? new Date(v).toISOString() : undefined);
+  // "Who looked up plate X last week": by plate in any spelling, by credential, by time.
+  const filter = h(
+    "form",
+    {
+      class: "toolbar",
+      id: "audit-filter",
+      onsubmit: prevented(() => {
+        cursor = null;
+        replace(rows);
+        void page();
+      }),
+    },
+    h("input", { name: "registration_number", placeholder: t("plate"), "aria-label": t("plate") }),
+    h("input", { name: "credential", placeholder: t("credential"), "aria-label": t("credential") }),
+    h("input", { name: "from", type: "datetime-local", "aria-label": t("from") }),
+    h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
+    h("button", { type: "submit" }, t("search")),
+  );
   async function page(): Promise<void> {
     try {
       const p = await api<{ data: LookupRecord[]; next_cursor: string | null }>(
         "GET",
-        `/api/v1/lookups${query({ cursor, limit: 100 })}`,
+        `/api/v1/lookups${query({
+          registration_number: field(filter, "registration_number"),
+          credential: field(filter, "credential"),
+          from: iso(field(filter, "from")),
+          to: iso(field(filter, "to")),
+          cursor,
+          limit: 100,
+        })}`,
       );
       for (const r of p.data)
         rows.appendChild(
@@ -43,6 +69,7 @@ export function auditPage(root: HTMLElement): () => void {
       "section",
       null,
       h("h2", null, t("audit")),
+      filter,
       note,
       h(
         "table",
