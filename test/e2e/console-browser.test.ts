@@ -522,7 +522,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
         await page.goto(`${server.url}/#/${route}`);
         await page.waitForLoadState("networkidle");
         await Bun.sleep(200);
-        for (const v of await axeViolations(page, { bestPractice: true }))
+        for (const v of await axeViolations(page, { bestPractice: true, targetSize: true }))
           found.push(`${size} #/${route}: ${v}`);
         expect(await page.title()).toContain("parkd");
       }

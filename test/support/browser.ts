@@ -56,11 +56,19 @@ export async function openBrowser(
  */
 export async function axeViolations(
   page: import("playwright-core").Page,
-  opts: { bestPractice?: boolean } = {},
+  opts: { bestPractice?: boolean; targetSize?: boolean } = {},
 ): Promise<string[]> {
   const source = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
   await page.evaluate(source);
-  const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", ...(opts.bestPractice ? ["best-practice"] : [])];
+  const tags = [
+    "wcag2a",
+    "wcag2aa",
+    "wcag21a",
+    "wcag21aa",
+    ...(opts.bestPractice ? ["best-practice"] : []),
+    // WCAG 2.2's target size: every control at least 24 × 24 px (or spaced as if it were).
+    ...(opts.targetSize ? ["wcag22aa"] : []),
+  ];
   const found = (await page.evaluate(async (values) => {
     const axe = (globalThis as unknown as { axe: { run(o: unknown): Promise<unknown> } }).axe;
     return axe.run({ runOnly: { type: "tag", values } });
