@@ -180,53 +180,50 @@ async function exported(keys: CryptoKeyPair): Promise<{ spki: Uint8Array; keyPem
   return { spki, keyPem: pem("PRIVATE KEY", pkcs8) };
 }
 
+/** A certificate signed by its own new key, with the extensions made for that key's identifier. */
+async function signedByItself(
+  name: string,
+  days: number,
+  extensions: (keyId: Uint8Array) => Uint8Array[],
+): Promise<Issued> {
+  const keys = await newKeys();
+  const { spki, keyPem } = await exported(keys);
+  const keyId = await keyIdOf(spki);
+  const subject = commonName(name);
+  const cert = await sign({
+    subject,
+    spki,
+    issuer: { name: subject, key: keys.privateKey, keyId },
+    days,
+    extensions: extensions(keyId),
+  });
+  return { certPem: pem("CERTIFICATE", cert), keyPem, fingerprint: fingerprintOfDer(cert) };
+}
+
 /** A server certificate (EC P-256) signed by its own key, valid for `days` (10 years by default). */
-export async function createSelfSigned(opts: {
+export function createSelfSigned(opts: {
   commonName: string;
   dnsNames: string[];
   ips: string[];
   days?: number;
 }): Promise<Issued> {
-  const keys = await newKeys();
-  const { spki, keyPem } = await exported(keys);
-  const keyId = await keyIdOf(spki);
-  const name = commonName(opts.commonName);
-  const cert = await sign({
-    subject: name,
-    spki,
-    issuer: { name, key: keys.privateKey, keyId },
-    days: opts.days ?? 3650,
-    extensions: serverExtensions(opts.dnsNames, opts.ips, keyId),
-  });
-  return { certPem: pem("CERTIFICATE", cert), keyPem, fingerprint: fingerprintOfDer(cert) };
+  return signedByItself(opts.commonName, opts.days ?? 3650, (keyId) =>
+    serverExtensions(opts.dnsNames, opts.ips, keyId),
+  );
 }
 
 /**
  * A certificate authority that signs server certificates only (path length 0): what a handheld
  * trusts once, so that a new address or a renewed certificate needs nothing more on it.
  */
-export async function createCertificateAuthority(opts: {
-  commonName: string;
-  days?: number;
-}): Promise<Issued> {
-  const keys = await newKeys();
-  const { spki, keyPem } = await exported(keys);
-  const keyId = await keyIdOf(spki);
-  const name = commonName(opts.commonName);
-  const cert = await sign({
-    subject: name,
-    spki,
-    issuer: { name, key: keys.privateKey, keyId },
-    days: opts.days ?? 3650,
-    extensions: [
-      // basicConstraints, critical: CA, pathLenConstraint 0
-      seq(oid("2.5.29.19"), tlv(0x01, [0xff]), octets(seq(tlv(0x01, [0xff]), tlv(0x02, [0])))),
-      // keyUsage, critical: keyCertSign and cRLSign
-      seq(oid("2.5.29.15"), tlv(0x01, [0xff]), octets(tlv(0x03, [0x01, 0x06]))),
-      seq(oid("2.5.29.14"), octets(octets(keyId))),
-    ],
-  });
-  return { certPem: pem("CERTIFICATE", cert), keyPem, fingerprint: fingerprintOfDer(cert) };
+export function createCertificateAuthority(opts: { commonName: string; days?: number }): Promise<Issued> {
+  return signedByItself(opts.commonName, opts.days ?? 3650, (keyId) => [
+    // basicConstraints, critical: CA, pathLenConstraint 0
+    seq(oid("2.5.29.19"), tlv(0x01, [0xff]), octets(seq(tlv(0x01, [0xff]), tlv(0x02, [0])))),
+    // keyUsage, critical: keyCertSign and cRLSign
+    seq(oid("2.5.29.15"), tlv(0x01, [0xff]), octets(tlv(0x03, [0x01, 0x06]))),
+    seq(oid("2.5.29.14"), octets(octets(keyId))),
+  ]);
 }
 
 /** A server certificate for these names and addresses, signed by `ca` (from createCertificateAuthority). */
