@@ -1,7 +1,8 @@
 import { X509Certificate } from "node:crypto";
 import { Elysia } from "elysia";
 import { notFound } from "../../domain/errors.ts";
-import { caCertificateDer, caProfile } from "./handheld-trust.ts";
+import { derOfPem } from "../../platform/http/x509.ts";
+import { caProfile } from "./handheld-trust.ts";
 import type { WebContext } from "./index.ts";
 import { HandheldSetupEnvelope } from "./model.ts";
 import { consoleOrigin, handheldBase } from "./sign-in-codes.ts";
@@ -71,7 +72,8 @@ export function handheldSetupRoutes(ctx: WebContext) {
     .get(
       CA_CERTIFICATE_PATH,
       () =>
-        new Response(caCertificateDer(localCa(ctx).pem) as Uint8Array<ArrayBuffer>, {
+        // The CA as Android installs it: a DER certificate (`.crt`).
+        new Response(derOfPem(localCa(ctx).pem) as Uint8Array<ArrayBuffer>, {
           headers: {
             ...downloads,
             "content-type": "application/x-x509-ca-cert",

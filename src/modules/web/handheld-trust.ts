@@ -1,10 +1,5 @@
 import { derOfPem } from "../../platform/http/x509.ts";
 
-/** The local CA as Android installs it: a DER certificate (`.crt`). */
-export function caCertificateDer(caPem: string): Uint8Array {
-  return derOfPem(caPem);
-}
-
 /** A UUID made from the CA's fingerprint, so a second download replaces the same profile. */
 function uuidOf(fingerprint: string, part: string): string {
   const hex = new Bun.CryptoHasher("sha256").update(`${fingerprint}/${part}`).digest("hex");
@@ -22,7 +17,7 @@ const xml = (s: string) =>
  */
 export function caProfile(caPem: string, fingerprint: string, caName: string): string {
   const id = `parkd.ca.${fingerprint.replace(/:/g, "").slice(0, 16).toLowerCase()}`;
-  const der = Buffer.from(caCertificateDer(caPem)).toString("base64");
+  const der = Buffer.from(derOfPem(caPem)).toString("base64");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0">

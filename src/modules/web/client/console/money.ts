@@ -2,8 +2,6 @@ import { h } from "../dom.ts";
 import { lang, list, money, t } from "../i18n.ts";
 import { outlierFees, parseMoney } from "./amounts.ts";
 
-export { parseMoney } from "./amounts.ts";
-
 /** Öre as the field shows them: `12,50` on the Swedish page, `12.50` on the English one. */
 export function moneyText(ore: number): string {
   const text = (ore / 100).toFixed(2);
