@@ -50,14 +50,19 @@ async function weekdayFee(id: number): Promise<number> {
   return lot.data.parking_lot_fee.find((f) => f.type_of_day === 1)!.cost_per_unit;
 }
 
-async function signedInConsole(name: string, locale = "en-GB"): Promise<Page> {
-  const ctx = await openBrowser(join(box.dir, `profile-${name}`), DESKTOP, locale);
+async function signedInConsole(
+  name: string,
+  locale = "en-GB",
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<Page> {
+  const ctx = await openBrowser(join(box.dir, `profile-${name}`), viewport, locale);
   contexts.push(ctx);
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   await page.goto(`${server.url}/`);
   await page.fill("#token", admin);
   await page.click("#token-form button[type=submit]");
-  await page.waitForSelector("nav.console-nav");
+  // The console's bar, drawn with its navigation in one step, at any size.
+  await page.waitForSelector("#signout");
   return page;
 }
 
@@ -500,13 +505,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       ["desk", DESKTOP],
       ["phone", { width: 390, height: 844 }],
     ] as const) {
-      const ctx = await openBrowser(join(box.dir, `profile-a11y-${size}`), viewport);
-      contexts.push(ctx);
-      const page = ctx.pages()[0] ?? (await ctx.newPage());
-      await page.goto(`${server.url}/`);
-      await page.fill("#token", admin);
-      await page.click("#token-form button[type=submit]");
-      await page.waitForSelector("#page-title");
+      const page = await signedInConsole(`a11y-${size}`, "en-GB", viewport);
       for (const route of [
         "check",
         "today",

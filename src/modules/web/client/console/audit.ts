@@ -1,6 +1,7 @@
 import { api, query } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
+import { isoOf } from "./datetime.ts";
 import { problemText, SCROLLS } from "./table.ts";
 
 interface LookupRecord {
@@ -16,7 +17,6 @@ export function auditPage(root: HTMLElement): () => void {
   const more = h("button", { type: "button", id: "audit-more", hidden: true }, t("more"));
   const note = h("p", { class: "note", role: "status" });
   let cursor: string | null = null;
-  const iso = (v: string) => (v ? new Date(v).toISOString() : undefined);
   // "Who looked up plate X last week": by plate in any spelling, by credential, by time.
   const filter = h(
     "form",
@@ -42,8 +42,8 @@ export function auditPage(root: HTMLElement): () => void {
         `/api/v1/lookups${query({
           registration_number: field(filter, "registration_number"),
           credential: field(filter, "credential"),
-          from: iso(field(filter, "from")),
-          to: iso(field(filter, "to")),
+          from: isoOf(field(filter, "from")),
+          to: isoOf(field(filter, "to")),
           cursor,
           limit: 100,
         })}`,

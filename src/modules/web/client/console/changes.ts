@@ -1,6 +1,7 @@
 import { api, query } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
+import { isoOf } from "./datetime.ts";
 import { problemText, table } from "./table.ts";
 
 /** GET /api/v1/changes (src/modules/admin/changes/model.ts, OperatorChange). */
@@ -79,7 +80,6 @@ export function changesPage(root: HTMLElement): () => void {
   const more = h("button", { type: "button", id: "changes-more", hidden: true }, t("more"));
   let cursor: string | null = null;
   let shown: Change[] = [];
-  const iso = (v: string) => (v ? new Date(v).toISOString() : undefined);
   const form = h(
     "form",
     { class: "toolbar", id: "changes-filter", onsubmit: prevented(() => load(false)) },
@@ -103,8 +103,8 @@ export function changesPage(root: HTMLElement): () => void {
           subject: field(form, "subject"),
           subject_id: field(form, "subject") ? field(form, "subject_id") : undefined,
           actor: field(form, "actor"),
-          from: iso(field(form, "from")),
-          to: iso(field(form, "to")),
+          from: isoOf(field(form, "from")),
+          to: isoOf(field(form, "to")),
           cursor: next ? cursor : undefined,
         })}`,
       );

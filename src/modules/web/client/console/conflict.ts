@@ -1,4 +1,4 @@
-import { ApiError } from "../api.ts";
+import { ApiError, versioned } from "../api.ts";
 import { h, replace } from "../dom.ts";
 import { t } from "../i18n.ts";
 
@@ -34,7 +34,7 @@ function differing(mine: Record<string, unknown>, stored: Record<string, unknown
  * the fields where the form and the stored record now differ, and leaves the form as the operator
  * left it. They choose: open the stored version (their edits are dropped), or save theirs over it.
  */
-export function conflictNotice(
+function conflictNotice(
   box: HTMLElement,
   mine: Record<string, unknown>,
   theirs: object,
@@ -62,4 +62,27 @@ export function conflictNotice(
       ),
     ),
   );
+}
+
+/**
+ * A save or delete was refused as stale (412): reads the record at `path` as stored now and shows
+ * the notice. "Open theirs" reopens the form on that version; "keep mine" clears the notice and
+ * retries against it (its ETag goes to `retry`).
+ */
+export async function whenStale<T extends object>(
+  box: HTMLElement,
+  path: string,
+  mine: Record<string, unknown>,
+  deleting: boolean,
+  then: { reopen: (record: T, etag: string | null) => void; retry: (etag: string | null) => void },
+): Promise<void> {
+  const now = await versioned<{ data: T }>("GET", path);
+  conflictNotice(box, mine, now.data.data, {
+    deleting,
+    useTheirs: () => then.reopen(now.data.data, now.etag),
+    keepMine: () => {
+      replace(box);
+      then.retry(now.etag);
+    },
+  });
 }

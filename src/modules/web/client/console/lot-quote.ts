@@ -1,7 +1,8 @@
 import { api, query } from "../api.ts";
 import { debounce, h, replace } from "../dom.ts";
 import { money, t } from "../i18n.ts";
-import { type Lot, local, type Quote } from "./lot-shapes.ts";
+import { localValue } from "./datetime.ts";
+import type { Lot, Quote } from "./lot-shapes.ts";
 import { problemText } from "./table.ts";
 
 /** The price preview above a lot's form: what parking from one time to another costs there. */
@@ -9,11 +10,11 @@ export function quotePreview(lot: Lot | null): HTMLElement {
   // The price preview asks the real quote endpoint about the saved lot.
   const now = new Date();
   now.setMinutes(0, 0, 0);
-  const start = h("input", { type: "datetime-local", id: "quote-start", value: local(now) });
+  const start = h("input", { type: "datetime-local", id: "quote-start", value: localValue(now) });
   const end = h("input", {
     type: "datetime-local",
     id: "quote-end",
-    value: local(new Date(now.getTime() + 2 * 3_600_000)),
+    value: localValue(new Date(now.getTime() + 2 * 3_600_000)),
   });
   const quoteOut = h("p", { class: "quote-out", id: "quote-out", "aria-live": "polite" });
   const preview = debounce(async () => {

@@ -1,4 +1,4 @@
-/** What the lots page reads from the box (GET /api/v1/parkings, /quote), and a time field's value. */
+/** What the lots page reads from the box (GET /api/v1/parkings, /quote). */
 
 export interface Lot {
   id: number;
@@ -21,10 +21,4 @@ export interface Quote {
     capped_by_max_fee: boolean;
     exceeds_max_time: boolean;
   };
-}
-
-const pad = (n: number) => String(n).padStart(2, "0");
-/** A datetime-local value (site wall time, as the quote endpoint reads a time without offset). */
-export function local(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

@@ -2,7 +2,7 @@ import { ApiError, api, versioned } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
 import { objectHistory } from "./changes.ts";
-import { conflictNotice, isStale } from "./conflict.ts";
+import { isStale, whenStale } from "./conflict.ts";
 import { clearFieldErrors, markFieldErrors } from "./field-errors.ts";
 import { exportLots, previewImport } from "./lot-import.ts";
 import { quotePreview } from "./lot-quote.ts";
@@ -196,22 +196,14 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
     );
 
     /** Someone changed the lot meanwhile: the form stays as it is, and the operator chooses. */
-    async function stale(
-      mine: Record<string, unknown>,
-      retry: () => Promise<void>,
-      deleting = false,
-    ): Promise<void> {
-      const now = await versioned<{ data: Lot }>("GET", `/api/v1/parkings/${lot!.id}`);
-      conflictNotice(conflict, mine, now.data.data, {
-        deleting,
-        useTheirs: () => edit(now.data.data, now.etag),
-        keepMine: () => {
-          etag = now.etag;
-          replace(conflict);
+    const stale = (mine: Record<string, unknown>, retry: () => Promise<void>, deleting = false) =>
+      whenStale<Lot>(conflict, `/api/v1/parkings/${lot!.id}`, mine, deleting, {
+        reopen: edit,
+        retry: (version) => {
+          etag = version;
           void retry();
         },
       });
-    }
 
     async function remove(): Promise<void> {
       if (!lot || !confirm(t("deleteLotConfirm", { id: lot.id, name: lot.name }))) return;

@@ -2,7 +2,8 @@ import { api, query, versioned } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t, when } from "../i18n.ts";
 import { objectHistory } from "./changes.ts";
-import { conflictNotice, isStale } from "./conflict.ts";
+import { isStale, whenStale } from "./conflict.ts";
+import { localValue } from "./datetime.ts";
 import { RowsEditor } from "./rows.ts";
 import { problemText, table } from "./table.ts";
 
@@ -15,14 +16,6 @@ interface Permit {
   note: string;
   days: { weekday: number; start_time: string; end_time: string }[];
   active: boolean;
-}
-
-/** An instant as a datetime-local value in this browser's time (the site's, on site). */
-function local(iso: string | null): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
 type Window = Permit["days"][number];
@@ -126,18 +119,14 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
     // The version the form was opened on: writes carry it (If-Match), so none undoes another's.
     let etag = version;
     /** Someone changed the permit meanwhile: the form stays as it is, and the operator chooses. */
-    const stale = async (mine: Record<string, unknown>, retry: () => Promise<void>, deleting = false) => {
-      const now = await versioned<{ data: Permit }>("GET", `/api/v1/permits/${p!.id}`);
-      conflictNotice(conflict, mine, now.data.data, {
-        deleting,
-        useTheirs: () => edit(now.data.data, now.etag),
-        keepMine: () => {
-          etag = now.etag;
-          replace(conflict);
+    const stale = (mine: Record<string, unknown>, retry: () => Promise<void>, deleting = false) =>
+      whenStale<Permit>(conflict, `/api/v1/permits/${p!.id}`, mine, deleting, {
+        reopen: edit,
+        retry: (version) => {
+          etag = version;
           void retry();
         },
       });
-    };
     const form = h(
       "form",
       { id: "permit-form", onsubmit: prevented(() => save()) },
@@ -165,14 +154,14 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
             name: "start_at",
             type: "datetime-local",
             required: true,
-            value: local(p?.start_at ?? new Date().toISOString()),
+            value: localValue(p?.start_at ?? new Date()),
           }),
         ),
         h(
           "label",
           null,
           t("end"),
-          h("input", { name: "end_at", type: "datetime-local", value: local(p?.end_at ?? null) }),
+          h("input", { name: "end_at", type: "datetime-local", value: localValue(p?.end_at ?? null) }),
         ),
         h(
           "label",

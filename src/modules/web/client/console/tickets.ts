@@ -1,6 +1,7 @@
 import { api, query } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
+import { isoOf } from "./datetime.ts";
 import { problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
 
@@ -72,7 +73,6 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
     h("button", { type: "submit" }, t("search")),
   );
-  const iso = (v: string) => (v ? new Date(v).toISOString() : undefined);
 
   async function search(next: boolean): Promise<void> {
     if (!next) {
@@ -86,8 +86,8 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
           registration_number: field(form, "registration_number"),
           zone: field(form, "zone"),
           status: field(form, "status"),
-          from: iso(field(form, "from")),
-          to: iso(field(form, "to")),
+          from: isoOf(field(form, "from")),
+          to: isoOf(field(form, "to")),
           cursor: next ? cursor : undefined,
         })}`,
       );
