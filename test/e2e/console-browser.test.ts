@@ -208,6 +208,59 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(await other.locator('#lot-form input[name="name"]').inputValue()).toBe("Dock");
   });
 
+  test("tickets and permits sort by a column heading, either way, said to screen readers", async () => {
+    const page = await signedInConsole("sorting");
+    await page.goto(`${server.url}/#/tickets`);
+    await page.waitForSelector('#tickets-table a[href="#/tickets/S-ENDED"]');
+    const ids = () => page.locator("#tickets-table tbody tr td:first-child").allTextContents();
+    const heading = (name: string) => page.locator(`#tickets-table th:has(button[data-sort="${name}"])`);
+    expect(await heading("start_at").getAttribute("aria-sort")).toBe("descending");
+    await heading("ticket_id").locator("button").click();
+    await page.waitForFunction(() =>
+      document.querySelector('#tickets-table th[aria-sort="ascending"] button[data-sort="ticket_id"]'),
+    );
+    await page.waitForFunction(() => document.querySelectorAll("#tickets-table tbody tr").length > 0);
+    const up = await ids();
+    expect(up).toEqual([...up].sort());
+    expect(await heading("start_at").getAttribute("aria-sort")).toBe("none");
+    await heading("ticket_id").locator("button").click();
+    await page.waitForFunction(() =>
+      document.querySelector('#tickets-table th[aria-sort="descending"] button[data-sort="ticket_id"]'),
+    );
+    await page.waitForFunction(
+      (first) => document.querySelector("#tickets-table tbody tr td")?.textContent !== first,
+      up[0],
+    );
+    expect(await ids()).toEqual([...up].sort().reverse());
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-tickets-sorted"), fullPage: true });
+
+    for (const [plate, end] of [
+      ["SORT 1", "2030-01-01T00:00:00Z"],
+      ["SORT 2", null],
+      ["SORT 3", "2029-01-01T00:00:00Z"],
+    ] as const)
+      await api("POST", "/api/v1/permits", {
+        registration_number: plate,
+        zone: 77,
+        start_at: "2026-01-01T00:00:00Z",
+        end_at: end,
+      });
+    await page.goto(`${server.url}/#/permits`);
+    await page.fill('#permit-filter input[name="zone"]', "77");
+    await page.click('#permit-filter button[type="submit"]');
+    const plates = () => page.locator("#permits-list tbody tr td:first-child").allTextContents();
+    await page.waitForFunction(() => document.querySelectorAll("#permits-list tbody tr").length === 3);
+    await page.click('#permits-list button[data-sort="end_at"]');
+    // Newest end first; the open-ended one has none, so it comes last.
+    await page.waitForSelector('#permits-list th[aria-sort="descending"] button[data-sort="end_at"]');
+    expect(await plates()).toEqual(["SORT 1", "SORT 3", "SORT 2"]);
+    await page.click('#permits-list button[data-sort="end_at"]');
+    await page.waitForSelector('#permits-list th[aria-sort="ascending"] button[data-sort="end_at"]');
+    expect(await plates()).toEqual(["SORT 2", "SORT 3", "SORT 1"]);
+    await page.close();
+  });
+
   test("an import file is shown before anything is written, and applied all or nothing", async () => {
     const id = await newLot("Import me");
     const stored = (

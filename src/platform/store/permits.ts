@@ -1,8 +1,15 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { permits } from "./schema/index.ts";
 import type { PermitWindow } from "./schema/permits.ts";
+import {
+  type PageSpec,
+  type Positioned,
+  type SortColumn,
+  type SortValue,
+  sortedPage,
+} from "./sorted-page.ts";
 import type { WrittenRows } from "./written.ts";
 
 /**
@@ -59,6 +66,64 @@ export const PERMIT_LOOKUP_SQL = {
   officeInZoneEnding: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at > ?2`,
   officeInZoneOpen: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at IS NULL`,
 } as const;
+
+/** The orders the console lists permits in, each by an index (the id is the rowid itself). */
+export const PERMIT_ORDERS = {
+  id: [],
+  registration_number: [{ column: "plate_norm" }],
+  zone: [{ column: "zone" }, { column: "end_at", nullable: true }],
+  start_at: [{ column: "start_at" }],
+  end_at: [{ column: "end_at", nullable: true }],
+} satisfies Record<string, SortColumn[]>;
+
+export type PermitOrder = keyof typeof PERMIT_ORDERS;
+
+export interface PermitListing {
+  plateNorm?: string;
+  zone?: number;
+  order: PermitOrder;
+  descending: boolean;
+  after?: SortValue[];
+  /** All of them when not given. */
+  limit?: number;
+}
+
+const STORED = `SELECT id, plate, plate_norm AS plateNorm, zone, start_at AS startAt, end_at AS endAt, note,
+  days, created_at AS createdAt, updated_at AS updatedAt, created_by AS createdBy, id AS position FROM permits`;
+
+type PermitRow = Omit<StoredPermit, "days"> & { days: string | null } & Positioned;
+
+const PERMIT_KEY_OF: Record<PermitOrder, (r: PermitRow) => SortValue[]> = {
+  id: () => [],
+  registration_number: (r) => [r.plateNorm],
+  zone: (r) => [r.zone, r.endAt],
+  start_at: (r) => [r.startAt],
+  end_at: (r) => [r.endAt],
+};
+
+/** A listing as one page's spec (the plan tests read the SQL it makes). */
+export function permitPageSpec(q: PermitListing): PageSpec {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  if (q.plateNorm !== undefined) {
+    where.push("plate_norm = $plate");
+    params.plate = q.plateNorm;
+  }
+  if (q.zone !== undefined) {
+    where.push("zone = $zone");
+    params.zone = q.zone;
+  }
+  const key = PERMIT_ORDERS[q.order];
+  return {
+    select: STORED,
+    where,
+    params,
+    key,
+    descending: q.descending,
+    after: q.after,
+    limit: q.limit ?? 2 ** 31,
+  };
+}
 
 export class PermitRecords {
   private readonly byPlate: Statement<ListedPermit, [string, number, number]>;
@@ -134,16 +199,16 @@ export class PermitRecords {
     return this.byId.get({ id }) ?? null;
   }
 
-  list(filter: { plateNorm?: string; zone?: number }): StoredPermit[] {
-    const where: SQL[] = [];
-    if (filter.plateNorm !== undefined) where.push(eq(permits.plateNorm, filter.plateNorm));
-    if (filter.zone !== undefined) where.push(eq(permits.zone, filter.zone));
-    return this.db
-      .select()
-      .from(permits)
-      .where(and(...where))
-      .orderBy(asc(permits.id))
-      .all();
+  /** A page of permits in the order asked for (ties by id); the filters given, ANDed. */
+  list(q: PermitListing): { rows: StoredPermit[]; next: SortValue[] | null } {
+    const page = sortedPage(this.sqlite, permitPageSpec(q), PERMIT_KEY_OF[q.order]);
+    return {
+      rows: page.rows.map(({ position: _, days, ...p }) => ({
+        ...p,
+        days: days === null ? null : (JSON.parse(days) as PermitWindow[]),
+      })),
+      next: page.next,
+    };
   }
 
   /** The permit after the update, or null when there is none with this id. */

@@ -195,8 +195,51 @@ describe("ticket search", () => {
       pages++;
     } while (cursor);
     expect(pages).toBe(3);
-    // Same start: the larger ticket id first.
+    // Same start: the one stored later first.
     expect(seen).toEqual(["A0", "B1", "A1", "C1", "A2", "A3", "A4", "A5", "A6"]);
+  });
+
+  test("sorted by a column either way, paged in that order; a cursor continues only its own sort", async () => {
+    const ids = async (q: string) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await search(`${q}&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+        expect(res.status).toBe(200);
+        seen.push(...res.json.data.map((t: { ticketId: string }) => t.ticketId));
+        cursor = res.json.next_cursor;
+      } while (cursor);
+      return seen;
+    };
+    expect(await ids("?sort=ticket_id")).toEqual(["A0", "A1", "A2", "A3", "A4", "A5", "A6", "B1", "C1"]);
+    expect(await ids("?sort=-ticket_id")).toEqual(["C1", "B1", "A6", "A5", "A4", "A3", "A2", "A1", "A0"]);
+    expect(await ids("?sort=start_at")).toEqual(["A6", "A5", "A4", "A3", "A2", "C1", "A1", "B1", "A0"]);
+    // No end yet (B1): first ascending, last descending.
+    expect(await ids("?sort=end_at")).toEqual(["B1", "A6", "A5", "A4", "A3", "A2", "A1", "A0", "C1"]);
+    expect(await ids("?sort=-end_at")).toEqual(["C1", "A0", "A1", "A2", "A3", "A4", "A5", "A6", "B1"]);
+    // Plates as they match (normalized), the tickets of one plate as stored.
+    expect(await ids("?sort=registration_number")).toEqual([
+      "A0",
+      "A1",
+      "A2",
+      "A3",
+      "A4",
+      "A5",
+      "A6",
+      "C1",
+      "B1",
+    ]);
+    // A zone's tickets by end: zone 10 (B1 has none), then 20.
+    expect(await ids("?sort=zone")).toEqual(["B1", "A6", "A5", "A4", "A3", "A2", "A1", "A0", "C1"]);
+    expect(await ids("?sort=-zone&zone=10")).toEqual(["A0", "A1", "A2", "A3", "A4", "A5", "A6", "B1"]);
+
+    const first = await search("?sort=zone&limit=2");
+    const other = await search(`?sort=start_at&limit=2&cursor=${first.json.next_cursor}`);
+    expectProblem(other, 400, "validation");
+    expect(other.json.errors[0]).toMatchObject({ pointer: "/cursor", in: "query" });
+    expect(other.json.errors[0].message).toContain("sort=zone");
+    expectProblem(await search("?sort=status"), 400, "validation");
+    expectProblem(await search("?sort=--zone"), 400, "validation");
   });
 
   test("errors: 400 on a bad cursor, limit, state or time; 401; 403", async () => {

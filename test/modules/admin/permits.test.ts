@@ -66,6 +66,51 @@ describe("operator permits: create, read, list", () => {
     expect(byPlate.json.data.map((p: { zone: number }) => p.zone)).toEqual([1234, 99]);
     const both = await call(s.app, "GET", `${BASE}?registration_number=abc123&zone=99`, { token: s.admin });
     expect(both.json.data).toHaveLength(1);
+    expect(all.json.next_cursor).toBeNull();
+  });
+
+  test("sorted by a column either way; all at once, or a page at a time with a limit", async () => {
+    const s = setup();
+    const issue = async (plate: string, zone: number, start: string, end: string | null) =>
+      (
+        await call(s.app, "POST", BASE, {
+          token: s.admin,
+          body: { registration_number: plate, zone, start_at: start, end_at: end },
+        })
+      ).json.data.id as number;
+    const a = await issue("CCC333", 2, "2026-06-03T00:00:00Z", null);
+    const b = await issue("AAA111", 1, "2026-06-01T00:00:00Z", "2026-07-01T00:00:00Z");
+    const c = await issue("bbb 222", 2, "2026-06-02T00:00:00Z", "2026-08-01T00:00:00Z");
+    const list = async (q: string) => {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await call(s.app, "GET", `${BASE}${q}${cursor ? `&cursor=${cursor}` : ""}`, {
+          token: s.admin,
+        });
+        expect(res.status).toBe(200);
+        ids.push(...res.json.data.map((p: { id: number }) => p.id));
+        cursor = res.json.next_cursor;
+      } while (cursor);
+      return ids;
+    };
+    expect(await list("?sort=-id")).toEqual([c, b, a]);
+    expect(await list("?sort=registration_number&limit=1")).toEqual([b, c, a]);
+    expect(await list("?sort=start_at&limit=2")).toEqual([b, c, a]);
+    // Open-ended (a) first by end ascending, last descending.
+    expect(await list("?sort=end_at&limit=1")).toEqual([a, b, c]);
+    expect(await list("?sort=-end_at&limit=1")).toEqual([c, b, a]);
+    expect(await list("?sort=zone&limit=1")).toEqual([b, a, c]);
+    const page = await call(s.app, "GET", `${BASE}?limit=2`, { token: s.admin });
+    expect(page.json.data).toHaveLength(2);
+    expect(page.json.next_cursor).toEqual(expect.any(String));
+    expectProblem(
+      await call(s.app, "GET", `${BASE}?sort=zone&cursor=${page.json.next_cursor}`, { token: s.admin }),
+      400,
+      "validation",
+    );
+    for (const bad of ["?sort=note", "?limit=0", "?limit=501", "?cursor=x"])
+      expectProblem(await call(s.app, "GET", `${BASE}${bad}`, { token: s.admin }), 400, "validation");
   });
 });
 

@@ -2,6 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
+import { PERMIT_ORDERS } from "../../../platform/store/permits.ts";
+import { sortParam } from "../sorting.ts";
 
 /** JSON integers only: Elysia's t.Integer would read "0x10" as 16 (see readWholeNumber). */
 const Int = Type.Integer;
@@ -49,7 +51,11 @@ export const PermitIdParams = t.Object({
 export const PermitListQuery = t.Object({
   registration_number: t.Optional(t.String({ maxLength: 64 })),
   zone: t.Optional(wholeNumberParam("zone", "query", 0, ZONE_MAX)),
+  sort: sortParam(Object.keys(PERMIT_ORDERS), "id"),
+  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  limit: t.Optional(wholeNumberParam("limit", "query", 1, 500, "Permits a page (all of them unless given)")),
 });
+export type PermitListQuery = Static<typeof PermitListQuery>;
 
 export const Permit = t.Object({
   id: Int(),
@@ -67,4 +73,7 @@ export const Permit = t.Object({
 export type Permit = Static<typeof Permit>;
 
 export const PermitEnvelope = t.Object({ data: Permit });
-export const PermitList = t.Object({ data: t.Array(Permit) });
+export const PermitList = t.Object({
+  data: t.Array(Permit),
+  next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page, and without a limit" }),
+});

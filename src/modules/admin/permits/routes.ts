@@ -41,11 +41,17 @@ export function permitAdminRoutes(ctx: AdminDeps) {
         detail: { summary: "Issue a permit", tags },
       },
     )
-    .get("/api/v1/permits", ({ query }) => ({ data: service.list(query) }), {
+    .get("/api/v1/permits", ({ query }) => service.list(query), {
       auth: { scope: "admin" },
       query: PermitListQuery,
       response: PermitList,
-      detail: { summary: "Operator-issued permits, by id; filter by registration_number or zone", tags },
+      detail: {
+        summary:
+          "Operator-issued permits, by id unless sorted otherwise; filter by registration_number or zone",
+        description:
+          "sort names a column, descending with a leading '-'; zone sorts a zone's permits by end; open-ended permits sort first ascending by end, last descending. All permits at once unless limit is given; then a page at a time, next_cursor continuing the same sort.",
+        tags,
+      },
     })
     .get("/api/v1/permits/:id", ({ params, set }) => versioned(set, service.get(params.id)), {
       auth: { scope: "admin" },

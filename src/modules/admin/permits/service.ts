@@ -4,9 +4,10 @@ import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
-import type { StoredPermit } from "../../../platform/store/permits.ts";
+import { PERMIT_ORDERS, type PermitOrder, type StoredPermit } from "../../../platform/store/permits.ts";
 import type { AdminDeps } from "../index.ts";
-import type { Permit, PermitInput, PermitPatch } from "./model.ts";
+import { pageCursor, readPageCursor } from "../sorting.ts";
+import type { Permit, PermitInput, PermitListQuery, PermitPatch } from "./model.ts";
 
 const notFound = (id: number) =>
   missing("permit-not-found", "Permit not found", `There is no permit with id ${id}`);
@@ -156,15 +157,23 @@ export class PermitService {
     return row;
   }
 
-  list(filter: { registration_number?: string; zone?: number }): Permit[] {
+  /** Permits in the order asked for, all of them or a page at a time when a limit is given. */
+  list(q: PermitListQuery): { data: Permit[]; next_cursor: string | null } {
     const now = this.ctx.now();
-    return this.ctx.store.permits
-      .list({
-        plateNorm:
-          filter.registration_number === undefined ? undefined : normalizePlate(filter.registration_number),
-        zone: filter.zone,
-      })
-      .map((p) => this.view(p, now));
+    const sort = q.sort ?? "id";
+    const order = sort.replace(/^-/, "") as PermitOrder;
+    const page = this.ctx.store.permits.list({
+      plateNorm: q.registration_number === undefined ? undefined : normalizePlate(q.registration_number),
+      zone: q.zone,
+      order,
+      descending: sort.startsWith("-"),
+      after: q.cursor ? readPageCursor(q.cursor, sort, PERMIT_ORDERS[order]) : undefined,
+      limit: q.limit,
+    });
+    return {
+      data: page.rows.map((p) => this.view(p, now)),
+      next_cursor: page.next && pageCursor(sort, page.next),
+    };
   }
 
   /** PUT: the whole permit is replaced; fields left out take their defaults. */

@@ -3,8 +3,10 @@ import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
+import { TICKET_ORDERS, type TicketOrder } from "../../../platform/store/tickets/search.ts";
 import type { AdminDeps } from "../index.ts";
-import { decodeCursor, encodeCursor, iso, isoOrNull, page } from "../paging.ts";
+import { iso, isoOrNull } from "../paging.ts";
+import { pageCursor, readPageCursor, sortParam } from "../sorting.ts";
 
 const Instant = t.String({ format: "date-time" });
 const Status = t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("canceled")]);
@@ -14,6 +16,7 @@ export const TicketSearchQuery = t.Object({
   zone: t.Optional(wholeNumberParam("zone", "query", 0, 2_147_483_647)),
   // Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
   status: t.Optional(Status),
+  sort: sortParam(Object.keys(TICKET_ORDERS), "-start_at"),
   from: t.Optional(Instant),
   to: t.Optional(Instant),
   cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
@@ -36,9 +39,6 @@ export const TicketPage = t.Object({
   next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
 });
 
-const isPosition = (v: unknown): v is [number, string] =>
-  Array.isArray(v) && v.length === 2 && Number.isInteger(v[0]) && typeof v[1] === "string";
-
 function instant(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
@@ -52,21 +52,20 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
   return new Elysia({ name: "ticket-search" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/tickets",
     ({ query }) => {
-      const limit = query.limit ?? 50;
       const plate = query.registration_number?.trim();
-      const after = query.cursor ? decodeCursor(query.cursor, isPosition) : undefined;
-      const p = page(
-        ctx.store.ticketSearch.search({
-          plateNorm: plate ? normalizePlate(plate) : undefined,
-          zone: query.zone,
-          status: query.status,
-          from: instant(query.from, "from"),
-          to: instant(query.to, "to"),
-          after: after && { startAt: after[0], ticketId: after[1] },
-          limit: limit + 1,
-        }),
-        limit,
-      );
+      const sort = query.sort ?? "-start_at";
+      const order = sort.replace(/^-/, "") as TicketOrder;
+      const p = ctx.store.ticketSearch.search({
+        plateNorm: plate ? normalizePlate(plate) : undefined,
+        zone: query.zone,
+        status: query.status,
+        from: instant(query.from, "from"),
+        to: instant(query.to, "to"),
+        order,
+        descending: sort.startsWith("-"),
+        after: query.cursor ? readPageCursor(query.cursor, sort, TICKET_ORDERS[order]) : undefined,
+        limit: query.limit ?? 50,
+      });
       return {
         data: p.rows.map((r) => ({
           ticketId: r.ticketId,
@@ -78,7 +77,7 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
           endAt: isoOrNull(r.endAt),
           updatedAt: iso(r.updatedAt),
         })),
-        next_cursor: p.more && p.last ? encodeCursor([p.last.startAt, p.last.ticketId]) : null,
+        next_cursor: p.next && pageCursor(sort, p.next),
       };
     },
     {
@@ -86,9 +85,9 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
       query: TicketSearchQuery,
       response: TicketPage,
       detail: {
-        summary: "Search tickets, newest start first, a page at a time",
+        summary: "Search tickets, newest start first unless sorted otherwise, a page at a time",
         description:
-          "registration_number matches however the plate was typed (as check-tickets does); from/to keep tickets whose stay overlaps the range. limit 1-200 (50).",
+          "registration_number matches however the plate was typed (as check-tickets does); from/to keep tickets whose stay overlaps the range. sort names a column, descending with a leading '-' (-start_at unless given); zone sorts a zone's tickets by end; tickets without an end sort first ascending, last descending. A cursor continues the sort it came from. limit 1-200 (50).",
         tags: ["tickets"],
       },
     },

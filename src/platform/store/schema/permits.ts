@@ -22,7 +22,13 @@ export const permits = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     createdBy: text("created_by").notNull(),
   },
-  (t) => [index("permits_plate_norm").on(t.plateNorm), index("permits_zone").on(t.zone, t.endAt)],
+  (t) => [
+    index("permits_plate_norm").on(t.plateNorm),
+    index("permits_zone").on(t.zone, t.endAt),
+    // The console's permit list sorts by start and by end too.
+    index("permits_start").on(t.startAt),
+    index("permits_end").on(t.endAt),
+  ],
 );
 
 /** Who looked up what, when, and how many permits it got back. */

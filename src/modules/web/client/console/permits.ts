@@ -5,6 +5,7 @@ import { objectHistory } from "./changes.ts";
 import { isStale, whenStale } from "./conflict.ts";
 import { localValue } from "./datetime.ts";
 import { RowsEditor } from "./rows.ts";
+import { SortedHeadings } from "./sorting.ts";
 import { problemText, table } from "./table.ts";
 
 interface Permit {
@@ -57,34 +58,48 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
     h("button", { type: "button", id: "new-permit", onclick: () => edit(null) }, `+ ${t("newPermit")}`),
   );
 
+  const headings = new SortedHeadings("id", () => void load());
+
   async function load(openId?: number): Promise<void> {
     try {
       const q = query({
         registration_number: field(filter, "registration_number"),
         zone: field(filter, "zone"),
+        sort: headings.sort,
       });
       const permits = (await api<{ data: Permit[] }>("GET", `/api/v1/permits${q}`)).data;
       replace(
         listBox,
-        table([t("plate"), t("zone"), t("start"), t("endShort"), t("active"), t("note")], permits, (p) => [
-          h(
-            "a",
-            {
-              href: `#/permits/${p.id}`,
-              "data-permit": p.id,
-              onclick: prevented(() => {
-                history.pushState(null, "", `#/permits/${p.id}`);
-                void open(p.id);
-              }),
-            },
-            p.registration_number,
-          ),
-          String(p.zone),
-          when(p.start_at),
-          when(p.end_at),
-          p.active ? "✓" : "",
-          p.note,
-        ]),
+        table(
+          headings.cells([
+            { label: t("plate"), sort: "registration_number" },
+            { label: t("zone"), sort: "zone" },
+            { label: t("start"), sort: "start_at", newestFirst: true },
+            { label: t("endShort"), sort: "end_at", newestFirst: true },
+            { label: t("active") },
+            { label: t("note") },
+          ]),
+          permits,
+          (p) => [
+            h(
+              "a",
+              {
+                href: `#/permits/${p.id}`,
+                "data-permit": p.id,
+                onclick: prevented(() => {
+                  history.pushState(null, "", `#/permits/${p.id}`);
+                  void open(p.id);
+                }),
+              },
+              p.registration_number,
+            ),
+            String(p.zone),
+            when(p.start_at),
+            when(p.end_at),
+            p.active ? "✓" : "",
+            p.note,
+          ],
+        ),
       );
       if (openId !== undefined) await open(openId);
     } catch (e) {

@@ -6,9 +6,9 @@ import { type Child, h } from "../dom.ts";
  */
 export const SCROLLS = { tabindex: 0 };
 
-/** A plain table: headings, then one row per item. */
+/** A plain table: headings (text, or cells made elsewhere, such as sortable ones), then one row per item. */
 export function table<T>(
-  heads: string[],
+  heads: (string | HTMLElement)[],
   items: T[],
   row: (item: T) => Child[],
   attrs: Record<string, unknown> = {},
@@ -22,7 +22,7 @@ export function table<T>(
       h(
         "tr",
         null,
-        heads.map((x) => h("th", null, x)),
+        heads.map((x) => (typeof x === "string" ? h("th", null, x) : x)),
       ),
     ),
     h(

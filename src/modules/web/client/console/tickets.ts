@@ -2,6 +2,7 @@ import { api, query } from "../api.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
+import { type Column, SortedHeadings } from "./sorting.ts";
 import { problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
 
@@ -54,6 +55,16 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
   const note = h("p", { class: "note", role: "status" });
   const detail = h("div", { class: "editor", id: "ticket-detail" });
   let cursor: string | null = null;
+  const columns: Column[] = [
+    { label: t("ticket"), sort: "ticket_id" },
+    { label: t("plate"), sort: "registration_number" },
+    { label: t("zone"), sort: "zone" },
+    { label: t("state") },
+    { label: t("start"), sort: "start_at", newestFirst: true },
+    { label: t("endShort"), sort: "end_at", newestFirst: true },
+  ];
+  const head = h("thead");
+  const headings = new SortedHeadings("-start_at", () => void search(false));
   const form = h(
     "form",
     {
@@ -78,6 +89,7 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     if (!next) {
       cursor = null;
       replace(rows);
+      replace(head, headings.row(columns));
     }
     try {
       const page = await api<{ data: Ticket[]; next_cursor: string | null }>(
@@ -88,6 +100,7 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
           status: field(form, "status"),
           from: isoOf(field(form, "from")),
           to: isoOf(field(form, "to")),
+          sort: headings.sort,
           cursor: next ? cursor : undefined,
         })}`,
       );
@@ -211,29 +224,7 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     h(
       "div",
       { class: "split" },
-      h(
-        "section",
-        null,
-        form,
-        note,
-        h(
-          "table",
-          { id: "tickets-table", ...SCROLLS },
-          h(
-            "thead",
-            null,
-            h(
-              "tr",
-              null,
-              [t("ticket"), t("plate"), t("zone"), t("state"), t("start"), t("endShort")].map((x) =>
-                h("th", null, x),
-              ),
-            ),
-          ),
-          rows,
-        ),
-        more,
-      ),
+      h("section", null, form, note, h("table", { id: "tickets-table", ...SCROLLS }, head, rows), more),
       detail,
     ),
   );

@@ -108,6 +108,7 @@ export const en = {
   windows: "Weekly windows (none = always)",
   weekdays: "Mon,Tue,Wed,Thu,Fri,Sat,Sun",
   search: "Search",
+  sortBy: "Sort by {column}",
   more: "More",
   state: "State",
   any: "any",

@@ -110,6 +110,7 @@ export const sv: Record<Key, string> = {
   windows: "Veckotider (inga = alltid)",
   weekdays: "mån,tis,ons,tor,fre,lör,sön",
   search: "Sök",
+  sortBy: "Sortera efter {column}",
   more: "Fler",
   state: "Läge",
   any: "alla",

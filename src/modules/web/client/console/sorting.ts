@@ -1,0 +1,64 @@
+import { type Child, h } from "../dom.ts";
+import { t } from "../i18n.ts";
+
+/**
+ * Sortable column headings: a button in each heading the box can sort by, the heading's
+ * aria-sort saying the order shown. The first click sorts the way the column is usually read
+ * (newest first for times), the next one the other way.
+ */
+export interface Column {
+  label: string;
+  /** The API's sort name; none when the box cannot sort by this column. */
+  sort?: string;
+  /** Descending first (times: newest first). */
+  newestFirst?: boolean;
+}
+
+export class SortedHeadings {
+  constructor(
+    public sort: string,
+    private readonly changed: () => void,
+  ) {}
+
+  /** The heading cells as the sort stands now (drawn again after each change). */
+  cells(columns: Column[]): HTMLElement[] {
+    return columns.map((c) => {
+      if (!c.sort) return h("th", null, c.label);
+      const name = c.sort;
+      const way = this.sort === name ? "ascending" : this.sort === `-${name}` ? "descending" : "none";
+      return h(
+        "th",
+        { "aria-sort": way },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "sort",
+            "data-sort": name,
+            title: t("sortBy", { column: c.label }),
+            onclick: () => {
+              this.sort =
+                way === "ascending"
+                  ? `-${name}`
+                  : way === "descending"
+                    ? name
+                    : c.newestFirst
+                      ? `-${name}`
+                      : name;
+              this.changed();
+            },
+          },
+          c.label,
+          h("span", { "aria-hidden": "true", class: "arrow" }, arrows[way]),
+        ),
+      );
+    });
+  }
+
+  /** A heading row for a table whose body is filled elsewhere. */
+  row(columns: Column[]): Child {
+    return h("tr", null, this.cells(columns));
+  }
+}
+
+const arrows = { ascending: " ▲", descending: " ▼", none: " ↕" };
