@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { uniqueSortedPlates } from "../../src/domain/permits/activity.ts";
+import { patchSortedPlates, sortedPlateList, uniqueSortedPlates } from "../../src/domain/permits/activity.ts";
 import { formatMicros } from "../../src/domain/time/zoned.ts";
 
 /** The fast paths must give exactly what the general code gives. */
@@ -45,4 +45,44 @@ describe("fast paths of the zone answers", () => {
       if (formatMicros(ms) !== general(ms)) expect(formatMicros(ms)).toBe(general(ms));
     }
   });
+});
+
+/** A patched list is the list sorted again: cases at the ends, in the middle, respelled, gone. */
+describe("patchSortedPlates", () => {
+  const list = sortedPlateList(
+    ["ABC1", "ÅÄÖ9", "Z9", "123", "ÖA1"].map((p, i) => ({ plate: p, plateNorm: p, startAt: i })),
+  );
+  const cases: [string, [string, string | null][], string[], string[]][] = [
+    ["nothing changed", [["ABC1", "ABC1"]], [], []],
+    ["a new first", [["0", "0"]], ["0"], []],
+    ["a new last", [["ÖÖ", "ÖÖ"]], ["ÖÖ"], []],
+    ["a new one in the middle", [["M1", "M 1"]], ["M 1"], []],
+    ["one gone", [["Z9", null]], [], ["Z9"]],
+    ["one respelled", [["ABC1", "ABC-1"]], ["ABC-1"], ["ABC1"]],
+    ["gone, and absent anyway", [["QQQ", null]], [], []],
+    [
+      "several",
+      [
+        ["123", null],
+        ["Å1", "Å1"],
+        ["Z9", "Z 9"],
+      ],
+      ["Å1", "Z 9"],
+      ["123", "Z9"],
+    ],
+  ];
+  for (const [name, changes, added, removed] of cases)
+    test(name, () => {
+      const changed = new Map(changes);
+      const patched = patchSortedPlates(list, changed);
+      const shown = new Map(list.keys.map((k, i) => [k, list.plates[i]!]));
+      for (const [k, v] of changed)
+        if (v === null) shown.delete(k);
+        else shown.set(k, v);
+      const whole = sortedPlateList([...shown].map(([k, p]) => ({ plate: p, plateNorm: k, startAt: 0 })));
+      expect(patched.plates).toEqual(whole.plates);
+      expect(patched.keys).toEqual(whole.keys);
+      expect(patched.added).toEqual(added);
+      expect(patched.removed).toEqual(removed);
+    });
 });

@@ -158,14 +158,72 @@ function plateCompare(a: { key: string; plain: boolean }, b: { key: string; plai
 /** Each plate once (by its normalized form, shown as most recently sent), in Swedish alphabetical order. */
 export function uniqueSortedPlates(
   entries: readonly { plate: string; plateNorm: string; startAt: number }[],
-) {
+): string[] {
+  return sortedPlateList(entries).plates;
+}
+
+/** As uniqueSortedPlates, with each plate's normalized form beside it (what patchSortedPlates takes). */
+export function sortedPlateList(entries: readonly { plate: string; plateNorm: string; startAt: number }[]): {
+  plates: string[];
+  keys: string[];
+} {
+  const sorted = [...shownPlates(entries)]
+    .map(([key, plate]) => ({ key, plain: PLAIN.test(key), plate }))
+    .sort(plateCompare);
+  return { plates: sorted.map((e) => e.plate), keys: sorted.map((e) => e.key) };
+}
+
+/** Each normalized plate and how it is shown: as sent by its latest-starting entry. */
+export function shownPlates(
+  entries: readonly { plate: string; plateNorm: string; startAt: number }[],
+): Map<string, string> {
   const latest = new Map<string, { plate: string; startAt: number }>();
   for (const e of entries) {
     const seen = latest.get(e.plateNorm);
-    if (!seen || e.startAt > seen.startAt) latest.set(e.plateNorm, { plate: e.plate, startAt: e.startAt });
+    // Ties go to the first spelling in code-unit order, so the answer never hangs on read order.
+    if (!seen || e.startAt > seen.startAt || (e.startAt === seen.startAt && e.plate < seen.plate))
+      latest.set(e.plateNorm, { plate: e.plate, startAt: e.startAt });
   }
-  return [...latest.entries()]
-    .map(([key, v]) => ({ key, plain: PLAIN.test(key), plate: v.plate }))
-    .sort(plateCompare)
-    .map((e) => e.plate);
+  return new Map([...latest].map(([key, v]) => [key, v.plate]));
+}
+
+/**
+ * A sorted zone list (as uniqueSortedPlates makes it, with each plate's normalized key beside it)
+ * after some of its plates changed: each key in `changed` is now shown as the given text, or is
+ * gone (null). Equal to sorting the whole set again, in time proportional to the changes (a
+ * binary search each, and one copy of the list); also what was added and removed, as a diff of
+ * the two lists reads.
+ */
+export function patchSortedPlates(
+  list: { readonly plates: readonly string[]; readonly keys: readonly string[] },
+  changed: ReadonlyMap<string, string | null>,
+): { plates: string[]; keys: string[]; added: string[]; removed: string[] } {
+  const plates = list.plates.slice();
+  const keys = list.keys.slice();
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const [key, shown] of changed) {
+    const probe = { key, plain: PLAIN.test(key) };
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = keys[mid]!;
+      if (plateCompare({ key: k, plain: PLAIN.test(k) }, probe) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const held = keys[lo] === key ? plates[lo]! : null;
+    if (held === shown) continue;
+    if (held !== null) removed.push(held);
+    if (shown !== null) added.push(shown);
+    if (held !== null && shown !== null) plates[lo] = shown;
+    else if (held !== null) {
+      plates.splice(lo, 1);
+      keys.splice(lo, 1);
+    } else {
+      plates.splice(lo, 0, shown!);
+      keys.splice(lo, 0, key);
+    }
+  }
+  return { plates, keys, added, removed };
 }

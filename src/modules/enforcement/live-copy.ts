@@ -48,6 +48,19 @@ export class LiveCopy {
     return found;
   }
 
+  /** As inZone, for one plate's entries only. */
+  plateInZone(plateNorm: string, zone: number, cutoff: number): PlateEntries {
+    const found: PlateEntries = { tickets: [], permits: [] };
+    const held = this.byPlate.get(plateNorm);
+    if (held === undefined) return found;
+    for (const e of Array.isArray(held) ? held : [held]) {
+      if (e.zone !== zone || (e.endAt !== null && e.endAt <= cutoff)) continue;
+      if (isTicket(e)) found.tickets.push(e);
+      else found.permits.push(e);
+    }
+    return found;
+  }
+
   putTicket(t: ListedTicket): void {
     this.dropTicket(t.ticketId);
     const plateNorm = this.sharedPlate(t.plateNorm);

@@ -4,8 +4,9 @@ import {
   type Listed,
   newestFirst,
   type PermitWindow,
+  patchSortedPlates,
+  sortedPlateList,
   ticketNote,
-  uniqueSortedPlates,
   WallClock,
   type WindowSpan,
   windowSpans,
@@ -17,7 +18,7 @@ import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
 import type { EnforcementDeps } from "./index.ts";
 import type { ExtendedInformation } from "./model.ts";
 import type { LookupReadModel } from "./read-model.ts";
-import { ZoneAnswers } from "./zone-answers.ts";
+import { type Patch, type ZoneAnswer, ZoneAnswers } from "./zone-answers.ts";
 
 /** A ticket or an operator permit, in the one shape both lookups work on. */
 interface Candidate extends Listed {
@@ -28,11 +29,8 @@ interface Candidate extends Listed {
 }
 
 /** What a zone answer is and until when it holds; see ZoneAnswers. */
-interface Computed {
-  body: string;
-  results: number;
+interface Computed extends ZoneAnswer {
   until: number;
-  plates?: string[];
 }
 
 /** check-tickets and the zone list; the queries are prepared once. */
@@ -43,7 +41,27 @@ export class PermitLookups {
     private readonly ctx: Pick<EnforcementDeps, "store" | "config" | "now">,
     private readonly model: LookupReadModel,
   ) {
-    this.answers = new ZoneAnswers((zone, at) => model.zoneVersion(zone, at - this.recentMs()));
+    this.answers = new ZoneAnswers((zone, at) =>
+      model.zoneVersion(zone, at - this.recentMs(), !this.inRound),
+    );
+  }
+
+  /** Set while a round of zone answers shares one look for other processes' commits. */
+  private inRound = false;
+
+  /**
+   * Runs `round` (answers for many zones at once: the live feed after a write) with one look for
+   * another process's commits instead of one per zone: the pragma costs more than a zone's
+   * version check, and the answers of one round are as of one instant anyway.
+   */
+  inOneRound(at: number, round: () => void): void {
+    this.model.update(at - this.recentMs(), true);
+    this.inRound = true;
+    try {
+      round();
+    } finally {
+      this.inRound = false;
+    }
   }
 
   private recentMs(): number {
@@ -75,29 +93,71 @@ export class PermitLookups {
 
   /** The zone list: plates with a permit active now, each once, sorted. */
   activePlates(zone: number, at: number): string[] {
-    const rows = this.inZone(zone, at, at, false);
+    return this.activeList(this.inZone(zone, at, at, false), at).plates;
+  }
+
+  private activeList(rows: Candidate[], at: number) {
     const clock = new WallClock(at, this.ctx.config.timezone);
-    return uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
+    return sortedPlateList(rows.filter((c) => isActive(c, at, clock)));
   }
 
   /** The zone list as its `{"data": [...]}` body, with its ETag, reused like byZoneJson. */
   activePlatesJson(
     zone: number,
     at: number,
-  ): { body: string; results: number; etag: string; plates: string[] } {
-    const found = this.answers.get("list", zone, at, (): Computed => {
-      const rows = this.inZone(zone, at, at, false);
-      const clock = new WallClock(at, this.ctx.config.timezone);
-      const plates = uniqueSortedPlates(rows.filter((c) => isActive(c, at, clock)));
-      return {
-        body: JSON.stringify({ data: plates }),
-        results: plates.length,
-        plates,
-        until: nextChange(rows, at, 0),
-      };
-    });
+  ): { body: string; results: number; etag: string; plates: string[]; change?: ZoneAnswer["change"] } {
+    const found = this.answers.get(
+      "list",
+      zone,
+      at,
+      (): Computed => {
+        const rows = this.inZone(zone, at, at, false);
+        const { plates, keys } = this.activeList(rows, at);
+        return {
+          body: listBody(plates),
+          results: plates.length,
+          plates,
+          keys,
+          until: nextChange(rows, at, 0),
+        };
+      },
+      this.patchList(zone, at),
+    );
     found.etag ??= etagOf(found.body);
     return found as { body: string; results: number; etag: string; plates: string[] };
+  }
+
+  /**
+   * The zone list from the last one, where only some plates' rows were written since: each such
+   * plate is looked at again (is any of its rows in the zone active now, and how is it shown),
+   * and the sorted list patched. A write then costs what its plates do, not what the zone holds.
+   */
+  private patchList(zone: number, at: number): Patch {
+    return (kept, version) => {
+      if (!kept.plates || !kept.keys) return null;
+      const written = this.model.platesWrittenSince(zone, version);
+      if (!written) return null;
+      const changed = new Map<string, string | null>();
+      let until = Number.POSITIVE_INFINITY;
+      for (const plate of written) {
+        const held = this.model.plateInZone(plate, zone, at, at - this.recentMs());
+        if (!held) return null;
+        const rows = this.candidates(held.tickets, held.permits, false);
+        until = Math.min(until, nextChange(rows, at, 0));
+        changed.set(plate, this.activeList(rows, at).plates[0] ?? null);
+      }
+      const list = patchSortedPlates({ plates: kept.plates, keys: kept.keys }, changed);
+      kept.etag ??= etagOf(kept.body);
+      return {
+        body: listBody(list.plates),
+        results: list.plates.length,
+        plates: list.plates,
+        keys: list.keys,
+        change: { from: kept.etag, added: list.added, removed: list.removed },
+        // The kept answer's rows change no sooner than it said; the plates read again, as theirs say.
+        until: Math.min(until, kept.until),
+      };
+    };
   }
 
   /**
@@ -179,6 +239,8 @@ export class PermitLookups {
     return out;
   }
 }
+
+const listBody = (plates: string[]) => JSON.stringify({ data: plates });
 
 /**
  * The first instant after `at` at which an answer built from these rows could read differently:

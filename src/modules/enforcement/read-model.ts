@@ -10,6 +10,8 @@ export type { PlateEntries } from "./live-copy.ts";
 const SWEEP_MS = 60_000;
 /** Past this many tickets written since the last answer, reading the whole set again is cheaper. */
 const MAX_REREAD = 20_000;
+/** The plates of a zone's latest writes kept, so that its list can be patched rather than rebuilt. */
+const PLATES_KEPT = 64;
 
 /** What the read model asks of the store: its repositories, its write notes and its data version. */
 export type ReadModelStore = Pick<Store, "tickets" | "permits" | "written" | "dataVersion" | "sqlite">;
@@ -67,6 +69,8 @@ export class LookupReadModel {
   private builds = 0;
   private lotWrites = 0;
   private readonly zoneWrites = new Map<number, number>();
+  /** Per zone, the plates of its latest writes: the zone's write count after each, and its plates. */
+  private readonly zonePlates = new Map<number, { at: number; plates: string[] }[]>();
 
   constructor(
     private readonly store: ReadModelStore,
@@ -109,11 +113,35 @@ export class LookupReadModel {
    * `cutoff` is the lookups' (now less the recent hours): a zone answer reads no row ending
    * before it, so every row it reads is held here.
    */
-  zoneVersion(zone: number, cutoff: number): string | null {
+  zoneVersion(zone: number, cutoff: number, exact = true): string | null {
     // Another process's commit is looked for on every zone answer (a few µs, small beside
-    // building one): a reused answer is never behind one.
-    if (!this.update(cutoff, true)) return null;
+    // building one): a reused answer is never behind one. A round of answers that looked once
+    // for all of them passes exact = false.
+    if (!this.update(cutoff, exact)) return null;
     return `${this.builds}.${this.lotWrites}.${this.zoneWrites.get(zone) ?? 0}`;
+  }
+
+  /**
+   * The plates whose rows in `zone` were written since `version` (a zoneVersion of this zone), so
+   * that an answer built then can be patched; null when that cannot be told (the set was built
+   * again, a lot was written, or more was written than is kept). Call after zoneVersion, which
+   * takes in what was written.
+   */
+  platesWrittenSince(zone: number, version: string): Set<string> | null {
+    const [builds, lots, writes] = version.split(".").map(Number) as [number, number, number];
+    if (builds !== this.builds || lots !== this.lotWrites) return null;
+    const log = this.zonePlates.get(zone) ?? [];
+    const now = this.zoneWrites.get(zone) ?? 0;
+    if (now - writes > log.length) return null;
+    const plates = new Set<string>();
+    for (const w of log) if (w.at > writes) for (const p of w.plates) plates.add(p);
+    return plates;
+  }
+
+  /** One plate's entries in a zone, as forZone answers them (null while the set is not built). */
+  plateInZone(plateNorm: string, zone: number, cutoff: number, lookupCutoff: number): PlateEntries | null {
+    if (cutoff < lookupCutoff || !this.update(lookupCutoff)) return null;
+    return this.copy.plateInZone(plateNorm, zone, cutoff);
   }
 
   /** How many tickets and permits are held (for tests and the bench). */
@@ -199,7 +227,7 @@ export class LookupReadModel {
     const t = this.store.tickets.listed(id);
     const after = t && t.status !== "canceled" && this.holds(t.endAt) ? t : undefined;
     if (after) this.copy.putTicket(after);
-    this.zoneWritten(before?.zone, after?.zone);
+    this.zoneWritten(before, after);
   }
 
   private rereadPermit(id: number, office: boolean): void {
@@ -208,13 +236,30 @@ export class LookupReadModel {
     const p = office ? this.store.permits.officeListed(id) : this.store.permits.listed(id);
     const after = p && this.holds(p.endAt) ? p : undefined;
     if (after) this.copy.putPermit(after);
-    this.zoneWritten(before?.zone, after?.zone);
+    this.zoneWritten(before, after);
   }
 
-  /** A held row changed, came or went: the answers of its zone before and after are built again. */
-  private zoneWritten(before: number | undefined, after: number | undefined): void {
-    for (const zone of new Set([before, after]))
-      if (zone !== undefined) this.zoneWrites.set(zone, (this.zoneWrites.get(zone) ?? 0) + 1);
+  /**
+   * A held row changed, came or went: the answers of its zone before and after are built again
+   * (or patched for its plates, before and after).
+   */
+  private zoneWritten(
+    before: { zone: number; plateNorm: string } | undefined,
+    after: { zone: number; plateNorm: string } | undefined,
+  ): void {
+    for (const zone of new Set([before?.zone, after?.zone])) {
+      if (zone === undefined) continue;
+      const at = (this.zoneWrites.get(zone) ?? 0) + 1;
+      this.zoneWrites.set(zone, at);
+      const plates = [before, after].filter((r) => r?.zone === zone).map((r) => r!.plateNorm);
+      let log = this.zonePlates.get(zone);
+      if (!log) {
+        log = [];
+        this.zonePlates.set(zone, log);
+      }
+      log.push({ at, plates });
+      if (log.length > PLATES_KEPT) log.shift();
+    }
   }
 
   private holds(endAt: number | null): boolean {

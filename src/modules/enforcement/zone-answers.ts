@@ -11,7 +11,17 @@ export interface ZoneAnswer {
   etag?: string;
   /** The zone list's plates, in order (the live feed works out its changes from them). */
   plates?: string[];
+  /** Their normalized forms, in the same order (what a patch searches). */
+  keys?: string[];
+  /** A patched answer: what it added to and removed from the answer with ETag `from`. */
+  change?: { from: string; added: string[]; removed: string[] };
 }
+
+/** An answer made from the last one and what was written since; null: build it whole. */
+export type Patch = (
+  kept: ZoneAnswer & { until: number },
+  keptVersion: string,
+) => (ZoneAnswer & { until: number }) | null;
 
 interface Entry extends ZoneAnswer {
   version: string;
@@ -44,17 +54,26 @@ export class ZoneAnswers {
     zone: number,
     at: number,
     build: () => ZoneAnswer & { until: number },
+    /**
+     * Where the last answer still holds for the clock and only some rows of the zone changed,
+     * the answer can be made from it (the zone list: a plate or two in a sorted list).
+     */
+    patch?: Patch,
   ): ZoneAnswer {
     const version = this.versionOf(zone, at);
     const key = `${kind}:${zone}`;
     const kept = this.entries.get(key);
-    if (kept && kept.version === version && kept.from <= at && at < kept.until) return kept;
-    const built = build();
+    const inTime = kept !== undefined && kept.from <= at && at < kept.until;
+    if (inTime && kept.version === version) return kept;
+    const patched = inTime && version !== null && patch ? patch(kept, kept.version) : null;
+    const built = patched ?? build();
     if (version === null) return built;
     const entry: Entry = {
       body: built.body,
       results: built.results,
       plates: built.plates,
+      keys: built.keys,
+      change: built.change,
       version,
       from: at,
       until: built.until,

@@ -36,6 +36,15 @@ interface Change {
   removed: string[];
 }
 
+/** A zone's list as the lookups answer it now; `change` when it was patched from an earlier one. */
+interface Current {
+  id: string;
+  body: string;
+  results: number;
+  plates: string[];
+  change?: { from: string; added: string[]; removed: string[] };
+}
+
 /** Changes kept per zone, so that a feed that reconnects soon resumes with what it missed. */
 const CHANGES_KEPT = 64;
 
@@ -96,8 +105,9 @@ function changesSince(
 
 /**
  * The live zone list as server-sent events. Subscribers of one zone share one answer: a write
- * (the store's notice) or the clock makes one version check per zone, a rebuild where the zone's
- * rows changed, and only a list that reads differently is sent.
+ * (the store's notice) or the clock makes one version check per zone, a patch of the list where
+ * some of the zone's rows changed (PermitLookups.activePlatesJson), and only a list that reads
+ * differently is sent.
  */
 export class ZoneFeed {
   private readonly zones = new Map<number, Watched>();
@@ -118,9 +128,9 @@ export class ZoneFeed {
     this.lookups = ctx.lookups;
   }
 
-  private current(zone: number): { id: string; body: string; results: number; plates: string[] } {
+  private current(zone: number): Current {
     const a = this.lookups.activePlatesJson(zone, this.ctx.now());
-    return { id: a.etag.slice(1, -1), body: a.body, results: a.results, plates: a.plates };
+    return { id: a.etag.slice(1, -1), body: a.body, results: a.results, plates: a.plates, change: a.change };
   }
 
   private watched(now: { id: string; body: string; plates: string[] }): Watched {
@@ -246,7 +256,7 @@ export class ZoneFeed {
    * changed or the whole list: two events encoded once for the zone, whatever its subscribers.
    */
   private refresh(zone: number, w: Watched): void {
-    let now: { id: string; body: string; plates: string[] };
+    let now: Current;
     try {
       now = this.current(zone);
     } catch {
@@ -254,7 +264,8 @@ export class ZoneFeed {
     }
     if (now.id === w.id) return;
     const plates = now.plates;
-    const { added, removed } = diffLists(w.plates, plates);
+    // A list patched from the one sent last says itself what changed; any other is compared.
+    const { added, removed } = now.change?.from === `"${w.id}"` ? now.change : diffLists(w.plates, plates);
     w.changes.push({ from: w.id, to: now.id, added, removed });
     if (w.changes.length > CHANGES_KEPT) w.changes.shift();
     let changes: Uint8Array | undefined;
@@ -279,16 +290,23 @@ export class ZoneFeed {
     this.heartbeat = setInterval(() => {
       for (const w of this.zones.values()) for (const s of w.subscribers) s.send(comment);
     }, this.heartbeatMs);
-    this.clock = setInterval(() => {
-      for (const [zone, w] of this.zones) this.refresh(zone, w);
-    }, CLOCK_MS);
+    this.clock = setInterval(() => this.refreshAll(), CLOCK_MS);
     this.heartbeat.unref?.();
     this.clock.unref?.();
     // After this process's writes (the store's one notice), each watched zone's answer is asked
     // again: a version check where nothing it holds changed, a rebuild where something did.
-    this.stopListening = this.ctx.store.written.onWrite(() => {
-      for (const [zone, w] of this.zones) this.refresh(zone, w);
-    });
+    this.stopListening = this.ctx.store.written.onWrite(() => this.refreshAll());
+  }
+
+  /** Every watched zone, with one look for another process's commits for them all. */
+  private refreshAll(): void {
+    try {
+      this.lookups.inOneRound(this.ctx.now(), () => {
+        for (const [zone, w] of this.zones) this.refresh(zone, w);
+      });
+    } catch {
+      // a store that cannot be read now is asked again at the next tick
+    }
   }
 
   private stop(): void {

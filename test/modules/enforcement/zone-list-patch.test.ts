@@ -1,0 +1,111 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PermitLookups } from "../../../src/modules/enforcement/lookups.ts";
+import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
+import { diffLists } from "../../../src/modules/enforcement/zone-feed.ts";
+import { openStore } from "../../../src/platform/store/db.ts";
+import type { PermitValues } from "../../../src/platform/store/permits.ts";
+import type { TicketRow } from "../../../src/platform/store/tickets/rows.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const MIN = 60_000;
+const H = 60 * MIN;
+const T0 = Date.parse("2026-06-15T12:00:00Z");
+
+/**
+ * The zone list is patched from the last one where only some plates' rows were written (the live
+ * feed's path): after every random write and clock move, it reads exactly as a list built from
+ * the whole zone, and the change it carries is the difference of the two lists.
+ */
+describe("a patched zone list is the list built whole", () => {
+  for (const seed of [3, 17, 29])
+    test(`random writes, spellings, permits with windows and clock moves (seed ${seed})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "parkd-patch-"));
+      dirs.push(dir);
+      const store = openStore(dir);
+      let now = T0;
+      const config = { recentHours: 24, timezone: "Europe/Stockholm" };
+      const model = new LookupReadModel(store, { versionCheckMs: 0 });
+      const lookups = new PermitLookups({ store, config, now: () => now } as never, model);
+      let s = seed;
+      const rand = () => {
+        s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
+        return s / 2_147_483_648;
+      };
+      const int = (n: number) => Math.floor(rand() * n);
+      const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+      // One plate in two spellings: the list shows the latest-starting one.
+      const plates: [string, string][] = [
+        ["AAA1", "AAA1"],
+        ["BBB 2", "BBB2"],
+        ["BBB2", "BBB2"],
+        ["ÅÄÖ3", "ÅÄÖ3"],
+        ["ZZZ4", "ZZZ4"],
+        ["123", "123"],
+        ["Ö1", "Ö1"],
+      ];
+      const near = () => now + Math.round((rand() - 0.6) * 24) * H + int(60) * MIN;
+      let tickets = 0;
+      const permitIds: number[] = [];
+      const ticketRow = (id: string): TicketRow => {
+        const start = near();
+        const end = rand() < 0.25 ? null : start + (1 + int(600)) * MIN;
+        const [plate, norm] = pick(plates);
+        return [id, 1 + int(2), null, 0, start, end, plate, norm, null, null, null, "running", now];
+      };
+      const permitValues = (): PermitValues => {
+        const [plate, norm] = pick(plates);
+        const start = near();
+        return {
+          plate,
+          plateNorm: norm,
+          zone: 1 + int(2),
+          startAt: start,
+          endAt: rand() < 0.4 ? null : start + (1 + int(3000)) * MIN,
+          note: "",
+          days: rand() < 0.3 ? [{ weekday: 1 + int(7), start_time: "08:00:00", end_time: "17:00:00" }] : null,
+        };
+      };
+      const someTicket = () => `t${1 + int(Math.max(tickets, 1))}`;
+      const last = new Map<number, { etag: string; plates: string[] }>();
+      let patched = 0;
+      for (let step = 0; step < 500; step++) {
+        const r = rand();
+        if (r < 0.35) store.tickets.insert(ticketRow(`t${++tickets}`));
+        else if (r < 0.45) store.tickets.replace(ticketRow(someTicket()));
+        else if (r < 0.52) {
+          const [plate, norm] = pick(plates);
+          store.tickets.move(someTicket(), plate, norm, now);
+        } else if (r < 0.6) store.tickets.cancel(someTicket(), now);
+        else if (r < 0.67) permitIds.push(store.permits.insert(permitValues(), now, "t").id);
+        else if (r < 0.72 && permitIds.length > 0) store.permits.update(pick(permitIds), permitValues(), now);
+        else if (r < 0.75 && permitIds.length > 0) store.permits.delete(pick(permitIds));
+        else if (r < 0.9) now += int(20) * MIN + int(1000);
+        else if (r < 0.93) now -= int(3) * H;
+        if (rand() < 0.2) await new Promise((turned) => setImmediate(turned));
+        for (const zone of [1, 2]) {
+          const answer = lookups.activePlatesJson(zone, now);
+          const whole = lookups.activePlates(zone, now);
+          expect(answer.plates).toEqual(whole);
+          expect(JSON.parse(answer.body)).toEqual({ data: whole });
+          const before = last.get(zone);
+          if (answer.change && before && answer.change.from === before.etag) {
+            patched++;
+            const diff = diffLists(before.plates, answer.plates);
+            expect(new Set(answer.change.added)).toEqual(new Set(diff.added));
+            expect(new Set(answer.change.removed)).toEqual(new Set(diff.removed));
+          }
+          last.set(zone, { etag: answer.etag, plates: answer.plates });
+        }
+      }
+      // The patch path was taken, not only whole builds.
+      expect(patched).toBeGreaterThan(100);
+      store.close();
+    });
+});
