@@ -2,7 +2,16 @@ import type { Credential } from "../../domain/credentials.ts";
 import { tooMany } from "../../domain/errors.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { log } from "../../platform/log.ts";
-import type { CredentialWatch, EndReason } from "./credential-watch.ts";
+import type { CredentialWatch } from "./credential-watch.ts";
+import {
+  type Change,
+  changesEvent,
+  changesSince,
+  diffLists,
+  encoder,
+  endedEvent,
+  platesEvent,
+} from "./feed-events.ts";
 import type { EnforcementContext } from "./index.ts";
 import type { PermitLookups } from "./lookups.ts";
 
@@ -16,8 +25,6 @@ const HEARTBEAT_MS = 15_000;
  */
 const CLOCK_MS = 1_000;
 
-const encoder = new TextEncoder();
-
 /** "plates": the whole list on every change (the first protocol); "changes": what changed. */
 export type FeedMode = "plates" | "changes";
 
@@ -26,14 +33,6 @@ interface Subscriber {
   mode: FeedMode;
   send(chunk: Uint8Array): void;
   close(): void;
-}
-
-/** One change of a zone's list: from one version to the next. */
-interface Change {
-  from: string;
-  to: string;
-  added: string[];
-  removed: string[];
 }
 
 /** A zone's list as the lookups answer it now; `change` when it was patched from an earlier one. */
@@ -58,49 +57,6 @@ interface Watched {
   body: string;
   /** The latest changes, oldest first. */
   changes: Change[];
-}
-
-/** The last event of a feed whose credential can no longer be used: the page signs in again. */
-function endedEvent(reason: EndReason): Uint8Array {
-  return encoder.encode(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
-}
-
-function platesEvent(id: string, body: string): Uint8Array {
-  return encoder.encode(`event: plates\nid: ${id}\ndata: ${body}\n\n`);
-}
-
-function changesEvent(from: string, to: string, added: string[], removed: string[]): Uint8Array {
-  return encoder.encode(`event: changes\nid: ${to}\ndata: ${JSON.stringify({ from, added, removed })}\n\n`);
-}
-
-/**
- * What is in `after` and not in `before`, and the reverse, each in its list's order. Plates are
- * listed in the plate order (Å, Ä, Ö after Z), not by code unit, so this does not walk them as
- * sorted arrays.
- */
-export function diffLists(
-  before: readonly string[],
-  after: readonly string[],
-): { added: string[]; removed: string[] } {
-  const was = new Set(before);
-  const is = new Set(after);
-  return { added: after.filter((p) => !was.has(p)), removed: before.filter((p) => !is.has(p)) };
-}
-
-/** The changes since version `from`, as one (what was added and then removed cancels out); null when `from` is not among them. */
-function changesSince(
-  changes: readonly Change[],
-  from: string,
-): { added: string[]; removed: string[] } | null {
-  const start = changes.findIndex((c) => c.from === from);
-  if (start < 0) return null;
-  const added = new Set<string>();
-  const removed = new Set<string>();
-  for (const c of changes.slice(start)) {
-    for (const p of c.added) if (!removed.delete(p)) added.add(p);
-    for (const p of c.removed) if (!added.delete(p)) removed.add(p);
-  }
-  return { added: [...added], removed: [...removed] };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { diffLists } from "../../../src/modules/enforcement/feed-events.ts";
 import { lookupServices } from "../../../src/modules/enforcement/index.ts";
-import { diffLists, MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
+import { MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
 import { SLOW_READER } from "../../../src/platform/http/connection-guard.ts";
 import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
 import { StreamReader } from "../../support/event-stream.ts";
