@@ -11,11 +11,15 @@ export function decodeCursor<T>(cursor: string, valid: (v: unknown) => v is T): 
     const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (valid(v)) return v;
   } catch {}
-  throw invalid(
+  throw notHandedOut();
+}
+
+/** The refusal of a cursor this service did not hand out (or not for this list). */
+export const notHandedOut = () =>
+  invalid(
     [{ pointer: "/cursor", message: "Expected the next_cursor of a previous page", in: "query" }],
     "The cursor is not one this service handed out",
   );
-}
 
 /** Instants in the admin API as everywhere else: UTC with six fractional digits, as the interface writes them. */
 export const iso = (ms: number) => formatMicros(ms);

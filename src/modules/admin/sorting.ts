@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { invalid } from "../../domain/errors.ts";
 import { isPosition, type SortColumn, type SortValue } from "../../platform/store/sorted-page.ts";
-import { decodeCursor, encodeCursor } from "./paging.ts";
+import { decodeCursor, encodeCursor, notHandedOut } from "./paging.ts";
 
 /**
  * The `sort` parameter of the console's lists: a column's name, descending with a leading `-`
@@ -22,9 +22,26 @@ export function pageCursor(sort: string, next: SortValue[]): string {
   return encodeCursor([sort, ...next]);
 }
 
+/**
+ * A list's `sort` and `cursor` parameters read: the order, its direction, and where the page
+ * starts (a cursor handed out for another sort is refused).
+ */
+export function readSort<O extends string>(
+  sort: string,
+  orders: Record<O, SortColumn[]>,
+  cursor: string | undefined,
+): { order: O; descending: boolean; after?: SortValue[] } {
+  const order = sort.replace(/^-/, "") as O;
+  const read = { order, descending: sort.startsWith("-") };
+  return cursor ? { ...read, after: readPageCursor(cursor, sort, orders[order]) } : read;
+}
+
 /** The position a cursor holds; refused when it was handed out for another sort. */
-export function readPageCursor(cursor: string, sort: string, key: SortColumn[]): SortValue[] {
-  const [from] = decodeCursor(cursor, (v): v is [string] => Array.isArray(v) && typeof v[0] === "string");
+function readPageCursor(cursor: string, sort: string, key: SortColumn[]): SortValue[] {
+  const [from, ...position] = decodeCursor(
+    cursor,
+    (v): v is [string, ...unknown[]] => Array.isArray(v) && typeof v[0] === "string",
+  );
   if (from !== sort)
     throw invalid(
       [
@@ -36,8 +53,6 @@ export function readPageCursor(cursor: string, sort: string, key: SortColumn[]):
       ],
       "The cursor belongs to another sort",
     );
-  const [, ...position] = decodeCursor(cursor, (v): v is [string, ...SortValue[]] =>
-    isPosition(key, (v as unknown[]).slice(1)),
-  );
+  if (!isPosition(key, position)) throw notHandedOut();
   return position;
 }

@@ -4,6 +4,7 @@ import type { Db } from "./db.ts";
 import { permits } from "./schema/index.ts";
 import type { PermitWindow } from "./schema/permits.ts";
 import {
+  equalTo,
   type PageSpec,
   type Positioned,
   type SortColumn,
@@ -70,10 +71,13 @@ export const PERMIT_LOOKUP_SQL = {
 /** The orders the console lists permits in, each by an index (the id is the rowid itself). */
 export const PERMIT_ORDERS = {
   id: [],
-  registration_number: [{ column: "plate_norm" }],
-  zone: [{ column: "zone" }, { column: "end_at", nullable: true }],
-  start_at: [{ column: "start_at" }],
-  end_at: [{ column: "end_at", nullable: true }],
+  registration_number: [{ column: "plate_norm", field: "plateNorm" }],
+  zone: [
+    { column: "zone", field: "zone" },
+    { column: "end_at", field: "endAt", nullable: true },
+  ],
+  start_at: [{ column: "start_at", field: "startAt" }],
+  end_at: [{ column: "end_at", field: "endAt", nullable: true }],
 } satisfies Record<string, SortColumn[]>;
 
 export type PermitOrder = keyof typeof PERMIT_ORDERS;
@@ -93,32 +97,12 @@ const STORED = `SELECT id, plate, plate_norm AS plateNorm, zone, start_at AS sta
 
 type PermitRow = Omit<StoredPermit, "days"> & { days: string | null } & Positioned;
 
-const PERMIT_KEY_OF: Record<PermitOrder, (r: PermitRow) => SortValue[]> = {
-  id: () => [],
-  registration_number: (r) => [r.plateNorm],
-  zone: (r) => [r.zone, r.endAt],
-  start_at: (r) => [r.startAt],
-  end_at: (r) => [r.endAt],
-};
-
 /** A listing as one page's spec (the plan tests read the SQL it makes). */
 export function permitPageSpec(q: PermitListing): PageSpec {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
-  if (q.plateNorm !== undefined) {
-    where.push("plate_norm = $plate");
-    params.plate = q.plateNorm;
-  }
-  if (q.zone !== undefined) {
-    where.push("zone = $zone");
-    params.zone = q.zone;
-  }
-  const key = PERMIT_ORDERS[q.order];
   return {
     select: STORED,
-    where,
-    params,
-    key,
+    ...equalTo({ plate_norm: q.plateNorm, zone: q.zone }),
+    key: PERMIT_ORDERS[q.order],
     descending: q.descending,
     after: q.after,
     limit: q.limit ?? 2 ** 31,
@@ -201,7 +185,7 @@ export class PermitRecords {
 
   /** A page of permits in the order asked for (ties by id); the filters given, ANDed. */
   list(q: PermitListing): { rows: StoredPermit[]; next: SortValue[] | null } {
-    const page = sortedPage(this.sqlite, permitPageSpec(q), PERMIT_KEY_OF[q.order]);
+    const page = sortedPage<PermitRow>(this.sqlite, permitPageSpec(q));
     return {
       rows: page.rows.map(({ position: _, days, ...p }) => ({
         ...p,

@@ -9,9 +9,10 @@ import type { Database } from "bun:sqlite";
  * the table passes its own SELECT text, so its SQL stays in its file; this builds the rest.
  */
 
-/** One column of a sort key. */
+/** One column of a sort key, and the field of a row read that holds its value. */
 export interface SortColumn {
   column: string;
+  field: string;
   nullable?: boolean;
 }
 
@@ -37,12 +38,11 @@ export interface Positioned {
 
 /**
  * Up to `limit` rows after `spec.after`, and the position to pass as `after` for the next page
- * (null on the last one). `keyOf` reads a row's key values in `spec.key`'s order.
+ * (null on the last one): the last row's key fields, then its rowid.
  */
 export function sortedPage<T extends Positioned>(
   sqlite: Database,
   spec: PageSpec,
-  keyOf: (row: T) => SortValue[],
 ): { rows: T[]; next: SortValue[] | null } {
   const want = spec.limit + 1;
   const rows: T[] = [];
@@ -54,7 +54,24 @@ export function sortedPage<T extends Positioned>(
   const more = rows.length > spec.limit;
   const kept = more ? rows.slice(0, spec.limit) : rows;
   const last = kept[kept.length - 1];
-  return { rows: kept, next: more && last ? [...keyOf(last), last.position] : null };
+  const next = more && last ? [...spec.key.map((c) => fieldOf(last, c.field)), last.position] : null;
+  return { rows: kept, next };
+}
+
+const fieldOf = (row: object, field: string) => (row as Record<string, SortValue>)[field] ?? null;
+
+/** Filter terms for columns that must equal a value, each left out when its value is not given. */
+export function equalTo(
+  values: Record<string, string | number | undefined>,
+): Pick<PageSpec, "where" | "params"> {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  for (const [column, v] of Object.entries(values))
+    if (v !== undefined) {
+      where.push(`${column} = $${column}`);
+      params[column] = v;
+    }
+  return { where, params };
 }
 
 type Params = Record<string, string | number>;

@@ -4,9 +4,9 @@ import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
-import { PERMIT_ORDERS, type PermitOrder, type StoredPermit } from "../../../platform/store/permits.ts";
+import { PERMIT_ORDERS, type StoredPermit } from "../../../platform/store/permits.ts";
 import type { AdminDeps } from "../index.ts";
-import { pageCursor, readPageCursor } from "../sorting.ts";
+import { pageCursor, readSort } from "../sorting.ts";
 import type { Permit, PermitInput, PermitListQuery, PermitPatch } from "./model.ts";
 
 const notFound = (id: number) =>
@@ -161,13 +161,10 @@ export class PermitService {
   list(q: PermitListQuery): { data: Permit[]; next_cursor: string | null } {
     const now = this.ctx.now();
     const sort = q.sort ?? "id";
-    const order = sort.replace(/^-/, "") as PermitOrder;
     const page = this.ctx.store.permits.list({
       plateNorm: q.registration_number === undefined ? undefined : normalizePlate(q.registration_number),
       zone: q.zone,
-      order,
-      descending: sort.startsWith("-"),
-      after: q.cursor ? readPageCursor(q.cursor, sort, PERMIT_ORDERS[order]) : undefined,
+      ...readSort(sort, PERMIT_ORDERS, q.cursor),
       limit: q.limit,
     });
     return {

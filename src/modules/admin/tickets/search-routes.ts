@@ -3,10 +3,10 @@ import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
-import { TICKET_ORDERS, type TicketOrder } from "../../../platform/store/tickets/search.ts";
+import { TICKET_ORDERS } from "../../../platform/store/tickets/search.ts";
 import type { AdminDeps } from "../index.ts";
 import { iso, isoOrNull } from "../paging.ts";
-import { pageCursor, readPageCursor, sortParam } from "../sorting.ts";
+import { pageCursor, readSort, sortParam } from "../sorting.ts";
 
 const Instant = t.String({ format: "date-time" });
 const Status = t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("canceled")]);
@@ -54,16 +54,13 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
     ({ query }) => {
       const plate = query.registration_number?.trim();
       const sort = query.sort ?? "-start_at";
-      const order = sort.replace(/^-/, "") as TicketOrder;
       const p = ctx.store.ticketSearch.search({
         plateNorm: plate ? normalizePlate(plate) : undefined,
         zone: query.zone,
         status: query.status,
         from: instant(query.from, "from"),
         to: instant(query.to, "to"),
-        order,
-        descending: sort.startsWith("-"),
-        after: query.cursor ? readPageCursor(query.cursor, sort, TICKET_ORDERS[order]) : undefined,
+        ...readSort(sort, TICKET_ORDERS, query.cursor),
         limit: query.limit ?? 50,
       });
       return {

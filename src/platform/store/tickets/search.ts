@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { TicketStatus } from "../../../domain/tickets/rules.ts";
-import { type PageSpec, type SortColumn, type SortValue, sortedPage } from "../sorted-page.ts";
+import { equalTo, type PageSpec, type SortColumn, type SortValue, sortedPage } from "../sorted-page.ts";
 import type { StoredTicket } from "./rows.ts";
 
 /**
@@ -17,11 +17,14 @@ import type { StoredTicket } from "./rows.ts";
  * is read from the clock as well (ticket-state.ts).
  */
 export const TICKET_ORDERS = {
-  start_at: [{ column: "start_at" }],
-  end_at: [{ column: "end_at", nullable: true }],
-  registration_number: [{ column: "plate_norm" }],
-  zone: [{ column: "zone" }, { column: "end_at", nullable: true }],
-  ticket_id: [{ column: "ticket_id" }],
+  start_at: [{ column: "start_at", field: "startAt" }],
+  end_at: [{ column: "end_at", field: "endAt", nullable: true }],
+  registration_number: [{ column: "plate_norm", field: "plateNorm" }],
+  zone: [
+    { column: "zone", field: "zone" },
+    { column: "end_at", field: "endAt", nullable: true },
+  ],
+  ticket_id: [{ column: "ticket_id", field: "ticketId" }],
 } satisfies Record<string, SortColumn[]>;
 
 export type TicketOrder = keyof typeof TICKET_ORDERS;
@@ -45,14 +48,6 @@ export type TicketSummaryRow = Pick<
   "ticketId" | "status" | "zone" | "parkingLotId" | "plate" | "startAt" | "endAt" | "updatedAt"
 > & { plateNorm: string; position: number };
 
-const KEY_OF: Record<TicketOrder, (r: TicketSummaryRow) => SortValue[]> = {
-  start_at: (r) => [r.startAt],
-  end_at: (r) => [r.endAt],
-  registration_number: (r) => [r.plateNorm],
-  zone: (r) => [r.zone, r.endAt],
-  ticket_id: (r) => [r.ticketId],
-};
-
 const SUMMARY = `SELECT ticket_id AS ticketId, status, zone, parking_lot_id AS parkingLotId, plate,
   plate_norm AS plateNorm, start_at AS startAt, end_at AS endAt, updated_at AS updatedAt,
   rowid AS position FROM tickets`;
@@ -61,14 +56,7 @@ const SUMMARY = `SELECT ticket_id AS ticketId, status, zone, parking_lot_id AS p
 export function ticketFilter(
   q: Omit<TicketSearch, "order" | "descending" | "limit">,
 ): Pick<PageSpec, "where" | "params"> {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
-  const equal = { plate_norm: q.plateNorm, zone: q.zone, status: q.status };
-  for (const [column, v] of Object.entries(equal))
-    if (v !== undefined) {
-      where.push(`${column} = $${column}`);
-      params[column] = v;
-    }
+  const { where, params } = equalTo({ plate_norm: q.plateNorm, zone: q.zone, status: q.status });
   if (q.to !== undefined) {
     where.push("start_at < $to");
     params.to = q.to;
@@ -97,7 +85,7 @@ export class TicketSearchRecords {
 
   /** A page in the order asked for (ties by the order the box stored them); the filters given, ANDed. */
   search(q: TicketSearch): { rows: TicketSummaryRow[]; next: SortValue[] | null } {
-    return sortedPage(this.sqlite, ticketPageSpec(q), KEY_OF[q.order]);
+    return sortedPage(this.sqlite, ticketPageSpec(q));
   }
 
   /** How many events were received after `since` (index on received_at). */
