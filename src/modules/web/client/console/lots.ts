@@ -9,7 +9,7 @@ import { quotePreview } from "./lot-quote.ts";
 import type { Lot } from "./lot-shapes.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
 import { RowsEditor } from "./rows.ts";
-import { problemText, table } from "./table.ts";
+import { openingLink, problemText, table } from "./table.ts";
 
 /** The lot's editable tables by the body field they write (field errors point into them). */
 const LOT_TABLES = {
@@ -34,18 +34,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
           [t("name"), t("zone"), t("spaces"), t("fees"), t("active")],
           lots,
           (l) => [
-            h(
-              "a",
-              {
-                href: `#/lots/${l.id}`,
-                "data-lot": l.id,
-                onclick: prevented(() => {
-                  history.pushState(null, "", `#/lots/${l.id}`);
-                  void open(l.id);
-                }),
-              },
-              `${l.id} · ${l.name}`,
-            ),
+            openingLink(`#/lots/${l.id}`, `${l.id} · ${l.name}`, () => open(l.id), { "data-lot": l.id }),
             String(l.zone_number),
             String(l.number_of_spaces),
             l.parking_lot_fee.length > 0 ? feeSummary(l.parking_lot_fee) : noFees(),

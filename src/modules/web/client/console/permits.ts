@@ -6,7 +6,7 @@ import { isStale, whenStale } from "./conflict.ts";
 import { localValue } from "./datetime.ts";
 import { RowsEditor } from "./rows.ts";
 import { SortedHeadings } from "./sorting.ts";
-import { problemText, table } from "./table.ts";
+import { openingLink, problemText, table } from "./table.ts";
 
 interface Permit {
   id: number;
@@ -81,18 +81,9 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
           ]),
           permits,
           (p) => [
-            h(
-              "a",
-              {
-                href: `#/permits/${p.id}`,
-                "data-permit": p.id,
-                onclick: prevented(() => {
-                  history.pushState(null, "", `#/permits/${p.id}`);
-                  void open(p.id);
-                }),
-              },
-              p.registration_number,
-            ),
+            openingLink(`#/permits/${p.id}`, p.registration_number, () => open(p.id), {
+              "data-permit": p.id,
+            }),
             String(p.zone),
             when(p.start_at),
             when(p.end_at),

@@ -1,4 +1,4 @@
-import { type Child, h } from "../dom.ts";
+import { type Child, h, prevented } from "../dom.ts";
 
 /**
  * Tables scroll sideways on a phone: one that does must be reachable by keyboard, so every data
@@ -36,6 +36,30 @@ export function table<T>(
         ),
       ),
     ),
+  );
+}
+
+/**
+ * A link to an object's own address (`#/lots/3`) that opens it beside the list, without drawing
+ * the page again; the address it leaves can be bookmarked.
+ */
+export function openingLink(
+  address: string,
+  text: string,
+  open: () => unknown,
+  attrs: Record<string, unknown> = {},
+) {
+  return h(
+    "a",
+    {
+      href: address,
+      ...attrs,
+      onclick: prevented(() => {
+        history.pushState(null, "", address);
+        return open();
+      }),
+    },
+    text,
   );
 }
 

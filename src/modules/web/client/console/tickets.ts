@@ -3,7 +3,7 @@ import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { type Column, SortedHeadings } from "./sorting.ts";
-import { problemText, SCROLLS, table } from "./table.ts";
+import { openingLink, problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
 
 interface Ticket {
@@ -112,13 +112,8 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
             h(
               "td",
               null,
-              h(
-                "a",
-                {
-                  href: `#/tickets/${encodeURIComponent(tk.ticketId)}`,
-                  onclick: prevented(() => show(tk.ticketId)),
-                },
-                tk.ticketId,
+              openingLink(`#/tickets/${encodeURIComponent(tk.ticketId)}`, tk.ticketId, () =>
+                open(tk.ticketId),
               ),
             ),
             h("td", null, tk.licenseNumber),
@@ -136,12 +131,6 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     }
   }
   more.addEventListener("click", () => void search(true));
-
-  /** Opens a ticket and gives it its address, without drawing the page again. */
-  function show(id: string): void {
-    history.pushState(null, "", `#/tickets/${encodeURIComponent(id)}`);
-    void open(id);
-  }
 
   /** The ticket asked for last: an earlier answer arriving late is not shown over it. */
   let asked = 0;
