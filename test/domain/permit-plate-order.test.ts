@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { patchSortedPlates, sortedPlateList, uniqueSortedPlates } from "../../src/domain/permits/activity.ts";
 import { formatMicros } from "../../src/domain/time/zoned.ts";
+import { seeded } from "../support/random.ts";
 
 /** The fast paths must give exactly what the general code gives. */
 describe("fast paths of the zone answers", () => {
@@ -9,11 +10,7 @@ describe("fast paths of the zone answers", () => {
     const general = (keys: string[]) =>
       [...keys].sort((a, b) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0));
     const letters = ["0", "1", "9", "A", "B", "V", "W", "Z", "Å", "Ä", "Ö", "Ü", "É", "AA", "Æ", "Ø"];
-    let seed = 3;
-    const rand = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
+    const { rand } = seeded(3);
     for (let round = 0; round < 300; round++) {
       const keys = new Set<string>();
       const count = 1 + Math.floor(rand() * 60);
@@ -38,10 +35,9 @@ describe("fast paths of the zone answers", () => {
       253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15, 1.5, -0.5,
     ];
     for (const ms of edges) expect(formatMicros(ms)).toBe(general(ms));
-    let seed = 11;
+    const { rand } = seeded(11);
     for (let i = 0; i < 200_000; i++) {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      const ms = Math.floor((seed / 2_147_483_648 - 0.2) * 300_000_000_000_000);
+      const ms = Math.floor((rand() - 0.2) * 300_000_000_000_000);
       if (formatMicros(ms) !== general(ms)) expect(formatMicros(ms)).toBe(general(ms));
     }
   });

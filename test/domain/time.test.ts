@@ -11,6 +11,7 @@ import {
   startOfNextDay,
   toWallTime,
 } from "../../src/domain/time/zoned.ts";
+import { seeded } from "../support/random.ts";
 
 const STHLM = "Europe/Stockholm";
 
@@ -80,11 +81,7 @@ describe("plate normalization", () => {
 
 describe("wall time from cached offsets", () => {
   test("agrees with Intl in zones with odd offsets and DST rules, across their changes", () => {
-    let seed = 7;
-    const rand = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
+    const { rand } = seeded(7);
     const zones = [
       "Europe/Stockholm",
       "America/New_York",

@@ -1,7 +1,6 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type BoxNames,
@@ -15,16 +14,9 @@ import {
   createSelfSigned,
   issueServerCertificate,
 } from "../../src/platform/http/x509.ts";
+import { tempDirs } from "../support/temp.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function dataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "parkd-ca-"));
-  dirs.push(d);
-  return d;
-}
+const dataDir = tempDirs("parkd-ca-");
 const NAMES: BoxNames = {
   host: "box",
   dnsNames: ["localhost", "box"],

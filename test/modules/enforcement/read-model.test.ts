@@ -1,8 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
 import type { LotInput } from "../../../src/domain/lots/lot.ts";
 import { completeLot } from "../../../src/domain/lots/rules.ts";
 import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
@@ -10,17 +7,11 @@ import { openStore, type Store } from "../../../src/platform/store/db.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
 import type { ListedTicket, TicketRow } from "../../../src/platform/store/tickets/rows.ts";
 import { cityLot } from "../../support/lots.ts";
+import { seeded } from "../../support/random.ts";
+import { tempDirs } from "../../support/temp.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function fileStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), "parkd-live-"));
-  dirs.push(dir);
-  return openStore(dir);
-}
+const tempDir = tempDirs("parkd-live-");
+const fileStore = (): Store => openStore(tempDir());
 
 const MIN = 60_000;
 const H = 60 * MIN;
@@ -132,13 +123,7 @@ async function randomRun(cfg: {
   minVersionChecks: number;
 }): Promise<void> {
   {
-    let seed = cfg.seed;
-    const rand = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
-    const int = (n: number) => Math.floor(rand() * n);
-    const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+    const { rand, int, pick } = seeded(cfg.seed);
     const store = fileStore();
     const live = new LookupReadModel(store, { slice: cfg.slice, versionCheckMs: 0 });
     // What a zone answer is built from, at a cutoff: its rows, and the lots' names.

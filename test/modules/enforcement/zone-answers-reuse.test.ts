@@ -8,6 +8,7 @@ import { openMemoryStore } from "../../../src/platform/store/db.ts";
 import type { TicketRow } from "../../../src/platform/store/tickets/rows.ts";
 import { testClock, testContext } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
+import { seeded } from "../../support/random.ts";
 import { cancelTicket, moveTicket, seedTicket } from "../../support/seed.ts";
 
 const answer =
@@ -127,12 +128,7 @@ describe("ZoneAnswers", () => {
  */
 describe("reused zone answers are the answers built afresh", () => {
   test("random stores, writes and clock steps", () => {
-    let seed = 7;
-    const rand = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const { rand, pick } = seeded(7);
     const MIN = 60_000;
     const clock = testClock("2026-06-15T12:00:00Z");
     const ctx = testContext({}, clock.now);

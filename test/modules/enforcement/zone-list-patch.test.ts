@@ -1,18 +1,14 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
 import { diffLists } from "../../../src/modules/enforcement/feed-events.ts";
 import { PermitLookups } from "../../../src/modules/enforcement/lookups.ts";
 import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
 import { openStore } from "../../../src/platform/store/db.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
 import type { TicketRow } from "../../../src/platform/store/tickets/rows.ts";
+import { seeded } from "../../support/random.ts";
+import { tempDirs } from "../../support/temp.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs("parkd-patch-");
 
 const MIN = 60_000;
 const H = 60 * MIN;
@@ -26,20 +22,12 @@ const T0 = Date.parse("2026-06-15T12:00:00Z");
 describe("a patched zone list is the list built whole", () => {
   for (const seed of [3, 17, 29])
     test(`random writes, spellings, permits with windows and clock moves (seed ${seed})`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), "parkd-patch-"));
-      dirs.push(dir);
-      const store = openStore(dir);
+      const store = openStore(tempDir());
       let now = T0;
       const config = { recentHours: 24, timezone: "Europe/Stockholm" };
       const model = new LookupReadModel(store, { versionCheckMs: 0 });
       const lookups = new PermitLookups({ store, config, now: () => now } as never, model);
-      let s = seed;
-      const rand = () => {
-        s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
-        return s / 2_147_483_648;
-      };
-      const int = (n: number) => Math.floor(rand() * n);
-      const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+      const { rand, int, pick } = seeded(seed);
       // One plate in two spellings: the list shows the latest-starting one.
       const plates: [string, string][] = [
         ["AAA1", "AAA1"],

@@ -12,14 +12,7 @@ import {
   type TicketOrder,
   ticketPageSpec,
 } from "../../../src/platform/store/tickets/search.ts";
-
-/** A small seeded generator, so a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed / 2_147_483_648;
-  };
-}
+import { seeded } from "../../support/random.ts";
 
 /** SQLite's order: NULL below every value; then the rowid. */
 function compare(key: SortColumn[], a: Record<string, SortValue>, b: Record<string, SortValue>): number {
@@ -41,8 +34,7 @@ function compare(key: SortColumn[], a: Record<string, SortValue>, b: Record<stri
  */
 describe("sorted pages walk every row once, in order", () => {
   const store = openMemoryStore();
-  const rand = random(7);
-  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const { rand, pick } = seeded(7);
   const tickets: Record<string, SortValue>[] = [];
   const permits: Record<string, SortValue>[] = [];
   const addTicket = store.sqlite.prepare(
