@@ -227,9 +227,10 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await page.waitForFunction(() =>
       document.querySelector('#tickets-table th[aria-sort="descending"] button[data-sort="ticket_id"]'),
     );
+    // The rows are cleared at the click and drawn when the answer comes: wait for all of them.
     await page.waitForFunction(
-      (first) => document.querySelector("#tickets-table tbody tr td")?.textContent !== first,
-      up[0],
+      (count) => document.querySelectorAll("#tickets-table tbody tr").length === count,
+      up.length,
     );
     expect(await ids()).toEqual([...up].sort().reverse());
     expect(await axeViolations(page)).toEqual([]);
@@ -576,6 +577,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
         await Bun.sleep(200);
         for (const v of await axeViolations(page, { bestPractice: true, targetSize: true }))
           found.push(`${size} #/${route}: ${v}`);
+        await page.screenshot({ path: screenshotPath(`${size}-console-${route}`), fullPage: true });
         expect(await page.title()).toContain("parkd");
       }
     }

@@ -61,4 +61,5 @@ export class SortedHeadings {
   }
 }
 
-const arrows = { ascending: " ▲", descending: " ▼", none: " ↕" };
+// A no-break space keeps the arrow beside the last word of a wrapped heading.
+const arrows = { ascending: "\u00a0▲", descending: "\u00a0▼", none: "\u00a0↕" };
