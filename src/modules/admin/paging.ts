@@ -1,5 +1,15 @@
+import { t } from "elysia";
 import { invalid } from "../../domain/errors.ts";
 import { formatMicros, parseInstant } from "../../domain/time/zoned.ts";
+
+/**
+ * The `cursor` query parameter of every paged list. Long enough for any position this service
+ * hands out: a sort value can be a 128-character ticket id or a normalized plate, each character
+ * up to six in JSON, and base64url adds a third.
+ */
+export const CursorParam = t.Optional(
+  t.String({ maxLength: 4096, description: "next_cursor of the previous page" }),
+);
 
 /** Opaque page cursors for the console's lists: base64url JSON of the last row's position. */
 export function encodeCursor(value: unknown): string {

@@ -242,6 +242,28 @@ describe("ticket search", () => {
     expectProblem(await search("?sort=--zone"), 400, "validation");
   });
 
+  test("a cursor after the longest ticket id intake takes is taken back", async () => {
+    const fresh = setup();
+    // 128 characters, each two bytes in UTF-8 and one a JSON escape: the longest cursors.
+    const long = (c: string) => `${"ä".repeat(127)}${c}`;
+    for (const id of [long("\u0001"), long("a"), long("b")])
+      seedTicket(fresh.ctx, { ticketId: id, plate: "ABC123", zone: 10, start: at(-1) });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await call(
+        fresh.app,
+        "GET",
+        `/api/v1/tickets?sort=-ticket_id&limit=1${cursor ? `&cursor=${cursor}` : ""}`,
+        { token: fresh.admin },
+      );
+      expect(res.status).toBe(200);
+      seen.push(...res.json.data.map((t: { ticketId: string }) => t.ticketId));
+      cursor = res.json.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([long("b"), long("a"), long("\u0001")]);
+  });
+
   test("errors: 400 on a bad cursor, limit, state or time; 401; 403", async () => {
     expectProblem(await search("?cursor=bm9wZQ"), 400, "validation");
     expectProblem(await search("?cursor=%5B%5D"), 400, "validation");

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
+import { CursorParam } from "../paging.ts";
 
 const Subject = t.UnionEnum(["lot", "permit", "token", "user"]);
 /** As a query parameter: a plain pattern, since Elysia fills an absent optional enum with its first value. */
@@ -19,7 +20,7 @@ export const ChangeQuery = t.Object({
   ),
   from: t.Optional(t.String({ description: "ISO 8601; changes at or after it" })),
   to: t.Optional(t.String({ description: "ISO 8601; changes before it" })),
-  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  cursor: CursorParam,
   limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Changes a page (50 unless given)")),
 });
 

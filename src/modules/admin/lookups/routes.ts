@@ -3,7 +3,7 @@ import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import type { AdminDeps } from "../index.ts";
-import { decodeCursor, encodeCursor, instant, iso, page } from "../paging.ts";
+import { CursorParam, decodeCursor, encodeCursor, instant, iso, page } from "../paging.ts";
 
 export const PageQuery = t.Object({
   registration_number: t.Optional(
@@ -22,7 +22,7 @@ export const PageQuery = t.Object({
   ),
   from: t.Optional(t.String({ description: "ISO 8601; records at or after it" })),
   to: t.Optional(t.String({ description: "ISO 8601; records before it" })),
-  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  cursor: CursorParam,
   limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Records a page (50 unless given)")),
 });
 

@@ -3,6 +3,7 @@ import { type Static, t } from "elysia";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { PERMIT_ORDERS } from "../../../platform/store/permits.ts";
+import { CursorParam } from "../paging.ts";
 import { sortParam } from "../sorting.ts";
 
 /** JSON integers only: Elysia's t.Integer would read "0x10" as 16 (see readWholeNumber). */
@@ -52,7 +53,7 @@ export const PermitListQuery = t.Object({
   registration_number: t.Optional(t.String({ maxLength: 64 })),
   zone: t.Optional(wholeNumberParam("zone", "query", 0, ZONE_MAX)),
   sort: sortParam(Object.keys(PERMIT_ORDERS), "id"),
-  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  cursor: CursorParam,
   limit: t.Optional(wholeNumberParam("limit", "query", 1, 500, "Permits a page (all of them unless given)")),
 });
 export type PermitListQuery = Static<typeof PermitListQuery>;

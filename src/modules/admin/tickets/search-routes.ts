@@ -5,7 +5,7 @@ import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { TICKET_ORDERS } from "../../../platform/store/tickets/search.ts";
 import type { AdminDeps } from "../index.ts";
-import { iso, isoOrNull } from "../paging.ts";
+import { CursorParam, iso, isoOrNull } from "../paging.ts";
 import { pageCursor, readSort, sortParam } from "../sorting.ts";
 
 const Instant = t.String({ format: "date-time" });
@@ -19,7 +19,7 @@ export const TicketSearchQuery = t.Object({
   sort: sortParam(Object.keys(TICKET_ORDERS), "-start_at"),
   from: t.Optional(Instant),
   to: t.Optional(Instant),
-  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  cursor: CursorParam,
   limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Tickets a page (50 unless given)")),
 });
 
