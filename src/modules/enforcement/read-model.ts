@@ -12,6 +12,8 @@ const SWEEP_MS = 60_000;
 const MAX_REREAD = 20_000;
 /** The plates of a zone's latest writes kept, so that its list can be patched rather than rebuilt. */
 const PLATES_KEPT = 64;
+/** Zones whose write logs are kept at most. */
+const ZONES_LOGGED = 1_000;
 
 /** What the read model asks of the store: its repositories, its write notes and its data version. */
 export type ReadModelStore = Pick<Store, "tickets" | "permits" | "written" | "dataVersion" | "sqlite">;
@@ -193,6 +195,8 @@ export class LookupReadModel {
     const build: Build = { horizon, version: this.dataVersion, after: null };
     this.building = build;
     this.copy.clear();
+    // The logs patch answers of the build before; the next build's versions differ anyway.
+    this.zonePlates.clear();
     // Whatever was written before now is in what is read from now on; later writes leave notes.
     this.store.written.take();
     this.notesSeen = this.store.written.serial;
@@ -252,13 +256,17 @@ export class LookupReadModel {
       const at = (this.zoneWrites.get(zone) ?? 0) + 1;
       this.zoneWrites.set(zone, at);
       const plates = [before, after].filter((r) => r?.zone === zone).map((r) => r!.plateNorm);
-      let log = this.zonePlates.get(zone);
-      if (!log) {
-        log = [];
-        this.zonePlates.set(zone, log);
-      }
+      const log = this.zonePlates.get(zone) ?? [];
       log.push({ at, plates });
       if (log.length > PLATES_KEPT) log.shift();
+      // Zones come and go (any number a terminal sends): the least recently written lose their
+      // logs first (a Map keeps insertion order), and their next answer is built whole.
+      this.zonePlates.delete(zone);
+      this.zonePlates.set(zone, log);
+      for (const old of this.zonePlates.keys()) {
+        if (this.zonePlates.size <= ZONES_LOGGED) break;
+        this.zonePlates.delete(old);
+      }
     }
   }
 

@@ -49,7 +49,9 @@ export function sortedPage<T extends Positioned>(
   for (const q of pageQueries(spec)) {
     if (rows.length >= want) break;
     // Not cached: a handful of shapes, asked for by hand from the console.
-    rows.push(...sqlite.prepare<T, [Params]>(q.sql).all({ ...q.params, limit: want - rows.length }));
+    // A loop, not push(...): a list asked for without a limit may hold more rows than a call takes arguments.
+    for (const row of sqlite.prepare<T, [Params]>(q.sql).all({ ...q.params, limit: want - rows.length }))
+      rows.push(row);
   }
   const more = rows.length > spec.limit;
   const kept = more ? rows.slice(0, spec.limit) : rows;

@@ -97,3 +97,40 @@ describe("a patched zone list is the list built whole", () => {
       store.close();
     });
 });
+
+/**
+ * The logs that make patches possible are kept for the 1,000 zones written last: a zone written
+ * before a thousand others is built whole again (still right), a recent one is patched.
+ */
+test("write logs are bounded by zone; a zone that lost its log is built whole", () => {
+  const store = openStore(tempDir());
+  const now = T0;
+  const model = new LookupReadModel(store, { versionCheckMs: 0 });
+  const config = { recentHours: 24, timezone: "Europe/Stockholm" };
+  const lookups = new PermitLookups({ store, config, now: () => now } as never, model);
+  let n = 0;
+  const ticket = (zone: number): TicketRow => {
+    const plate = `P${++n}`;
+    return [`t${n}`, zone, null, 0, now - H, now + H, plate, plate, null, null, null, "running", now];
+  };
+  const write = (...zones: number[]) => {
+    for (const zone of zones) store.tickets.insert(ticket(zone));
+  };
+  // The first answer builds the read model; answers are kept once it is built.
+  lookups.activePlatesJson(0, now);
+  write(1, 2);
+  const kept = [lookups.activePlatesJson(1, now), lookups.activePlatesJson(2, now)];
+  // Zone 1 written, then 998 others and zone 2 again: 1,000 zones logged, zone 1 the oldest.
+  write(1);
+  for (let zone = 3; zone < 1_001; zone++) write(zone);
+  write(2);
+  // One zone more: zone 1 loses its log.
+  write(1_001);
+  const [one, two] = [lookups.activePlatesJson(1, now), lookups.activePlatesJson(2, now)];
+  expect(one.change).toBeUndefined();
+  expect(two.change?.from).toBe(kept[1]!.etag);
+  expect(one.plates).toEqual(lookups.activePlates(1, now));
+  expect(two.plates).toEqual(lookups.activePlates(2, now));
+  expect([one.plates.length, two.plates.length]).toEqual([2, 2]);
+  store.close();
+});
