@@ -60,7 +60,10 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
 
   const headings = new SortedHeadings("id", () => void load());
 
+  /** The list asked for last: an answer to an earlier one (a sort clicked twice) is dropped. */
+  let loads = 0;
   async function load(openId?: number): Promise<void> {
+    const mine = ++loads;
     try {
       const q = query({
         registration_number: field(filter, "registration_number"),
@@ -68,6 +71,7 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
         sort: headings.sort,
       });
       const permits = (await api<{ data: Permit[] }>("GET", `/api/v1/permits${q}`)).data;
+      if (mine !== loads) return;
       replace(
         listBox,
         table(
@@ -94,7 +98,7 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
       );
       if (openId !== undefined) await open(openId);
     } catch (e) {
-      replace(note, problemText(e));
+      if (mine === loads) replace(note, problemText(e));
     }
   }
 

@@ -15,6 +15,9 @@ export interface Column {
 }
 
 export class SortedHeadings {
+  /** The heading clicked last: its button, drawn again, takes the focus back (keyboard users stay put). */
+  private clicked: string | null = null;
+
   constructor(
     public sort: string,
     private readonly changed: () => void,
@@ -26,32 +29,29 @@ export class SortedHeadings {
       if (!c.sort) return h("th", null, c.label);
       const name = c.sort;
       const way = this.sort === name ? "ascending" : this.sort === `-${name}` ? "descending" : "none";
-      return h(
-        "th",
-        { "aria-sort": way },
-        h(
-          "button",
-          {
-            type: "button",
-            class: "sort",
-            "data-sort": name,
-            title: t("sortBy", { column: c.label }),
-            onclick: () => {
-              this.sort =
-                way === "ascending"
-                  ? `-${name}`
-                  : way === "descending"
-                    ? name
-                    : c.newestFirst
-                      ? `-${name}`
-                      : name;
-              this.changed();
-            },
+      const first = c.newestFirst ? `-${name}` : name;
+      const button = h(
+        "button",
+        {
+          type: "button",
+          class: "sort",
+          "data-sort": name,
+          title: t("sortBy", { column: c.label }),
+          onclick: () => {
+            this.sort = way === "ascending" ? `-${name}` : way === "descending" ? name : first;
+            this.clicked = name;
+            this.changed();
           },
-          c.label,
-          h("span", { "aria-hidden": "true", class: "arrow" }, arrows[way]),
-        ),
+        },
+        c.label,
+        h("span", { "aria-hidden": "true", class: "arrow" }, arrows[way]),
       );
+      if (this.clicked === name) {
+        this.clicked = null;
+        // Drawn now and put in the page by the caller in the same turn: focused once it is there.
+        queueMicrotask(() => button.focus());
+      }
+      return h("th", { "aria-sort": way }, button);
     });
   }
 

@@ -85,25 +85,31 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     h("button", { type: "submit" }, t("search")),
   );
 
+  /** The list's query as its first page asked it: "More" continues that list, not the form's edits. */
+  let listed: Record<string, string | undefined> = {};
+  /** The list asked for last: an answer to an earlier one (a slow page, a sort clicked twice) is dropped. */
+  let searches = 0;
   async function search(next: boolean): Promise<void> {
+    const mine = ++searches;
     if (!next) {
       cursor = null;
       replace(rows);
       replace(head, headings.row(columns));
+      listed = {
+        registration_number: field(form, "registration_number"),
+        zone: field(form, "zone"),
+        status: field(form, "status"),
+        from: isoOf(field(form, "from")),
+        to: isoOf(field(form, "to")),
+        sort: headings.sort,
+      };
     }
     try {
       const page = await api<{ data: Ticket[]; next_cursor: string | null }>(
         "GET",
-        `/api/v1/tickets${query({
-          registration_number: field(form, "registration_number"),
-          zone: field(form, "zone"),
-          status: field(form, "status"),
-          from: isoOf(field(form, "from")),
-          to: isoOf(field(form, "to")),
-          sort: headings.sort,
-          cursor: next ? cursor : undefined,
-        })}`,
+        `/api/v1/tickets${query({ ...listed, cursor: next ? cursor : undefined })}`,
       );
+      if (mine !== searches) return;
       for (const tk of page.data)
         rows.appendChild(
           h(
@@ -127,7 +133,7 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
       more.hidden = cursor === null;
       replace(note, "");
     } catch (e) {
-      replace(note, problemText(e));
+      if (mine === searches) replace(note, problemText(e));
     }
   }
   more.addEventListener("click", () => void search(true));
