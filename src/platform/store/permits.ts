@@ -71,7 +71,7 @@ export const PERMIT_LOOKUP_SQL = {
 /** The orders the console lists permits in, each by an index (the id is the rowid itself). */
 export const PERMIT_ORDERS = {
   id: [],
-  registration_number: [{ column: "plate_norm", field: "plateNorm" }],
+  registration_number: [{ column: "plate_norm", field: "plateNorm", text: true }],
   zone: [
     { column: "zone", field: "zone" },
     { column: "end_at", field: "endAt", nullable: true },

@@ -13,6 +13,8 @@ import type { Database } from "bun:sqlite";
 export interface SortColumn {
   column: string;
   field: string;
+  /** Text; else a whole number. */
+  text?: boolean;
   nullable?: boolean;
 }
 
@@ -101,9 +103,11 @@ interface Part {
 }
 
 /**
- * The queries one page takes, in order: one, except when a nullable column leads a descending
- * sort and the page starts among its values. Its NULLs come last, below every value, and "after
- * this value or NULL" is not a range an index can serve, so the NULLs are asked for second.
+ * The queries one page takes, in order: one, except where the page starts at the edge of a
+ * leading nullable column's NULLs. Descending, they come last, below every value, and "after
+ * this value, or NULL" is not a range an index can serve, so the NULLs are asked for second.
+ * Ascending from among them, "NULL after this rowid, or any value" is not one either: the rest of
+ * the NULLs first, then the values.
  */
 function parts(spec: PageSpec): Part[] {
   const after = spec.after;
@@ -118,6 +122,13 @@ function parts(spec: PageSpec): Part[] {
         params: { ...params, k0: after[0] as string | number },
       },
       { where: [`${lead.column} IS NULL`], params: {} },
+    ];
+  }
+  if (lead?.nullable && !spec.descending && after[0] === null) {
+    const rest = beyond(spec.key, after, 1, false, params);
+    return [
+      { where: [`${lead.column} IS NULL`, rest], params },
+      { where: [`${lead.column} IS NOT NULL`], params: {} },
     ];
   }
   const where = [beyond(spec.key, after, 0, spec.descending, params)];
@@ -152,11 +163,14 @@ function beyond(
   return `(${later} OR (${column} = $k${i} AND ${rest}))`;
 }
 
-/** Whether `v` could be a position of a sort with `key`: its values (null only where allowed), then a rowid. */
+/**
+ * Whether `v` could be a position of a sort with `key`: a value of each column's type (null only
+ * where allowed), then a rowid. A value of another type would sort before or after every row.
+ */
 export function isPosition(key: SortColumn[], v: unknown): v is SortValue[] {
   if (!Array.isArray(v) || v.length !== key.length + 1 || !Number.isSafeInteger(v[key.length])) return false;
   return key.every((c, i) => {
     const x = v[i];
-    return (x === null && c.nullable === true) || typeof x === "string" || Number.isFinite(x);
+    return x === null ? c.nullable === true : c.text ? typeof x === "string" : Number.isSafeInteger(x);
   });
 }

@@ -238,6 +238,16 @@ describe("ticket search", () => {
     expectProblem(other, 400, "validation");
     expect(other.json.errors[0]).toMatchObject({ pointer: "/cursor", in: "query" });
     expect(other.json.errors[0].message).toContain("sort=zone");
+    // A value of the wrong type for its column would sort before or after every row: refused.
+    const forged = (v: unknown[]) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    for (const [sort, position] of [
+      ["-start_at", ["abc", 5]],
+      ["registration_number", [5, 1]],
+      ["end_at", [1.5, 1]],
+      ["start_at", [null, 1]],
+    ] as const)
+      expectProblem(await search(`?sort=${sort}&cursor=${forged([sort, ...position])}`), 400, "validation");
+    expect((await search(`?sort=end_at&cursor=${forged(["end_at", null, 1])}`)).status).toBe(200);
     expectProblem(await search("?sort=status"), 400, "validation");
     expectProblem(await search("?sort=--zone"), 400, "validation");
   });

@@ -148,6 +148,17 @@ describe("sorted pages are served from indexes", () => {
           expect(p).toContain(`USING INDEX ${ticketIndex[order]}`);
           expect(p).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
         }
+        // Ascending from among NULL ends: the rest of the NULLs by a seek, then the values.
+        if (key[0]?.nullable && !descending) {
+          const [nulls, values] = pageQueries(
+            ticketPageSpec({ order, descending, after: [null, 5], limit: 50 }),
+          );
+          expect(nulls!.sql).toContain("end_at IS NULL");
+          expect(values!.sql).toContain("end_at IS NOT NULL");
+          expect(planOf(ticketPageSpec({ order, descending, after: [null, 5], limit: 50 }))).toBe(
+            "SEARCH tickets USING INDEX tickets_end (end_at=? AND rowid>?)",
+          );
+        }
         // One zone's tickets: read by the zone index, only they sorted.
         const inZone = planOf(ticketPageSpec({ order, descending, zone: 3, limit: 50 }));
         expect(inZone).toMatch(/^SEARCH tickets USING INDEX tickets_zone_time \(zone=\?\)/);

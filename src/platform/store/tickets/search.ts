@@ -19,12 +19,12 @@ import type { StoredTicket } from "./rows.ts";
 export const TICKET_ORDERS = {
   start_at: [{ column: "start_at", field: "startAt" }],
   end_at: [{ column: "end_at", field: "endAt", nullable: true }],
-  registration_number: [{ column: "plate_norm", field: "plateNorm" }],
+  registration_number: [{ column: "plate_norm", field: "plateNorm", text: true }],
   zone: [
     { column: "zone", field: "zone" },
     { column: "end_at", field: "endAt", nullable: true },
   ],
-  ticket_id: [{ column: "ticket_id", field: "ticketId" }],
+  ticket_id: [{ column: "ticket_id", field: "ticketId", text: true }],
 } satisfies Record<string, SortColumn[]>;
 
 export type TicketOrder = keyof typeof TICKET_ORDERS;
