@@ -1,7 +1,9 @@
 import type { Credential } from "../../domain/credentials.ts";
 import { tooMany } from "../../domain/errors.ts";
+import { RepeatedFault } from "../../platform/fault-log.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { log } from "../../platform/log.ts";
+import { isStoreUnavailable } from "../../platform/store/db.ts";
 import type { CredentialWatch } from "./credential-watch.ts";
 import {
   type Change,
@@ -73,6 +75,9 @@ export class ZoneFeed {
   private stopListening: (() => void) | undefined;
 
   private readonly lookups: PermitLookups;
+  private readonly fault = new RepeatedFault(
+    "the live zone feeds could not read a zone's list; they try again at the next write or second",
+  );
 
   constructor(
     private readonly ctx: Pick<
@@ -208,15 +213,18 @@ export class ZoneFeed {
   }
 
   /**
-   * Rebuilds the zone's list once and, if it reads differently, sends each subscriber either what
-   * changed or the whole list: two events encoded once for the zone, whatever its subscribers.
+   * Asks for the zone's list once (reused, patched or built) and, if it reads differently, sends
+   * each subscriber either what changed or the whole list: two events encoded once for the zone,
+   * whatever its subscribers.
    */
   private refresh(zone: number, w: Watched): void {
     let now: Current;
     try {
       now = this.current(zone);
-    } catch {
-      return; // a store that cannot be read now is asked again at the next tick
+    } catch (e) {
+      // Asked again at the next write or second; logged once while it lasts, never swallowed.
+      this.fault.failed(e, isStoreUnavailable(e), { zone });
+      return;
     }
     if (now.id === w.id) return;
     const plates = now.plates;
@@ -256,13 +264,16 @@ export class ZoneFeed {
 
   /** Every watched zone, with one look for another process's commits for them all. */
   private refreshAll(): void {
+    const failures = this.fault.failures;
     try {
       this.lookups.inOneRound(this.ctx.now(), () => {
         for (const [zone, w] of this.zones) this.refresh(zone, w);
       });
-    } catch {
-      // a store that cannot be read now is asked again at the next tick
+    } catch (e) {
+      this.fault.failed(e, isStoreUnavailable(e));
+      return;
     }
+    if (this.fault.failures === failures) this.fault.recovered();
   }
 
   private stop(): void {

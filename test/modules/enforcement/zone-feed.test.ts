@@ -1,8 +1,9 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { diffLists } from "../../../src/modules/enforcement/feed-events.ts";
 import { lookupServices } from "../../../src/modules/enforcement/index.ts";
 import { MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
 import { SLOW_READER } from "../../../src/platform/http/connection-guard.ts";
+import { setLogging } from "../../../src/platform/log.ts";
 import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
 import { StreamReader } from "../../support/event-stream.ts";
 
@@ -229,6 +230,52 @@ describe("the live zone feed", () => {
     expect(reader.events()).toHaveLength(1);
     await reader.cancel();
     expect(feed.subscribers).toBe(0);
+  });
+});
+
+describe("a feed that cannot read its zone's list", () => {
+  test("logs it once with its stack, keeps its subscribers, and says when it recovered", async () => {
+    const s = setup();
+    const services = lookupServices(s.ctx);
+    let broken = false;
+    const lookups = Object.create(services.lookups) as typeof services.lookups;
+    lookups.activePlatesJson = (zone, at) => {
+      if (broken) throw new TypeError("a mistake in the list's code");
+      return services.lookups.activePlatesJson(zone, at);
+    };
+    const feed = new ZoneFeed({ ...s.ctx, ...services, lookups });
+    const reader = new StreamReader(feed.open(7, "token:test", null).response);
+    await reader.until(() => reader.events().length === 1);
+    const write = spyOn(process.stderr, "write").mockImplementation(() => true);
+    setLogging(true);
+    let written: string[];
+    try {
+      broken = true;
+      // Three clock ticks failing, then one that works.
+      await Bun.sleep(3_200);
+      broken = false;
+      await Bun.sleep(1_100);
+      written = write.mock.calls.map((c) => String(c[0]));
+    } finally {
+      setLogging(false);
+      write.mockRestore();
+    }
+    const lines = written
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((l) => String(l.msg).startsWith("the live zone feeds"));
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [
+        "error",
+        "the live zone feeds could not read a zone's list; they try again at the next write or second",
+      ],
+      [
+        "notice",
+        "the live zone feeds could not read a zone's list; they try again at the next write or second: recovered",
+      ],
+    ]);
+    expect(lines[0]).toMatchObject({ zone: 7, error: { name: "TypeError" } });
+    expect(feed.subscribers).toBe(1);
+    await reader.cancel();
   });
 });
 
