@@ -16,6 +16,11 @@ export interface BinaryBox {
   dataDir: string;
   /** Runs a CLI command on the box's data folder; its stdout, trimmed. */
   cli(...args: string[]): string;
+  /**
+   * The same without holding up the driver: while the box serves, a synchronous CLI call would
+   * stop the driver's own requests, and its pause would read as the server's.
+   */
+  cliAsync(...args: string[]): Promise<string>;
   /** Starts `serve` (HTTPS) and waits until it answers. */
   serve(): Promise<{ base: string; server: Subprocess }>;
   /** Stops the server and removes the folder. */
@@ -31,10 +36,21 @@ export function binaryBox(name: string): BinaryBox {
     if (r.exitCode !== 0) throw new Error(`parkd ${args.join(" ")}: ${r.stderr}`);
     return r.stdout.toString().trim();
   };
+  const cliAsync = async (...args: string[]) => {
+    const p = spawn([BIN, ...args, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
+    if (code !== 0) throw new Error(`parkd ${args.join(" ")}: ${err}`);
+    return out.trim();
+  };
   return {
     dir,
     dataDir,
     cli,
+    cliAsync,
     async serve() {
       const port = 20_000 + Math.floor(Math.random() * 20_000);
       // One client address for everything: the per-address limit would measure itself.

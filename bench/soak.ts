@@ -22,7 +22,7 @@ const TICKETS = 3_000;
 const ZONES = 40;
 
 const box = binaryBox("soak");
-const { cli, dir, dataDir } = box;
+const { cli, cliAsync, dir, dataDir } = box;
 cli("migrate");
 const writer = cli("token", "create", "--name", "terminal", "--scope", "tickets:write");
 const admin = cli("token", "create", "--name", "console", "--scope", "admin");
@@ -234,9 +234,14 @@ for (let minute = 1; Date.now() < end; minute++) {
   const minuteEnd = Math.min(end, started + minute * 60_000);
   while (Date.now() < minuteEnd) await Bun.sleep(Math.min(1000, minuteEnd - Date.now()));
   // Each minute: a token made and one revoked with the CLI while serving; a backup every 5 minutes.
-  cli("token", "create", "--name", `rotated-${++rotated}`, "--scope", "permits:read");
-  if (rotated > 1) cli("token", "revoke", `rotated-${rotated - 1}`);
-  if (minute % 5 === 0) cli("backup", join(dir, `backup-${minute}.db`));
+  // Not awaited here: the minute's figures below are read while they run, as the load goes on.
+  const name = `rotated-${++rotated}`;
+  const previous = rotated > 1 ? `rotated-${rotated - 1}` : null;
+  void (async () => {
+    await cliAsync("token", "create", "--name", name, "--scope", "permits:read");
+    if (previous) await cliAsync("token", "revoke", previous);
+    if (minute % 5 === 0) await cliAsync("backup", join(dir, `backup-${minute}.db`));
+  })().catch((e: Error) => console.error(`the minute's CLI commands failed: ${e.message}`));
   const from = Math.floor((minuteEnd - 60_000) / 1000);
   let quiet = 0;
   for (let s = from; s < Math.floor(minuteEnd / 1000); s++) {
