@@ -12,13 +12,13 @@ import {
   windowSpans,
 } from "../../domain/permits/activity.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
-import { etagOf } from "../../platform/http/conditional.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
 import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
 import type { EnforcementDeps } from "./index.ts";
 import type { ExtendedInformation } from "./model.ts";
 import type { LookupReadModel } from "./read-model.ts";
-import { type Patch, type ZoneAnswer, ZoneAnswers } from "./zone-answers.ts";
+import { type Patch, ZoneAnswers } from "./zone-answers.ts";
+import { ZoneList } from "./zone-list.ts";
 
 /** A ticket or an operator permit, in the one shape both lookups work on. */
 interface Candidate extends Listed {
@@ -26,11 +26,6 @@ interface Candidate extends Listed {
   zone: number;
   note: string;
   windows: WindowSpan[] | null;
-}
-
-/** What a zone answer is and until when it holds; see ZoneAnswers. */
-interface Computed extends ZoneAnswer {
-  until: number;
 }
 
 /** check-tickets and the zone list; the queries are prepared once. */
@@ -101,30 +96,19 @@ export class PermitLookups {
     return sortedPlateList(rows.filter((c) => isActive(c, at, clock)));
   }
 
-  /** The zone list as its `{"data": [...]}` body, with its ETag, reused like byZoneJson. */
-  activePlatesJson(
-    zone: number,
-    at: number,
-  ): { body: string; results: number; etag: string; plates: string[]; change?: ZoneAnswer["change"] } {
-    const found = this.answers.get(
+  /** The zone list, with its ETag, reused like byZoneJson and patched where few plates changed. */
+  zoneList(zone: number, at: number): ZoneList {
+    return this.answers.get(
       "list",
       zone,
       at,
-      (): Computed => {
+      () => {
         const rows = this.inZone(zone, at, at, false);
         const { plates, keys } = this.activeList(rows, at);
-        return {
-          body: listBody(plates),
-          results: plates.length,
-          plates,
-          keys,
-          until: nextChange(rows, at, 0),
-        };
+        return ZoneList.built(plates, keys, nextChange(rows, at, 0));
       },
       this.patchList(zone, at),
     );
-    found.etag ??= etagOf(found.body);
-    return found as { body: string; results: number; etag: string; plates: string[] };
   }
 
   /**
@@ -132,9 +116,8 @@ export class PermitLookups {
    * plate is looked at again (is any of its rows in the zone active now, and how is it shown),
    * and the sorted list patched. A write then costs what its plates do, not what the zone holds.
    */
-  private patchList(zone: number, at: number): Patch {
+  private patchList(zone: number, at: number): Patch<ZoneList> {
     return (kept, version) => {
-      if (!kept.plates || !kept.keys) return null;
       const written = this.model.platesWrittenSince(zone, version);
       if (!written) return null;
       const changed = new Map<string, string | null>();
@@ -146,17 +129,8 @@ export class PermitLookups {
         until = Math.min(until, nextChange(rows, at, 0));
         changed.set(plate, this.activeList(rows, at).plates[0] ?? null);
       }
-      const list = patchSortedPlates({ plates: kept.plates, keys: kept.keys }, changed);
-      kept.etag ??= etagOf(kept.body);
-      return {
-        body: listBody(list.plates),
-        results: list.plates.length,
-        plates: list.plates,
-        keys: list.keys,
-        change: { from: kept.etag, added: list.added, removed: list.removed },
-        // The kept answer's rows change no sooner than it said; the plates read again, as theirs say.
-        until: Math.min(until, kept.until),
-      };
+      // The kept answer's rows change no sooner than it said; the plates read again, as theirs say.
+      return ZoneList.patched(kept, patchSortedPlates(kept, changed), Math.min(until, kept.until));
     };
   }
 
@@ -239,8 +213,6 @@ export class PermitLookups {
     return out;
   }
 }
-
-const listBody = (plates: string[]) => JSON.stringify({ data: plates });
 
 /**
  * The first instant after `at` at which an answer built from these rows could read differently:

@@ -60,7 +60,7 @@ export class Enforcement {
   /** The zone list: plates with an active permit, with its ETag. */
   zoneList(zone: number, credential: string): Required<LookupAnswer> {
     const at = this.ctx.now();
-    const { body, results, etag } = this.lookups.activePlatesJson(zone, at);
+    const { body, results, etag } = this.lookups.zoneList(zone, at);
     this.ctx.lookupRecorder.record({ at, credential, by: "zone_list", query: String(zone), results });
     return { body, etag };
   }

@@ -1,32 +1,26 @@
-/** Bodies kept, in string length; the oldest go first. 200 busy zones of check-tickets take ~11 M. */
+/** What the kept answers hold, in characters; the oldest go first. */
 const MAX_CHARS = 16 * 1024 * 1024;
 
 export type ZoneAnswerKind = "check" | "list";
 
 export interface ZoneAnswer {
-  body: string;
+  readonly body: string;
   /** How many entries the answer holds (for the lookup record). */
-  results: number;
-  /** Filled in by whoever needs it, once per answer. */
-  etag?: string;
-  /** The zone list's plates, in order (the live feed works out its changes from them). */
-  plates?: string[];
-  /** Their normalized forms, in the same order (what a patch searches). */
-  keys?: string[];
-  /** A patched answer: what it added to and removed from the answer with ETag `from`. */
-  change?: { from: string; added: string[]; removed: string[] };
+  readonly results: number;
+  /** What it keeps in memory, in characters, where that is more than its body (the zone list). */
+  readonly chars?: number;
+  /** The first instant at which it could read differently (see nextChange). */
+  readonly until: number;
 }
 
 /** An answer made from the last one and what was written since; null: build it whole. */
-export type Patch = (
-  kept: ZoneAnswer & { until: number },
-  keptVersion: string,
-) => (ZoneAnswer & { until: number }) | null;
+export type Patch<A extends ZoneAnswer> = (kept: A, keptVersion: string) => A | null;
 
-interface Entry extends ZoneAnswer {
+interface Entry {
+  answer: ZoneAnswer;
   version: string;
   from: number;
-  until: number;
+  chars: number;
 }
 
 /**
@@ -48,49 +42,43 @@ export class ZoneAnswers {
     private readonly maxChars = MAX_CHARS,
   ) {}
 
-  /** The answer of this kind for `zone` at `at`: reused if it still holds, else built and kept. */
-  get(
+  /**
+   * The answer of this kind for `zone` at `at`: reused if it still holds, else built and kept.
+   * One kind is always built by the same code, so a kept answer is of the type its builder makes.
+   */
+  get<A extends ZoneAnswer>(
     kind: ZoneAnswerKind,
     zone: number,
     at: number,
-    build: () => ZoneAnswer & { until: number },
+    build: () => A,
     /**
      * Where the last answer still holds for the clock and only some rows of the zone changed,
      * the answer can be made from it (the zone list: a plate or two in a sorted list).
      */
-    patch?: Patch,
-  ): ZoneAnswer {
+    patch?: Patch<A>,
+  ): A {
     const version = this.versionOf(zone, at);
     const key = `${kind}:${zone}`;
     const kept = this.entries.get(key);
-    const inTime = kept !== undefined && kept.from <= at && at < kept.until;
-    if (inTime && kept.version === version) return kept;
-    const patched = inTime && version !== null && patch ? patch(kept, kept.version) : null;
+    const inTime = kept !== undefined && kept.from <= at && at < kept.answer.until;
+    if (inTime && kept.version === version) return kept.answer as A;
+    const patched = inTime && version !== null && patch ? patch(kept.answer as A, kept.version) : null;
     const built = patched ?? build();
     if (version === null) return built;
-    const entry: Entry = {
-      body: built.body,
-      results: built.results,
-      plates: built.plates,
-      keys: built.keys,
-      change: built.change,
-      version,
-      from: at,
-      until: built.until,
-    };
+    const entry: Entry = { answer: built, version, from: at, chars: built.chars ?? built.body.length };
     if (kept) this.forget(key, kept);
     this.entries.set(key, entry);
-    this.chars += entry.body.length;
+    this.chars += entry.chars;
     for (const [k, e] of this.entries) {
       if (this.chars <= this.maxChars || k === key) break;
       this.forget(k, e);
     }
-    return entry;
+    return built;
   }
 
   private forget(key: string, e: Entry): void {
     this.entries.delete(key);
-    this.chars -= e.body.length;
+    this.chars -= e.chars;
   }
 
   /** How many answers are kept (for tests). */

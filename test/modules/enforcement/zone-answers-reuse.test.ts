@@ -193,7 +193,7 @@ describe("reused zone answers are the answers built afresh", () => {
       for (const zone of [1, 2]) {
         const at = clock.now();
         expect(lookups.byZoneJson(zone, at).body).toBe(JSON.stringify(lookups.byZone(zone, at)));
-        expect(lookups.activePlatesJson(zone, at).body).toBe(
+        expect(lookups.zoneList(zone, at).body).toBe(
           JSON.stringify({ data: lookups.activePlates(zone, at) }),
         );
         compared++;

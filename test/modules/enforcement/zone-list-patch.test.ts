@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { diffLists } from "../../../src/modules/enforcement/feed-events.ts";
 import { PermitLookups } from "../../../src/modules/enforcement/lookups.ts";
 import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
+import { ZoneList } from "../../../src/modules/enforcement/zone-list.ts";
 import { openStore } from "../../../src/platform/store/db.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
 import type { TicketRow } from "../../../src/platform/store/tickets/rows.ts";
@@ -78,10 +79,12 @@ describe("a patched zone list is the list built whole", () => {
         else if (r < 0.93) now -= int(3) * H;
         if (rand() < 0.2) await new Promise((turned) => setImmediate(turned));
         for (const zone of [1, 2]) {
-          const answer = lookups.activePlatesJson(zone, now);
+          const answer = lookups.zoneList(zone, now);
           const whole = lookups.activePlates(zone, now);
           expect(answer.plates).toEqual(whole);
           expect(JSON.parse(answer.body)).toEqual({ data: whole });
+          // The tag moved by each patch is the one a whole build of the same plates gets.
+          expect(answer.etag).toBe(ZoneList.built(whole, whole, 0).etag);
           const before = last.get(zone);
           if (answer.change && before && answer.change.from === before.etag) {
             patched++;
@@ -117,16 +120,16 @@ test("write logs are bounded by zone; a zone that lost its log is built whole", 
     for (const zone of zones) store.tickets.insert(ticket(zone));
   };
   // The first answer builds the read model; answers are kept once it is built.
-  lookups.activePlatesJson(0, now);
+  lookups.zoneList(0, now);
   write(1, 2);
-  const kept = [lookups.activePlatesJson(1, now), lookups.activePlatesJson(2, now)];
+  const kept = [lookups.zoneList(1, now), lookups.zoneList(2, now)];
   // Zone 1 written, then 998 others and zone 2 again: 1,000 zones logged, zone 1 the oldest.
   write(1);
   for (let zone = 3; zone < 1_001; zone++) write(zone);
   write(2);
   // One zone more: zone 1 loses its log.
   write(1_001);
-  const [one, two] = [lookups.activePlatesJson(1, now), lookups.activePlatesJson(2, now)];
+  const [one, two] = [lookups.zoneList(1, now), lookups.zoneList(2, now)];
   expect(one.change).toBeUndefined();
   expect(two.change?.from).toBe(kept[1]!.etag);
   expect(one.plates).toEqual(lookups.activePlates(1, now));
