@@ -14,19 +14,14 @@ import {
   endedEvent,
   platesEvent,
 } from "./feed-events.ts";
+import { FeedRounds } from "./feed-rounds.ts";
 import type { EnforcementContext } from "./index.ts";
 import type { PermitLookups } from "./lookups.ts";
+import type { ZoneList } from "./zone-list.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
 export const MAX_FEEDS_PER_CREDENTIAL = 8;
 const HEARTBEAT_MS = 15_000;
-/**
- * Permits also start and end with the clock, and another process (the CLI) may write: once a
- * second each watched zone's answer is asked again. That costs one version check per zone (the
- * answer is reused while nothing changed), whatever the number of subscribers.
- */
-const CLOCK_MS = 1_000;
-
 /** "plates": the whole list on every change (the first protocol); "changes": what changed. */
 export type FeedMode = "plates" | "changes";
 
@@ -37,14 +32,8 @@ interface Subscriber {
   close(): void;
 }
 
-/** A zone's list as the lookups answer it now; `change` when it was patched from an earlier one. */
-interface Current {
-  id: string;
-  body: string;
-  results: number;
-  plates: string[];
-  change?: { from: string; added: string[]; removed: string[] };
-}
+/** A list's event id: its ETag without the quotes. */
+const idOf = (list: ZoneList) => list.etag.slice(1, -1);
 
 /** Changes kept per zone, so that a feed that reconnects soon resumes with what it missed. */
 const CHANGES_KEPT = 64;
@@ -53,10 +42,8 @@ interface Watched {
   subscribers: Set<Subscriber>;
   /** The id (ETag without quotes) of the list last sent to this zone's subscribers. */
   id: string;
-  /** That list, in plate order. */
-  plates: string[];
-  /** Its JSON body ({"data": [...]}), for whole-list events. */
-  body: string;
+  /** That list (its body is written only for whole-list events). */
+  list: ZoneList;
   /** The latest changes, oldest first. */
   changes: Change[];
 }
@@ -64,15 +51,14 @@ interface Watched {
 /**
  * The live zone list as server-sent events. Subscribers of one zone share one answer: a write
  * (the store's notice) or the clock makes one version check per zone, a patch of the list where
- * some of the zone's rows changed (PermitLookups.activePlatesJson), and only a list that reads
+ * some of the zone's rows changed (PermitLookups.zoneList), and only a list that reads
  * differently is sent.
  */
 export class ZoneFeed {
   private readonly zones = new Map<number, Watched>();
   private readonly perCredential = new Map<string, number>();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
-  private clock: ReturnType<typeof setInterval> | undefined;
-  private stopListening: (() => void) | undefined;
+  private readonly rounds: FeedRounds;
 
   private readonly lookups: PermitLookups;
   private readonly fault = new RepeatedFault(
@@ -87,21 +73,24 @@ export class ZoneFeed {
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {
     this.lookups = ctx.lookups;
+    this.rounds = new FeedRounds({
+      zones: () => this.zones.keys(),
+      refresh: (zone) => {
+        const w = this.zones.get(zone);
+        if (w) this.refresh(zone, w);
+      },
+      inOneRound: (slice) => this.lookups.inOneRound(this.ctx.now(), slice),
+      fault: this.fault,
+      onWrite: (listener) => this.ctx.store.written.onWrite(listener),
+    });
   }
 
-  private current(zone: number): Current {
-    const a = this.lookups.activePlatesJson(zone, this.ctx.now());
-    return { id: a.etag.slice(1, -1), body: a.body, results: a.results, plates: a.plates, change: a.change };
+  private current(zone: number): ZoneList {
+    return this.lookups.zoneList(zone, this.ctx.now());
   }
 
-  private watched(now: { id: string; body: string; plates: string[] }): Watched {
-    return {
-      subscribers: new Set(),
-      id: now.id,
-      body: now.body,
-      plates: now.plates,
-      changes: [],
-    };
+  private watched(list: ZoneList): Watched {
+    return { subscribers: new Set(), id: idOf(list), list, changes: [] };
   }
 
   /** How many open feeds (for tests and status). */
@@ -180,7 +169,9 @@ export class ZoneFeed {
         const missed =
           mode === "changes" && lastEventId !== null ? changesSince(w.changes, lastEventId) : null;
         controller.enqueue(
-          missed ? changesEvent(lastEventId!, w.id, missed.added, missed.removed) : platesEvent(w.id, w.body),
+          missed
+            ? changesEvent(lastEventId!, w.id, missed.added, missed.removed)
+            : platesEvent(w.id, w.list.body),
         );
       },
       cancel: (reason) => {
@@ -218,7 +209,7 @@ export class ZoneFeed {
    * whatever its subscribers.
    */
   private refresh(zone: number, w: Watched): void {
-    let now: Current;
+    let now: ZoneList;
     try {
       now = this.current(zone);
     } catch (e) {
@@ -226,26 +217,26 @@ export class ZoneFeed {
       this.fault.failed(e, isStoreUnavailable(e), { zone });
       return;
     }
-    if (now.id === w.id) return;
-    const plates = now.plates;
+    const id = idOf(now);
+    if (id === w.id) return;
     // A list patched from the one sent last says itself what changed; any other is compared.
-    const { added, removed } = now.change?.from === `"${w.id}"` ? now.change : diffLists(w.plates, plates);
-    w.changes.push({ from: w.id, to: now.id, added, removed });
+    const { added, removed } =
+      now.change?.from === w.list.etag ? now.change : diffLists(w.list.plates, now.plates);
+    w.changes.push({ from: w.id, to: id, added, removed });
     if (w.changes.length > CHANGES_KEPT) w.changes.shift();
     let changes: Uint8Array | undefined;
     let whole: Uint8Array | undefined;
     for (const s of w.subscribers) {
       if (s.mode === "changes") {
-        changes ??= changesEvent(w.id, now.id, added, removed);
+        changes ??= changesEvent(w.id, id, added, removed);
         s.send(changes);
       } else {
-        whole ??= platesEvent(now.id, now.body);
+        whole ??= platesEvent(id, now.body);
         s.send(whole);
       }
     }
-    w.id = now.id;
-    w.body = now.body;
-    w.plates = plates;
+    w.id = id;
+    w.list = now;
   }
 
   private start(): void {
@@ -254,34 +245,15 @@ export class ZoneFeed {
     this.heartbeat = setInterval(() => {
       for (const w of this.zones.values()) for (const s of w.subscribers) s.send(comment);
     }, this.heartbeatMs);
-    this.clock = setInterval(() => this.refreshAll(), CLOCK_MS);
     this.heartbeat.unref?.();
-    this.clock.unref?.();
-    // After this process's writes (the store's one notice), each watched zone's answer is asked
-    // again: a version check where nothing it holds changed, a rebuild where something did.
-    this.stopListening = this.ctx.store.written.onWrite(() => this.refreshAll());
-  }
-
-  /** Every watched zone, with one look for another process's commits for them all. */
-  private refreshAll(): void {
-    const failures = this.fault.failures;
-    try {
-      this.lookups.inOneRound(this.ctx.now(), () => {
-        for (const [zone, w] of this.zones) this.refresh(zone, w);
-      });
-    } catch (e) {
-      this.fault.failed(e, isStoreUnavailable(e));
-      return;
-    }
-    if (this.fault.failures === failures) this.fault.recovered();
+    // After this process's writes (the store's one notice) and every second, each watched zone's
+    // answer is asked again: a version check where nothing it holds changed, a patch where something did.
+    this.rounds.start();
   }
 
   private stop(): void {
     clearInterval(this.heartbeat);
-    clearInterval(this.clock);
     this.heartbeat = undefined;
-    this.clock = undefined;
-    this.stopListening?.();
-    this.stopListening = undefined;
+    this.rounds.stop();
   }
 }

@@ -143,6 +143,20 @@ describe("the live zone feed", () => {
     await old.cancel();
   });
 
+  test("?changes=1: writes that come together go out as one change", async () => {
+    const s = setup();
+    const post = (id: string, plate: string) =>
+      call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body: event(id, plate, 7) });
+    const feed = await open(s, {}, s.reader, `${FEED}?changes=1`);
+    await feed.until(() => feed.events().length === 1);
+    await Promise.all([post("T1", "AAA111"), post("T2", "BBB222"), post("T3", "CCC333")]);
+    await feed.until(() => feed.changes().length >= 1);
+    await Bun.sleep(150);
+    expect(feed.changes()).toHaveLength(1);
+    expect(feed.changes()[0]!.added).toEqual(["AAA111", "BBB222", "CCC333"]);
+    await feed.cancel();
+  });
+
   test("?changes=1 with Last-Event-ID: what changed since, as one change; an unknown version gets the list", async () => {
     const s = setup();
     const post = (id: string, plate: string, type = "TicketCreated") =>
@@ -150,8 +164,11 @@ describe("the live zone feed", () => {
     const keep = await open(s, {}, s.reader, `${FEED}?changes=1`); // keeps the zone watched
     await keep.until(() => keep.events().length === 1);
     const since = keep.events()[0]!.id;
+    // One at a time: writes that come together go out as one change.
     await post("T1", "AAA111");
+    await keep.until(() => keep.changes().length === 1);
     await post("T2", "BBB222");
+    await keep.until(() => keep.changes().length === 2);
     await post("T1", "AAA111", "TicketCanceled");
     await keep.until(() => keep.changes().length === 3);
     const resumed = await open(s, { "last-event-id": since }, s.reader, `${FEED}?changes=1`);
@@ -239,9 +256,9 @@ describe("a feed that cannot read its zone's list", () => {
     const services = lookupServices(s.ctx);
     let broken = false;
     const lookups = Object.create(services.lookups) as typeof services.lookups;
-    lookups.activePlatesJson = (zone, at) => {
+    lookups.zoneList = (zone, at) => {
       if (broken) throw new TypeError("a mistake in the list's code");
-      return services.lookups.activePlatesJson(zone, at);
+      return services.lookups.zoneList(zone, at);
     };
     const feed = new ZoneFeed({ ...s.ctx, ...services, lookups });
     const reader = new StreamReader(feed.open(7, "token:test", null).response);
