@@ -90,12 +90,8 @@ export async function answer(
         break;
       }
       if (next.value.length === 0) continue;
-      if (http10) c.write(next.value);
-      else {
-        c.write(`${next.value.length.toString(16)}\r\n`);
-        c.write(next.value);
-        c.write("\r\n");
-      }
+      // One write per chunk, its framing included: over TLS each write is a record and a syscall.
+      c.write(http10 ? next.value : chunkFrame(next.value));
     }
     c.end(http10 ? "" : "0\r\n\r\n");
     return;
@@ -124,4 +120,14 @@ export async function answer(
     out.set(body, headBytes.length);
     c.write(out);
   }
+}
+
+/** A chunk of a chunked body as it goes on the wire: its size line, the bytes and CRLF. */
+function chunkFrame(data: Uint8Array): Uint8Array {
+  const size = `${data.length.toString(16)}\r\n`;
+  const out = Buffer.allocUnsafe(size.length + data.length + 2);
+  out.write(size, 0, "latin1");
+  out.set(data, size.length);
+  out.write("\r\n", size.length + data.length, "latin1");
+  return out;
 }
