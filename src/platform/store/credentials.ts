@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { commitRelaxed } from "./connection.ts";
 import type { Db } from "./db.ts";
 import { apiTokens, apiUsers } from "./schema/index.ts";
@@ -26,6 +26,8 @@ export class CredentialRecords {
   private readonly touchUser: Statement<void, [number, string]>;
   private readonly liveTokens: Statement<{ n: number }, []>;
   private readonly userCount: Statement<{ n: number }, []>;
+  private readonly tokenWithId;
+  private readonly userWithId;
 
   constructor(
     private readonly sqlite: Database,
@@ -43,19 +45,32 @@ export class CredentialRecords {
     this.touchUser = sqlite.prepare("UPDATE api_users SET last_used_at = ?1 WHERE id = ?2");
     this.liveTokens = sqlite.prepare("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NULL");
     this.userCount = sqlite.prepare("SELECT count(*) AS n FROM api_users");
+    this.tokenWithId = db
+      .select()
+      .from(apiTokens)
+      .where(eq(apiTokens.id, sql.placeholder("id")))
+      .prepare();
+    this.userWithId = db
+      .select()
+      .from(apiUsers)
+      .where(eq(apiUsers.id, sql.placeholder("id")))
+      .prepare();
   }
 
   tokenForHash(hash: string): TokenCheck | null {
     return this.tokenByHash.get(hash);
   }
 
-  /** A token by id, for a browser session checking its credential on every request. */
+  /**
+   * A token by id, for a browser session checking its credential on every request and the open
+   * feeds' watch (every credential behind a feed, a few times a second): prepared once.
+   */
   tokenById(id: string): StoredToken | null {
-    return this.db.select().from(apiTokens).where(eq(apiTokens.id, id)).get() ?? null;
+    return this.tokenWithId.get({ id }) ?? null;
   }
 
   userById(id: string): StoredUser | null {
-    return this.db.select().from(apiUsers).where(eq(apiUsers.id, id)).get() ?? null;
+    return this.userWithId.get({ id }) ?? null;
   }
 
   /** The live (not revoked) token with this name; it may have expired. */
