@@ -1,0 +1,75 @@
+import { describe, expect, test } from "bun:test";
+import { MemoryKeeper } from "../../src/platform/memory.ts";
+
+const MB = 1024 * 1024;
+
+/** A process whose size the test sets, and whose collections bring it back to `after`. */
+function process(start: number, after: number) {
+  const p = { size: start, clock: 0 };
+  const keeper = new MemoryKeeper({
+    rss: () => p.size,
+    collect: () => {
+      p.size = after;
+    },
+    now: () => p.clock,
+    growth: 24 * MB,
+    everyMs: 5_000,
+  });
+  return { p, keeper };
+}
+
+describe("MemoryKeeper", () => {
+  test("a process that does not grow is never held up by a collection", () => {
+    const { p, keeper } = process(90 * MB, 90 * MB);
+    for (let s = 0; s < 600; s++) {
+      p.clock = s * 1_000;
+      p.size = (90 + (s % 10)) * MB; // wobbling under the growth mark
+      keeper.tick();
+    }
+    expect(keeper.collections).toBe(0);
+  });
+
+  test("growth past the mark collects, and the size after it is the new mark", () => {
+    const { p, keeper } = process(90 * MB, 95 * MB);
+    p.size = 113 * MB;
+    keeper.tick();
+    expect(keeper.collections).toBe(0);
+    p.size = 115 * MB;
+    keeper.tick();
+    expect(keeper.collections).toBe(1);
+    expect(p.size).toBe(95 * MB);
+    // Measured from 95 MB now: 118 is under the mark, 120 over it.
+    p.clock = 10_000;
+    p.size = 118 * MB;
+    keeper.tick();
+    expect(keeper.collections).toBe(1);
+    p.size = 120 * MB;
+    keeper.tick();
+    expect(keeper.collections).toBe(2);
+  });
+
+  test("collects at most every 5 s however fast the process grows", () => {
+    const { p, keeper } = process(90 * MB, 200 * MB);
+    const collectedAt: number[] = [];
+    for (let s = 0; s < 20; s++) {
+      p.clock = s * 1_000;
+      p.size += 100 * MB;
+      const before = keeper.collections;
+      keeper.tick();
+      if (keeper.collections > before) collectedAt.push(s);
+    }
+    expect(collectedAt).toEqual([0, 5, 10, 15]);
+  });
+
+  test("a process that shrank by itself is measured from its new size", () => {
+    const { p, keeper } = process(150 * MB, 90 * MB);
+    p.size = 100 * MB;
+    keeper.tick();
+    p.size = 123 * MB;
+    keeper.tick();
+    expect(keeper.collections).toBe(0);
+    p.size = 125 * MB;
+    keeper.tick();
+    expect(keeper.collections).toBe(1);
+  });
+});
