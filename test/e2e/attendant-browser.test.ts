@@ -10,6 +10,7 @@ const PHONE = { width: 390, height: 844 };
 let box: Box;
 let server: Server;
 const tokens: Record<string, string> = {};
+let setupAt = 0;
 const contexts: BrowserContext[] = [];
 
 async function adminApi(method: string, path: string, body?: unknown): Promise<Response> {
@@ -84,6 +85,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     tokens.attendant = await box.token("handheld-1", "permits:read");
     server = await box.serve(["--http", "--grace-minutes", "10"]);
     const now = Date.now();
+    setupAt = now;
     await send("H-1", "HERE1", 1002, now - 3_600_000, now + 80 * 60_000);
     await send("E-1", "ELSE1", 1001, now - 3_600_000, now + 2 * 3_600_000);
     await send("G-1", "GRACE1", 1002, now - 3_600_000, now - 2 * 60_000);
@@ -108,7 +110,14 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     const page = await signedIn("verdict", tokens.attendant!, 1002);
     expect(await check(page, "here 1")).toBe("valid_here");
     expect(await page.getAttribute("#result", "class")).toContain("ok");
-    expect(await page.textContent("#verdict-line")).toMatch(/^1 h 1\d min left · until \d\d:\d\d$/);
+    // The end is 80 minutes after the setup: a time today, or a date and time after midnight.
+    const ends = new Date(setupAt + 80 * 60_000);
+    const today = ends.getUTCDate() === new Date(setupAt).getUTCDate();
+    expect(await page.textContent("#verdict-line")).toMatch(
+      today
+        ? /^1 h 1\d min left · until \d\d:\d\d$/
+        : /^1 h 1\d min left · until \d\d\/\d\d\/\d{4}, \d\d:\d\d$/,
+    );
     // The plate is selected: the next car's plate replaces it as it is typed.
     expect(
       await page.evaluate(() => {
