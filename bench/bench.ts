@@ -113,6 +113,8 @@ function startParkd(dataDir: string, port: number, scheme: Scheme, requestLog?: 
       // would measure themselves, not the service.
       "--rate-limit-per-second",
       "0",
+      "--public-rate-limit-per-second",
+      "0",
       "--max-connections-per-address",
       String(Math.max(64, CONNECTIONS * 2)),
     ],

@@ -126,7 +126,11 @@ async function frontEndFigure(
 async function main() {
   const dir = prepareStore();
   // The per-credential rate limit is off, as bench.ts runs serve: one token at full speed.
-  const ctx = createContext(openStore(dir), { timezone: "Europe/Stockholm", rateLimitPerSecond: 0 });
+  const ctx = createContext(openStore(dir), {
+    timezone: "Europe/Stockholm",
+    rateLimitPerSecond: 0,
+    publicRateLimitPerSecond: 0,
+  });
   // e.g. HANDLE_PRAGMA="cache_size = -65536" to try a connection setting before changing the store.
   for (const pragma of (process.env.HANDLE_PRAGMA ?? "").split(";").filter((x) => x.trim()))
     ctx.store.sqlite.run(`PRAGMA ${pragma}`);

@@ -63,7 +63,7 @@ const lots: ParkingLot[] = Array.from({ length: n }, (_, i) => ({
 }));
 new LotCatalog(store).importFile({ data: lots }, { who: "bench", via: "cli" }, false);
 
-const app = createApp(createContext(store, { timezone: "Europe/Stockholm" }));
+const app = createApp(createContext(store, { timezone: "Europe/Stockholm", publicRateLimitPerSecond: 0 }));
 const get = (headers: Record<string, string> = {}) =>
   app.handle(new Request("http://localhost/api/v1/parkings", { headers }));
 

@@ -30,7 +30,7 @@ export function composeBox(ctx: AppContext) {
     credentials,
     sessions,
     limiter: ctx.limiter,
-    rateLimiter: ctx.rateLimiter,
+    rateLimits: ctx.rateLimits,
     trustedProxies: ctx.trustedProxies,
     metrics,
   };

@@ -22,6 +22,11 @@ export interface AppConfig {
   /** Requests a second each credential may send on average (0: no limit), and how many at once. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /**
+   * Requests a second each client address may send to the public routes (lot reads, quotes, the
+   * kiosk board, handheld setup, sign-in) on average (0: no limit); four times as many at once.
+   */
+  publicRateLimitPerSecond: number;
   /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For names the client. */
   trustProxy: readonly string[];
   /**
@@ -47,5 +52,6 @@ export const defaultConfig = (): AppConfig => ({
   holidays: ["SE"],
   rateLimitPerSecond: 0,
   rateLimitBurst: 200,
+  publicRateLimitPerSecond: 50,
   trustProxy: [],
 });

@@ -2,7 +2,7 @@ import { type AppConfig, defaultConfig } from "./config.ts";
 import { RepeatedFault } from "./platform/fault-log.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { TrustedProxies } from "./platform/http/client-address.ts";
-import { FailureLimiter, RequestRateLimiter } from "./platform/http/rate-limit.ts";
+import { FailureLimiter, RateLimits, RequestRateLimiter } from "./platform/http/rate-limit.ts";
 import type { TlsMaterial } from "./platform/http/tls.ts";
 import { log, logError, logLine } from "./platform/log.ts";
 import { startMemoryKeeper } from "./platform/memory.ts";
@@ -34,7 +34,7 @@ export class AppContext {
   readonly metrics: Metrics;
   readonly accounting: RequestAccounting;
   readonly limiter: FailureLimiter;
-  readonly rateLimiter: RequestRateLimiter;
+  readonly rateLimits: RateLimits;
   readonly trustedProxies: TrustedProxies;
   /** The URLs `serve` listens on (localhost first, then the LAN's), once it listens. */
   listening: readonly string[] = [];
@@ -53,12 +53,18 @@ export class AppContext {
     this.metrics = processMetrics(store, now);
     this.accounting = new RequestAccounting(this.metrics);
     this.limiter = new FailureLimiter({ now });
-    this.rateLimiter = new RequestRateLimiter({
-      perSecond: this.config.rateLimitPerSecond,
-      burst: this.config.rateLimitBurst,
-      now,
-    });
     this.trustedProxies = new TrustedProxies(this.config.trustProxy);
+    const perAddress = this.config.publicRateLimitPerSecond;
+    this.rateLimits = new RateLimits(
+      new RequestRateLimiter({
+        perSecond: this.config.rateLimitPerSecond,
+        burst: this.config.rateLimitBurst,
+        now,
+      }),
+      new RequestRateLimiter({ perSecond: perAddress, burst: perAddress * 4, now }),
+      this.trustedProxies,
+      this.metrics,
+    );
   }
 
   /** Keeps `stop` to run at shutdown (in reverse order of holding). */

@@ -30,6 +30,13 @@ export const limitOptions = [
     help: "requests a credential may send at once before --rate-limit-per-second applies",
   },
   {
+    name: "public-rate-limit-per-second",
+    type: "string" as const,
+    valueName: "N",
+    default: "50",
+    help: "requests a second each client address may send to the public routes (lots, quotes, board, handheld setup, sign-in) on average, four times as many at once; 429 above it (0: no limit)",
+  },
+  {
     name: "trust-proxy",
     type: "list" as const,
     valueName: "CIDR",

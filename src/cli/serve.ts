@@ -41,6 +41,7 @@ function appConfig(v: OptionValues): AppConfig {
     holidays: holidaysOpt(v),
     rateLimitPerSecond: intOpt(v, "rate-limit-per-second", 0, 1_000_000) ?? 0,
     rateLimitBurst: intOpt(v, "rate-limit-burst", 1, 1_000_000) ?? 200,
+    publicRateLimitPerSecond: intOpt(v, "public-rate-limit-per-second", 0, 1_000_000) ?? 50,
     trustProxy: trustProxyOpt(v),
     publicUrl: publicUrlOpt(v),
     central: syncSettingsOf(v),

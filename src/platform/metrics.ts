@@ -130,7 +130,7 @@ export class Metrics {
   private readonly lastEvent = new Map<string, number>();
   readonly rateLimited = new LabeledCounter(
     "parkd_rate_limited_requests_total",
-    "Requests answered 429 because their credential went over --rate-limit-per-second, by credential kind.",
+    "Requests answered 429 because their credential went over --rate-limit-per-second (credential_kind token or user), or their address over --public-rate-limit-per-second on a public route (credential_kind address).",
   );
   readonly connectionsRefused = new LabeledCounter(
     "parkd_connections_refused_total",
@@ -190,7 +190,7 @@ export class Metrics {
     if (rows > 0) this.retentionDeleted.add({ table }, rows);
   }
 
-  rateLimit(credentialKind: string): void {
+  rateLimit(credentialKind: "token" | "user" | "address"): void {
     this.rateLimited.add({ credential_kind: credentialKind });
   }
 

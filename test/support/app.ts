@@ -25,12 +25,13 @@ export function testClock(start: number | string = "2026-06-15T10:00:00Z"): Test
 
 /**
  * Tests send bursts far beyond any site's rate, mostly on a clock that does not move: the
- * per-credential rate limit is off unless a test turns it on (test/platform/limits.test.ts).
+ * per-credential and per-address rate limits are off unless a test turns them on
+ * (test/platform/auth-limits.test.ts, test/platform/public-rate-limit.test.ts).
  */
 export function testContext(config: Partial<AppConfig> = {}, now?: () => number): AppContext {
   return createContext(
     openMemoryStore(),
-    { timezone: "Europe/Stockholm", rateLimitPerSecond: 0, ...config },
+    { timezone: "Europe/Stockholm", rateLimitPerSecond: 0, publicRateLimitPerSecond: 0, ...config },
     now,
   );
 }

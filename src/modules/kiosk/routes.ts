@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { rateLimitPlugin } from "../../platform/http/rate-limit-plugin.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
 import { BoardFeed, boardJson } from "./feed.ts";
 import type { KioskDeps } from "./index.ts";
@@ -36,6 +37,7 @@ export function kioskRoutes(ctx: KioskDeps) {
   const site = siteOf(ctx);
   const feed = new BoardFeed(ctx, site);
   return new Elysia({ name: "kiosk" })
+    .use(rateLimitPlugin(ctx.auth.rateLimits))
     .get(
       "/api/v1/board",
       ({ query }) =>
@@ -43,6 +45,7 @@ export function kioskRoutes(ctx: KioskDeps) {
           headers: { "content-type": "application/json", "cache-control": "no-store" },
         }),
       {
+        rateLimit: "address",
         query: BoardQuery,
         detail: {
           summary: "The kiosk board: free spaces and the price of the next hour, per lot",
@@ -51,6 +54,7 @@ export function kioskRoutes(ctx: KioskDeps) {
       },
     )
     .get("/api/v1/board/events", ({ query }) => feed.stream(boardLotIds(query.lots)), {
+      rateLimit: "address",
       query: BoardQuery,
       detail: {
         summary: "The kiosk board as server-sent events: `board` on connect and whenever its figures change",

@@ -40,6 +40,8 @@ export function kindsFor(
   security: Json[] | undefined,
   scope: string | undefined,
   contract: OperationContract | undefined,
+  /** The route draws on its client address's bucket (rateLimitPlugin). */
+  limitedByAddress = false,
 ) {
   const kinds = new Map<string, Set<string>>();
   const add = (status: number | string, ...list: string[]) => {
@@ -60,6 +62,7 @@ export function kindsFor(
     // A browser session authenticates like a credential; its writes need the csrf value.
     if (method !== "get" && method !== "head") add(403, "csrf");
   }
+  if (limitedByAddress) add(429, "rate-limited");
   for (const [status, list] of Object.entries(contract?.problems ?? {})) add(status, ...list);
   add(500, "internal");
   if (!contract?.noStore) add(503, "store-unavailable");

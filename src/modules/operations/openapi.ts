@@ -204,7 +204,8 @@ function buildOperation(
     responses[status] = successResponse(c, status, s);
   if (!Object.keys(responses).some((s) => s < "400")) responses["200"] = { description: "Success" };
   const hasInput = isSchema(hooks.query) || isSchema(hooks.params) || params.length > 0;
-  const kinds = kindsFor(method, !!op.requestBody, hasInput, security, scope, contract);
+  const limited = typeof detail["x-rate-limit"] === "string";
+  const kinds = kindsFor(method, !!op.requestBody, hasInput, security, scope, contract, limited);
   for (const [status, list] of kinds)
     responses[status] = problemResponse(status, [...list], path, all.problems);
   // Error statuses a route declares itself, beyond the known problem types.

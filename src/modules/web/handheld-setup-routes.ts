@@ -1,6 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { Elysia } from "elysia";
 import { notFound } from "../../domain/errors.ts";
+import { rateLimitPlugin } from "../../platform/http/rate-limit-plugin.ts";
 import { derOfPem } from "../../platform/http/x509.ts";
 import { caProfile } from "./handheld-trust.ts";
 import type { WebContext } from "./index.ts";
@@ -30,6 +31,7 @@ function localCa(ctx: WebContext): { pem: string; fingerprint: string } {
 export function handheldSetupRoutes(ctx: WebContext) {
   const downloads = { "cache-control": "no-cache", "x-content-type-options": "nosniff" };
   return new Elysia({ name: "web-handheld-setup" })
+    .use(rateLimitPlugin(ctx.auth.rateLimits))
     .get(
       "/api/v1/handheld-setup",
       ({ request, set }) => {
@@ -60,6 +62,7 @@ export function handheldSetupRoutes(ctx: WebContext) {
         } as const;
       },
       {
+        rateLimit: "address",
         response: { 200: HandheldSetupEnvelope },
         detail: {
           summary: "How a handheld trusts this box: the certificate's kind, fingerprint and downloads",

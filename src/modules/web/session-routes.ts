@@ -3,6 +3,7 @@ import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
 import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
 import { Problem, problems } from "../../platform/http/problem.ts";
+import { rateLimitPlugin } from "../../platform/http/rate-limit-plugin.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./index.ts";
@@ -43,6 +44,7 @@ function answer(credential: Credential, csrf: string) {
  */
 export function sessionRoutes(ctx: WebContext) {
   return new Elysia({ name: "web-session" })
+    .use(rateLimitPlugin(ctx.auth.rateLimits))
     .post(
       "/api/v1/session",
       async ({ body, request, set }) => {
@@ -112,6 +114,7 @@ export function sessionRoutes(ctx: WebContext) {
               "Send either token, code, or username and password",
             );
         },
+        rateLimit: "address",
         body: SignIn,
         response: { 200: SessionEnvelope },
         detail: {

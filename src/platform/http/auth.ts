@@ -5,7 +5,7 @@ import type { Metrics } from "../metrics.ts";
 import type { TrustedProxies } from "./client-address.ts";
 import { trimOws } from "./http1.ts";
 import { problems } from "./problem.ts";
-import type { FailureLimiter, RequestRateLimiter } from "./rate-limit.ts";
+import type { FailureLimiter, RateLimits } from "./rate-limit.ts";
 import { metaOf, type RequestMeta } from "./request-meta.ts";
 import { rejectUnknownFields } from "./validation.ts";
 
@@ -38,7 +38,7 @@ export interface CookieAuth {
 export interface AuthDeps {
   credentials: CredentialVerifier;
   limiter: FailureLimiter;
-  rateLimiter: RequestRateLimiter;
+  rateLimits: RateLimits;
   trustedProxies: TrustedProxies;
   sessions?: CookieAuth;
   /** Counts failures, lockouts and 429s for /metrics (ctx.metrics). */
@@ -184,11 +184,7 @@ function authorized(
   need: AuthRequirement,
 ): Credential {
   meta.credential = credentialLabel(credential);
-  const wait = deps.rateLimiter.take(`${credential.kind} ${credential.id}`);
-  if (wait > 0) {
-    deps.metrics?.rateLimit(credential.kind);
-    throw problems.rateLimited(wait, deps.rateLimiter.perSecond);
-  }
+  deps.rateLimits.forCredential(credential);
   if (need.scope && !grants(credential, need.scope))
     throw problems.forbidden(`This credential lacks the scope ${need.scope}`, need.scope);
   return credential;

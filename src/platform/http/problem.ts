@@ -125,12 +125,12 @@ export const problems = {
     new Problem(429, "too-many-requests", "Too many failed authentications", detail, {
       headers: { "retry-after": String(retryAfterSeconds) },
     }),
-  rateLimited: (retryAfterSeconds: number, perSecond: number) =>
+  rateLimited: (retryAfterSeconds: number, perSecond: number, who = "This credential") =>
     new Problem(
       429,
       "rate-limited",
       "Rate limit exceeded",
-      `This credential sent more than ${perSecond} requests a second; try again in ${retryAfterSeconds} s`,
+      `${who} sent more than ${perSecond} requests a second; try again in ${retryAfterSeconds} s`,
       { headers: { "retry-after": String(retryAfterSeconds) } },
     ),
   storeUnavailable: (detail = "The store is not writable; the request changed nothing") =>

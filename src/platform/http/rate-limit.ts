@@ -1,3 +1,9 @@
+import type { Credential } from "../../domain/credentials.ts";
+import type { Metrics } from "../metrics.ts";
+import type { TrustedProxies } from "./client-address.ts";
+import { problems } from "./problem.ts";
+import { metaOf } from "./request-meta.ts";
+
 /** Keys a limiter holds at most: past it, expired ones go first, then the oldest. */
 export const MAX_KEYS = 10_000;
 
@@ -125,5 +131,38 @@ export class RequestRateLimiter {
   /** Keys held now (for tests and the bound). */
   get size(): number {
     return this.buckets.size;
+  }
+}
+
+/**
+ * The request rates the box allows: each credential its own bucket (taken when it is
+ * authenticated, src/platform/http/auth.ts), and on public routes each client address its own
+ * (the `rateLimit: "address"` option of rateLimitPlugin). A request over either gets 429
+ * `rate-limited` with Retry-After.
+ */
+export class RateLimits {
+  constructor(
+    readonly byCredential: RequestRateLimiter,
+    readonly byAddress: RequestRateLimiter,
+    private readonly trustedProxies: TrustedProxies,
+    private readonly metrics?: Pick<Metrics, "rateLimit">,
+  ) {}
+
+  /** Takes one request from the credential's bucket; throws 429 when it is empty. */
+  forCredential(credential: Credential): void {
+    const wait = this.byCredential.take(`${credential.kind} ${credential.id}`);
+    if (wait === 0) return;
+    this.metrics?.rateLimit(credential.kind);
+    throw problems.rateLimited(wait, this.byCredential.perSecond, "This credential");
+  }
+
+  /** Takes one request from the client address's bucket (behind a trusted proxy, the client's). */
+  forAddress(request: Request): void {
+    const meta = metaOf(request);
+    const client = this.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
+    const wait = this.byAddress.take(`address ${client}`);
+    if (wait === 0) return;
+    this.metrics?.rateLimit("address");
+    throw problems.rateLimited(wait, this.byAddress.perSecond, "This address");
   }
 }

@@ -4,6 +4,7 @@ import { holidayCalendar } from "../../../domain/tariff/holidays.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { withEtag } from "../../../platform/http/conditional.ts";
+import { rateLimitPlugin } from "../../../platform/http/rate-limit-plugin.ts";
 import type { AdminDeps } from "../index.ts";
 import { importRefusal } from "./import.ts";
 import {
@@ -42,7 +43,9 @@ export function lotRoutes(ctx: AdminDeps) {
   const site = { timezone: ctx.config.timezone, isHoliday: holidayCalendar(ctx.config.holidays) };
   return new Elysia({ name: "lots" })
     .use(authPlugin(ctx.auth))
+    .use(rateLimitPlugin(ctx.auth.rateLimits))
     .get("/api/v1/parkings", ({ request, query }) => send(request, catalog.renderedList(query.active)), {
+      rateLimit: "address",
       query: ListQuery,
       detail: {
         summary: "All parking lots with fees, variable fees, opening hours and locations",
@@ -50,6 +53,7 @@ export function lotRoutes(ctx: AdminDeps) {
       },
     })
     .get("/api/v1/parkings/:id", ({ request, params }) => send(request, catalog.renderedLot(params.id)), {
+      rateLimit: "address",
       params: LotId,
       detail: { summary: "One parking lot", tags: TAGS },
     })
@@ -62,6 +66,7 @@ export function lotRoutes(ctx: AdminDeps) {
         };
       },
       {
+        rateLimit: "address",
         params: LotId,
         query: QuoteQuery,
         response: Quote,
