@@ -83,10 +83,3 @@ export function query(params: Record<string, string | number | undefined | null>
   const s = q.toString();
   return s ? `?${s}` : "";
 }
-
-export interface Session {
-  kind: "token" | "user";
-  name: string;
-  scopes: ("tickets:write" | "permits:read" | "admin")[];
-  csrf: string;
-}

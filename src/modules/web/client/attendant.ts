@@ -1,8 +1,9 @@
 import { ApiError, api, Offline, query } from "./api.ts";
+import type { Found, Verdict } from "./api-types.ts";
 import { h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
 import { offlineUse } from "./offline-use.ts";
-import { checkTicketsView, type Found, LOOKS, type Verdict, verdictView } from "./verdict-view.ts";
+import { checkTicketsView, LOOKS, verdictView } from "./verdict-view.ts";
 import { savedZone, saveZone } from "./zone-cache.ts";
 
 const ZONE_KEY = "parkd.zone";

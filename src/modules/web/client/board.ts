@@ -4,20 +4,8 @@
  * be reached the last figures stay on screen with their age (also across a reload: they are kept
  * in localStorage), and the stream reconnects by itself. Nothing on it names a plate.
  */
+import type { Board } from "./api-types.ts";
 import { h, replace } from "./dom.ts";
-
-interface BoardLot {
-  id: number;
-  name: string;
-  free: number | null;
-  full: boolean;
-  pricePerHour: number;
-}
-interface Board {
-  at: string;
-  currency: string;
-  lots: BoardLot[];
-}
 
 const sv = (new URLSearchParams(location.search).get("lang") ?? navigator.language)
   .toLowerCase()

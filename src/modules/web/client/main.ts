@@ -1,4 +1,5 @@
-import { ApiError, api, Offline, onUnauthorized, type Session, setCsrf } from "./api.ts";
+import { ApiError, api, Offline, onUnauthorized, setCsrf } from "./api.ts";
+import type { Session } from "./api-types.ts";
 import { field, h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
 import { offlineUse } from "./offline-use.ts";

@@ -1,18 +1,9 @@
 import { api } from "./api.ts";
+import type { HandheldSetup } from "./api-types.ts";
 import { h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
 import { offlineUse } from "./offline-use.ts";
 import { qrCode } from "./qr.ts";
-
-/** GET /api/v1/handheld-setup (src/modules/web/model.ts, HandheldSetupEnvelope). */
-interface HandheldSetup {
-  certificate: "local_ca" | "self_signed" | "own" | "none";
-  fingerprint: string | null;
-  ca_certificate_url: string | null;
-  ios_profile_url: string | null;
-  setup_url: string;
-  reachable: boolean;
-}
 
 export const SETUP_HASH = "#/setup";
 

@@ -1,31 +1,10 @@
+import type { Found, Verdict } from "./api-types.ts";
 import { type Child, h } from "./dom.ts";
 import { t, when } from "./i18n.ts";
 
 /** The interface's timestamps ("…000000Z" with microseconds) as something Date reads. */
 export function instant(s: string | null): string | null {
   return s === null ? null : s.replace(/(\.\d{3})\d+Z$/, "$1Z");
-}
-
-/** GET /api/v1/attendants/verdict, as far as the page reads it. */
-export interface Verdict {
-  registration_number: string;
-  zone: number;
-  state: "valid_here" | "grace" | "valid_elsewhere" | "outside_hours" | "none";
-  checked_at: string;
-  valid_until: string | null;
-  ended_at: string | null;
-  next_opening: string | null;
-  zones: number[];
-  permits: {
-    kind: "ticket" | "permit";
-    registration_number: string;
-    zone: number;
-    state: "valid" | "grace" | "outside_hours" | "ended" | "upcoming";
-    valid_until: string | null;
-    end_at: string | null;
-    lot_name: string | null;
-    note: string;
-  }[];
 }
 
 /** How each state of the verdict reads: its colour class and its words. */
@@ -90,16 +69,6 @@ export function verdictView(v: Verdict, now: number): Child[] {
         )
       : h("p", { class: "detail" }, t("nothingFound", { plate: v.registration_number })),
   ];
-}
-
-/** check-tickets' answer without a zone: valid anywhere or not, and what ended recently. */
-export interface Found {
-  registration_number: string;
-  zone: number;
-  active: boolean;
-  start_at: string;
-  end_at: string | null;
-  note: string;
 }
 
 export function checkTicketsView(p: string, found: Found[]): Child[] {

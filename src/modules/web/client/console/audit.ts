@@ -1,16 +1,9 @@
 import { api, query } from "../api.ts";
+import type { LookupRecord } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { problemText, SCROLLS } from "./table.ts";
-
-interface LookupRecord {
-  at: string;
-  credential: string;
-  by: string;
-  query: string;
-  results: number;
-}
 
 export function auditPage(root: HTMLElement): () => void {
   const rows = h("tbody");

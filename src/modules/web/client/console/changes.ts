@@ -1,21 +1,9 @@
 import { api, query } from "../api.ts";
+import type { Change } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { problemText, table } from "./table.ts";
-
-/** GET /api/v1/changes (src/modules/admin/changes/model.ts, OperatorChange). */
-interface Change {
-  id: number;
-  at: string;
-  actor: string;
-  via: "api" | "console" | "cli";
-  subject: "lot" | "permit" | "token" | "user";
-  subject_id: string;
-  action: "create" | "update" | "delete" | "revoke";
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
 
 const short = (v: unknown) => {
   const text = JSON.stringify(v) ?? "—";

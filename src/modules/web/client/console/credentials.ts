@@ -1,28 +1,11 @@
 import { api } from "../api.ts";
+import type { Token, User } from "../api-types.ts";
 import { field, h, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { qrCode } from "../qr.ts";
 import { problemText, table } from "./table.ts";
 
 const SCOPES = ["permits:read", "tickets:write", "admin"] as const;
-
-interface Token {
-  id: string;
-  name: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-}
-
-interface User {
-  id: string;
-  name: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 
 function scopeBoxes(prefix: string) {
   return h(

@@ -1,26 +1,8 @@
 import { ApiError, api } from "../api.ts";
+import type { ImportReport } from "../api-types.ts";
 import { h, replace } from "../dom.ts";
 import { t } from "../i18n.ts";
 import { problemText, table } from "./table.ts";
-
-/** POST /api/v1/parkings/import's answer (src/modules/admin/lots/model.ts, ImportReport). */
-interface ImportReport {
-  dry_run: boolean;
-  applied: boolean;
-  created: number;
-  changed: number;
-  unchanged: number;
-  refused: number;
-  file_errors: { pointer: string; message: string }[];
-  lots: {
-    index: number;
-    id: number | null;
-    name: string | null;
-    outcome: "created" | "changed" | "unchanged" | "refused";
-    changed_fields: string[];
-    errors: { pointer: string; message: string }[];
-  }[];
-}
 
 const IMPORT = "/api/v1/parkings/import";
 

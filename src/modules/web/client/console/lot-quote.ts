@@ -1,8 +1,8 @@
 import { api, query } from "../api.ts";
+import type { Lot, Quote } from "../api-types.ts";
 import { debounce, h, replace } from "../dom.ts";
 import { money, t } from "../i18n.ts";
 import { localValue } from "./datetime.ts";
-import type { Lot, Quote } from "./lot-shapes.ts";
 import { problemText } from "./table.ts";
 
 /** The price preview above a lot's form: what parking from one time to another costs there. */

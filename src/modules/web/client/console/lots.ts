@@ -1,4 +1,5 @@
 import { ApiError, api, versioned } from "../api.ts";
+import type { Lot } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
 import { objectHistory } from "./changes.ts";
@@ -6,7 +7,6 @@ import { isStale, whenStale } from "./conflict.ts";
 import { clearFieldErrors, markFieldErrors } from "./field-errors.ts";
 import { exportLots, previewImport } from "./lot-import.ts";
 import { quotePreview } from "./lot-quote.ts";
-import type { Lot } from "./lot-shapes.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
 import { RowsEditor } from "./rows.ts";
 import { openingLink, problemText, table } from "./table.ts";

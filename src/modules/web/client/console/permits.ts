@@ -1,4 +1,5 @@
 import { api, query, versioned } from "../api.ts";
+import type { Permit } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t, when } from "../i18n.ts";
 import { objectHistory } from "./changes.ts";
@@ -7,17 +8,6 @@ import { localValue } from "./datetime.ts";
 import { RowsEditor } from "./rows.ts";
 import { SortedHeadings } from "./sorting.ts";
 import { openingLink, problemText, table } from "./table.ts";
-
-interface Permit {
-  id: number;
-  registration_number: string;
-  zone: number;
-  start_at: string;
-  end_at: string | null;
-  note: string;
-  days: { weekday: number; start_time: string; end_time: string }[];
-  active: boolean;
-}
 
 type Window = Permit["days"][number];
 

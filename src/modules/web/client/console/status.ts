@@ -1,34 +1,8 @@
 import { api } from "../api.ts";
+import type { Status } from "../api-types.ts";
 import { h, replace } from "../dom.ts";
 import { age, bytes, t, when } from "../i18n.ts";
 import { problemText, table } from "./table.ts";
-
-interface Status {
-  version: string;
-  uptimeSeconds: number;
-  storeBytes: number | null;
-  diskFreeBytes: number | null;
-  storeWritable: boolean | null;
-  residentMemoryBytes: number | null;
-  activeTickets: number | null;
-  activePermits: number | null;
-  authFailuresSinceStart: number;
-  events: { lastMinute: number; lastHour: number; sinceStart: Record<string, number> };
-  terminals: { credential: string; lastAt: string }[];
-  lookupsSinceStart: Record<string, number>;
-  requests: { total: number; clientErrors: number; serverErrors: number };
-  liveFeeds: number;
-  office: {
-    site: string;
-    reachable: boolean;
-    pending_events: number;
-    oldest_pending_age_seconds: number;
-    last_push_at: string | null;
-    last_pull_at: string | null;
-    last_error: string | null;
-    central_permits: number;
-  } | null;
-}
 
 /** The office link (serve --central), when there is one. */
 function officeSection(

@@ -1,34 +1,11 @@
 import { api, query } from "../api.ts";
+import type { Ticket, TicketView } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { type Column, SortedHeadings } from "./sorting.ts";
 import { openingLink, problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
-
-interface Ticket {
-  ticketId: string;
-  status: string;
-  zone: number;
-  parkingLotId: number | null;
-  licenseNumber: string;
-  startAt: string;
-  endAt: string | null;
-}
-
-interface TicketView extends Ticket {
-  lotUnknown: boolean;
-  ticketCost: { amountInclVat: number | null; vatRate: number | null; currencyCode: string | null };
-  events: {
-    seq: number;
-    eventType: string;
-    receivedAt: string;
-    credential: string;
-    outcome: string;
-    body: unknown;
-  }[];
-  events_next_cursor: string | null;
-}
 
 /** A ticket's state as a badge, read from its time and events (ticket-state.ts). */
 function stateBadge(tk: Ticket) {

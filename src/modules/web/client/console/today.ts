@@ -1,25 +1,9 @@
 import { api } from "../api.ts";
+import type { History, LotNow, Revenue } from "../api-types.ts";
 import { h, replace } from "../dom.ts";
 import { lang, t } from "../i18n.ts";
 import { barsAgainst, columns, line } from "./charts.ts";
 import { problemText } from "./table.ts";
-
-interface LotNow {
-  id: number;
-  name: string | null;
-  spaces: number;
-  tickets: number;
-  free: number | null;
-  percent: number | null;
-}
-interface History {
-  at: string[];
-  lots: { id: number; name: string | null; spaces: number; tickets: number[] }[];
-  arrivals: number[];
-}
-interface Revenue {
-  data: { day: string; currency: string; gross: number }[];
-}
 
 /** This page's words (kept here: i18n.ts holds the shared ones and is at its size). */
 const WORDS = {

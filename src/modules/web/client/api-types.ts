@@ -1,0 +1,45 @@
+/**
+ * What the pages read from the box, as the server's own TypeBox models say it: one declaration
+ * per shape, so a field renamed on the server fails the client's type check instead of reading
+ * undefined in a browser. Type-only: nothing of the server reaches the bundle (the layers test
+ * checks that the client imports the server's files for types only).
+ */
+import type { Static } from "@sinclair/typebox";
+import type { OperatorChange } from "../../admin/changes/model.ts";
+import type { TokenInfo, UserInfo } from "../../admin/credentials/api-routes.ts";
+import type { LookupPage } from "../../admin/lookups/routes.ts";
+import type {
+  ImportReport as ImportReportModel,
+  ParkingLot,
+  Quote as QuoteModel,
+} from "../../admin/lots/model.ts";
+import type { LotNow as LotNowModel, OccupancyHistory } from "../../admin/occupancy/model.ts";
+import type { Permit as PermitModel } from "../../admin/permits/model.ts";
+import type { RevenueReport } from "../../admin/reports/model.ts";
+import type { TicketView as TicketViewModel } from "../../admin/tickets/model.ts";
+import type { TicketPage } from "../../admin/tickets/search-routes.ts";
+import type { ExtendedInformation, Verdict as VerdictModel } from "../../enforcement/model.ts";
+import type { BoardView } from "../../kiosk/routes.ts";
+import type { Status as StatusModel } from "../../operations/status-routes.ts";
+import type { HandheldSetupEnvelope, SessionEnvelope } from "../model.ts";
+
+export type Lot = Static<typeof ParkingLot>;
+export type Quote = Static<typeof QuoteModel>;
+export type ImportReport = Static<typeof ImportReportModel>;
+export type Permit = Static<typeof PermitModel>;
+export type Ticket = Static<typeof TicketPage>["data"][number];
+export type TicketView = Static<typeof TicketViewModel>["data"];
+export type Token = Static<typeof TokenInfo>;
+export type User = Static<typeof UserInfo>;
+export type LookupRecord = Static<typeof LookupPage>["data"][number];
+export type Change = Static<typeof OperatorChange>;
+export type Status = Static<typeof StatusModel>["data"];
+export type LotNow = Static<typeof LotNowModel>;
+export type History = Static<typeof OccupancyHistory>;
+export type Revenue = Static<typeof RevenueReport>;
+export type Board = Static<typeof BoardView>;
+export type BoardLot = Board["lots"][number];
+export type HandheldSetup = Static<typeof HandheldSetupEnvelope>["data"];
+export type Session = Static<typeof SessionEnvelope>["data"];
+export type Verdict = Static<typeof VerdictModel>;
+export type Found = Static<typeof ExtendedInformation>;
