@@ -157,17 +157,41 @@ const SQL_ON = new RegExp(
   "gi",
 );
 
+/**
+ * Index and trigger DDL names its table after ON (and a trigger's body after INTO, UPDATE, FROM):
+ * written in capitals, as every statement here is, so that "on permits" in a sentence is not SQL.
+ */
+const SQL_DDL = new RegExp(`\\bON\\s+(?:(?:main|temp)\\.)?(${Object.keys(OWNERS).join("|")})\\b`, "g");
+/** A table name built by interpolation (`ON main.${table}`) is out of every owner's sight. */
+const SQL_INTERPOLATED = /\b(?:FROM|INTO|UPDATE|JOIN|TABLE|ON)\s+(?:(?:main|temp)\.)?\$\{/g;
+
+/** Where SQL names a table, as [table, match]; interpolated names as ["${…}", match]. */
+function tablesNamed(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const m of text.matchAll(SQL_ON)) out.push([m[1]!.toLowerCase(), m[0]]);
+  for (const m of text.matchAll(SQL_DDL)) out.push([m[1]!.toLowerCase(), m[0]]);
+  for (const m of text.matchAll(SQL_INTERPOLATED)) out.push(["${…}", m[0]]);
+  return out;
+}
+
 describe("one owner per table", () => {
-  test("SQL naming a table appears only in its repository", () => {
+  test("SQL naming a table appears only in its repository, index and trigger DDL included", () => {
     const bad: string[] = [];
     for (const file of files(SRC)) {
       const path = relative(SRC, file);
-      for (const m of readFileSync(file, "utf8").matchAll(SQL_ON)) {
-        const table = m[1]!.toLowerCase();
-        if (![OWNERS[table]].flat().includes(path)) bad.push(`${path}: ${m[0]}`);
-      }
+      for (const [table, sql] of tablesNamed(readFileSync(file, "utf8")))
+        if (![OWNERS[table] ?? []].flat().includes(path)) bad.push(`${path}: ${sql}`);
     }
     expect(bad).toEqual([]);
+  });
+
+  test("the rule sees statements, DDL and interpolated table names, not sentences", () => {
+    const seen = (text: string) => tablesNamed(text).map(([t]) => t);
+    expect(seen("SELECT id FROM tickets WHERE plate_norm = ?1")).toEqual(["tickets"]);
+    expect(seen("CREATE INDEX tickets_zone_time ON tickets (zone, end_at)")).toEqual(["tickets"]);
+    expect(seen("CREATE TEMP TRIGGER t AFTER INSERT ON main.permits BEGIN SELECT 1; END")).toEqual(["permits"]);
+    expect(seen("CREATE TEMP TRIGGER t AFTER UPDATE ON main.${table} BEGIN SELECT 1; END")).toEqual(["${…}"]);
+    expect(seen("// the zone list depends on permits and on tickets")).toEqual([]);
   });
 
   test("the drizzle schema is imported only inside the store", () => {
