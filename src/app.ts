@@ -11,6 +11,7 @@ import { webModule, webSessions } from "./modules/web/index.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
 import { type AuthDeps, refuseQueryTokens } from "./platform/http/auth.ts";
 import { requestHandling } from "./platform/http/errors.ts";
+import { limitMarkedRoutes, type MarkedRoute } from "./platform/http/rate-limit-plugin.ts";
 import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
 import type { AppModule } from "./platform/module.ts";
 
@@ -63,12 +64,16 @@ export function composeBox(ctx: AppContext) {
     contracts,
   });
   modules.unshift(operations);
-  const composed = new Elysia().use(refuseQueryTokens).use(
-    requestHandling({
-      bodyLimit: config.bodyLimit,
-      methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
-    }),
-  );
+  const composed = new Elysia()
+    .use(refuseQueryTokens)
+    // Before anything reads the request: a flood of bad bodies counts against its address too.
+    .use(limitMarkedRoutes(ctx.rateLimits, (): readonly MarkedRoute[] => app.routes))
+    .use(
+      requestHandling({
+        bodyLimit: config.bodyLimit,
+        methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
+      }),
+    );
   for (const m of modules) composed.use(m.routes);
   const app = accountRequests(composed, ctx.accounting);
   return {

@@ -34,7 +34,7 @@ export const limitOptions = [
     type: "string" as const,
     valueName: "N",
     default: "50",
-    help: "requests a second each client address may send to the public routes (lots, quotes, board, handheld setup, sign-in) on average, four times as many at once; 429 above it (0: no limit)",
+    help: "requests a second each client address (IPv6: each /64) may send to the routes that need no credential (lots, quotes, board, handheld setup, session, /readyz, the document) on average, four times as many at once; 429 above it (0: no limit)",
   },
   {
     name: "trust-proxy",

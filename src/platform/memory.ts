@@ -8,6 +8,8 @@
 export class MemoryKeeper {
   /** The resident size after the last collection (or at start). */
   private floor: number;
+  /** A collection was asked for: the size at the next look is the new floor. */
+  private settling = false;
   private last = Number.NEGATIVE_INFINITY;
   collections = 0;
 
@@ -27,6 +29,12 @@ export class MemoryKeeper {
   /** Looks at the process's size; collects when it grew enough and the last collection is old enough. */
   tick(): void {
     const { rss, collect, now, growth, everyMs } = this.opts;
+    // The collection asked for at the last look ran beside the loop: what is left is the floor.
+    if (this.settling) {
+      this.settling = false;
+      this.floor = rss();
+      return;
+    }
     if (now() - this.last < everyMs) return;
     const size = rss();
     // A process that shrank by itself sets the mark lower.
@@ -35,7 +43,7 @@ export class MemoryKeeper {
     collect();
     this.collections++;
     this.last = now();
-    this.floor = rss();
+    this.settling = true;
   }
 }
 

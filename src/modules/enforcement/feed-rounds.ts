@@ -42,7 +42,9 @@ export class FeedRounds {
   private gathering: ReturnType<typeof setTimeout> | undefined;
   private stopListening: (() => void) | undefined;
   /** The round under way; `again` when another was asked for meanwhile. */
-  private round: { again: boolean; failures: number } | undefined;
+  private round: { again: boolean; failures: number; generation: number } | undefined;
+  /** Moves at each stop, so that slices of a round from before it end. */
+  private generation = 0;
 
   constructor(
     private readonly work: RoundWork,
@@ -67,6 +69,9 @@ export class FeedRounds {
   }
 
   stop(): void {
+    // A round under way ends at its next slice: nothing is watched any more.
+    this.round = undefined;
+    this.generation++;
     clearInterval(this.clock);
     this.clock = undefined;
     this.stopListening?.();
@@ -81,12 +86,13 @@ export class FeedRounds {
       this.round.again = true;
       return;
     }
-    this.round = { again: false, failures: this.work.fault.failures };
+    this.round = { again: false, failures: this.work.fault.failures, generation: this.generation };
     this.slice([...this.work.zones()], 0);
   }
 
   private slice(zones: number[], from: number): void {
-    const round = this.round!;
+    const round = this.round;
+    if (!round || round.generation !== this.generation) return;
     const { fault } = this.work;
     let next = from;
     try {
@@ -107,6 +113,7 @@ export class FeedRounds {
     }
     this.round = undefined;
     if (fault.failures === round.failures) fault.recovered();
-    if (round.again) this.all();
+    // The next round after a turn of the event loop too, not straight after this slice.
+    if (round.again) setImmediate(() => this.all());
   }
 }

@@ -24,8 +24,15 @@ function moved(tag: PlateSetTag, added: readonly string[], removed: readonly str
   return { a, b, count: tag.count + added.length - removed.length };
 }
 
+/**
+ * The body's format, in the tag: the set alone would keep its tag if the body were written
+ * otherwise (another order, another field), and a handheld would get 304 for a list that reads
+ * differently. Bump it with any change to how the list is written.
+ */
+const FORMAT = 1;
+
 const etagOfTag = (t: PlateSetTag) =>
-  `"z${(t.a >>> 0).toString(36)}.${(t.b >>> 0).toString(36)}.${t.count.toString(36)}"`;
+  `"z${FORMAT}.${(t.a >>> 0).toString(36)}.${(t.b >>> 0).toString(36)}.${t.count.toString(36)}"`;
 
 /** What plates weigh in a kept list: each held as shown, as a key, and in the body (`"…",`). */
 function weight(plates: readonly string[]): number {

@@ -1,5 +1,4 @@
 import type { AppConfig } from "../../config.ts";
-import type { AuthDeps } from "../../platform/http/auth.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { OpenStreams } from "../../platform/open-streams.ts";
 import type { Store } from "../../platform/store/db.ts";
@@ -13,8 +12,6 @@ export interface KioskDeps {
   config: Pick<AppConfig, "timezone" | "currency" | "holidays">;
   /** Where open boards register, so that a shutdown ends them at once. */
   openStreams: Pick<OpenStreams, "onClose">;
-  /** Its routes are limited per client address. */
-  auth: Pick<AuthDeps, "rateLimits">;
 }
 
 /** The kiosk board: free spaces and the next hour's price per lot, once or live. */

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { rateLimitPlugin } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
 import { BoardFeed, boardJson } from "./feed.ts";
 import type { KioskDeps } from "./index.ts";
@@ -37,7 +37,7 @@ export function kioskRoutes(ctx: KioskDeps) {
   const site = siteOf(ctx);
   const feed = new BoardFeed(ctx, site);
   return new Elysia({ name: "kiosk" })
-    .use(rateLimitPlugin(ctx.auth.rateLimits))
+    .use(rateLimitOption)
     .get(
       "/api/v1/board",
       ({ query }) =>

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import type { OperationsDeps } from "./index.ts";
 
 export const HealthStatus = t.Object({ status: t.Literal("ok") });
@@ -62,6 +63,7 @@ export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
 
 export function healthRoutes(ctx: OperationsDeps) {
   return new Elysia({ name: "health" })
+    .use(rateLimitOption)
     .get("/healthz", () => ({ status: "ok" as const }), {
       response: HealthStatus,
       detail: { summary: "The process is up", tags: ["operations"] },
@@ -91,6 +93,7 @@ export function healthRoutes(ctx: OperationsDeps) {
         return sync ? { status: "ok" as const, sync } : { status: "ok" as const };
       },
       {
+        rateLimit: "address",
         response: ReadyStatus,
         detail: {
           summary: "The store accepts writes; with --central, the office link's lag and errors",

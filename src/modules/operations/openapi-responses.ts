@@ -40,7 +40,7 @@ export function kindsFor(
   security: Json[] | undefined,
   scope: string | undefined,
   contract: OperationContract | undefined,
-  /** The route draws on its client address's bucket (rateLimitPlugin). */
+  /** The route draws on its client address's bucket (rateLimitOption, limitMarkedRoutes). */
   limitedByAddress = false,
 ) {
   const kinds = new Map<string, Set<string>>();

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { authenticate } from "../../platform/http/auth.ts";
 import { trimOws } from "../../platform/http/http1.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { VERSION } from "../../version.ts";
 import { operationsContract } from "./contract.ts";
 import { renderDocsPage } from "./docs-page.ts";
@@ -29,7 +30,7 @@ export function operationsRoutes(
   routesOf: () => readonly RouteInfo[],
   contracts: readonly ApiContract[] = [],
 ) {
-  let cached: { count: number; doc: Record<string, unknown>; html: string } | undefined;
+  let cached: { count: number; doc: Record<string, unknown>; json: string; html: string } | undefined;
   const documents = () => {
     const routes = routesOf();
     if (!cached || cached.count !== routes.length) {
@@ -43,24 +44,31 @@ export function operationsRoutes(
         },
         [operationsContract, ...contracts],
       );
-      cached = { count: routes.length, doc, html: renderDocsPage(doc) };
+      // Written out once: the document is ~360 KB, too much to stringify per request.
+      cached = { count: routes.length, doc, json: JSON.stringify(doc), html: renderDocsPage(doc) };
     }
     return cached;
   };
 
   return new Elysia({ name: "operations" })
-    .get("/openapi.json", () => Response.json(documents().doc), {
-      detail: {
-        summary: "This API as an OpenAPI 3.1 document",
-        tags: ["operations"],
-        responses: {
-          200: {
-            description: "The OpenAPI document",
-            content: { "application/json": { schema: { type: "object" } } },
+    .use(rateLimitOption)
+    .get(
+      "/openapi.json",
+      () => new Response(documents().json, { headers: { "content-type": "application/json;charset=utf-8" } }),
+      {
+        rateLimit: "address",
+        detail: {
+          summary: "This API as an OpenAPI 3.1 document",
+          tags: ["operations"],
+          responses: {
+            200: {
+              description: "The OpenAPI document",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
           },
         },
       },
-    })
+    )
     .get(
       "/docs",
       () =>
@@ -72,6 +80,7 @@ export function operationsRoutes(
           },
         }),
       {
+        rateLimit: "address",
         detail: {
           summary: "Readable API reference (rendered here; loads nothing from elsewhere)",
           tags: ["operations"],

@@ -1,7 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { Elysia } from "elysia";
 import { notFound } from "../../domain/errors.ts";
-import { rateLimitPlugin } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { derOfPem } from "../../platform/http/x509.ts";
 import { caProfile } from "./handheld-trust.ts";
 import type { WebContext } from "./index.ts";
@@ -31,7 +31,7 @@ function localCa(ctx: WebContext): { pem: string; fingerprint: string } {
 export function handheldSetupRoutes(ctx: WebContext) {
   const downloads = { "cache-control": "no-cache", "x-content-type-options": "nosniff" };
   return new Elysia({ name: "web-handheld-setup" })
-    .use(rateLimitPlugin(ctx.auth.rateLimits))
+    .use(rateLimitOption)
     .get(
       "/api/v1/handheld-setup",
       ({ request, set }) => {
@@ -84,6 +84,7 @@ export function handheldSetupRoutes(ctx: WebContext) {
           },
         }),
       {
+        rateLimit: "address",
         detail: {
           summary:
             "The box's local CA certificate (DER), for Android's 'Install a certificate › CA certificate'",
@@ -105,6 +106,7 @@ export function handheldSetupRoutes(ctx: WebContext) {
         });
       },
       {
+        rateLimit: "address",
         detail: {
           summary: "The box's local CA as an iOS configuration profile (unsigned, one root certificate)",
           tags: ["web app"],

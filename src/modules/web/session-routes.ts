@@ -3,7 +3,7 @@ import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
 import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
 import { Problem, problems } from "../../platform/http/problem.ts";
-import { rateLimitPlugin } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./index.ts";
@@ -44,7 +44,7 @@ function answer(credential: Credential, csrf: string) {
  */
 export function sessionRoutes(ctx: WebContext) {
   return new Elysia({ name: "web-session" })
-    .use(rateLimitPlugin(ctx.auth.rateLimits))
+    .use(rateLimitOption)
     .post(
       "/api/v1/session",
       async ({ body, request, set }) => {
@@ -140,6 +140,7 @@ export function sessionRoutes(ctx: WebContext) {
         return answer(view.credential, view.csrf);
       },
       {
+        rateLimit: "address",
         response: { 200: SessionEnvelope },
         detail: {
           summary: "The browser's session: who it is and its csrf value (401 when signed out)",
@@ -163,6 +164,7 @@ export function sessionRoutes(ctx: WebContext) {
         return null;
       },
       {
+        rateLimit: "address",
         detail: {
           summary: `Sign out: ends the session and clears the ${SESSION_COOKIE} cookie (X-CSRF-Token needed)`,
           tags,

@@ -1,23 +1,66 @@
 import { type DocumentDecoration, Elysia } from "elysia";
+import { Problem } from "./problem.ts";
 import type { RateLimits } from "./rate-limit.ts";
+import { templatePattern } from "./route-methods.ts";
 
 /** Whose bucket a route's requests draw on: public routes have no credential, so their address. */
 export type RateLimitBy = "address";
 
+const MARK = "x-rate-limit";
+
 /**
  * `{ rateLimit: "address" }` on a public route (lot reads, quotes, the kiosk board, handheld
- * setup, sign-in): each client address draws on its own token bucket, 429 past it, before the
- * handler runs. Routes with `auth` are limited per credential by the auth plugin instead.
+ * setup, sign-in, the document, readiness): each client address draws on its own token bucket.
+ * The option marks the route; the bucket is taken by `limitMarkedRoutes` at the root, before
+ * anything reads the request (body, headers, credentials), so a request refused for its body
+ * still counts. Routes with `auth` are limited per credential by the auth plugin instead.
  */
-export function rateLimitPlugin(limits: RateLimits) {
-  return new Elysia({ name: "rate-limit" }).macro({
-    rateLimit: (by: RateLimitBy) => ({
-      // What the OpenAPI document reads to declare the route's 429 (src/modules/operations).
-      // An extension field, which Elysia's own type for `detail` does not name.
-      detail: { "x-rate-limit": by } as DocumentDecoration,
-      transform({ request }) {
-        limits.forAddress(request);
-      },
-    }),
+export const rateLimitOption = new Elysia({ name: "rate-limit" }).macro({
+  rateLimit: (by: RateLimitBy) => ({
+    // Also what the OpenAPI document reads to declare the route's 429 (src/modules/operations).
+    // An extension field, which Elysia's own type for `detail` does not name.
+    detail: { [MARK]: by } as DocumentDecoration,
+  }),
+});
+
+export interface MarkedRoute {
+  method: string;
+  path: string;
+  hooks?: unknown;
+}
+
+const markOf = (route: MarkedRoute) =>
+  ((route.hooks as { detail?: Record<string, unknown> } | undefined)?.detail?.[MARK] as string | undefined) ??
+  null;
+
+/**
+ * The root's hook: a request for a route marked `rateLimit: "address"` (HEAD as its GET) takes
+ * one request from its address's bucket first, and gets 429 when it is empty. The marked routes
+ * are read from the app's route list, compiled again only when it grows.
+ */
+export function limitMarkedRoutes(limits: RateLimits, routes: () => readonly MarkedRoute[]) {
+  let marked: { method: string; re: RegExp }[] = [];
+  let seen = -1;
+  return new Elysia({ name: "limit-marked-routes" }).onRequest(({ request }) => {
+    const all = routes();
+    if (all.length !== seen) {
+      seen = all.length;
+      marked = all
+        .filter((r) => markOf(r) === "address")
+        .map((r) => ({ method: r.method.toUpperCase(), re: templatePattern(r.path) }));
+    }
+    if (marked.length === 0) return;
+    const url = request.url;
+    const start = url.indexOf("/", url.indexOf("//") + 2);
+    const end = url.indexOf("?", start);
+    const path = start < 0 ? "/" : url.slice(start, end < 0 ? undefined : end);
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    if (!marked.some((m) => m.method === method && m.re.test(path))) return;
+    try {
+      limits.forAddress(request);
+    } catch (e) {
+      if (e instanceof Problem) return e.toResponse(path);
+      throw e;
+    }
   });
 }

@@ -120,6 +120,10 @@ export class RequestRateLimiter {
     } else {
       b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond);
       b.at = now;
+      // Renewed: last in line for makeRoom, so a flood of new keys drops idle buckets first,
+      // never the busy one it would refill.
+      this.buckets.delete(key);
+      this.buckets.set(key, b);
     }
     if (b.tokens >= 1) {
       b.tokens -= 1;
@@ -135,9 +139,33 @@ export class RequestRateLimiter {
 }
 
 /**
+ * The bucket an address draws on: an IPv6 client is its /64, since one host may use any address
+ * in its prefix (privacy addresses), and would otherwise get a fresh bucket at will; an IPv4
+ * client (an IPv4-mapped one too) is its address.
+ */
+export function addressBucket(address: string): string {
+  const mapped = address.toLowerCase().startsWith("::ffff:") && address.includes(".");
+  const a = mapped ? address.slice(7) : address;
+  if (!a.includes(":")) return a;
+  const zone = a.indexOf("%");
+  const bare = (zone < 0 ? a : a.slice(0, zone)).toLowerCase();
+  const [head = "", tail] = bare.split("::");
+  const front = head ? head.split(":") : [];
+  const back = tail ? tail.split(":") : [];
+  const groups =
+    tail === undefined
+      ? front
+      : [...front, ...Array(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .join(":")}::/64`;
+}
+
+/**
  * The request rates the box allows: each credential its own bucket (taken when it is
  * authenticated, src/platform/http/auth.ts), and on public routes each client address its own
- * (the `rateLimit: "address"` option of rateLimitPlugin). A request over either gets 429
+ * (the `rateLimit: "address"` option of rateLimitOption). A request over either gets 429
  * `rate-limited` with Retry-After.
  */
 export class RateLimits {
@@ -160,7 +188,7 @@ export class RateLimits {
   forAddress(request: Request): void {
     const meta = metaOf(request);
     const client = this.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
-    const wait = this.byAddress.take(`address ${client}`);
+    const wait = this.byAddress.take(`address ${addressBucket(client)}`);
     if (wait === 0) return;
     this.metrics?.rateLimit("address");
     throw problems.rateLimited(wait, this.byAddress.perSecond, "This address");

@@ -22,18 +22,7 @@ export function routeMethods(routes: () => readonly RouteEntry[]) {
     compiled = [...byTemplate].map(([template, methods]) => ({
       template,
       methods,
-      re: new RegExp(
-        `^${template
-          .split("/")
-          .map((part) =>
-            part.startsWith(":")
-              ? "[^/]+"
-              : part === "*"
-                ? ".*"
-                : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-          )
-          .join("/")}/?$`,
-      ),
+      re: templatePattern(template),
     }));
   };
   return (path: string): { template: string; methods: string[] } | undefined => {
@@ -45,4 +34,16 @@ export function routeMethods(routes: () => readonly RouteEntry[]) {
     for (const c of compiled) if (c.re.test(path)) return { template: c.template, methods: [...c.methods] };
     return undefined;
   };
+}
+
+/** A route template (`/api/v1/parkings/:id`, `/assets/*`) as the paths it matches, a trailing slash allowed. */
+export function templatePattern(template: string): RegExp {
+  return new RegExp(
+    `^${template
+      .split("/")
+      .map((part) =>
+        part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      )
+      .join("/")}/?$`,
+  );
 }

@@ -90,8 +90,16 @@ export async function answer(
         break;
       }
       if (next.value.length === 0) continue;
-      // One write per chunk, its framing included: over TLS each write is a record and a syscall.
-      c.write(http10 ? next.value : chunkFrame(next.value));
+      if (http10) c.write(next.value);
+      // A small chunk (a feed event) goes as one write with its framing: over TLS each write is
+      // a record and a syscall. A large one (a whole zone list) is written as it is, between its
+      // framing: a stream's chunks are often one buffer shared by every subscriber.
+      else if (next.value.length <= ONE_WRITE_MAX) c.write(chunkFrame(next.value));
+      else {
+        c.write(`${next.value.length.toString(16)}\r\n`);
+        c.write(next.value);
+        c.write("\r\n");
+      }
     }
     c.end(http10 ? "" : "0\r\n\r\n");
     return;

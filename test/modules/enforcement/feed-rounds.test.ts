@@ -69,3 +69,17 @@ describe("FeedRounds", () => {
     expect(refreshed).toEqual([7]);
   });
 });
+
+describe("FeedRounds, stopped", () => {
+  test("a round under way ends at its next slice, and a round asked for meanwhile does not run", async () => {
+    const { r, refreshed } = rounds([1, 2, 3, 4, 5, 6, 7, 8], 0.3);
+    r.start();
+    r.all();
+    r.all();
+    const before = refreshed.length;
+    expect(before).toBeLessThan(8);
+    r.stop();
+    await Bun.sleep(50);
+    expect(refreshed.length).toBe(before);
+  });
+});

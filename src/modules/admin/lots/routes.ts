@@ -4,7 +4,7 @@ import { holidayCalendar } from "../../../domain/tariff/holidays.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { withEtag } from "../../../platform/http/conditional.ts";
-import { rateLimitPlugin } from "../../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../../platform/http/rate-limit-plugin.ts";
 import type { AdminDeps } from "../index.ts";
 import { importRefusal } from "./import.ts";
 import {
@@ -43,7 +43,7 @@ export function lotRoutes(ctx: AdminDeps) {
   const site = { timezone: ctx.config.timezone, isHoliday: holidayCalendar(ctx.config.holidays) };
   return new Elysia({ name: "lots" })
     .use(authPlugin(ctx.auth))
-    .use(rateLimitPlugin(ctx.auth.rateLimits))
+    .use(rateLimitOption)
     .get("/api/v1/parkings", ({ request, query }) => send(request, catalog.renderedList(query.active)), {
       rateLimit: "address",
       query: ListQuery,
