@@ -1,3 +1,5 @@
+import type { RefusalTable } from "./errors.ts";
+
 export const SCOPES = ["tickets:write", "permits:read", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -21,3 +23,17 @@ export function grants(credential: Credential, scope: Scope): boolean {
 export function credentialLabel(c: Credential): string {
   return `${c.kind}:${c.name}`;
 }
+
+/** Refusals about credentials (the admin API's, the sign-in codes'). */
+export const CREDENTIAL_REFUSALS = {
+  "credential-exists": {
+    kind: "conflict",
+    title: "Name in use",
+    example: 'a token named "handheld-1" already exists; revoke it first',
+  },
+  "credential-not-found": {
+    kind: "not-found",
+    title: "No such credential",
+    example: 'no live token with id or name "tok_3f9a1c22b7e4"',
+  },
+} as const satisfies RefusalTable;

@@ -46,33 +46,55 @@ export function firstPerPointer(errors: Iterable<FieldError>): FieldError[] {
   return [...seen.values()];
 }
 
+/**
+ * What one kind of refusal is, said once: its kind (the platform maps each kind to a status),
+ * its title, and a typical detail for the API document. A table of them is a module's (or a
+ * rule's) part of the one problem catalog: the errors it throws and the document read it.
+ */
+export interface RefusalInfo {
+  kind: RefusalKind;
+  title: string;
+  example: string;
+}
+
+export type RefusalTable = Readonly<Record<string, RefusalInfo>>;
+
+/** A refusal named in `table`: its kind and title come from the table. */
+export function refuse<T extends RefusalTable>(
+  table: T,
+  code: keyof T & string,
+  detail: string,
+  extra: { errors?: FieldError[]; retryAfterSeconds?: number } = {},
+): DomainError {
+  const info = table[code]!;
+  return new DomainError(info.kind, code, info.title, detail, extra.errors, extra.retryAfterSeconds);
+}
+
+/** The refusals every module makes: a request that fails validation, a write against an old version. */
+export const COMMON_REFUSALS = {
+  validation: {
+    kind: "invalid",
+    title: "Request failed validation",
+    example: "/licenseNumber: must be a license number string of 1 to 32 characters",
+  },
+  "precondition-failed": {
+    kind: "stale",
+    title: "Changed since it was read",
+    example:
+      'Parking lot 12 was changed by someone else since the version named in If-Match was read; nothing was written. Its current ETag is "1x2y3z"',
+  },
+} as const satisfies RefusalTable;
+
 /** Failed validation: every failing field, with a summary that names it when there is one. */
 export function invalid(errors: FieldError[], detail = describeFieldErrors(errors)): DomainError {
-  return new DomainError("invalid", "validation", "Request failed validation", detail, errors);
-}
-
-export function notFound(code: string, title: string, detail: string): DomainError {
-  return new DomainError("not-found", code, title, detail);
-}
-
-export function forbidden(code: string, title: string, detail: string): DomainError {
-  return new DomainError("forbidden", code, title, detail);
-}
-
-export function tooMany(code: string, title: string, detail: string, retryAfterSeconds: number): DomainError {
-  return new DomainError("too-many", code, title, detail, undefined, retryAfterSeconds);
-}
-
-export function conflict(code: string, title: string, detail: string): DomainError {
-  return new DomainError("conflict", code, title, detail);
+  return refuse(COMMON_REFUSALS, "validation", detail, { errors });
 }
 
 /** The record changed since the version the writer read: the write was not applied. */
 export function stale(what: string, current: string): DomainError {
-  return new DomainError(
-    "stale",
+  return refuse(
+    COMMON_REFUSALS,
     "precondition-failed",
-    "Changed since it was read",
     `${what} was changed by someone else since the version named in If-Match was read; nothing was written. Its current ETag is ${current}`,
   );
 }

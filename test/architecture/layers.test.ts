@@ -120,9 +120,17 @@ describe("layers", () => {
 });
 
 describe("refusals", () => {
+  test("a refusal's title and kind are said once, in a refusal table: no DomainError is made by hand", () => {
+    const byHand = files(SRC)
+      .filter((f) => /new DomainError\(/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(SRC, f));
+    // refuse() itself; CredentialError (a subclass) reads its titles from the tables too.
+    expect(byHand).toEqual(["domain/errors.ts"]);
+  });
+
   test("services refuse in the domain's words: an HTTP problem is made only in a module's routes", () => {
     const makers = files(join(SRC, "modules"))
-      .filter((f) => /new Problem\(|\bproblems\.\w+\(/.test(readFileSync(f, "utf8")))
+      .filter((f) => /new Problem\(|\bproblems?\.\w+\(|\bproblem\(/.test(readFileSync(f, "utf8")))
       .map((f) => relative(SRC, f))
       .filter((f) => !/(routes|health)\.ts$/.test(f));
     expect(makers).toEqual([]);

@@ -1,4 +1,5 @@
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import { CREDENTIAL_REFUSALS } from "../../domain/credentials.ts";
+import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
 import { ChangePage, OperatorChange } from "./changes/model.ts";
 import {
   NewToken,
@@ -109,18 +110,7 @@ export const adminConsoleContract: ApiContract = {
       },
     },
   },
-  problems: {
-    "credential-exists": {
-      status: 409,
-      title: "Name in use",
-      detail: 'a token named "handheld-1" already exists; revoke it first',
-    },
-    "credential-not-found": {
-      status: 404,
-      title: "No such credential",
-      detail: 'no live token with id or name "tok_3f9a1c22b7e4"',
-    },
-  },
+  problems: problemInfos(CREDENTIAL_REFUSALS),
   operations: {
     "GET /api/v1/tokens": { tag: "credentials" },
     "POST /api/v1/tokens": { tag: "credentials", problems: { 409: ["credential-exists"] } },

@@ -4,6 +4,7 @@ import {
   IF_NONE_MATCH,
   NOT_MODIFIED,
   type OperationContract,
+  problemInfos,
 } from "../../platform/http/api-contract.ts";
 import { ADMIN_EXAMPLES as EX } from "./contract-examples.ts";
 import { WhoAmI } from "./credentials/routes.ts";
@@ -30,6 +31,7 @@ import {
   PermitPatch,
   PermitWindow,
 } from "./permits/model.ts";
+import { ADMIN_REFUSALS } from "./refusals.ts";
 import { TicketEventView, TicketView } from "./tickets/model.ts";
 
 const LOT_404 = { 404: ["lot-not-found"] };
@@ -83,18 +85,7 @@ export const adminContract: ApiContract = {
     TicketEnvelope: { schema: TicketView },
     WhoAmI: { schema: WhoAmI, example: { kind: "token", name: "terminal-1", scopes: ["tickets:write"] } },
   },
-  problems: {
-    "lot-not-found": { status: 404, title: "Parking lot not found", detail: "There is no parking lot 12" },
-    "lot-exists": { status: 409, title: "Parking lot exists", detail: "There is already a parking lot 12" },
-    "permit-not-found": { status: 404, title: "Permit not found", detail: "There is no permit with id 7" },
-    // "ticket-not-found" is the intake module's (intake/contract.ts): one description per problem type.
-    "precondition-failed": {
-      status: 412,
-      title: "Changed since it was read",
-      detail:
-        'Parking lot 12 was changed by someone else since the version named in If-Match was read; nothing was written. Its current ETag is "1x2y3z"',
-    },
-  },
+  problems: problemInfos(ADMIN_REFUSALS),
   operations: {
     "GET /api/v1/parkings": {
       tag: "parking lots",

@@ -1,6 +1,12 @@
 import { t } from "elysia";
-import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
+import {
+  type ApiContract,
+  IF_NONE_MATCH,
+  NOT_MODIFIED,
+  problemInfos,
+} from "../../platform/http/api-contract.ts";
 import { ExtendedInformation, Verdict, ZonePlates } from "./model.ts";
+import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import { verdictExamples } from "./verdict-examples.ts";
 
 /** What the OpenAPI document says of the attendants' lookups (see src/platform/http/api-contract.ts). */
@@ -33,18 +39,7 @@ export const enforcementContract: ApiContract = {
       example: { zone: "1234" },
     },
   },
-  problems: {
-    "lookup-parameters": {
-      status: 400,
-      title: "Exactly one of registration_number or zone",
-      detail: "Give registration_number or zone, in the query string or in a JSON body",
-    },
-    "bad-request": {
-      status: 400,
-      title: "Bad request",
-      detail: "zone is given in both the query string and the body, with different values",
-    },
-  },
+  problems: problemInfos(ENFORCEMENT_REFUSALS),
   operations: {
     "GET /api/v1/attendants/check-tickets": {
       tag: "attendant lookups",

@@ -2,13 +2,6 @@ import type { ApiContract } from "../../platform/http/api-contract.ts";
 
 /** What the OpenAPI document says of the live zone feed (api-contract.ts). */
 export const feedContract: ApiContract = {
-  problems: {
-    "too-many-feeds": {
-      status: 429,
-      title: "Too many open feeds",
-      detail: "This credential already holds 8 open zone feeds; close one first",
-    },
-  },
   operations: {
     "GET /api/v1/tickets/zone/:zone/events": {
       tag: "attendant lookups",

@@ -1,6 +1,7 @@
-import { DomainError, invalid } from "../../domain/errors.ts";
+import { invalid, refuse } from "../../domain/errors.ts";
 import { normalizePlate, plateProblem } from "../../domain/plates.ts";
 import { readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
+import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
@@ -27,12 +28,11 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
     const q = query[key];
     const b = fromBody[key];
     if (given(q) && given(b) && String(q).trim() !== String(b).trim())
-      throw new DomainError(
-        "invalid",
+      throw refuse(
+        ENFORCEMENT_REFUSALS,
         "bad-request",
-        "Bad request",
         `${key} is given in both the query string and the body, with different values`,
-        [{ pointer: `/${key}`, message: "Given twice with different values" }],
+        { errors: [{ pointer: `/${key}`, message: "Given twice with different values" }] },
       );
     if (given(q)) return { value: q, in: "query" };
     if (given(b)) return { value: b, in: "body" };
@@ -41,10 +41,9 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
   const plate = pick("registration_number");
   const zone = pick("zone");
   if ((plate === null) === (zone === null))
-    throw new DomainError(
-      "invalid",
+    throw refuse(
+      ENFORCEMENT_REFUSALS,
       "lookup-parameters",
-      "Exactly one of registration_number or zone",
       plate
         ? "Give either registration_number or zone, not both"
         : "Give registration_number or zone, in the query string or in a JSON body",

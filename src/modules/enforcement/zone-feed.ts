@@ -1,5 +1,5 @@
 import type { Credential } from "../../domain/credentials.ts";
-import { tooMany } from "../../domain/errors.ts";
+import { refuse } from "../../domain/errors.ts";
 import { RepeatedFault } from "../../platform/fault-log.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { log } from "../../platform/log.ts";
@@ -17,6 +17,7 @@ import {
 import { FeedRounds } from "./feed-rounds.ts";
 import type { EnforcementContext } from "./index.ts";
 import type { PermitLookups } from "./lookups.ts";
+import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import type { ZoneList } from "./zone-list.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
@@ -116,11 +117,11 @@ export class ZoneFeed {
   ): { response: Response; results: number } {
     const held = this.perCredential.get(credential) ?? 0;
     if (held >= MAX_FEEDS_PER_CREDENTIAL)
-      throw tooMany(
+      throw refuse(
+        ENFORCEMENT_REFUSALS,
         "too-many-feeds",
-        "Too many open feeds",
         `This credential already holds ${held} open zone feeds; close one first`,
-        15,
+        { retryAfterSeconds: 15 },
       );
     const now = this.current(zone);
     let watched = this.zones.get(zone);

@@ -1,4 +1,5 @@
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import { TICKET_REFUSALS } from "../../domain/tickets/rules.ts";
+import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
 import { type EventType, TicketEventBodies, TicketEventBody } from "./model.ts";
 
 /** The interface's own intake examples, one per eventType. */
@@ -58,33 +59,7 @@ export const intakeContract: ApiContract = {
     ),
     TicketEvent: { schema: TicketEventBody },
   },
-  problems: {
-    "ticket-not-found": {
-      status: 404,
-      title: "Ticket not found",
-      detail: 'TicketUpdated needs an existing ticket; no ticket has ticketId "100234"',
-    },
-    "ticket-exists": {
-      status: 409,
-      title: "Ticket already exists",
-      detail: 'Ticket "100234" already exists with different content; send TicketUpdated to change it',
-    },
-    "plate-mismatch": {
-      status: 409,
-      title: "License number does not match",
-      detail: 'fromLicenseNumber does not match the license number of ticket "100234"',
-    },
-    "ticket-canceled": {
-      status: 409,
-      title: "Ticket is canceled",
-      detail: 'Ticket "100234" is canceled; TicketUpdated cannot change it',
-    },
-    "ticket-event-limit": {
-      status: 409,
-      title: "Too many events for this ticket",
-      detail: 'Ticket "100234" already has 1000 events, the most one ticket may have; nothing was stored',
-    },
-  },
+  problems: problemInfos(TICKET_REFUSALS),
   operations: {
     "POST /api/v1/actions/tickets": {
       tag: "ticket intake",

@@ -1,4 +1,5 @@
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
+import { KIOSK_REFUSALS } from "./feed.ts";
 import { BoardView } from "./routes.ts";
 
 const board = {
@@ -13,13 +14,7 @@ const board = {
 /** What the OpenAPI document says of the kiosk board (api-contract.ts). */
 export const kioskContract: ApiContract = {
   named: { Board: { schema: BoardView, example: board } },
-  problems: {
-    "too-many-boards": {
-      status: 429,
-      title: "Too many open boards",
-      detail: "64 board streams are open; try again later",
-    },
-  },
+  problems: problemInfos(KIOSK_REFUSALS),
   operations: {
     "GET /api/v1/board": {
       tag: "parking lots",

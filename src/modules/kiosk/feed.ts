@@ -1,8 +1,17 @@
-import { tooMany } from "../../domain/errors.ts";
+import { type RefusalTable, refuse } from "../../domain/errors.ts";
 import type { Site } from "../../domain/tariff/engine.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { type Board, boardNow } from "./board.ts";
 import type { KioskDeps } from "./index.ts";
+
+/** What the kiosk board refuses. */
+export const KIOSK_REFUSALS = {
+  "too-many-boards": {
+    kind: "too-many",
+    title: "Too many open boards",
+    example: "64 board streams are open; try again later",
+  },
+} as const satisfies RefusalTable;
 
 /** Open board streams in all: the route is public, so the box bounds what strangers can hold open. */
 export const MAX_BOARD_STREAMS = 64;
@@ -42,11 +51,13 @@ export class BoardFeed {
 
   stream(ids: number[] | null): Response {
     if (this.open >= MAX_BOARD_STREAMS)
-      throw tooMany(
+      throw refuse(
+        KIOSK_REFUSALS,
         "too-many-boards",
-        "Too many open boards",
         `${MAX_BOARD_STREAMS} board streams are open; try again later`,
-        30,
+        {
+          retryAfterSeconds: 30,
+        },
       );
     const key = ids ? ids.join(",") : "";
     let w = this.watched.get(key);

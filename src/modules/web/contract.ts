@@ -1,5 +1,10 @@
-import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
-import { IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
+import {
+  type ApiContract,
+  IF_NONE_MATCH,
+  NOT_MODIFIED,
+  type OperationContract,
+  problemInfos,
+} from "../../platform/http/api-contract.ts";
 import { CA_CERTIFICATE_PATH, CA_PROFILE_PATH } from "./handheld-setup-routes.ts";
 import {
   HandheldSetupEnvelope,
@@ -8,6 +13,7 @@ import {
   SignIn,
   SignInCodeEnvelope,
 } from "./model.ts";
+import { WEB_REFUSALS } from "./refusals.ts";
 import { FILES } from "./static-routes.ts";
 
 const files: Record<string, OperationContract> = Object.fromEntries(
@@ -72,26 +78,7 @@ export const webContract: ApiContract = {
       },
     },
   },
-  problems: {
-    // "credential-not-found" is the admin module's (console-contract.ts).
-    "cross-origin": {
-      status: 403,
-      title: "Cross-origin request refused",
-      detail:
-        "Only the app's own pages may do this: the request's Origin or Sec-Fetch-Site names another site, port or scheme",
-    },
-    "no-local-ca": {
-      status: 404,
-      title: "This box has no local certificate authority",
-      detail:
-        "The box serves a certificate it did not issue, or plain HTTP: there is no CA for a handheld to install",
-    },
-    csrf: {
-      status: 403,
-      title: "Missing or wrong CSRF token",
-      detail: "A write through a browser session needs the header X-CSRF-Token with the session's csrf value",
-    },
-  },
+  problems: problemInfos(WEB_REFUSALS),
   operations: {
     ...files,
     "POST /api/v1/session": {

@@ -1,11 +1,12 @@
 import { X509Certificate } from "node:crypto";
 import { Elysia } from "elysia";
-import { notFound } from "../../domain/errors.ts";
+import { refuse } from "../../domain/errors.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { derOfPem } from "../../platform/http/x509.ts";
 import { caProfile } from "./handheld-trust.ts";
 import type { WebContext } from "./index.ts";
 import { HandheldSetupEnvelope } from "./model.ts";
+import { WEB_REFUSALS } from "./refusals.ts";
 import { consoleOrigin, handheldBase } from "./sign-in-codes.ts";
 
 export const CA_CERTIFICATE_PATH = "/handheld/parkd-ca.crt";
@@ -14,9 +15,9 @@ export const CA_PROFILE_PATH = "/handheld/parkd-ca.mobileconfig";
 function localCa(ctx: WebContext): { pem: string; fingerprint: string } {
   const ca = ctx.certificate()?.ca;
   if (!ca)
-    throw notFound(
+    throw refuse(
+      WEB_REFUSALS,
       "no-local-ca",
-      "This box has no local certificate authority",
       ctx.certificate()
         ? "the box serves a certificate it did not issue: handhelds trust it through its own issuer"
         : "the box serves plain HTTP (--http): there is no certificate to trust",

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
 import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
-import { Problem, problems } from "../../platform/http/problem.ts";
+import { problem, problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
@@ -131,7 +131,7 @@ export function sessionRoutes(ctx: WebContext) {
         const view = ctx.sessions.view(request);
         if (!view) {
           const reason = ctx.sessions.lostReason(request);
-          throw new Problem(401, "unauthorized", "Authentication required", LOST_TEXT[reason ?? "none"], {
+          throw problem("unauthorized", LOST_TEXT[reason ?? "none"], {
             headers: { "www-authenticate": CHALLENGE },
             ...(reason ? { reason } : {}),
           });

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Credential } from "../../domain/credentials.ts";
-import { forbidden } from "../../domain/errors.ts";
+import { refuse } from "../../domain/errors.ts";
 import { trimOws } from "../../platform/http/http1.ts";
+import { WEB_REFUSALS } from "./refusals.ts";
 
 /** Whoever keeps the credentials answers this (the admin module's CredentialService). */
 export interface CredentialLookup {
@@ -63,9 +64,9 @@ export function cookieValue(request: Request, name: string): string | undefined 
 }
 
 export const csrfRefused = () =>
-  forbidden(
+  refuse(
+    WEB_REFUSALS,
     "csrf",
-    "Missing or wrong CSRF token",
     `A write through a browser session needs the header X-CSRF-Token with the session's csrf value`,
   );
 

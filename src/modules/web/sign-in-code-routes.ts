@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { credentialLabel } from "../../domain/credentials.ts";
-import { notFound } from "../../domain/errors.ts";
+import { CREDENTIAL_REFUSALS, credentialLabel } from "../../domain/credentials.ts";
+import { refuse } from "../../domain/errors.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { log } from "../../platform/log.ts";
@@ -14,11 +14,7 @@ export function signInCodeRoutes(ctx: WebContext) {
     "/api/v1/session/codes",
     ({ body, request, set, credential }) => {
       if (ctx.credentials.current("token", body.token_id) === null)
-        throw notFound(
-          "credential-not-found",
-          "No such credential",
-          `no live token with id "${body.token_id}"`,
-        );
+        throw refuse(CREDENTIAL_REFUSALS, "credential-not-found", `no live token with id "${body.token_id}"`);
       const { code, expiresAt } = ctx.codes.issue(body.token_id);
       const { base, reachable } = handheldBase(ctx.config.publicUrl, ctx.listening(), consoleOrigin(request));
       log("notice", "sign-in code issued", { token: body.token_id, by: credentialLabel(credential) });

@@ -6,6 +6,9 @@
  * operations module, and test/contract checks them against what the routes really answer.
  */
 
+import { COMMON_REFUSALS, type RefusalTable } from "../../domain/errors.ts";
+import { PLATFORM_CATALOG, type PlatformProblemKind, REFUSAL_STATUS } from "./problem.ts";
+
 type Json = Record<string, unknown>;
 
 export interface Success {
@@ -48,59 +51,48 @@ export interface ApiContract {
   problems?: Record<string, ProblemInfo>;
 }
 
-/** The problem types the platform itself answers (src/platform/http/problem.ts and errors.ts). */
+/** A refusal table (src/domain/errors.ts) as the document describes it: its kinds mapped to statuses. */
+export function problemInfos(table: RefusalTable): Record<string, ProblemInfo> {
+  return Object.fromEntries(
+    Object.entries(table).map(([code, r]) => [
+      code,
+      { status: REFUSAL_STATUS[r.kind], title: r.title, detail: r.example },
+    ]),
+  );
+}
+
+const fromCatalog = (...kinds: PlatformProblemKind[]): Record<string, ProblemInfo> =>
+  Object.fromEntries(
+    kinds.map((k) => [
+      k,
+      {
+        status: PLATFORM_CATALOG[k].status,
+        title: PLATFORM_CATALOG[k].title,
+        detail: PLATFORM_CATALOG[k].example,
+      },
+    ]),
+  );
+
+/**
+ * The problem types every route may answer, from the platform's catalog (problem.ts) and the
+ * refusals every module makes (validation, stale writes); the front end's own answers (a broken
+ * request, a timeout, a wrong Host) come before any route and are not in the document.
+ */
 export const PLATFORM_PROBLEMS: Record<string, ProblemInfo> = {
-  validation: {
-    status: 400,
-    title: "Request failed validation",
-    detail: "/licenseNumber: must be a license number string of 1 to 32 characters",
-  },
-  "malformed-json": { status: 400, title: "Malformed JSON", detail: "The body is not valid JSON" },
-  "invalid-encoding": {
-    status: 400,
-    title: "Body is not UTF-8",
-    detail: "The body is not valid UTF-8; send JSON in UTF-8",
-  },
-  unauthorized: {
-    status: 401,
-    title: "Authentication required",
-    detail: "The credentials are unknown, expired or revoked",
-  },
-  "insufficient-scope": {
-    status: 403,
-    title: "Insufficient scope",
-    detail: "This credential lacks the scope admin",
-  },
-  "payload-too-large": {
-    status: 413,
-    title: "Payload too large",
-    detail: "The request body is larger than 65536 bytes",
-  },
-  "unsupported-media-type": {
-    status: 415,
-    title: "Unsupported media type",
-    detail: "The body must be JSON (Content-Type: application/json), not text/plain",
-  },
-  "too-many-requests": {
-    status: 429,
-    title: "Too many failed authentications",
-    detail: "Too many failed authentications from this address; try again later",
-  },
-  "rate-limited": {
-    status: 429,
-    title: "Rate limit exceeded",
-    detail: "This credential sent more than 100 requests a second; try again in 1 s",
-  },
-  internal: {
-    status: 500,
-    title: "Internal error",
-    detail: "The request could not be completed; the error has been logged",
-  },
-  "store-unavailable": {
-    status: 503,
-    title: "Store unavailable",
-    detail: "The store is not writable; the request changed nothing",
-  },
+  ...problemInfos(COMMON_REFUSALS),
+  ...fromCatalog(
+    "malformed-json",
+    "invalid-encoding",
+    "unauthorized",
+    "insufficient-scope",
+    "cross-origin",
+    "payload-too-large",
+    "unsupported-media-type",
+    "too-many-requests",
+    "rate-limited",
+    "internal",
+    "store-unavailable",
+  ),
 };
 
 /** Response headers by name. */

@@ -1,5 +1,5 @@
 import type { HeadError } from "./http1.ts";
-import { Problem } from "./problem.ts";
+import { type Problem, problem } from "./problem.ts";
 
 /** nginx's code for a request whose client went away before it was read; never sent. */
 export const CLIENT_CLOSED = 499;
@@ -10,35 +10,22 @@ export const CLIENT_CLOSED = 499;
  * connections. Each closes its connection.
  */
 export const FRONT_END_PROBLEMS = {
-  malformed: (why: string) =>
-    new Problem(
-      400,
-      "malformed-request",
-      "Malformed HTTP request",
-      `The request is not valid HTTP/1.1: ${why}`,
-    ),
-  "too-large": (why: string) => new Problem(431, "header-too-large", "Request header fields too large", why),
+  malformed: (why: string) => problem("malformed-request", `The request is not valid HTTP/1.1: ${why}`),
+  "too-large": (why: string) => problem("header-too-large", why),
   "not-utf8": (why: string) =>
-    new Problem(
-      400,
+    problem(
       "request-target-not-utf8",
-      "Request target not UTF-8",
       `${why}; send UTF-8, raw or percent-encoded (ÖZB771 is %C3%96ZB771; ` +
         "curl -G URL --data-urlencode registration_number=ÖZB771)",
     ),
-  requestTimeout: (detail = "The request did not arrive in time") =>
-    new Problem(408, "request-timeout", "Request timeout", detail),
+  requestTimeout: (detail = "The request did not arrive in time") => problem("request-timeout", detail),
   misdirected: (host: string) =>
-    new Problem(
-      421,
+    problem(
       "misdirected-request",
-      "Misdirected request",
       `This server does not answer for the host ${JSON.stringify(host)} (see --allowed-hosts)`,
     ),
   tooManyConnections: (detail: string) =>
-    new Problem(503, "too-many-connections", "Too many connections", detail, {
-      headers: { "retry-after": "1" },
-    }),
+    problem("too-many-connections", detail, { headers: { "retry-after": "1" } }),
 } as const;
 
 export function brokenRequest(error: HeadError, why: string): Problem {

@@ -1,5 +1,5 @@
 import { trimOws } from "./http1.ts";
-import { Problem, problems } from "./problem.ts";
+import { PLATFORM_CATALOG, problem, problems } from "./problem.ts";
 
 /** The request's own origin's host (`name:port`, default ports left out), from its Host header. */
 function ownHost(request: Request): string | null {
@@ -30,13 +30,7 @@ export function isSameOrigin(request: Request): boolean {
   }
 }
 
-export const crossOriginRefused = () =>
-  new Problem(
-    403,
-    "cross-origin",
-    "Cross-origin request refused",
-    "Only the app's own pages may do this: the request's Origin or Sec-Fetch-Site names another site, port or scheme",
-  );
+export const crossOriginRefused = () => problem("cross-origin", PLATFORM_CATALOG["cross-origin"].example);
 
 /**
  * Refuses what a browser says comes from another origin (another site, or another port or

@@ -69,7 +69,112 @@ export class Problem extends Error {
   }
 }
 
-const REFUSAL_STATUS: Record<RefusalKind, number> = {
+/**
+ * The problem types the platform answers itself, each status and title said once: the errors it
+ * makes (below, the front end's, the origin check's) and the OpenAPI document
+ * (api-contract.ts) read them here. The modules' own refusals are in their refusal tables
+ * (RefusalTable, src/domain/errors.ts), with the kind that this file maps to a status.
+ */
+export const PLATFORM_CATALOG = {
+  "malformed-json": { status: 400, title: "Malformed JSON", example: "The body is not valid JSON" },
+  "invalid-encoding": {
+    status: 400,
+    title: "Body is not UTF-8",
+    example: "The body is not valid UTF-8; send JSON in UTF-8",
+  },
+  unauthorized: {
+    status: 401,
+    title: "Authentication required",
+    example: "The credentials are unknown, expired or revoked",
+  },
+  "insufficient-scope": {
+    status: 403,
+    title: "Insufficient scope",
+    example: "This credential lacks the scope admin",
+  },
+  "cross-origin": {
+    status: 403,
+    title: "Cross-origin request refused",
+    example:
+      "Only the app's own pages may do this: the request's Origin or Sec-Fetch-Site names another site, port or scheme",
+  },
+  "not-found": { status: 404, title: "Not found", example: "No route for GET /api/v1/nothing" },
+  "method-not-allowed": {
+    status: 405,
+    title: "Method not allowed",
+    example: "/api/v1/parkings does not take PATCH; it takes GET, HEAD, POST",
+  },
+  "request-timeout": { status: 408, title: "Request timeout", example: "The request did not arrive in time" },
+  "payload-too-large": {
+    status: 413,
+    title: "Payload too large",
+    example: "The request body is larger than 65536 bytes",
+  },
+  "unsupported-media-type": {
+    status: 415,
+    title: "Unsupported media type",
+    example: "The body must be JSON (Content-Type: application/json), not text/plain",
+  },
+  "misdirected-request": {
+    status: 421,
+    title: "Misdirected request",
+    example: 'This server does not answer for the host "elsewhere.example" (see --allowed-hosts)',
+  },
+  "too-many-requests": {
+    status: 429,
+    title: "Too many failed authentications",
+    example: "Too many failed authentications from this address; try again later",
+  },
+  "rate-limited": {
+    status: 429,
+    title: "Rate limit exceeded",
+    example: "This credential sent more than 100 requests a second; try again in 1 s",
+  },
+  "malformed-request": {
+    status: 400,
+    title: "Malformed HTTP request",
+    example: "The request is not valid HTTP/1.1: bad request line",
+  },
+  "request-target-not-utf8": {
+    status: 400,
+    title: "Request target not UTF-8",
+    example: "The request target is not UTF-8",
+  },
+  "header-too-large": {
+    status: 431,
+    title: "Request header fields too large",
+    example: "The request's header is larger than 16384 bytes",
+  },
+  internal: {
+    status: 500,
+    title: "Internal error",
+    example: "The request could not be completed; the error has been logged",
+  },
+  "store-unavailable": {
+    status: 503,
+    title: "Store unavailable",
+    example: "The store is not writable; the request changed nothing",
+  },
+  "too-many-connections": {
+    status: 503,
+    title: "Too many connections",
+    example: "This address holds 64 open connections, the most it may",
+  },
+} as const satisfies Record<string, { status: number; title: string; example: string }>;
+
+export type PlatformProblemKind = keyof typeof PLATFORM_CATALOG;
+
+/** A problem of the platform's catalog: its status and title from there. */
+export function problem(
+  kind: PlatformProblemKind,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string>; reason?: string } = {},
+): Problem {
+  const { status, title } = PLATFORM_CATALOG[kind];
+  return new Problem(status, kind, title, detail, extra);
+}
+
+export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   invalid: 400,
   "not-found": 404,
   conflict: 409,
@@ -87,59 +192,35 @@ export function problemOf(e: DomainError): Problem {
 }
 
 export const problems = {
-  malformedJson: (detail: string) => new Problem(400, "malformed-json", "Malformed JSON", detail),
-  invalidEncoding: (detail: string) => new Problem(400, "invalid-encoding", "Body is not UTF-8", detail),
+  malformedJson: (detail: string) => problem("malformed-json", detail),
+  invalidEncoding: (detail: string) => problem("invalid-encoding", detail),
   unauthorized: (detail: string, challenge: string) =>
-    new Problem(401, "unauthorized", "Authentication required", detail, {
-      headers: { "www-authenticate": challenge },
-    }),
+    problem("unauthorized", detail, { headers: { "www-authenticate": challenge } }),
   forbidden: (detail: string, scope: string) =>
-    new Problem(403, "insufficient-scope", "Insufficient scope", detail, {
+    problem("insufficient-scope", detail, {
       headers: { "www-authenticate": `Bearer realm="parking", error="insufficient_scope", scope="${scope}"` },
     }),
-  routeNotFound: (method: string, path: string) =>
-    new Problem(404, "not-found", "Not found", `No route for ${method} ${path}`),
+  routeNotFound: (method: string, path: string) => problem("not-found", `No route for ${method} ${path}`),
   payloadTooLarge: (limit: number) =>
-    new Problem(
-      413,
-      "payload-too-large",
-      "Payload too large",
-      `The request body is larger than ${limit} bytes`,
-    ),
+    problem("payload-too-large", `The request body is larger than ${limit} bytes`),
   unsupportedMediaType: (contentType: string) =>
-    new Problem(
-      415,
+    problem(
       "unsupported-media-type",
-      "Unsupported media type",
       `The body must be JSON (Content-Type: application/json), not ${contentType}`,
     ),
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
-    new Problem(
-      405,
-      "method-not-allowed",
-      "Method not allowed",
-      `${path} does not take ${method}; it takes ${allowed.join(", ")}`,
-      { headers: { allow: allowed.join(", ") } },
-    ),
-  tooManyRequests: (retryAfterSeconds: number, detail: string) =>
-    new Problem(429, "too-many-requests", "Too many failed authentications", detail, {
-      headers: { "retry-after": String(retryAfterSeconds) },
+    problem("method-not-allowed", `${path} does not take ${method}; it takes ${allowed.join(", ")}`, {
+      headers: { allow: allowed.join(", ") },
     }),
+  tooManyRequests: (retryAfterSeconds: number, detail: string) =>
+    problem("too-many-requests", detail, { headers: { "retry-after": String(retryAfterSeconds) } }),
   rateLimited: (retryAfterSeconds: number, perSecond: number, who = "This credential") =>
-    new Problem(
-      429,
+    problem(
       "rate-limited",
-      "Rate limit exceeded",
       `${who} sent more than ${perSecond} requests a second; try again in ${retryAfterSeconds} s`,
       { headers: { "retry-after": String(retryAfterSeconds) } },
     ),
   storeUnavailable: (detail = "The store is not writable; the request changed nothing") =>
-    new Problem(503, "store-unavailable", "Store unavailable", detail, { headers: { "retry-after": "5" } }),
-  internal: () =>
-    new Problem(
-      500,
-      "internal",
-      "Internal error",
-      "The request could not be completed; the error has been logged",
-    ),
+    problem("store-unavailable", detail, { headers: { "retry-after": "5" } }),
+  internal: () => problem("internal", "The request could not be completed; the error has been logged"),
 };

@@ -1,14 +1,18 @@
 import { timingSafeEqual } from "node:crypto";
-import { isScope, type Scope } from "../../../domain/credentials.ts";
-import { DomainError } from "../../../domain/errors.ts";
+import { CREDENTIAL_REFUSALS, isScope, type Scope } from "../../../domain/credentials.ts";
+import { COMMON_REFUSALS, DomainError } from "../../../domain/errors.ts";
 
 /** What tokens and users are, and the checks on what an operator asks for. */
 
-const CODES = { invalid: "validation", "not-found": "credential-not-found", conflict: "credential-exists" };
+const CODES = {
+  invalid: "validation",
+  "not-found": "credential-not-found",
+  conflict: "credential-exists",
+} as const;
 const TITLES = {
-  invalid: "Request failed validation",
-  "not-found": "No such credential",
-  conflict: "Name in use",
+  invalid: COMMON_REFUSALS.validation.title,
+  "not-found": CREDENTIAL_REFUSALS["credential-not-found"].title,
+  conflict: CREDENTIAL_REFUSALS["credential-exists"].title,
 };
 
 /**

@@ -1,10 +1,11 @@
 import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
-import { conflict, type FieldError, invalid, notFound, stale } from "../../../domain/errors.ts";
+import { type FieldError, invalid, refuse, stale } from "../../../domain/errors.ts";
 import type { LotInput, ParkingLot } from "../../../domain/lots/lot.ts";
 import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
 import { ID_MAX } from "../../../domain/zones.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import type { Store } from "../../../platform/store/db.ts";
+import { ADMIN_REFUSALS } from "../refusals.ts";
 import { planImport } from "./import.ts";
 import type { ImportReport, ParkingLotPatch } from "./model.ts";
 
@@ -20,7 +21,7 @@ export function render(value: unknown): Rendered {
 }
 
 export const lotNotFound = (id: number | string) =>
-  notFound("lot-not-found", "Parking lot not found", `There is no parking lot ${id}`);
+  refuse(ADMIN_REFUSALS, "lot-not-found", `There is no parking lot ${id}`);
 
 const notThisLot = (given: number, id: number) =>
   invalid(
@@ -125,12 +126,12 @@ export class LotCatalog {
   create(input: LotInput, actor: Actor): ParkingLot {
     const lot = this.store.transaction(() => {
       if (input.id !== undefined && this.store.lots.exists(input.id))
-        throw conflict("lot-exists", "Parking lot exists", `There is already a parking lot ${input.id}`);
+        throw refuse(ADMIN_REFUSALS, "lot-exists", `There is already a parking lot ${input.id}`);
       // The next id would be past the largest the API takes: the lot could never be read again.
       if (input.id === undefined && this.store.lots.nextId() > ID_MAX)
-        throw conflict(
+        throw refuse(
+          ADMIN_REFUSALS,
           "lot-exists",
-          "Parking lot exists",
           `No free lot id is left at or below ${ID_MAX}: create the lot with an id that is free`,
         );
       const draft = completeLot(input, input.id ?? 0);

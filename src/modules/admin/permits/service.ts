@@ -1,16 +1,17 @@
 import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
-import { type FieldError, invalid, notFound as missing, stale } from "../../../domain/errors.ts";
+import { type FieldError, invalid, refuse, stale } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import { PERMIT_ORDERS, type StoredPermit } from "../../../platform/store/permits.ts";
 import type { AdminDeps } from "../index.ts";
+import { ADMIN_REFUSALS } from "../refusals.ts";
 import { pageCursor, readSort } from "../sorting.ts";
 import type { Permit, PermitInput, PermitListQuery, PermitPatch } from "./model.ts";
 
 const notFound = (id: number) =>
-  missing("permit-not-found", "Permit not found", `There is no permit with id ${id}`);
+  refuse(ADMIN_REFUSALS, "permit-not-found", `There is no permit with id ${id}`);
 
 /** The stored form of a permit, checked beyond what the schema can say (dates, order, plate). */
 function checked(input: PermitInput, timezone: string) {

@@ -1,4 +1,5 @@
-import { notFound } from "../../../domain/errors.ts";
+import { refuse } from "../../../domain/errors.ts";
+import { TICKET_REFUSALS } from "../../../domain/tickets/rules.ts";
 import { formatMicros } from "../../../domain/time/zoned.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import { EVENTS_PAGE, type TicketView } from "./model.ts";
@@ -24,7 +25,7 @@ export interface EventsPage {
  */
 export function ticketView(store: Store, ticketId: string, page: EventsPage = {}): TicketView["data"] {
   const t = store.tickets.get(ticketId);
-  if (!t) throw notFound("ticket-not-found", "Ticket not found", `No ticket has ticketId "${ticketId}"`);
+  if (!t) throw refuse(TICKET_REFUSALS, "ticket-not-found", `No ticket has ticketId "${ticketId}"`);
   const limit = page.limit ?? EVENTS_PAGE;
   // One more than the page shows whether another page follows.
   const rows = store.tickets.events(ticketId, Number(page.cursor || 0), limit + 1);
