@@ -46,21 +46,21 @@ try {
   store.transaction(() => {
     for (let n = 0; n < EVENTS; n++) {
       const id = `old-${n}`;
-      store.tickets.insert([
-        id,
-        1234,
-        null,
-        0,
-        now,
-        now + 7_200_000,
-        `B${id}`,
-        `B${id}`,
-        4000,
-        25,
-        "SEK",
-        "running",
-        now,
-      ]);
+      store.tickets.insert({
+        ticketId: id,
+        zone: 1234,
+        parkingLotId: null,
+        lotUnknown: false,
+        startAt: now,
+        endAt: now + 7_200_000,
+        plate: `B${id}`,
+        plateNorm: `B${id}`,
+        amountInclVat: 4000,
+        vatRate: 25,
+        currencyCode: "SEK",
+        status: "running",
+        at: now,
+      });
       store.tickets.appendEvent({
         ticketId: id,
         eventType: "TicketCreated",

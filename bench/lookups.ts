@@ -77,21 +77,21 @@ const etags = new Map<number, string>();
 const ticketEvent = (i: number) => {
   const t = store.tickets.get(`bench-${(i * 7_919) % TICKETS}`);
   if (!t) return;
-  const row: TicketRow = [
-    t.ticketId,
-    t.zone,
-    t.parkingLotId,
-    t.lotUnknown ? 1 : 0,
-    t.startAt,
-    t.endAt,
-    t.plate,
-    t.plateNorm,
-    t.amountInclVat,
-    t.vatRate,
-    t.currencyCode,
-    t.status,
-    t.updatedAt,
-  ];
+  const row: TicketRow = {
+    ticketId: t.ticketId,
+    zone: t.zone,
+    parkingLotId: t.parkingLotId,
+    lotUnknown: Boolean(t.lotUnknown),
+    startAt: t.startAt,
+    endAt: t.endAt,
+    plate: t.plate,
+    plateNorm: t.plateNorm,
+    amountInclVat: t.amountInclVat,
+    vatRate: t.vatRate,
+    currencyCode: t.currencyCode,
+    status: t.status,
+    at: t.updatedAt,
+  };
   store.tickets.replace(row);
 };
 /** One ticket event for every this many lookups, in the scenarios that have them. */

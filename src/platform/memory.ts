@@ -1,26 +1,34 @@
 /**
  * Big answers (the 500-lot list is ~600 KB) leave garbage faster than the engine collects it by
- * itself, and peak memory climbs past 200 MB under a busy mixed load. A forced full collection
- * holds the event loop for tens of ms, every request waiting behind it; so the keeper asks for a
- * concurrent one, and only when the process has grown since the last, at most every `everyMs`
- * (docs/permits.md, bench/results.md).
+ * itself, and peak memory climbs past 200 MB under a busy mixed load. A full collection holds the
+ * event loop for tens of ms, every request waiting behind it; so the keeper asks for one only
+ * when the process has grown since what the last one left:
+ * - below `high`, a concurrent collection on `growth`, at most every `everyMs` (a site's ordinary
+ *   load never grows that much, and is never held up);
+ * - above it, a full one on `highGrowth`, at most every `highEveryMs`: a load that makes garbage
+ *   that fast pays a pause a second rather than the box's memory.
+ * (docs/permits.md, bench/notes.md)
  */
 export class MemoryKeeper {
   /** The resident size after the last collection (or at start). */
   private floor: number;
-  /** A collection was asked for: the size at the next look is the new floor. */
+  /** A concurrent collection was asked for: the size at the next look is the new floor. */
   private settling = false;
   private last = Number.NEGATIVE_INFINITY;
   collections = 0;
+  fullCollections = 0;
 
   constructor(
     private readonly opts: {
       rss: () => number;
-      collect: () => void;
+      /** full: collect now, holding the loop; else ask for a concurrent collection. */
+      collect: (full: boolean) => void;
       now: () => number;
-      /** Growth, in bytes, that asks for a collection. */
       growth: number;
       everyMs: number;
+      high: number;
+      highGrowth: number;
+      highEveryMs: number;
     },
   ) {
     this.floor = opts.rss();
@@ -28,33 +36,45 @@ export class MemoryKeeper {
 
   /** Looks at the process's size; collects when it grew enough and the last collection is old enough. */
   tick(): void {
-    const { rss, collect, now, growth, everyMs } = this.opts;
+    const { rss, collect, now } = this.opts;
     // The collection asked for at the last look ran beside the loop: what is left is the floor.
     if (this.settling) {
       this.settling = false;
       this.floor = rss();
       return;
     }
-    if (now() - this.last < everyMs) return;
     const size = rss();
     // A process that shrank by itself sets the mark lower.
     if (size < this.floor) this.floor = size;
-    if (size - this.floor < growth) return;
-    collect();
+    const full = size > this.opts.high;
+    if (size - this.floor < (full ? this.opts.highGrowth : this.opts.growth)) return;
+    if (now() - this.last < (full ? this.opts.highEveryMs : this.opts.everyMs)) return;
+    collect(full);
     this.collections++;
     this.last = now();
-    this.settling = true;
+    if (full) {
+      this.fullCollections++;
+      this.floor = rss();
+    } else this.settling = true;
   }
 }
 
-/** The keeper `serve` runs: looks every second, asks for a collection on 24 MB of growth, at most every 5 s. */
+const MB = 1024 * 1024;
+
+/**
+ * The keeper `serve` runs: looks every second; a concurrent collection on 24 MB of growth at most
+ * every 5 s, a full one on 8 MB of growth above 150 MB at most every second.
+ */
 export function startMemoryKeeper(): () => void {
   const keeper = new MemoryKeeper({
     rss: () => process.memoryUsage.rss(),
-    collect: () => Bun.gc(false),
+    collect: (full) => Bun.gc(full),
     now: () => performance.now(),
-    growth: 24 * 1024 * 1024,
+    growth: 24 * MB,
     everyMs: 5_000,
+    high: 150 * MB,
+    highGrowth: 8 * MB,
+    highEveryMs: 1_000,
   });
   const timer = setInterval(() => keeper.tick(), 1_000);
   timer.unref();

@@ -14,6 +14,9 @@ function process(start: number, after: number) {
     now: () => p.clock,
     growth: 24 * MB,
     everyMs: 5_000,
+    high: 150 * MB,
+    highGrowth: 8 * MB,
+    highEveryMs: 1_000,
   });
   return { p, keeper };
 }
@@ -51,17 +54,42 @@ describe("MemoryKeeper", () => {
     expect(keeper.collections).toBe(2);
   });
 
-  test("collects at most every 5 s however fast the process grows", () => {
-    const { p, keeper } = process(90 * MB, 200 * MB);
+  test("below 150 MB: a concurrent collection at most every 5 s however fast the process grows", () => {
+    const { p, keeper } = process(20 * MB, 20 * MB);
     const collectedAt: number[] = [];
     for (let s = 0; s < 20; s++) {
       p.clock = s * 1_000;
-      p.size += 100 * MB;
+      p.size += 25 * MB;
       const before = keeper.collections;
       keeper.tick();
       if (keeper.collections > before) collectedAt.push(s);
     }
     expect(collectedAt).toEqual([0, 5, 10, 15]);
+    expect(keeper.fullCollections).toBe(0);
+  });
+
+  test("above 150 MB: a full collection on 8 MB of growth, at most every second", () => {
+    const { p, keeper } = process(160 * MB, 155 * MB);
+    for (let s = 0; s < 5; s++) {
+      p.clock = s * 1_000;
+      p.size += 10 * MB;
+      keeper.tick();
+    }
+    expect([keeper.collections, keeper.fullCollections]).toEqual([5, 5]);
+    // Twice in one second: once.
+    p.size += 10 * MB;
+    keeper.tick();
+    expect(keeper.fullCollections).toBe(5);
+  });
+
+  test("a big process that does not grow is never held up", () => {
+    const { p, keeper } = process(170 * MB, 160 * MB);
+    for (let s = 0; s < 60; s++) {
+      p.clock = s * 1_000;
+      p.size = (170 + (s % 5)) * MB;
+      keeper.tick();
+    }
+    expect(keeper.collections).toBe(0);
   });
 
   test("a process that shrank by itself is measured from its new size", () => {

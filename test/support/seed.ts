@@ -24,21 +24,21 @@ export function seedTicket(ctx: AppContext, t: SeedTicket): void {
   const now = ctx.now();
   const status = t.status ?? "running";
   const end = t.end === undefined || t.end === null ? null : ms(t.end);
-  const row: TicketRow = [
-    t.ticketId,
-    t.zone,
-    t.parkingLotId ?? null,
-    0,
-    ms(t.start),
-    end,
-    t.plate,
-    normalizePlate(t.plate),
-    null,
-    null,
-    null,
-    status === "canceled" ? "running" : status,
-    now,
-  ];
+  const row: TicketRow = {
+    ticketId: t.ticketId,
+    zone: t.zone,
+    parkingLotId: t.parkingLotId ?? null,
+    lotUnknown: false,
+    startAt: ms(t.start),
+    endAt: end,
+    plate: t.plate,
+    plateNorm: normalizePlate(t.plate),
+    amountInclVat: null,
+    vatRate: null,
+    currencyCode: null,
+    status: status === "canceled" ? "running" : status,
+    at: now,
+  };
   ctx.store.tickets.insert(row);
   if (status === "canceled") ctx.store.tickets.cancel(t.ticketId, now);
 }

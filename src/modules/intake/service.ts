@@ -206,22 +206,21 @@ export class TicketIntake {
 
   /** An unknown lot is accepted on a ticket, but flagged. */
   private row(ticketId: string, f: TicketFacts, status: TicketStatus, now: number): TicketRow {
-    const lotUnknown = f.parkingLotId !== null && !this.ctx.store.lots.exists(f.parkingLotId) ? 1 : 0;
-    return [
+    return {
       ticketId,
-      f.zone,
-      f.parkingLotId,
-      lotUnknown,
-      f.startAt,
-      f.endAt,
-      f.plate,
-      f.plateNorm,
-      f.amountInclVat,
-      f.vatRate,
-      f.currencyCode,
+      zone: f.zone,
+      parkingLotId: f.parkingLotId,
+      lotUnknown: f.parkingLotId !== null && !this.ctx.store.lots.exists(f.parkingLotId),
+      startAt: f.startAt,
+      endAt: f.endAt,
+      plate: f.plate,
+      plateNorm: f.plateNorm,
+      amountInclVat: f.amountInclVat,
+      vatRate: f.vatRate,
+      currencyCode: f.currencyCode,
       status,
-      now,
-    ];
+      at: now,
+    };
   }
 
   /** The facts of the event that created the ticket; read only when a TicketCreated differs. */

@@ -50,21 +50,21 @@ describe("the lookups' read model answers what the queries answer", () => {
     const store = fileStore();
     const live = new LookupReadModel(store);
     const ids = (p: string) => live.forPlate(p, T0, T0 - 24 * H).tickets.map((t) => t.ticketId);
-    const row = (id: string, plate: string, end: number | null): TicketRow => [
-      id,
-      1,
-      null,
-      0,
-      T0 - H,
-      end,
-      plate,
-      plate,
-      null,
-      null,
-      null,
-      "running",
-      T0,
-    ];
+    const row = (id: string, plate: string, end: number | null): TicketRow => ({
+      ticketId: id,
+      zone: 1,
+      parkingLotId: null,
+      lotUnknown: false,
+      startAt: T0 - H,
+      endAt: end,
+      plate: plate,
+      plateNorm: plate,
+      amountInclVat: null,
+      vatRate: null,
+      currencyCode: null,
+      status: "running",
+      at: T0,
+    });
     expect(ids("AB1")).toEqual([]);
     store.tickets.insert(row("a", "AB1", null));
     expect(ids("AB1")).toEqual(["a"]);
@@ -150,7 +150,21 @@ async function randomRun(cfg: {
       const end = rand() < 0.25 ? null : start + (1 + int(600)) * MIN;
       const plate = pick(plates);
       const status = rand() < 0.2 ? "stopped" : "running";
-      return [id, 1 + int(3), null, 0, start, end, plate, plate, null, null, null, status, now];
+      return {
+        ticketId: id,
+        zone: 1 + int(3),
+        parkingLotId: null,
+        lotUnknown: false,
+        startAt: start,
+        endAt: end,
+        plate: plate,
+        plateNorm: plate,
+        amountInclVat: null,
+        vatRate: null,
+        currencyCode: null,
+        status: status,
+        at: now,
+      };
     };
     const permitValues = (): PermitValues => {
       const start = near();

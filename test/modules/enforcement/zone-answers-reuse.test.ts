@@ -62,21 +62,21 @@ describe("ZoneAnswers", () => {
     // Lookup records are written about once a second: they change no answer.
     store.lookups.append([{ at: 1, credential: "token:t", by: "zone", query: "1", results: 0 }]);
     expect([at(1, "1x"), at(2, "2x"), at(3, "3x")]).toEqual(["1a", "2a", "3a"]);
-    const row = (zone: number): TicketRow => [
-      "t",
-      zone,
-      null,
-      0,
-      0,
-      null,
-      "A",
-      "A",
-      null,
-      null,
-      null,
-      "running",
-      0,
-    ];
+    const row = (zone: number): TicketRow => ({
+      ticketId: "t",
+      zone: zone,
+      parkingLotId: null,
+      lotUnknown: false,
+      startAt: 0,
+      endAt: null,
+      plate: "A",
+      plateNorm: "A",
+      amountInclVat: null,
+      vatRate: null,
+      currencyCode: null,
+      status: "running",
+      at: 0,
+    });
     store.tickets.insert(row(1));
     expect([at(1, "1b"), at(2, "2b"), at(3, "3b")]).toEqual(["1b", "2a", "3a"]);
     store.tickets.replace(row(2));

@@ -46,7 +46,21 @@ describe("a patched zone list is the list built whole", () => {
         const start = near();
         const end = rand() < 0.25 ? null : start + (1 + int(600)) * MIN;
         const [plate, norm] = pick(plates);
-        return [id, 1 + int(2), null, 0, start, end, plate, norm, null, null, null, "running", now];
+        return {
+          ticketId: id,
+          zone: 1 + int(2),
+          parkingLotId: null,
+          lotUnknown: false,
+          startAt: start,
+          endAt: end,
+          plate: plate,
+          plateNorm: norm,
+          amountInclVat: null,
+          vatRate: null,
+          currencyCode: null,
+          status: "running",
+          at: now,
+        };
       };
       const permitValues = (): PermitValues => {
         const [plate, norm] = pick(plates);
@@ -114,7 +128,21 @@ test("write logs are bounded by zone; a zone that lost its log is built whole", 
   let n = 0;
   const ticket = (zone: number): TicketRow => {
     const plate = `P${++n}`;
-    return [`t${n}`, zone, null, 0, now - H, now + H, plate, plate, null, null, null, "running", now];
+    return {
+      ticketId: `t${n}`,
+      zone: zone,
+      parkingLotId: null,
+      lotUnknown: false,
+      startAt: now - H,
+      endAt: now + H,
+      plate: plate,
+      plateNorm: plate,
+      amountInclVat: null,
+      vatRate: null,
+      currencyCode: null,
+      status: "running",
+      at: now,
+    };
   };
   const write = (...zones: number[]) => {
     for (const zone of zones) store.tickets.insert(ticket(zone));

@@ -1,7 +1,16 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
 import type { WrittenRows } from "../written.ts";
-import type { ListedTicket, NewTicketEvent, StoredTicket, StoredTicketEvent, TicketRow } from "./rows.ts";
+import {
+  LISTED_TICKET_COLUMNS,
+  type ListedTicket,
+  type NewTicketEvent,
+  type StoredTicket,
+  type StoredTicketEvent,
+  TICKET_COLUMNS,
+  TICKET_STATE_COLUMNS,
+  type TicketRow,
+} from "./rows.ts";
 
 /**
  * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
@@ -12,8 +21,7 @@ import type { ListedTicket, NewTicketEvent, StoredTicket, StoredTicketEvent, Tic
 /** Where the lookups' read model has got to in reading the tickets. */
 export type LiveCursor = { endAt: number; rid: number };
 
-const LISTED = `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
-  end_at AS endAt, plate, plate_norm AS plateNorm, status, updated_at AS updatedAt FROM tickets`;
+const LISTED = `SELECT ${LISTED_TICKET_COLUMNS} FROM tickets`;
 
 /**
  * The attendant's queries, each served from an index: by plate on (plate_norm, ...), by zone on
@@ -45,8 +53,8 @@ const endedBefore = (cutoff: string) => `(
 
 export class TicketRecords {
   private readonly current: Statement<TicketState, [string]>;
-  private readonly insertRow: Statement<void, TicketRow>;
-  private readonly replaceRow: Statement<void, TicketRow>;
+  private readonly insertRow: Statement<void, [TicketRow]>;
+  private readonly replaceRow: Statement<void, [TicketRow]>;
   private readonly moveRow: Statement<void, [string, string, string, number]>;
   private readonly cancelRow: Statement<void, [string, number]>;
   private readonly appendRow: Statement<
@@ -76,22 +84,19 @@ export class TicketRecords {
     private readonly written: WrittenRows,
   ) {
     const s = sqlite;
-    this.current = s.prepare(
-      `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, start_at AS startAt,
-         end_at AS endAt, plate, plate_norm AS plateNorm, amount_incl_vat AS amountInclVat,
-         vat_rate AS vatRate, currency_code AS currencyCode, status
-       FROM tickets WHERE ticket_id = ?1`,
-    );
+    this.current = s.prepare(`SELECT ${TICKET_STATE_COLUMNS} FROM tickets WHERE ticket_id = ?1`);
     this.insertRow = s.prepare(
       `INSERT INTO tickets (ticket_id, zone, parking_lot_id, lot_unknown, start_at, end_at, plate,
          plate_norm, amount_incl_vat, vat_rate, currency_code, status, created_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)`,
+       VALUES ($ticketId, $zone, $parkingLotId, $lotUnknown, $startAt, $endAt, $plate, $plateNorm,
+         $amountInclVat, $vatRate, $currencyCode, $status, $at, $at)`,
     );
     this.replaceRow = s.prepare(
-      `UPDATE tickets SET zone = ?2, parking_lot_id = ?3, lot_unknown = ?4, start_at = ?5, end_at = ?6,
-         plate = ?7, plate_norm = ?8, amount_incl_vat = ?9, vat_rate = ?10, currency_code = ?11,
-         status = ?12, updated_at = ?13
-       WHERE ticket_id = ?1`,
+      `UPDATE tickets SET zone = $zone, parking_lot_id = $parkingLotId, lot_unknown = $lotUnknown,
+         start_at = $startAt, end_at = $endAt, plate = $plate, plate_norm = $plateNorm,
+         amount_incl_vat = $amountInclVat, vat_rate = $vatRate, currency_code = $currencyCode,
+         status = $status, updated_at = $at
+       WHERE ticket_id = $ticketId`,
     );
     this.moveRow = s.prepare(
       "UPDATE tickets SET plate = ?2, plate_norm = ?3, updated_at = ?4 WHERE ticket_id = ?1",
@@ -114,13 +119,7 @@ export class TicketRecords {
       `SELECT raw_body AS rawBody FROM ticket_events
        WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
     );
-    this.one = s.prepare(
-      `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, lot_unknown AS lotUnknown,
-         start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
-         amount_incl_vat AS amountInclVat, vat_rate AS vatRate, currency_code AS currencyCode, status,
-         created_at AS createdAt, updated_at AS updatedAt, canceled_at AS canceledAt
-       FROM tickets WHERE ticket_id = ?1`,
-    );
+    this.one = s.prepare(`SELECT ${TICKET_COLUMNS} FROM tickets WHERE ticket_id = ?1`);
     this.history = s.prepare(
       `SELECT seq, event_type AS eventType, received_at AS receivedAt, credential, raw_body AS rawBody,
          body_cut_from AS bodyCutFrom, outcome
@@ -156,13 +155,13 @@ export class TicketRecords {
   }
 
   insert(row: TicketRow): void {
-    this.insertRow.run(...row);
-    this.written.ticket(row[0]);
+    this.insertRow.run(row);
+    this.written.ticket(row.ticketId);
   }
 
   replace(row: TicketRow): void {
-    this.replaceRow.run(...row);
-    this.written.ticket(row[0]);
+    this.replaceRow.run(row);
+    this.written.ticket(row.ticketId);
   }
 
   move(ticketId: string, plate: string, plateNorm: string, now: number): void {

@@ -1,24 +1,76 @@
 import type { TicketStatus } from "../../../domain/tickets/rules.ts";
-import type { tickets } from "../schema/index.ts";
+import { columnList } from "../columns.ts";
+import { tickets } from "../schema/index.ts";
 
 /** The shapes TicketRecords (tickets.ts) reads and writes. */
 
-/** ticket_id, zone, lot, lot_unknown, start, end, plate, plate_norm, amount, vat, currency, status, now. */
-export type TicketRow = [
-  string,
-  number,
-  number | null,
-  number,
-  number,
-  number | null,
-  string,
-  string,
-  number | null,
-  number | null,
-  string | null,
-  TicketStatus,
-  number,
-];
+/** Every column of a ticket, as StoredTicket has them. */
+export const TICKET_COLUMNS = columnList(tickets, [
+  "ticketId",
+  "zone",
+  "parkingLotId",
+  "lotUnknown",
+  "startAt",
+  "endAt",
+  "plate",
+  "plateNorm",
+  "amountInclVat",
+  "vatRate",
+  "currencyCode",
+  "status",
+  "createdAt",
+  "updatedAt",
+  "canceledAt",
+]);
+
+/** A ticket as the event rules read it (TicketState). */
+export const TICKET_STATE_COLUMNS = columnList(tickets, [
+  "ticketId",
+  "zone",
+  "parkingLotId",
+  "startAt",
+  "endAt",
+  "plate",
+  "plateNorm",
+  "amountInclVat",
+  "vatRate",
+  "currencyCode",
+  "status",
+]);
+
+/** A ticket as the lookups list it (ListedTicket). */
+export const LISTED_TICKET_COLUMNS = columnList(tickets, [
+  "ticketId",
+  "zone",
+  "parkingLotId",
+  "startAt",
+  "endAt",
+  "plate",
+  "plateNorm",
+  "status",
+  "updatedAt",
+]);
+
+/**
+ * A ticket as the intake writes it, named as the schema names its columns (drizzle's insert
+ * type), with `at`, the instant of the write (created_at of a new row, updated_at always).
+ */
+export type TicketRow = Required<
+  Pick<
+    typeof tickets.$inferInsert,
+    | "ticketId"
+    | "zone"
+    | "parkingLotId"
+    | "lotUnknown"
+    | "startAt"
+    | "endAt"
+    | "plate"
+    | "plateNorm"
+    | "amountInclVat"
+    | "vatRate"
+    | "currencyCode"
+  >
+> & { status: TicketStatus; at: number };
 
 export type StoredTicket = typeof tickets.$inferSelect;
 

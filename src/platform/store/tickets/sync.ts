@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { StoredTicket, SyncedEvent, SyncedTicket } from "./rows.ts";
+import { type StoredTicket, type SyncedEvent, type SyncedTicket, TICKET_COLUMNS } from "./rows.ts";
 
 /**
  * The sync's reads of `tickets` and `ticket_events` (the event log in seq order after a cursor,
@@ -20,10 +20,7 @@ export class TicketSyncRecords {
   synced(ticketId: string): SyncedTicket | null {
     const row = this.sqlite
       .query<StoredTicket & { lastSeq: number }, [string]>(
-        `SELECT ticket_id AS ticketId, zone, parking_lot_id AS parkingLotId, lot_unknown AS lotUnknown,
-           start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
-           amount_incl_vat AS amountInclVat, vat_rate AS vatRate, currency_code AS currencyCode, status,
-           created_at AS createdAt, updated_at AS updatedAt, canceled_at AS canceledAt,
+        `SELECT ${TICKET_COLUMNS},
            (SELECT max(seq) FROM ticket_events e WHERE e.ticket_id = t.ticket_id) AS lastSeq
          FROM tickets t WHERE ticket_id = ?1`,
       )
