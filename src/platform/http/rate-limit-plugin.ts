@@ -41,15 +41,13 @@ const markOf = (route: MarkedRoute) =>
 export function limitMarkedRoutes(limits: RateLimits, routes: () => readonly MarkedRoute[]) {
   // Every request passes here (plate lookups at tens of thousands a second): a marked route's
   // static path is one Set lookup, a templated one is tested only past its static prefix.
-  let exact = new Set<string>();
+  let exact: Set<string> | undefined;
   let templated: { key: string; prefix: string; re: RegExp }[] = [];
-  let seen = -1;
   return new Elysia({ name: "limit-marked-routes" }).onRequest(({ request }) => {
     if (limits.byAddress.perSecond <= 0) return;
-    const all = routes();
-    if (all.length !== seen) {
-      seen = all.length;
-      const marked = all.filter((r) => markOf(r) === "address");
+    // Read once, at the first request: the box's routes are all composed before it serves.
+    if (!exact) {
+      const marked = routes().filter((r) => markOf(r) === "address");
       exact = new Set(
         marked.filter((r) => !/[:*]/.test(r.path)).map((r) => `${r.method.toUpperCase()} ${r.path}`),
       );
