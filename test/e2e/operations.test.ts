@@ -44,8 +44,15 @@ describe("backup and restore with the binary", () => {
   test("a backup taken during a stream of writes restores every write acknowledged before it", async () => {
     const box = newBox();
     expect((await box.run(["migrate"])).code).toBe(0);
-    // A stream of writes at full speed from one token: the per-credential rate limit is not the subject.
-    const server = await box.serve(["--http", "--rate-limit-per-second", "0"]);
+    // A stream of writes at full speed from one token and one address (it reads /readyz, which is
+    // limited per address): neither rate limit is the subject.
+    const server = await box.serve([
+      "--http",
+      "--rate-limit-per-second",
+      "0",
+      "--public-rate-limit-per-second",
+      "0",
+    ]);
     const dbFile = join(box.dataDir, "parkd.db");
     const intake = await box.token("terminal", "tickets:write");
     // Each write is a TicketCreated through the intake, acknowledged with 200 once committed.
