@@ -14,6 +14,25 @@ export interface SeedTicket {
   parkingLotId?: number | null;
 }
 
+/**
+ * A ticket row as the intake writes it, for tests that write through the repository: no lot, no
+ * money, running, the plate its own normalized form, unless given.
+ */
+export function ticketRow(
+  t: Pick<TicketRow, "ticketId" | "zone" | "startAt" | "endAt" | "plate" | "at"> & Partial<TicketRow>,
+): TicketRow {
+  return {
+    parkingLotId: null,
+    lotUnknown: false,
+    plateNorm: t.plate,
+    amountInclVat: null,
+    vatRate: null,
+    currencyCode: null,
+    status: "running",
+    ...t,
+  };
+}
+
 const ms = (v: string | number) => (typeof v === "number" ? v : Date.parse(v));
 
 /**
@@ -24,22 +43,19 @@ export function seedTicket(ctx: AppContext, t: SeedTicket): void {
   const now = ctx.now();
   const status = t.status ?? "running";
   const end = t.end === undefined || t.end === null ? null : ms(t.end);
-  const row: TicketRow = {
-    ticketId: t.ticketId,
-    zone: t.zone,
-    parkingLotId: t.parkingLotId ?? null,
-    lotUnknown: false,
-    startAt: ms(t.start),
-    endAt: end,
-    plate: t.plate,
-    plateNorm: normalizePlate(t.plate),
-    amountInclVat: null,
-    vatRate: null,
-    currencyCode: null,
-    status: status === "canceled" ? "running" : status,
-    at: now,
-  };
-  ctx.store.tickets.insert(row);
+  ctx.store.tickets.insert(
+    ticketRow({
+      ticketId: t.ticketId,
+      zone: t.zone,
+      parkingLotId: t.parkingLotId ?? null,
+      startAt: ms(t.start),
+      endAt: end,
+      plate: t.plate,
+      plateNorm: normalizePlate(t.plate),
+      status: status === "canceled" ? "running" : status,
+      at: now,
+    }),
+  );
   if (status === "canceled") ctx.store.tickets.cancel(t.ticketId, now);
 }
 

@@ -5,9 +5,10 @@ import { completeLot } from "../../../src/domain/lots/rules.ts";
 import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
 import { openStore, type Store } from "../../../src/platform/store/db.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
-import type { ListedTicket, TicketRow } from "../../../src/platform/store/tickets/rows.ts";
+import type { ListedTicket } from "../../../src/platform/store/tickets/rows.ts";
 import { cityLot } from "../../support/lots.ts";
 import { seeded } from "../../support/random.ts";
+import { ticketRow } from "../../support/seed.ts";
 import { tempDirs } from "../../support/temp.ts";
 
 const tempDir = tempDirs("parkd-live-");
@@ -50,21 +51,8 @@ describe("the lookups' read model answers what the queries answer", () => {
     const store = fileStore();
     const live = new LookupReadModel(store);
     const ids = (p: string) => live.forPlate(p, T0, T0 - 24 * H).tickets.map((t) => t.ticketId);
-    const row = (id: string, plate: string, end: number | null): TicketRow => ({
-      ticketId: id,
-      zone: 1,
-      parkingLotId: null,
-      lotUnknown: false,
-      startAt: T0 - H,
-      endAt: end,
-      plate: plate,
-      plateNorm: plate,
-      amountInclVat: null,
-      vatRate: null,
-      currencyCode: null,
-      status: "running",
-      at: T0,
-    });
+    const row = (id: string, plate: string, end: number | null) =>
+      ticketRow({ ticketId: id, zone: 1, startAt: T0 - H, endAt: end, plate, at: T0 });
     expect(ids("AB1")).toEqual([]);
     store.tickets.insert(row("a", "AB1", null));
     expect(ids("AB1")).toEqual(["a"]);
@@ -145,26 +133,20 @@ async function randomRun(cfg: {
     let tickets = 0;
     const permitIds: number[] = [];
     const near = () => now + Math.round((rand() - 0.6) * 72) * H + int(60) * MIN;
-    const ticketRow = (id: string): TicketRow => {
+    const randomTicket = (id: string) => {
       const start = near();
       const end = rand() < 0.25 ? null : start + (1 + int(600)) * MIN;
       const plate = pick(plates);
       const status = rand() < 0.2 ? "stopped" : "running";
-      return {
+      return ticketRow({
         ticketId: id,
         zone: 1 + int(3),
-        parkingLotId: null,
-        lotUnknown: false,
         startAt: start,
         endAt: end,
-        plate: plate,
-        plateNorm: plate,
-        amountInclVat: null,
-        vatRate: null,
-        currencyCode: null,
-        status: status,
+        plate,
+        status,
         at: now,
-      };
+      });
     };
     const permitValues = (): PermitValues => {
       const start = near();
@@ -193,8 +175,8 @@ async function randomRun(cfg: {
     let asked = 0;
     for (let step = 0; step < 600; step++) {
       const r = rand();
-      if (r < 0.25) store.tickets.insert(ticketRow(`t${++tickets}`));
-      else if (r < 0.32) store.tickets.replace(ticketRow(someTicket()));
+      if (r < 0.25) store.tickets.insert(randomTicket(`t${++tickets}`));
+      else if (r < 0.32) store.tickets.replace(randomTicket(someTicket()));
       else if (r < 0.37) {
         const plate = pick(plates);
         store.tickets.move(someTicket(), plate, plate, now);
@@ -207,7 +189,7 @@ async function randomRun(cfg: {
       else if (r < 0.57)
         try {
           store.transaction(() => {
-            store.tickets.insert(ticketRow(`t${tickets + 1}`));
+            store.tickets.insert(randomTicket(`t${tickets + 1}`));
             store.tickets.cancel(someTicket(), now);
             throw new Error("rolled back");
           })();

@@ -5,11 +5,10 @@ import { lookupServices } from "../../../src/modules/enforcement/index.ts";
 import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
 import { ZoneAnswers } from "../../../src/modules/enforcement/zone-answers.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
-import type { TicketRow } from "../../../src/platform/store/tickets/rows.ts";
 import { testClock, testContext } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { seeded } from "../../support/random.ts";
-import { cancelTicket, moveTicket, seedTicket } from "../../support/seed.ts";
+import { cancelTicket, moveTicket, seedTicket, ticketRow } from "../../support/seed.ts";
 
 const answer =
   (body: string, until = Number.POSITIVE_INFINITY) =>
@@ -62,21 +61,8 @@ describe("ZoneAnswers", () => {
     // Lookup records are written about once a second: they change no answer.
     store.lookups.append([{ at: 1, credential: "token:t", by: "zone", query: "1", results: 0 }]);
     expect([at(1, "1x"), at(2, "2x"), at(3, "3x")]).toEqual(["1a", "2a", "3a"]);
-    const row = (zone: number): TicketRow => ({
-      ticketId: "t",
-      zone: zone,
-      parkingLotId: null,
-      lotUnknown: false,
-      startAt: 0,
-      endAt: null,
-      plate: "A",
-      plateNorm: "A",
-      amountInclVat: null,
-      vatRate: null,
-      currencyCode: null,
-      status: "running",
-      at: 0,
-    });
+    const row = (zone: number) =>
+      ticketRow({ ticketId: "t", zone, startAt: 0, endAt: null, plate: "A", at: 0 });
     store.tickets.insert(row(1));
     expect([at(1, "1b"), at(2, "2b"), at(3, "3b")]).toEqual(["1b", "2a", "3a"]);
     store.tickets.replace(row(2));

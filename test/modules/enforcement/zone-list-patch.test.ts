@@ -5,8 +5,8 @@ import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts"
 import { ZoneList } from "../../../src/modules/enforcement/zone-list.ts";
 import { openStore } from "../../../src/platform/store/db.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
-import type { TicketRow } from "../../../src/platform/store/tickets/rows.ts";
 import { seeded } from "../../support/random.ts";
+import { ticketRow } from "../../support/seed.ts";
 import { tempDirs } from "../../support/temp.ts";
 
 const tempDir = tempDirs("parkd-patch-");
@@ -42,25 +42,19 @@ describe("a patched zone list is the list built whole", () => {
       const near = () => now + Math.round((rand() - 0.6) * 24) * H + int(60) * MIN;
       let tickets = 0;
       const permitIds: number[] = [];
-      const ticketRow = (id: string): TicketRow => {
+      const randomTicket = (id: string) => {
         const start = near();
         const end = rand() < 0.25 ? null : start + (1 + int(600)) * MIN;
-        const [plate, norm] = pick(plates);
-        return {
+        const [plate, plateNorm] = pick(plates);
+        return ticketRow({
           ticketId: id,
           zone: 1 + int(2),
-          parkingLotId: null,
-          lotUnknown: false,
           startAt: start,
           endAt: end,
-          plate: plate,
-          plateNorm: norm,
-          amountInclVat: null,
-          vatRate: null,
-          currencyCode: null,
-          status: "running",
+          plate,
+          plateNorm,
           at: now,
-        };
+        });
       };
       const permitValues = (): PermitValues => {
         const [plate, norm] = pick(plates);
@@ -80,8 +74,8 @@ describe("a patched zone list is the list built whole", () => {
       let patched = 0;
       for (let step = 0; step < 500; step++) {
         const r = rand();
-        if (r < 0.35) store.tickets.insert(ticketRow(`t${++tickets}`));
-        else if (r < 0.45) store.tickets.replace(ticketRow(someTicket()));
+        if (r < 0.35) store.tickets.insert(randomTicket(`t${++tickets}`));
+        else if (r < 0.45) store.tickets.replace(randomTicket(someTicket()));
         else if (r < 0.52) {
           const [plate, norm] = pick(plates);
           store.tickets.move(someTicket(), plate, norm, now);
@@ -126,24 +120,8 @@ test("write logs are bounded by zone; a zone that lost its log is built whole", 
   const config = { recentHours: 24, timezone: "Europe/Stockholm" };
   const lookups = new PermitLookups({ store, config, now: () => now } as never, model);
   let n = 0;
-  const ticket = (zone: number): TicketRow => {
-    const plate = `P${++n}`;
-    return {
-      ticketId: `t${n}`,
-      zone: zone,
-      parkingLotId: null,
-      lotUnknown: false,
-      startAt: now - H,
-      endAt: now + H,
-      plate: plate,
-      plateNorm: plate,
-      amountInclVat: null,
-      vatRate: null,
-      currencyCode: null,
-      status: "running",
-      at: now,
-    };
-  };
+  const ticket = (zone: number) =>
+    ticketRow({ ticketId: `t${++n}`, zone, startAt: now - H, endAt: now + H, plate: `P${n}`, at: now });
   const write = (...zones: number[]) => {
     for (const zone of zones) store.tickets.insert(ticket(zone));
   };
