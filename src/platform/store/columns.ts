@@ -7,11 +7,12 @@ export type ColumnKey<T extends Table> = keyof T["_"]["columns"] & string;
  * `sql_name AS key, …` for some columns of a table, from the drizzle schema: the statements the
  * hot paths prepare by hand (drizzle's builder costs more per call than they do) name their
  * columns as the schema does, in one list per shape, and a column renamed in the schema renames
- * them. A key the table does not have throws when the list is made (at start-up).
+ * them. A key the table does not have throws when the list is made (at start-up). Without keys:
+ * every column, in the schema's order.
  */
-export function columnList<T extends Table>(table: T, keys: readonly ColumnKey<T>[]): string {
+export function columnList<T extends Table>(table: T, keys?: readonly ColumnKey<T>[]): string {
   const columns = getTableColumns(table) as Record<string, { name: string } | undefined>;
-  return keys
+  return (keys ?? Object.keys(columns))
     .map((key) => {
       const column = columns[key];
       if (!column) throw new Error(`no column ${key} in the schema`);

@@ -5,23 +5,7 @@ import { tickets } from "../schema/index.ts";
 /** The shapes TicketRecords (tickets.ts) reads and writes. */
 
 /** Every column of a ticket, as StoredTicket has them. */
-export const TICKET_COLUMNS = columnList(tickets, [
-  "ticketId",
-  "zone",
-  "parkingLotId",
-  "lotUnknown",
-  "startAt",
-  "endAt",
-  "plate",
-  "plateNorm",
-  "amountInclVat",
-  "vatRate",
-  "currencyCode",
-  "status",
-  "createdAt",
-  "updatedAt",
-  "canceledAt",
-]);
+export const TICKET_COLUMNS = columnList(tickets);
 
 /** A ticket as the event rules read it (TicketState). */
 export const TICKET_STATE_COLUMNS = columnList(tickets, [
