@@ -9,11 +9,7 @@ const CODES = {
   "not-found": "credential-not-found",
   conflict: "credential-exists",
 } as const;
-const TITLES = {
-  invalid: COMMON_REFUSALS.validation.title,
-  "not-found": CREDENTIAL_REFUSALS["credential-not-found"].title,
-  conflict: CREDENTIAL_REFUSALS["credential-exists"].title,
-};
+const REFUSALS = { ...COMMON_REFUSALS, ...CREDENTIAL_REFUSALS };
 
 /**
  * A refused credential change: its kind decides the API's answer (the platform maps it, as any
@@ -24,7 +20,7 @@ export class CredentialError extends DomainError {
     super(
       kind,
       CODES[kind],
-      TITLES[kind],
+      REFUSALS[CODES[kind]].title,
       detail,
       kind === "invalid" ? [{ pointer: field ? `/${field}` : "", message: detail }] : undefined,
     );
