@@ -22,11 +22,14 @@ function process(start: number, after: number) {
 }
 
 describe("MemoryKeeper", () => {
-  test("a process that does not grow is never held up by a collection", () => {
-    const { p, keeper } = process(90 * MB, 90 * MB);
-    for (let s = 0; s < 600; s++) {
+  test.each([
+    ["a process", 90, 10, 600],
+    ["a big process (over 150 MB)", 170, 5, 60],
+  ])("%s that does not grow is never held up by a collection", (_, base, wobble, seconds) => {
+    const { p, keeper } = process(base * MB, (base - 10) * MB);
+    for (let s = 0; s < seconds; s++) {
       p.clock = s * 1_000;
-      p.size = (90 + (s % 10)) * MB; // wobbling under the growth mark
+      p.size = (base + (s % wobble)) * MB; // wobbling under the growth mark
       keeper.tick();
     }
     expect(keeper.collections).toBe(0);
@@ -80,16 +83,6 @@ describe("MemoryKeeper", () => {
     p.size += 10 * MB;
     keeper.tick();
     expect(keeper.fullCollections).toBe(5);
-  });
-
-  test("a big process that does not grow is never held up", () => {
-    const { p, keeper } = process(170 * MB, 160 * MB);
-    for (let s = 0; s < 60; s++) {
-      p.clock = s * 1_000;
-      p.size = (170 + (s % 5)) * MB;
-      keeper.tick();
-    }
-    expect(keeper.collections).toBe(0);
   });
 
   test("a process that shrank by itself is measured from its new size", () => {
