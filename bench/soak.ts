@@ -273,9 +273,9 @@ for (const [id, e] of expected) {
     headers: { authorization: `Bearer ${admin}` },
     tls,
   } as RequestInit);
-  const t = ((await r.json()) as { data?: { status: string; zone: number; licenseNumber: string } }).data;
+  const t = ((await r.json()) as { data?: { status: string; zone: number; license_number: string } }).data;
   checked++;
-  if (!t || t.status !== e.status || t.zone !== e.zone || t.licenseNumber !== e.plate)
+  if (!t || t.status !== e.status || t.zone !== e.zone || t.license_number !== e.plate)
     wrong.push(`${id}: expected ${JSON.stringify(e)}, stored ${JSON.stringify(t ?? r.status)}`);
 }
 console.log(

@@ -1,3 +1,4 @@
+import { tokenView, userView } from "../modules/admin/credentials/api-routes.ts";
 import { CredentialError, CredentialService } from "../modules/admin/credentials/service.ts";
 import { openStore } from "../platform/store/db.ts";
 import { listOpt, parseDuration, stringOpt, UsageError } from "./args.ts";
@@ -68,7 +69,7 @@ export const tokenCommand: Command = {
         withCredentials(stringOpt(v, "data-dir"), (c) => {
           const now = Date.now();
           const tokens = c.listTokens();
-          if (v.json) process.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`);
+          if (v.json) process.stdout.write(`${JSON.stringify(tokens.map(tokenView), null, 2)}\n`);
           else
             printTable(
               tokens.map((t) => ({
@@ -145,7 +146,7 @@ export const userCommand: Command = {
       run: (v) =>
         withCredentials(stringOpt(v, "data-dir"), (c) => {
           const users = c.listUsers();
-          if (v.json) process.stdout.write(`${JSON.stringify(users, null, 2)}\n`);
+          if (v.json) process.stdout.write(`${JSON.stringify(users.map(userView), null, 2)}\n`);
           else
             printTable(
               users.map((u) => ({

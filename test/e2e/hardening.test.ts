@@ -85,12 +85,12 @@ describe("flags that make no sense are refused (20)", () => {
     expect(again.code).toBe(0);
     const list = JSON.parse((await box.run(["token", "list", "--json"])).stdout) as {
       name: string;
-      revokedAt: number | null;
-      expiresAt: number;
+      revoked_at: string | null;
+      expires_at: string;
     }[];
     expect(list).toHaveLength(2);
-    expect(list[0]!.revokedAt).toBe(list[0]!.expiresAt);
-    expect(list[1]!.revokedAt).toBeNull();
+    expect(list[0]!.revoked_at).toBe(list[0]!.expires_at);
+    expect(list[1]!.revoked_at).toBeNull();
     expect((await box.run(["token", "list"])).stdout).toMatch(/kiosk .*expired\n.*kiosk .*active\n/s);
   });
 

@@ -181,8 +181,8 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     const deadline = Date.now() + 5_000;
     let open = -1;
     while (Date.now() < deadline) {
-      const st = (await (await adminApi("GET", "/api/v1/status")).json()) as { data: { liveFeeds: number } };
-      open = st.data.liveFeeds;
+      const st = (await (await adminApi("GET", "/api/v1/status")).json()) as { data: { live_feeds: number } };
+      open = st.data.live_feeds;
       if (open === 0) break;
       await Bun.sleep(100);
     }

@@ -64,7 +64,7 @@ describe("bodies must be UTF-8 (item 8)", () => {
       Buffer.from(JSON.stringify({ ...examples.TicketCreated, licenseNumber: "ÖZB771" })),
     );
     expect(res.status).toBe(200);
-    expect((await s.view()).licenseNumber).toBe("ÖZB771");
+    expect((await s.view()).license_number).toBe("ÖZB771");
   });
 });
 
@@ -73,7 +73,7 @@ describe("control and invisible characters (item 8)", () => {
     const s = setup();
     const plate = "ABC\u200B12\u00AD3\uFEFF";
     expect((await s.post({ ...examples.TicketCreated, licenseNumber: plate })).status).toBe(200);
-    expect((await s.view()).plateNormalized).toBe("ABC123");
+    expect((await s.view()).plate_normalized).toBe("ABC123");
     const found = await call(s.app, "GET", "/api/v1/attendants/check-tickets?registration_number=abc123", {
       token: s.reader,
     });
@@ -182,7 +182,7 @@ describe("dates (item 14)", () => {
     const s = setup();
     const body = { ...examples.TicketCreated, startDate: "2026-06-15T10:00:00.123999+02:00" };
     expect((await s.post(body)).status).toBe(200);
-    expect((await s.view()).startAt).toBe("2026-06-15T08:00:00.123000Z");
+    expect((await s.view()).start_at).toBe("2026-06-15T08:00:00.123000Z");
   });
 
   test("the intake refuses a date without a time of day", async () => {

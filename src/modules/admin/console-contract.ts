@@ -16,17 +16,17 @@ const token = {
   id: "tok_3f9a1c22b7e4",
   name: "handheld-1",
   scopes: ["permits:read"],
-  createdAt: "2026-06-15T08:00:00.000000Z",
-  lastUsedAt: "2026-06-15T09:12:40.000000Z",
-  expiresAt: null,
-  revokedAt: null,
+  created_at: "2026-06-15T08:00:00.000000Z",
+  last_used_at: "2026-06-15T09:12:40.000000Z",
+  expires_at: null,
+  revoked_at: null,
 };
 const user = {
   id: "usr_8c41d0e5a913",
   name: "terminal-2",
   scopes: ["tickets:write"],
-  createdAt: "2026-06-15T08:00:00.000000Z",
-  lastUsedAt: null,
+  created_at: "2026-06-15T08:00:00.000000Z",
+  last_used_at: null,
 };
 const NOT_FOUND = { 404: ["credential-not-found"] };
 
@@ -45,7 +45,7 @@ export const adminConsoleContract: ApiContract = {
           id: token.id,
           name: token.name,
           scopes: token.scopes,
-          expiresAt: "2027-06-15T08:00:00.000000Z",
+          expires_at: "2027-06-15T08:00:00.000000Z",
           token: "pk_Qm9vdHN0cmFwIHRva2VuIGV4YW1wbGUgb25seQ",
         },
       },
@@ -61,14 +61,14 @@ export const adminConsoleContract: ApiContract = {
       example: {
         data: [
           {
-            ticketId: "100234",
+            ticket_id: "100234",
             status: "running",
             zone: 1234,
-            parkingLotId: 12,
-            licenseNumber: "ABC123",
-            startAt: "2026-06-15T08:00:00.000000Z",
-            endAt: "2026-06-15T10:00:00.000000Z",
-            updatedAt: "2026-06-15T08:00:01.000000Z",
+            parking_lot_id: 12,
+            license_number: "ABC123",
+            start_at: "2026-06-15T08:00:00.000000Z",
+            end_at: "2026-06-15T10:00:00.000000Z",
+            updated_at: "2026-06-15T08:00:01.000000Z",
           },
         ],
         next_cursor: "WzE3ODE1MTA0MDAwMDAsIjEwMDIzNCJd",

@@ -16,18 +16,21 @@ export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString("base64url");
 }
 
-export function decodeCursor<T>(cursor: string, valid: (v: unknown) => v is T): T {
+export function decodeCursor<T>(cursor: string, valid: (v: unknown) => v is T, param = "cursor"): T {
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (valid(v)) return v;
   } catch {}
-  throw notHandedOut();
+  throw notHandedOut(param);
 }
 
+/** A cursor that holds one row id (a change, a lookup record, a ticket event's seq). */
+export const isRowId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
 /** The refusal of a cursor this service did not hand out (or not for this list). */
-export const notHandedOut = () =>
+export const notHandedOut = (param = "cursor") =>
   invalid(
-    [{ pointer: "/cursor", message: "Expected the next_cursor of a previous page", in: "query" }],
+    [{ pointer: `/${param}`, message: "Expected the next_cursor of a previous page", in: "query" }],
     "The cursor is not one this service handed out",
   );
 

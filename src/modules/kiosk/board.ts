@@ -16,7 +16,7 @@ export interface BoardLot {
   free: number | null;
   full: boolean;
   /** What the next hour from now costs, in cents incl. VAT (the tariff, caps applied). */
-  pricePerHour: number;
+  price_per_hour: number;
 }
 
 export interface Board {
@@ -63,7 +63,7 @@ export function boardNow(ctx: KioskDeps, ids: number[] | null, site: Site): Boar
       name: l.name,
       free: fill?.free ?? null,
       full: fill !== null && fill.free === 0,
-      pricePerHour: priceStay(l, at, at + HOUR, site).amount,
+      price_per_hour: priceStay(l, at, at + HOUR, site).amount,
     });
   }
   return { at, currency: ctx.config.currency, lots: out };

@@ -6,8 +6,8 @@ const board = {
   at: "2026-06-15T10:00:00.000000Z",
   currency: "SEK",
   lots: [
-    { id: 12, name: "Storgatan", free: 9, full: false, pricePerHour: 2000 },
-    { id: 13, name: "Hamnen", free: 0, full: true, pricePerHour: 1500 },
+    { id: 12, name: "Storgatan", free: 9, full: false, price_per_hour: 2000 },
+    { id: 13, name: "Hamnen", free: 0, full: true, price_per_hour: 1500 },
   ],
 };
 

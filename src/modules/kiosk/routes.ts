@@ -24,7 +24,7 @@ export const BoardView = t.Object({
         description: "Free spaces; null: the lot does not count its spaces",
       }),
       full: t.Boolean(),
-      pricePerHour: t.Integer({ description: "What the next hour from now costs, cents incl. VAT" }),
+      price_per_hour: t.Integer({ description: "What the next hour from now costs, cents incl. VAT" }),
     }),
   ),
 });

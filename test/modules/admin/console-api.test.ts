@@ -22,16 +22,16 @@ describe("tokens over the API", () => {
     });
     expect(made.status).toBe(201);
     expect(made.headers.get("cache-control")).toBe("no-store");
-    const { id, token, expiresAt } = made.json.data;
+    const { id, token, expires_at } = made.json.data;
     expect(token).toMatch(/^pk_/);
-    expect(expiresAt).toBe(formatMicros(at(30 * 24)));
+    expect(expires_at).toBe(formatMicros(at(30 * 24)));
     expect((await call(s.app, "GET", "/api/v1/whoami", { token })).status).toBe(200);
     const list = await call(s.app, "GET", "/api/v1/tokens", { token: s.admin });
     expect(list.text).not.toContain(token);
     expect(list.json.data.find((t: { id: string }) => t.id === id)).toMatchObject({
       name: "handheld-1",
       scopes: ["permits:read"],
-      revokedAt: null,
+      revoked_at: null,
     });
     expect((await call(s.app, "DELETE", `/api/v1/tokens/${id}`, { token: s.admin })).status).toBe(204);
     expectProblem(await call(s.app, "GET", "/api/v1/whoami", { token }), 401, "unauthorized");
@@ -91,7 +91,11 @@ describe("users over the API", () => {
     const made = await call(s.app, "POST", "/api/v1/users", { token: s.admin, body });
     expect(made.status).toBe(201);
     expect(made.text).not.toContain("correct horse");
-    expect(made.json.data).toMatchObject({ name: "terminal-2", scopes: ["tickets:write"], lastUsedAt: null });
+    expect(made.json.data).toMatchObject({
+      name: "terminal-2",
+      scopes: ["tickets:write"],
+      last_used_at: null,
+    });
     expectProblem(
       await call(s.app, "POST", "/api/v1/users", { token: s.admin, body }),
       409,
@@ -145,7 +149,7 @@ describe("ticket search", () => {
     const res = await search("?registration_number=abc-123%20");
 
     expect(res.status).toBe(200);
-    expect(res.json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual([
+    expect(res.json.data.map((t: { ticket_id: string }) => t.ticket_id)).toEqual([
       "A0",
       "A1",
       "A2",
@@ -155,32 +159,49 @@ describe("ticket search", () => {
       "A6",
     ]);
     expect(res.json.data[0]).toEqual({
-      ticketId: "A0",
+      ticket_id: "A0",
       status: "stopped",
       zone: 10,
-      parkingLotId: null,
-      licenseNumber: "ABC123",
-      startAt: formatMicros(at(0)),
-      endAt: formatMicros(at(0.5)),
-      updatedAt: formatMicros(at(0)),
+      parking_lot_id: null,
+      license_number: "ABC123",
+      start_at: formatMicros(at(0)),
+      end_at: formatMicros(at(0.5)),
+      updated_at: formatMicros(at(0)),
     });
     expect(
-      (await search("?registration_number=åbc123")).json.data.map((t: { ticketId: string }) => t.ticketId),
+      (await search("?registration_number=åbc123")).json.data.map((t: { ticket_id: string }) => t.ticket_id),
     ).toEqual(["B1"]);
-    expect((await search("?registration_number=XYZ%20999")).json.data[0].licenseNumber).toBe("xyz-999");
+    expect((await search("?registration_number=XYZ%20999")).json.data[0].license_number).toBe("xyz-999");
   });
 
   test("zone, state and time filters", async () => {
-    expect((await search("?zone=20")).json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual(["C1"]);
-    expect((await search("?status=running")).json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual([
-      "B1",
+    expect((await search("?zone=20")).json.data.map((t: { ticket_id: string }) => t.ticket_id)).toEqual([
+      "C1",
     ]);
+    expect(
+      (await search("?status=running")).json.data.map((t: { ticket_id: string }) => t.ticket_id),
+    ).toEqual(["B1"]);
     const range = `?from=${encodeURIComponent(new Date(at(-3.2)).toISOString())}&to=${encodeURIComponent(new Date(at(-1.9)).toISOString())}`;
-    expect((await search(range)).json.data.map((t: { ticketId: string }) => t.ticketId)).toEqual([
+    expect((await search(range)).json.data.map((t: { ticket_id: string }) => t.ticket_id)).toEqual([
       "C1",
       "A2",
       "A3",
     ]);
+  });
+
+  test("from and to read as every list's do: without an offset, site time; a date alone, its start", async () => {
+    const ids = async (q: string) =>
+      (await search(q)).json.data.map((t: { ticket_id: string }) => t.ticket_id);
+    const utc = (h: number) => encodeURIComponent(new Date(at(h)).toISOString());
+    // Stockholm is two hours ahead of UTC in June.
+    const wall = (h: number) => new Date(at(h) + 2 * H).toISOString().slice(0, 19);
+    expect(await ids(`?from=${wall(-3.2)}&to=${wall(-1.9)}`)).toEqual(
+      await ids(`?from=${utc(-3.2)}&to=${utc(-1.9)}`),
+    );
+    const day = new Date(at(0) + 2 * H).toISOString().slice(0, 10);
+    expect((await ids(`?from=${day}`)).length).toBeGreaterThan(0);
+    for (const bad of ["?from=yesterday", "?to=2026-13-01", "?from=March%207"])
+      expectProblem(await search(bad), 400, "validation");
   });
 
   test("pages with an opaque cursor until next_cursor is null", async () => {
@@ -190,7 +211,7 @@ describe("ticket search", () => {
     do {
       const res = await search(`?limit=3${cursor ? `&cursor=${cursor}` : ""}`);
       expect(res.status).toBe(200);
-      seen.push(...res.json.data.map((t: { ticketId: string }) => t.ticketId));
+      seen.push(...res.json.data.map((t: { ticket_id: string }) => t.ticket_id));
       cursor = res.json.next_cursor;
       pages++;
     } while (cursor);
@@ -206,7 +227,7 @@ describe("ticket search", () => {
       do {
         const res = await search(`${q}&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
         expect(res.status).toBe(200);
-        seen.push(...res.json.data.map((t: { ticketId: string }) => t.ticketId));
+        seen.push(...res.json.data.map((t: { ticket_id: string }) => t.ticket_id));
         cursor = res.json.next_cursor;
       } while (cursor);
       return seen;
@@ -268,7 +289,7 @@ describe("ticket search", () => {
         { token: fresh.admin },
       );
       expect(res.status).toBe(200);
-      seen.push(...res.json.data.map((t: { ticketId: string }) => t.ticketId));
+      seen.push(...res.json.data.map((t: { ticket_id: string }) => t.ticket_id));
       cursor = res.json.next_cursor;
     } while (cursor);
     expect(seen).toEqual([long("b"), long("a"), long("\u0001")]);

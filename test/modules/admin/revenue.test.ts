@@ -64,9 +64,9 @@ describe("GET /api/v1/reports/revenue", () => {
     const byLotAndRate = await s.report("from=2026-06-15&to=2026-06-16&group=vat,lot");
     expect(byLotAndRate.json.group).toEqual(["lot", "vat"]);
     expect(byLotAndRate.json.data).toEqual([
-      { parkingLotId: 12, vatRate: 12, currency: "SEK", tickets: 1, net: 893, vat: 107, gross: 1_000 },
-      { parkingLotId: 12, vatRate: 25, currency: "SEK", tickets: 1, net: 799, vat: 200, gross: 999 },
-      { parkingLotId: 13, vatRate: 25, currency: "SEK", tickets: 1, net: 7_200, vat: 1_800, gross: 9_000 },
+      { parking_lot_id: 12, vat_rate: 12, currency: "SEK", tickets: 1, net: 893, vat: 107, gross: 1_000 },
+      { parking_lot_id: 12, vat_rate: 25, currency: "SEK", tickets: 1, net: 799, vat: 200, gross: 999 },
+      { parking_lot_id: 13, vat_rate: 25, currency: "SEK", tickets: 1, net: 7_200, vat: 1_800, gross: 9_000 },
     ]);
     expect((await s.report("from=2026-06-16&to=2026-06-16&group=zone")).json.data).toEqual([
       { zone: 1234, currency: "SEK", tickets: 1, net: 799, vat: 200, gross: 999 },

@@ -413,7 +413,7 @@ describe("the zone list", () => {
     // A ticket whose id is "zone" is still reachable through the ticket view.
     const view = await call(s.app, "GET", "/api/v1/tickets/zone", { token: admin });
     expect(view.status).toBe(200);
-    expect(view.json.data.ticketId).toBe("zone");
+    expect(view.json.data.ticket_id).toBe("zone");
   });
 });
 

@@ -194,9 +194,9 @@ describe("the live zone feed", () => {
     for (const f of feeds) await f.until(() => f.events().length === 2);
     expect(feeds[0]!.events()[1]).toEqual(feeds[1]!.events()[1]!);
     const status = await call(s.app, "GET", "/api/v1/status", { token: s.admin });
-    expect(status.json.data.liveFeeds).toBe(2);
+    expect(status.json.data.live_feeds).toBe(2);
     for (const f of feeds) await f.cancel();
-    expect((await call(s.app, "GET", "/api/v1/status", { token: s.admin })).json.data.liveFeeds).toBe(0);
+    expect((await call(s.app, "GET", "/api/v1/status", { token: s.admin })).json.data.live_feeds).toBe(0);
   });
 
   test(`at most ${MAX_FEEDS_PER_CREDENTIAL} open feeds per credential: 429 beyond`, async () => {

@@ -24,8 +24,8 @@ function setup() {
   return { ...s, clock, post, ticket, counts };
 }
 
-const outcomes = (t: { events: { eventType: string; outcome: string }[] }) =>
-  t.events.map((e) => `${e.eventType}:${e.outcome}`);
+const outcomes = (t: { events: { event_type: string; outcome: string }[] }) =>
+  t.events.map((e) => `${e.event_type}:${e.outcome}`);
 
 describe("TicketCreated", () => {
   test("the same create twice: one ticket, 200 each, the retry recorded as a repeat", async () => {
@@ -36,7 +36,7 @@ describe("TicketCreated", () => {
     expect(s.counts()).toEqual({ tickets: 1, events: 2 });
     const t = await s.ticket();
     expect(outcomes(t)).toEqual(["TicketCreated:applied", "TicketCreated:repeat"]);
-    expect(t.updatedAt).toBe("2026-06-15T08:05:00.000000Z");
+    expect(t.updated_at).toBe("2026-06-15T08:05:00.000000Z");
   });
 
   test("the same ticketId with different content is 409 ticket-exists and changes nothing", async () => {
@@ -45,7 +45,7 @@ describe("TicketCreated", () => {
     const res = await s.post({ ...examples.TicketCreated, licenseNumber: "QQQ999" });
     expectProblem(res, 409, "ticket-exists");
     expect(s.counts()).toEqual({ tickets: 1, events: 1 });
-    expect((await s.ticket()).licenseNumber).toBe("ABC123");
+    expect((await s.ticket()).license_number).toBe("ABC123");
   });
 
   test("a late retry of the create after an update is still a retry", async () => {
@@ -54,7 +54,7 @@ describe("TicketCreated", () => {
     await s.post(examples.TicketUpdated);
     expect((await s.post(examples.TicketCreated)).status).toBe(200);
     const t = await s.ticket();
-    expect(t.ticketCost.amountInclVat).toBe(6000);
+    expect(t.ticket_cost.amount_incl_vat).toBe(6000);
     expect(outcomes(t)).toEqual(["TicketCreated:applied", "TicketUpdated:applied", "TicketCreated:repeat"]);
   });
 });
@@ -83,19 +83,19 @@ describe("TicketUpdated and TicketStopped", () => {
     let t = await s.ticket();
     expect(t).toMatchObject({
       zone: 77,
-      parkingLotId: 5,
-      startAt: "2026-06-15T08:15:00.000000Z",
-      endAt: "2026-06-15T11:00:00.000000Z",
-      licenseNumber: "abc-123",
-      plateNormalized: "ABC123",
-      ticketCost: { amountInclVat: 6500, vatRate: 12, currencyCode: "EUR" },
+      parking_lot_id: 5,
+      start_at: "2026-06-15T08:15:00.000000Z",
+      end_at: "2026-06-15T11:00:00.000000Z",
+      license_number: "abc-123",
+      plate_normalized: "ABC123",
+      ticket_cost: { amount_incl_vat: 6500, vat_rate: 12, currency_code: "EUR" },
       status: "running",
-      createdAt: "2026-06-15T08:05:00.000000Z",
-      updatedAt: "2026-06-15T08:06:00.000000Z",
+      created_at: "2026-06-15T08:05:00.000000Z",
+      updated_at: "2026-06-15T08:06:00.000000Z",
     });
     expect((await s.post(examples.TicketStopped)).status).toBe(200);
     t = await s.ticket();
-    expect(t).toMatchObject({ status: "stopped", endAt: "2026-06-15T09:30:00.000000Z", zone: 1234 });
+    expect(t).toMatchObject({ status: "stopped", end_at: "2026-06-15T09:30:00.000000Z", zone: 1234 });
     // An update after the stop changes the facts; the ticket stays stopped.
     expect((await s.post(examples.TicketUpdated)).status).toBe(200);
     expect((await s.ticket()).status).toBe("stopped");
@@ -128,8 +128,8 @@ describe("TicketMoved", () => {
         .status,
     ).toBe(200);
     let t = await s.ticket();
-    expect(t.licenseNumber).toBe("xyz 789");
-    expect(t.plateNormalized).toBe("XYZ789");
+    expect(t.license_number).toBe("xyz 789");
+    expect(t.plate_normalized).toBe("XYZ789");
     expect(
       (await s.post({ ...examples.TicketMoved, fromLicenseNumber: "ABC-123", toLicenseNumber: "xyz 789" }))
         .status,
@@ -141,7 +141,7 @@ describe("TicketMoved", () => {
     });
     expectProblem(res, 409, "plate-mismatch");
     t = await s.ticket();
-    expect(t.licenseNumber).toBe("xyz 789");
+    expect(t.license_number).toBe("xyz 789");
     expect(outcomes(t)).toEqual(["TicketCreated:applied", "TicketMoved:applied", "TicketMoved:repeat"]);
   });
 });
@@ -162,8 +162,8 @@ describe("TicketCanceled", () => {
     const t = await s.ticket();
     expect(t).toMatchObject({
       status: "canceled",
-      canceledAt: "2026-06-15T08:05:05.000000Z",
-      licenseNumber: "ABC123",
+      canceled_at: "2026-06-15T08:05:05.000000Z",
+      license_number: "ABC123",
     });
     expect(outcomes(t)).toEqual(["TicketCreated:applied", "TicketCanceled:applied", "TicketCanceled:repeat"]);
   });
@@ -191,7 +191,7 @@ describe("CreateOrUpdate", () => {
     const s = setup();
     expect((await s.post(examples.CreateOrUpdate)).status).toBe(200);
     let t = await s.ticket();
-    expect(t).toMatchObject({ status: "running", ticketCost: { amountInclVat: 4000 } });
+    expect(t).toMatchObject({ status: "running", ticket_cost: { amount_incl_vat: 4000 } });
     const later = {
       ...examples.CreateOrUpdate,
       endDate: "2026-06-15T14:00:00+02:00",
@@ -201,8 +201,8 @@ describe("CreateOrUpdate", () => {
     expect((await s.post(later)).status).toBe(200);
     t = await s.ticket();
     expect(t).toMatchObject({
-      endAt: "2026-06-15T12:00:00.000000Z",
-      ticketCost: { amountInclVat: 8000, vatRate: null, currencyCode: null },
+      end_at: "2026-06-15T12:00:00.000000Z",
+      ticket_cost: { amount_incl_vat: 8000, vat_rate: null, currency_code: null },
     });
     expect(outcomes(t)).toEqual([
       "CreateOrUpdate:applied",

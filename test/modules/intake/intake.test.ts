@@ -44,7 +44,7 @@ describe("the six event bodies as the interface's examples send them", () => {
       expect(res.headers.get("content-type")).toStartWith("application/json");
     }
     const v = await s.view("100234");
-    expect(v.json.data.events.map((e: { eventType: string }) => e.eventType)).toEqual([
+    expect(v.json.data.events.map((e: { event_type: string }) => e.event_type)).toEqual([
       "TicketCreated",
       "TicketUpdated",
       "TicketStopped",
@@ -60,13 +60,13 @@ describe("the six event bodies as the interface's examples send them", () => {
     expect((await s.post({ ...examples.TicketCreated, ticketId: 100234 })).status).toBe(200);
     const t = (await s.view("100234")).json.data;
     expect(t).toMatchObject({
-      ticketId: "100234",
+      ticket_id: "100234",
       zone: 1234,
-      parkingLotId: 12,
-      startAt: "2026-06-15T08:00:00.000000Z",
-      endAt: "2026-06-15T10:00:00.000000Z",
-      licenseNumber: "ABC123",
-      ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+      parking_lot_id: 12,
+      start_at: "2026-06-15T08:00:00.000000Z",
+      end_at: "2026-06-15T10:00:00.000000Z",
+      license_number: "ABC123",
+      ticket_cost: { amount_incl_vat: 4000, vat_rate: 25, currency_code: "SEK" },
       status: "running",
     });
     // The same ticket whether its id came as a number or a string.
@@ -82,8 +82,8 @@ describe("the six event bodies as the interface's examples send them", () => {
     };
     expect((await s.post(body)).status).toBe(200);
     const t = (await s.view("100234")).json.data;
-    expect(t.startAt).toBe("2026-01-10T07:00:00.000000Z");
-    expect(t.endAt).toBe("2026-01-10T09:00:00.000000Z");
+    expect(t.start_at).toBe("2026-01-10T07:00:00.000000Z");
+    expect(t.end_at).toBe("2026-01-10T09:00:00.000000Z");
   });
 
   test("CreateOrUpdate reads decimal-comma amounts; others refused", async () => {
@@ -99,7 +99,7 @@ describe("the six event bodies as the interface's examples send them", () => {
       const body = clone(examples.CreateOrUpdate);
       (body.ticketCost as Body).amountInclVat = sent;
       expect((await s.post(body)).status).toBe(200);
-      expect((await s.view("100234")).json.data.ticketCost.amountInclVat).toBe(cents);
+      expect((await s.view("100234")).json.data.ticket_cost.amount_incl_vat).toBe(cents);
     }
     for (const bad of ["12,5,0", "abc", "-12,50", -100, "12.50"]) {
       const body = clone(examples.CreateOrUpdate);
@@ -121,8 +121,8 @@ describe("the six event bodies as the interface's examples send them", () => {
     };
     expect(stored.raw_body).toBe(raw);
     const t = (await s.view("T-9")).json.data;
-    expect(t.licenseNumber).toBe("abc 123");
-    expect(t.plateNormalized).toBe("ABC123");
+    expect(t.license_number).toBe("abc 123");
+    expect(t.plate_normalized).toBe("ABC123");
     expect(t.events[0].body.vendorExtra).toEqual({ a: [1, 2] });
   });
 
@@ -130,12 +130,12 @@ describe("the six event bodies as the interface's examples send them", () => {
     const s = setup();
     expect((await s.post({ ...examples.TicketCreated, parkingLotId: "987654321" })).status).toBe(200);
     const t = (await s.view("100234")).json.data;
-    expect(t.parkingLotId).toBe(987654321);
-    expect(t.lotUnknown).toBe(true);
+    expect(t.parking_lot_id).toBe(987654321);
+    expect(t.lot_unknown).toBe(true);
     expect((await s.post({ ...examples.TicketUpdated, parkingLotId: null })).status).toBe(200);
     const u = (await s.view("100234")).json.data;
-    expect(u.parkingLotId).toBeNull();
-    expect(u.lotUnknown).toBe(false);
+    expect(u.parking_lot_id).toBeNull();
+    expect(u.lot_unknown).toBe(false);
   });
 });
 
@@ -368,6 +368,6 @@ describe("the ticket view route", () => {
   test("ids with odd characters round-trip", async () => {
     const s = setup();
     expect((await s.post({ ...examples.TicketCreated, ticketId: "A/B 7åö" })).status).toBe(200);
-    expect((await s.view("A/B 7åö")).json.data.ticketId).toBe("A/B 7åö");
+    expect((await s.view("A/B 7åö")).json.data.ticket_id).toBe("A/B 7åö");
   });
 });

@@ -41,8 +41,8 @@ describe("GET /api/v1/board", () => {
       at: "2026-06-15T10:00:00.000000Z",
       currency: "SEK",
       lots: [
-        { id: 2, name: "Hamnen", free: null, full: false, pricePerHour: 2000 },
-        { id: 1, name: "Storgatan", free: 1, full: false, pricePerHour: 2000 },
+        { id: 2, name: "Hamnen", free: null, full: false, price_per_hour: 2000 },
+        { id: 1, name: "Storgatan", free: 1, full: false, price_per_hour: 2000 },
       ],
     });
     await s.ticket("k2", "XYZ789");

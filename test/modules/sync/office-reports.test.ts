@@ -147,8 +147,8 @@ describe.skipIf(!available)("the office's reports", () => {
     expect(res.status).toBe(200);
     const onBox = (res.json.data as Record<string, unknown>[]).map((r) => ({
       day: r.day,
-      lot: r.parkingLotId,
-      rate: r.vatRate,
+      lot: r.parking_lot_id,
+      rate: r.vat_rate,
       currency: r.currency,
       tickets: r.tickets,
       gross: r.gross,

@@ -15,7 +15,7 @@ describe("a ticket's state is read from time and events", () => {
     ["canceled", "canceled", at(-3), at(2), "canceled"],
     ["canceled before it started", "canceled", at(2), at(3), "canceled"],
     ["starts in an hour", "running", at(1), at(2), "not_started"],
-  ] as const)("%s", (_, status, startAt, endAt, state) => {
-    expect(ticketState({ status, startAt, endAt }, NOW)).toBe(state);
+  ] as const)("%s", (_, status, start_at, end_at, state) => {
+    expect(ticketState({ status, start_at, end_at }, NOW)).toBe(state);
   });
 });

@@ -4,10 +4,8 @@ import { invalid } from "../../../domain/errors.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { ChangeFilter } from "../../../platform/store/changes.ts";
 import type { AdminDeps } from "../index.ts";
-import { decodeCursor, encodeCursor, instant, iso, page } from "../paging.ts";
+import { decodeCursor, encodeCursor, instant, iso, isRowId, page } from "../paging.ts";
 import { ChangePage, ChangeQuery } from "./model.ts";
-
-const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
 
 function filterOf(query: Static<typeof ChangeQuery>, timezone: string): ChangeFilter {
   if (query.subject_id !== undefined && query.subject === undefined)
@@ -30,7 +28,7 @@ export function changeRoutes(ctx: AdminDeps) {
     ({ query }) => {
       const limit = query.limit ?? 50;
       const filter = filterOf(query, ctx.config.timezone);
-      const before = query.cursor ? decodeCursor(query.cursor, isId) : undefined;
+      const before = query.cursor ? decodeCursor(query.cursor, isRowId) : undefined;
       const p = page(ctx.store.changes.page(filter, before, limit + 1), limit);
       return {
         data: p.rows.map((c) => ({

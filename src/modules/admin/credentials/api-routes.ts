@@ -1,10 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia, type Static, t } from "elysia";
 import { SCOPES } from "../../../domain/credentials.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { AdminDeps } from "../index.ts";
 import { iso, isoOrNull } from "../paging.ts";
-import { CredentialError } from "./service.ts";
+import { CredentialError, type TokenInfo as TokenRecord, type UserInfo as UserRecord } from "./service.ts";
 
 const Scopes = t.Array(t.UnionEnum(SCOPES), { minItems: 1, uniqueItems: true });
 const ScopeList = t.Array(t.UnionEnum(SCOPES));
@@ -23,17 +23,17 @@ export const TokenInfo = t.Object({
   id: t.String(),
   name: t.String(),
   scopes: ScopeList,
-  createdAt: Instant,
-  lastUsedAt: When,
-  expiresAt: When,
-  revokedAt: When,
+  created_at: Instant,
+  last_used_at: When,
+  expires_at: When,
+  revoked_at: When,
 });
 export const NewToken = t.Object({
   data: t.Object({
     id: t.String(),
     name: t.String(),
     scopes: ScopeList,
-    expiresAt: When,
+    expires_at: When,
     token: t.String({ description: "Shown this once; only its SHA-256 is kept" }),
   }),
 });
@@ -45,13 +45,37 @@ export const UserInfo = t.Object({
   id: t.String(),
   name: t.String(),
   scopes: ScopeList,
-  createdAt: Instant,
-  lastUsedAt: When,
+  created_at: Instant,
+  last_used_at: When,
 });
 export const TokenList = t.Object({ data: t.Array(TokenInfo) });
 export const UserList = t.Object({ data: t.Array(UserInfo) });
 export const UserEnvelope = t.Object({ data: UserInfo });
 const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 80 }) });
+
+/** A token as the API and `parkd token list --json` show it: snake_case, instants in UTC. */
+export function tokenView(x: TokenRecord): Static<typeof TokenInfo> {
+  return {
+    id: x.id,
+    name: x.name,
+    scopes: x.scopes,
+    created_at: iso(x.createdAt),
+    last_used_at: isoOrNull(x.lastUsedAt),
+    expires_at: isoOrNull(x.expiresAt),
+    revoked_at: isoOrNull(x.revokedAt),
+  };
+}
+
+/** A Basic user as the API and `parkd user list --json` show it. */
+export function userView(u: UserRecord): Static<typeof UserInfo> {
+  return {
+    id: u.id,
+    name: u.name,
+    scopes: u.scopes,
+    created_at: iso(u.createdAt),
+    last_used_at: isoOrNull(u.lastUsedAt),
+  };
+}
 
 /** Revokes or deletes by id only (by name is the CLI's convenience). */
 function byId(id: string, prefix: string, missing: string, change: (id: string) => unknown): void {
@@ -64,22 +88,13 @@ const tags = ["credentials"];
 /** Tokens and Basic users over the API (scope admin), for the console; the CLI does the same. */
 export function credentialApiRoutes(ctx: AdminDeps) {
   const admin = { scope: "admin" as const };
-  const user = (id: string) => {
-    const u = ctx.credentials.listUsers().find((x) => x.id === id)!;
-    return { ...u, createdAt: iso(u.createdAt), lastUsedAt: isoOrNull(u.lastUsedAt) };
-  };
+  const user = (id: string) => userView(ctx.credentials.listUsers().find((x) => x.id === id)!);
   return new Elysia({ name: "credential-api" })
     .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/tokens",
       () => ({
-        data: ctx.credentials.listTokens().map((x) => ({
-          ...x,
-          createdAt: iso(x.createdAt),
-          lastUsedAt: isoOrNull(x.lastUsedAt),
-          expiresAt: isoOrNull(x.expiresAt),
-          revokedAt: isoOrNull(x.revokedAt),
-        })),
+        data: ctx.credentials.listTokens().map(tokenView),
       }),
       {
         auth: admin,
@@ -98,8 +113,8 @@ export function credentialApiRoutes(ctx: AdminDeps) {
         );
         set.status = 201;
         set.headers["cache-control"] = "no-store";
-        const expiresAt = expiresInMs === undefined ? null : iso(ctx.now() + expiresInMs);
-        return { data: { id: made.id, name: body.name, scopes: body.scopes, expiresAt, token: made.token } };
+        const expires_at = expiresInMs === undefined ? null : iso(ctx.now() + expiresInMs);
+        return { data: { id: made.id, name: body.name, scopes: body.scopes, expires_at, token: made.token } };
       },
       {
         auth: { ...admin, strictBody: TokenInput },

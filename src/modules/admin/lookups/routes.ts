@@ -3,7 +3,7 @@ import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import type { AdminDeps } from "../index.ts";
-import { CursorParam, decodeCursor, encodeCursor, instant, iso, page } from "../paging.ts";
+import { CursorParam, decodeCursor, encodeCursor, instant, iso, isRowId, page } from "../paging.ts";
 
 export const PageQuery = t.Object({
   registration_number: t.Optional(
@@ -39,15 +39,13 @@ export const LookupPage = t.Object({
   next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
 });
 
-const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
-
 /** Who looked up what and when: the lookup records, for the operator's audit page (scope admin). */
 export function lookupRecordRoutes(ctx: AdminDeps) {
   return new Elysia({ name: "lookup-records" }).use(authPlugin(ctx.auth)).get(
     "/api/v1/lookups",
     ({ query }) => {
       const limit = query.limit ?? 50;
-      const before = query.cursor ? decodeCursor(query.cursor, isId) : undefined;
+      const before = query.cursor ? decodeCursor(query.cursor, isRowId) : undefined;
       const filter = {
         plate:
           query.registration_number === undefined ? undefined : normalizePlate(query.registration_number),

@@ -38,9 +38,11 @@ const Ore = (what: string) => t.Integer({ description: `${what}, öre (cents)` }
 
 export const RevenueRowView = t.Object({
   day: t.Optional(t.String({ description: "Site-local date the tickets started on" })),
-  parkingLotId: t.Optional(t.Union([t.Integer(), t.Null()], { description: "null: tickets without a lot" })),
+  parking_lot_id: t.Optional(
+    t.Union([t.Integer(), t.Null()], { description: "null: tickets without a lot" }),
+  ),
   zone: t.Optional(t.Integer()),
-  vatRate: t.Optional(t.Union([t.Integer(), t.Null()], { description: "Percent; null: no rate was sent" })),
+  vat_rate: t.Optional(t.Union([t.Integer(), t.Null()], { description: "Percent; null: no rate was sent" })),
   currency: t.String(),
   tickets: t.Integer({ description: "Tickets counted (each once, canceled ones not)" }),
   net: Ore("Excluding VAT"),

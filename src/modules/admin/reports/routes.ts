@@ -18,9 +18,14 @@ export function revenueRoutes(ctx: AdminDeps) {
           to: r.to,
           group: r.group,
           timezone: r.timezone,
-          data: r.rows.map(({ lotId, ...row }) =>
-            lotId === undefined ? row : { ...row, parkingLotId: lotId },
-          ),
+          // The grouped dimensions first, in the order the groups are listed in the schema.
+          data: r.rows.map(({ day, lotId, zone, vatRate, ...sums }) => ({
+            ...(day === undefined ? {} : { day }),
+            ...(lotId === undefined ? {} : { parking_lot_id: lotId }),
+            ...(zone === undefined ? {} : { zone }),
+            ...(vatRate === undefined ? {} : { vat_rate: vatRate }),
+            ...sums,
+          })),
         };
       },
       {

@@ -7,40 +7,40 @@ const Instant = t.String({ description: "UTC, YYYY-MM-DDTHH:mm:ss.SSSSSSZ" });
 
 export const TicketEventView = t.Object({
   seq: t.Integer(),
-  eventType: t.String(),
-  receivedAt: Instant,
+  event_type: t.String(),
+  received_at: Instant,
   credential: t.String({ description: 'Who sent it, e.g. "token:terminal-1"' }),
   outcome: t.UnionEnum(["applied", "repeat"], {
     description: "applied changed the ticket; repeat was a retry that changed nothing",
   }),
   body: t.Unknown({
     description:
-      "The body as the sender posted it; a body over 8 KiB is kept as its known fields only (see bodyCutFrom)",
+      "The body as the sender posted it; a body over 8 KiB is kept as its known fields only (see body_cut_from)",
   }),
-  bodyCutFrom: t.Union([t.Integer(), t.Null()], {
+  body_cut_from: t.Union([t.Integer(), t.Null()], {
     description: "Bytes the body had when only its known fields were kept; null when kept whole",
   }),
 });
 
 export const TicketView = t.Object({
   data: t.Object({
-    ticketId: t.String(),
+    ticket_id: t.String(),
     status: t.UnionEnum(["running", "stopped", "canceled"]),
     zone: t.Integer(),
-    parkingLotId: t.Union([t.Integer(), t.Null()]),
-    lotUnknown: t.Boolean({ description: "parkingLotId named no known parking lot" }),
-    startAt: Instant,
-    endAt: t.Union([Instant, t.Null()]),
-    licenseNumber: t.String({ description: "As sent" }),
-    plateNormalized: t.String({ description: "The form lookups match on" }),
-    ticketCost: t.Object({
-      amountInclVat: t.Union([t.Integer(), t.Null()]),
-      vatRate: t.Union([t.Integer(), t.Null()]),
-      currencyCode: t.Union([t.String(), t.Null()]),
+    parking_lot_id: t.Union([t.Integer(), t.Null()]),
+    lot_unknown: t.Boolean({ description: "parking_lot_id named no known parking lot" }),
+    start_at: Instant,
+    end_at: t.Union([Instant, t.Null()]),
+    license_number: t.String({ description: "As sent" }),
+    plate_normalized: t.String({ description: "The form lookups match on" }),
+    ticket_cost: t.Object({
+      amount_incl_vat: t.Union([t.Integer(), t.Null()]),
+      vat_rate: t.Union([t.Integer(), t.Null()]),
+      currency_code: t.Union([t.String(), t.Null()]),
     }),
-    createdAt: Instant,
-    updatedAt: Instant,
-    canceledAt: t.Union([Instant, t.Null()]),
+    created_at: Instant,
+    updated_at: Instant,
+    canceled_at: t.Union([Instant, t.Null()]),
     events: t.Array(TicketEventView, { description: "One page, oldest first (events_limit, default 100)" }),
     events_next_cursor: t.Union([t.String(), t.Null()], {
       description: "Pass as events_cursor for the next page; null on the last page",
@@ -56,7 +56,10 @@ export const EVENTS_PAGE_MAX = 500;
 
 export const TicketViewQuery = t.Object({
   events_cursor: t.Optional(
-    t.String({ pattern: "^[0-9]{0,16}$", description: "events_next_cursor of the previous page" }),
+    t.String({
+      maxLength: 64,
+      description: "events_next_cursor of the previous page (opaque, as every cursor)",
+    }),
   ),
   events_limit: t.Optional(wholeNumberParam("events_limit", "query", 1, EVENTS_PAGE_MAX)),
 });

@@ -1,11 +1,10 @@
 import { Elysia, t } from "elysia";
-import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { TICKET_ORDERS } from "../../../platform/store/tickets/search.ts";
 import type { AdminDeps } from "../index.ts";
-import { CursorParam, iso, isoOrNull } from "../paging.ts";
+import { CursorParam, instant, iso, isoOrNull } from "../paging.ts";
 import { pageCursor, readSort, sortParam } from "../sorting.ts";
 
 const Instant = t.String({ format: "date-time" });
@@ -17,8 +16,10 @@ export const TicketSearchQuery = t.Object({
   // Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
   status: t.Optional(Status),
   sort: sortParam(Object.keys(TICKET_ORDERS), "-start_at"),
-  from: t.Optional(Instant),
-  to: t.Optional(Instant),
+  from: t.Optional(
+    t.String({ description: "ISO 8601; without an offset it is site time, a date alone its start" }),
+  ),
+  to: t.Optional(t.String({ description: "ISO 8601, as from" })),
   cursor: CursorParam,
   limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Tickets a page (50 unless given)")),
 });
@@ -26,26 +27,18 @@ export const TicketSearchQuery = t.Object({
 export const TicketPage = t.Object({
   data: t.Array(
     t.Object({
-      ticketId: t.String(),
+      ticket_id: t.String(),
       status: Status,
       zone: t.Integer(),
-      parkingLotId: t.Union([t.Integer(), t.Null()]),
-      licenseNumber: t.String(),
-      startAt: Instant,
-      endAt: t.Union([Instant, t.Null()]),
-      updatedAt: Instant,
+      parking_lot_id: t.Union([t.Integer(), t.Null()]),
+      license_number: t.String(),
+      start_at: Instant,
+      end_at: t.Union([Instant, t.Null()]),
+      updated_at: Instant,
     }),
   ),
   next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
 });
-
-function instant(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms))
-    throw invalid([{ pointer: `/${name}`, message: "Expected a date-time with an offset", in: "query" }]);
-  return ms;
-}
 
 /** The console's ticket search (scope admin): plate, zone, state and time, a page at a time. */
 export function ticketSearchRoutes(ctx: AdminDeps) {
@@ -58,21 +51,21 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
         plateNorm: plate ? normalizePlate(plate) : undefined,
         zone: query.zone,
         status: query.status,
-        from: instant(query.from, "from"),
-        to: instant(query.to, "to"),
+        from: instant(query.from, "from", ctx.config.timezone),
+        to: instant(query.to, "to", ctx.config.timezone),
         ...readSort(sort, TICKET_ORDERS, query.cursor),
         limit: query.limit ?? 50,
       });
       return {
         data: p.rows.map((r) => ({
-          ticketId: r.ticketId,
+          ticket_id: r.ticketId,
           status: r.status,
           zone: r.zone,
-          parkingLotId: r.parkingLotId,
-          licenseNumber: r.plate,
-          startAt: iso(r.startAt),
-          endAt: isoOrNull(r.endAt),
-          updatedAt: iso(r.updatedAt),
+          parking_lot_id: r.parkingLotId,
+          license_number: r.plate,
+          start_at: iso(r.startAt),
+          end_at: isoOrNull(r.endAt),
+          updated_at: iso(r.updatedAt),
         })),
         next_cursor: p.next && pageCursor(sort, p.next),
       };

@@ -2,6 +2,7 @@ import { refuse } from "../../../domain/errors.ts";
 import { TICKET_REFUSALS } from "../../../domain/tickets/rules.ts";
 import { formatMicros } from "../../../domain/time/zoned.ts";
 import type { Store } from "../../../platform/store/db.ts";
+import { decodeCursor, encodeCursor, isRowId } from "../paging.ts";
 import { EVENTS_PAGE, type TicketView } from "./model.ts";
 
 /** Stored bodies were valid JSON when they arrived; show them as JSON, or as text if not. */
@@ -14,7 +15,7 @@ function parseStored(raw: string): unknown {
 }
 
 export interface EventsPage {
-  /** events_next_cursor of the previous page (the last seq it held); absent or empty: the first page. */
+  /** events_next_cursor of the previous page (it holds the last seq shown); absent or empty: the first page. */
   cursor?: string;
   limit?: number;
 }
@@ -28,33 +29,37 @@ export function ticketView(store: Store, ticketId: string, page: EventsPage = {}
   if (!t) throw refuse(TICKET_REFUSALS, "ticket-not-found", `No ticket has ticketId "${ticketId}"`);
   const limit = page.limit ?? EVENTS_PAGE;
   // One more than the page shows whether another page follows.
-  const rows = store.tickets.events(ticketId, Number(page.cursor || 0), limit + 1);
+  const rows = store.tickets.events(
+    ticketId,
+    page.cursor ? decodeCursor(page.cursor, isRowId, "events_cursor") : 0,
+    limit + 1,
+  );
   const more = rows.length > limit;
   if (more) rows.pop();
   const events = rows.map((e) => ({
     seq: e.seq,
-    eventType: e.eventType,
-    receivedAt: formatMicros(e.receivedAt),
+    event_type: e.eventType,
+    received_at: formatMicros(e.receivedAt),
     credential: e.credential,
     outcome: e.outcome,
     body: parseStored(e.rawBody),
-    bodyCutFrom: e.bodyCutFrom,
+    body_cut_from: e.bodyCutFrom,
   }));
   return {
-    ticketId: t.ticketId,
+    ticket_id: t.ticketId,
     status: t.status,
     zone: t.zone,
-    parkingLotId: t.parkingLotId,
-    lotUnknown: t.lotUnknown,
-    startAt: formatMicros(t.startAt),
-    endAt: t.endAt === null ? null : formatMicros(t.endAt),
-    licenseNumber: t.plate,
-    plateNormalized: t.plateNorm,
-    ticketCost: { amountInclVat: t.amountInclVat, vatRate: t.vatRate, currencyCode: t.currencyCode },
-    createdAt: formatMicros(t.createdAt),
-    updatedAt: formatMicros(t.updatedAt),
-    canceledAt: t.canceledAt === null ? null : formatMicros(t.canceledAt),
+    parking_lot_id: t.parkingLotId,
+    lot_unknown: t.lotUnknown,
+    start_at: formatMicros(t.startAt),
+    end_at: t.endAt === null ? null : formatMicros(t.endAt),
+    license_number: t.plate,
+    plate_normalized: t.plateNorm,
+    ticket_cost: { amount_incl_vat: t.amountInclVat, vat_rate: t.vatRate, currency_code: t.currencyCode },
+    created_at: formatMicros(t.createdAt),
+    updated_at: formatMicros(t.updatedAt),
+    canceled_at: t.canceledAt === null ? null : formatMicros(t.canceledAt),
     events,
-    events_next_cursor: more ? String(rows[rows.length - 1]!.seq) : null,
+    events_next_cursor: more ? encodeCursor(rows[rows.length - 1]!.seq) : null,
   };
 }

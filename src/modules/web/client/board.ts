@@ -69,7 +69,7 @@ function render(): void {
             { class: "board-free" },
             l.full ? T.full : l.free === null ? "" : [h("strong", null, String(l.free)), ` ${T.free}`],
           ),
-          h("span", { class: "board-price" }, `${money(l.pricePerHour, b.currency)} ${T.perHour}`),
+          h("span", { class: "board-price" }, `${money(l.price_per_hour, b.currency)} ${T.perHour}`),
         ),
       ),
     ),

@@ -53,11 +53,11 @@ export function credentialsPage(root: HTMLElement): () => void {
           (x) => [
             x.name,
             x.scopes.join(" "),
-            when(x.createdAt),
-            when(x.lastUsedAt),
-            when(x.expiresAt),
-            x.revokedAt
-              ? h("span", { class: "muted" }, `${t("revoked")} ${when(x.revokedAt)}`)
+            when(x.created_at),
+            when(x.last_used_at),
+            when(x.expires_at),
+            x.revoked_at
+              ? h("span", { class: "muted" }, `${t("revoked")} ${when(x.revoked_at)}`)
               : h(
                   "button",
                   { type: "button", class: "danger", "data-revoke": x.name, onclick: () => void revoke(x) },
@@ -75,8 +75,8 @@ export function credentialsPage(root: HTMLElement): () => void {
           (x) => [
             x.name,
             x.scopes.join(" "),
-            when(x.createdAt),
-            when(x.lastUsedAt),
+            when(x.created_at),
+            when(x.last_used_at),
             h("button", { type: "button", class: "danger", onclick: () => void removeUser(x) }, t("delete")),
           ],
           { id: "users-table" },

@@ -6,11 +6,11 @@
 export type TicketState = "active" | "ended" | "canceled" | "not_started";
 
 export function ticketState(
-  t: { status: string; startAt: string; endAt: string | null },
+  t: { status: string; start_at: string; end_at: string | null },
   now: number,
 ): TicketState {
   if (t.status === "canceled") return "canceled";
-  if (Date.parse(t.startAt) > now) return "not_started";
-  if (t.status === "stopped" || (t.endAt !== null && Date.parse(t.endAt) <= now)) return "ended";
+  if (Date.parse(t.start_at) > now) return "not_started";
+  if (t.status === "stopped" || (t.end_at !== null && Date.parse(t.end_at) <= now)) return "ended";
   return "active";
 }

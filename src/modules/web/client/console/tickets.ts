@@ -15,13 +15,13 @@ function stateBadge(tk: Ticket) {
 
 /** The lot a ticket names, by name when the box knows it. */
 async function lotText(v: TicketView): Promise<string> {
-  if (v.parkingLotId === null) return t("noLot");
-  if (v.lotUnknown) return `${v.parkingLotId} (${t("unknownLot")})`;
+  if (v.parking_lot_id === null) return t("noLot");
+  if (v.lot_unknown) return `${v.parking_lot_id} (${t("unknownLot")})`;
   try {
-    const lot = await api<{ data: { name: string } }>("GET", `/api/v1/parkings/${v.parkingLotId}`);
-    return `${v.parkingLotId} · ${lot.data.name}`;
+    const lot = await api<{ data: { name: string } }>("GET", `/api/v1/parkings/${v.parking_lot_id}`);
+    return `${v.parking_lot_id} · ${lot.data.name}`;
   } catch {
-    return String(v.parkingLotId);
+    return String(v.parking_lot_id);
   }
 }
 
@@ -95,15 +95,15 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
             h(
               "td",
               null,
-              openingLink(`#/tickets/${encodeURIComponent(tk.ticketId)}`, tk.ticketId, () =>
-                open(tk.ticketId),
+              openingLink(`#/tickets/${encodeURIComponent(tk.ticket_id)}`, tk.ticket_id, () =>
+                open(tk.ticket_id),
               ),
             ),
-            h("td", null, tk.licenseNumber),
+            h("td", null, tk.license_number),
             h("td", null, String(tk.zone)),
             h("td", null, stateBadge(tk)),
-            h("td", null, when(tk.startAt)),
-            h("td", null, when(tk.endAt)),
+            h("td", null, when(tk.start_at)),
+            h("td", null, when(tk.end_at)),
           ),
         );
       cursor = page.next_cursor;
@@ -136,8 +136,8 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
               "tr",
               null,
               [
-                when(ev.receivedAt),
-                ev.eventType,
+                when(ev.received_at),
+                ev.event_type,
                 ev.credential,
                 ev.outcome,
                 h(
@@ -161,22 +161,24 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
         }
       });
       add(v);
-      const cost = v.ticketCost;
+      const cost = v.ticket_cost;
       const facts: [string, string | Node][] = [
         [t("state"), stateBadge(v)],
         [t("zone"), String(v.zone)],
         [t("lot"), await lotText(v)],
-        [t("start"), when(v.startAt)],
-        [t("endShort"), when(v.endAt)],
+        [t("start"), when(v.start_at)],
+        [t("endShort"), when(v.end_at)],
         [
           t("amountPaid"),
-          cost.amountInclVat === null ? t("none") : money(cost.amountInclVat, cost.currencyCode ?? "SEK"),
+          cost.amount_incl_vat === null
+            ? t("none")
+            : money(cost.amount_incl_vat, cost.currency_code ?? "SEK"),
         ],
-        [t("vatRate"), cost.vatRate === null ? t("none") : `${cost.vatRate} %`],
+        [t("vatRate"), cost.vat_rate === null ? t("none") : `${cost.vat_rate} %`],
       ];
       replace(
         detail,
-        h("h2", null, `${t("ticket")} ${v.ticketId} · ${v.licenseNumber}`),
+        h("h2", null, `${t("ticket")} ${v.ticket_id} · ${v.license_number}`),
         h(
           "dl",
           { class: "facts", id: "ticket-facts" },
