@@ -6,6 +6,7 @@ import { intakeModule } from "./modules/intake/index.ts";
 import { kioskModule } from "./modules/kiosk/index.ts";
 import { operationsModule } from "./modules/operations/index.ts";
 import type { RouteInfo } from "./modules/operations/openapi.ts";
+import { publicModule } from "./modules/public/index.ts";
 import { syncModule } from "./modules/sync/index.ts";
 import { webModule, webSessions } from "./modules/web/index.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
@@ -39,6 +40,7 @@ export function composeBox(ctx: AppContext) {
   const office = syncModule({ ...base, hold: (name, stop) => ctx.hold(name, stop) });
   const enforcement = enforcementModule({ ...base, credentialState: credentials });
   const modules: AppModule[] = [
+    publicModule(base),
     intakeModule(base),
     enforcement,
     adminModule({ ...base, credentials }),

@@ -2,7 +2,7 @@ import type { StepFee, WindowFee } from "../tariff/engine.ts";
 
 /**
  * A parking lot as the domain knows it: the interface's ParkingLot record. The HTTP schema that
- * validates it (src/modules/admin/lots/model.ts) is checked against these types at compile time.
+ * validates it (src/domain/lots/schema.ts) is checked against these types at compile time.
  */
 export type LotFee = WindowFee;
 export type LotVariableFee = StepFee;

@@ -1,28 +1,8 @@
-import { t } from "elysia";
-import {
-  type ApiContract,
-  IF_NONE_MATCH,
-  NOT_MODIFIED,
-  type OperationContract,
-  problemInfos,
-} from "../../platform/http/api-contract.ts";
+import { LotFile, ParkingLotInput, ParkingLotPatch } from "../../domain/lots/schema.ts";
+import { type ApiContract, type OperationContract, problemInfos } from "../../platform/http/api-contract.ts";
 import { ADMIN_EXAMPLES as EX } from "./contract-examples.ts";
 import { WhoAmI } from "./credentials/routes.ts";
-import {
-  ImportAnswer,
-  ImportedLot,
-  ImportReport,
-  LotFile,
-  ParkingLot,
-  ParkingLotFee,
-  ParkingLotInput,
-  ParkingLotLocation,
-  ParkingLotOpen,
-  ParkingLotPatch,
-  Quote,
-  QuoteLine,
-  VariableFee,
-} from "./lots/model.ts";
+import { ImportAnswer, ImportedLot, ImportReport } from "./lots/model.ts";
 import {
   Permit,
   PermitEnvelope,
@@ -53,27 +33,16 @@ const guarded = (
   headers: IF_MATCH,
   ok,
 });
-const envelope = (data: Parameters<typeof t.Object>[0][string]) => t.Object({ data });
 
-/** What the OpenAPI document says of lots, permits, tickets and credentials (api-contract.ts). */
+/** What the OpenAPI document says of the lot writes, permits, tickets and credentials (api-contract.ts). */
 export const adminContract: ApiContract = {
   named: {
-    ParkingLotFee: { schema: ParkingLotFee, example: EX.lot.parking_lot_fee[0] },
-    VariableFee: { schema: VariableFee, example: EX.lot.variable_fees[0] },
-    ParkingLotOpen: { schema: ParkingLotOpen, example: EX.lot.parking_lot_open[0] },
-    ParkingLotLocation: { schema: ParkingLotLocation, example: EX.lot.parking_lot_location[0] },
-    ParkingLot: { schema: ParkingLot, example: EX.lot },
-    ParkingLotList: { schema: envelope(t.Array(ParkingLot)) },
-    ParkingLotEnvelope: { schema: envelope(ParkingLot) },
     ParkingLotInput: { schema: ParkingLotInput, example: EX.lotInput },
     ParkingLotPatch: { schema: ParkingLotPatch, example: { max_fee: 20000 } },
     LotFile: { schema: LotFile, example: { data: [EX.lotInput] } },
     ImportedLot: { schema: ImportedLot },
     ImportReport: { schema: ImportReport },
     ImportAnswer: { schema: ImportAnswer },
-    QuoteLine: { schema: QuoteLine, example: EX.quote.breakdown[0] },
-    Quote: { schema: Quote.properties.data, example: EX.quote },
-    QuoteEnvelope: { schema: Quote },
     PermitWindow: { schema: PermitWindow, example: EX.permit.days[0] },
     Permit: { schema: Permit, example: EX.permit },
     PermitEnvelope: { schema: PermitEnvelope },
@@ -87,28 +56,6 @@ export const adminContract: ApiContract = {
   },
   problems: problemInfos(ADMIN_REFUSALS),
   operations: {
-    "GET /api/v1/parkings": {
-      tag: "parking lots",
-      ok: {
-        200: {
-          description: "Every lot (or only active/inactive ones)",
-          schema: "ParkingLotList",
-          headers: ["ETag"],
-        },
-        304: NOT_MODIFIED,
-      },
-      headers: IF_NONE_MATCH,
-    },
-    "GET /api/v1/parkings/:id": {
-      tag: "parking lots",
-      problems: LOT_404,
-      ok: {
-        200: { description: "The lot", schema: "ParkingLotEnvelope", headers: ["ETag"] },
-        304: NOT_MODIFIED,
-      },
-      headers: IF_NONE_MATCH,
-    },
-    "GET /api/v1/parkings/:id/quote": { tag: "parking lots", problems: LOT_404 },
     "POST /api/v1/parkings": {
       tag: "parking lots",
       problems: { 409: ["lot-exists"] },

@@ -1,17 +1,7 @@
 import type { RefusalTable } from "../../domain/errors.ts";
 
-/** What the operators' side refuses beyond validation and stale writes (src/domain/errors.ts). */
+/** What the operators' side refuses beyond validation, stale writes (src/domain/errors.ts) and the lots' rules. */
 export const ADMIN_REFUSALS = {
-  "lot-not-found": {
-    kind: "not-found",
-    title: "Parking lot not found",
-    example: "There is no parking lot 12",
-  },
-  "lot-exists": {
-    kind: "conflict",
-    title: "Parking lot exists",
-    example: "There is already a parking lot 12",
-  },
   "permit-not-found": {
     kind: "not-found",
     title: "Permit not found",

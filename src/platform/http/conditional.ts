@@ -10,6 +10,18 @@ export function etagOf(body: string | Uint8Array): string {
   return `"${Bun.hash(body).toString(36)}"`;
 }
 
+/** A JSON body ready to send, with its strong ETag. */
+export interface Rendered {
+  body: string;
+  etag: string;
+}
+
+/** `value` as JSON with its ETag: reads answer it, and writes answer the tag a read will give. */
+export function renderJson(value: unknown): Rendered {
+  const body = JSON.stringify(value);
+  return { body, etag: etagOf(body) };
+}
+
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(",").some((h) => {

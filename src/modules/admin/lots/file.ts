@@ -1,9 +1,9 @@
 import { Value } from "@sinclair/typebox/value";
 import type { FieldError } from "../../../domain/errors.ts";
 import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
+import { type ParkingLot, ParkingLotInput } from "../../../domain/lots/schema.ts";
 import { ID_MAX } from "../../../domain/zones.ts";
 import { schemaErrors } from "../../../platform/http/validation.ts";
-import { type ParkingLot, ParkingLotInput } from "./model.ts";
 
 /** One lot of an import file as read: complete when it passed every check, else its errors. */
 export interface FileLot {

@@ -1,31 +1,12 @@
 import { Elysia, t } from "elysia";
 import type { ParkingLot } from "../../../domain/lots/lot.ts";
-import { holidayCalendar } from "../../../domain/tariff/holidays.ts";
+import { ParkingLotInput, ParkingLotPatch } from "../../../domain/lots/schema.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import { withEtag } from "../../../platform/http/conditional.ts";
-import { rateLimitOption } from "../../../platform/http/rate-limit-plugin.ts";
 import type { AdminDeps } from "../index.ts";
 import { importRefusal } from "./import.ts";
-import {
-  ImportAnswer,
-  ImportQuery,
-  ListQuery,
-  LotId,
-  ParkingLotInput,
-  ParkingLotPatch,
-  Quote,
-  QuoteQuery,
-} from "./model.ts";
-import { quoteStay } from "./quote.ts";
-import { LotCatalog, type Rendered } from "./service.ts";
-
-// Lots and quotes are public: kiosk and app pages served from other origins may read them.
-const PUBLIC = { "access-control-allow-origin": "*" };
-
-function send(request: Request, r: Rendered): Response {
-  return withEtag(request, r.etag, r.body, PUBLIC);
-}
+import { ImportAnswer, ImportQuery, LotId } from "./model.ts";
+import { LotCatalog } from "./service.ts";
 
 const TAGS = ["parking lots"];
 
@@ -37,42 +18,11 @@ function stored(set: { headers: Record<string, unknown> }, lot: ParkingLot) {
   return { data: lot };
 }
 
-/** Public reads (kiosks, apps), admin writes, and price quotes for parking lots. */
+/** The operators' writes to parking lots (scope admin); the reads and quotes are the public module's. */
 export function lotRoutes(ctx: AdminDeps) {
   const catalog = new LotCatalog(ctx.store, ctx.now);
-  const site = { timezone: ctx.config.timezone, isHoliday: holidayCalendar(ctx.config.holidays) };
   return new Elysia({ name: "lots" })
     .use(authPlugin(ctx.auth))
-    .use(rateLimitOption)
-    .get("/api/v1/parkings", ({ request, query }) => send(request, catalog.renderedList(query.active)), {
-      rateLimit: "address",
-      query: ListQuery,
-      detail: {
-        summary: "All parking lots with fees, variable fees, opening hours and locations",
-        tags: TAGS,
-      },
-    })
-    .get("/api/v1/parkings/:id", ({ request, params }) => send(request, catalog.renderedLot(params.id)), {
-      rateLimit: "address",
-      params: LotId,
-      detail: { summary: "One parking lot", tags: TAGS },
-    })
-    .get(
-      "/api/v1/parkings/:id/quote",
-      ({ params, query, set }) => {
-        Object.assign(set.headers, PUBLIC);
-        return {
-          data: quoteStay(catalog.require(params.id), query.start, query.end, site, ctx.config.currency),
-        };
-      },
-      {
-        rateLimit: "address",
-        params: LotId,
-        query: QuoteQuery,
-        response: Quote,
-        detail: { summary: "The price of parking on a lot from start to end", tags: TAGS },
-      },
-    )
     .post(
       "/api/v1/parkings",
       ({ credential, body, set, request }) => {

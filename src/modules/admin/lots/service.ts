@@ -1,27 +1,13 @@
 import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
 import { type FieldError, invalid, refuse, stale } from "../../../domain/errors.ts";
 import type { LotInput, ParkingLot } from "../../../domain/lots/lot.ts";
-import { completeLot, lotRuleErrors } from "../../../domain/lots/rules.ts";
+import { completeLot, LOT_REFUSALS, lotNotFound, lotRuleErrors } from "../../../domain/lots/rules.ts";
+import type { ParkingLotPatch } from "../../../domain/lots/schema.ts";
 import { ID_MAX } from "../../../domain/zones.ts";
-import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
+import { ifMatchHolds, renderJson } from "../../../platform/http/conditional.ts";
 import type { Store } from "../../../platform/store/db.ts";
-import { ADMIN_REFUSALS } from "../refusals.ts";
 import { planImport } from "./import.ts";
-import type { ImportReport, ParkingLotPatch } from "./model.ts";
-
-/** A body ready to send, with its strong ETag. */
-export interface Rendered {
-  body: string;
-  etag: string;
-}
-
-export function render(value: unknown): Rendered {
-  const body = JSON.stringify(value);
-  return { body, etag: etagOf(body) };
-}
-
-export const lotNotFound = (id: number | string) =>
-  refuse(ADMIN_REFUSALS, "lot-not-found", `There is no parking lot ${id}`);
+import type { ImportReport } from "./model.ts";
 
 const notThisLot = (given: number, id: number) =>
   invalid(
@@ -35,62 +21,20 @@ function ensureConsistent(lot: ParkingLot, prefix = ""): void {
   if (errors.length) throw invalid(errors);
 }
 
-interface Snapshot {
-  version: string;
-  lots: ParkingLot[];
-  list?: Rendered;
-  active?: Rendered;
-  inactive?: Rendered;
-  one: Map<number, Rendered>;
-}
-
 /**
- * The parking lots of the store, with the rendered list cached until the lots change. Writes
- * here bump a local counter; writes by another process (`parkd lots import` while serve runs)
- * change SQLite's data_version, which is checked on every read (one cheap pragma).
+ * The operators' writes to the parking lots: each checked against the lot's rules, guarded by
+ * If-Match and kept in the change history in its own transaction. Reads (with their rendered
+ * cache) are the public module's; both meet in the store, whose lot version every write moves.
  */
 export class LotCatalog {
-  private localWrites = 0;
-  private snapshot: Snapshot | null = null;
-
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
   ) {}
 
-  private version(): string {
-    return `${this.store.dataVersion()}:${this.localWrites}`;
-  }
-
-  private current(): Snapshot {
-    const version = this.version();
-    if (this.snapshot?.version !== version)
-      this.snapshot = { version, lots: this.store.lots.all(), one: new Map() };
-    return this.snapshot;
-  }
-
+  /** Every lot as stored (what `parkd lots export` writes). */
   all(): ParkingLot[] {
-    return this.current().lots;
-  }
-
-  /** `{data: [...]}` for the list, optionally only active (true) or inactive (false) lots. */
-  renderedList(active?: boolean): Rendered {
-    const s = this.current();
-    const key = active === undefined ? "list" : active ? "active" : "inactive";
-    s[key] ??= render({ data: active === undefined ? s.lots : s.lots.filter((l) => l.active === active) });
-    return s[key];
-  }
-
-  renderedLot(id: number): Rendered {
-    const s = this.current();
-    let r = s.one.get(id);
-    if (!r) {
-      const lot = s.lots.find((l) => l.id === id);
-      if (!lot) throw lotNotFound(id);
-      r = render({ data: lot });
-      s.one.set(id, r);
-    }
-    return r;
+    return this.store.lots.all();
   }
 
   get(id: number): ParkingLot | null {
@@ -101,10 +45,6 @@ export class LotCatalog {
     const lot = this.get(id);
     if (!lot) throw lotNotFound(id);
     return lot;
-  }
-
-  private changed(): void {
-    this.localWrites++;
   }
 
   /** Keeps the write in the change history (inside the write's transaction); nothing if nothing changed. */
@@ -126,11 +66,11 @@ export class LotCatalog {
   create(input: LotInput, actor: Actor): ParkingLot {
     const lot = this.store.transaction(() => {
       if (input.id !== undefined && this.store.lots.exists(input.id))
-        throw refuse(ADMIN_REFUSALS, "lot-exists", `There is already a parking lot ${input.id}`);
+        throw refuse(LOT_REFUSALS, "lot-exists", `There is already a parking lot ${input.id}`);
       // The next id would be past the largest the API takes: the lot could never be read again.
       if (input.id === undefined && this.store.lots.nextId() > ID_MAX)
         throw refuse(
-          ADMIN_REFUSALS,
+          LOT_REFUSALS,
           "lot-exists",
           `No free lot id is left at or below ${ID_MAX}: create the lot with an id that is free`,
         );
@@ -140,13 +80,12 @@ export class LotCatalog {
       this.record(actor, lot.id, null, lot);
       return lot;
     })();
-    this.changed();
     return lot;
   }
 
   /** The ETag a GET of this lot answers: the hash of `{data: lot}` as sent. */
   static etag(lot: ParkingLot): string {
-    return render({ data: lot }).etag;
+    return renderJson({ data: lot }).etag;
   }
 
   /**
@@ -186,7 +125,6 @@ export class LotCatalog {
       this.record(actor, id, before, after);
       return after;
     })();
-    this.changed();
     return lot;
   }
 
@@ -196,7 +134,6 @@ export class LotCatalog {
       this.store.lots.delete(id);
       this.record(actor, id, before, null);
     })();
-    this.changed();
   }
 
   /**
@@ -220,7 +157,6 @@ export class LotCatalog {
       }
       return { dry_run: dryRun, applied: apply, ...plan.report };
     })();
-    if (report.applied) this.changed();
     return report;
   }
 }

@@ -5,14 +5,11 @@
  * checks that the client imports the server's files for types only).
  */
 import type { Static } from "@sinclair/typebox";
+import type { ParkingLot } from "../../../domain/lots/schema.ts";
 import type { OperatorChange } from "../../admin/changes/model.ts";
 import type { TokenInfo, UserInfo } from "../../admin/credentials/api-routes.ts";
 import type { LookupPage } from "../../admin/lookups/routes.ts";
-import type {
-  ImportReport as ImportReportModel,
-  ParkingLot,
-  Quote as QuoteModel,
-} from "../../admin/lots/model.ts";
+import type { ImportReport as ImportReportModel } from "../../admin/lots/model.ts";
 import type { LotNow as LotNowModel, OccupancyHistory } from "../../admin/occupancy/model.ts";
 import type { Permit as PermitModel } from "../../admin/permits/model.ts";
 import type { RevenueReport } from "../../admin/reports/model.ts";
@@ -21,6 +18,7 @@ import type { TicketPage } from "../../admin/tickets/search-routes.ts";
 import type { ExtendedInformation, Verdict as VerdictModel } from "../../enforcement/model.ts";
 import type { BoardView } from "../../kiosk/routes.ts";
 import type { Status as StatusModel } from "../../operations/status-routes.ts";
+import type { Quote as QuoteModel } from "../../public/model.ts";
 import type { HandheldSetupEnvelope, SessionEnvelope } from "../model.ts";
 
 export type Lot = Static<typeof ParkingLot>;

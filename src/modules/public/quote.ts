@@ -1,7 +1,7 @@
-import { type FieldError, invalid } from "../../../domain/errors.ts";
-import { priceStay, type Site } from "../../../domain/tariff/engine.ts";
-import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
-import type { ParkingLot } from "./model.ts";
+import { type FieldError, invalid } from "../../domain/errors.ts";
+import type { ParkingLot } from "../../domain/lots/lot.ts";
+import { priceStay, type Site } from "../../domain/tariff/engine.ts";
+import { formatMicros, parseInstant } from "../../domain/time/zoned.ts";
 
 /** Longer stays than this are not quoted: a price for years of parking helps nobody. */
 export const MAX_QUOTE_DAYS = 400;

@@ -1,0 +1,58 @@
+import type { ParkingLot } from "../../domain/lots/lot.ts";
+import { lotNotFound } from "../../domain/lots/rules.ts";
+import { type Rendered, renderJson } from "../../platform/http/conditional.ts";
+import type { Store } from "../../platform/store/db.ts";
+
+interface Snapshot {
+  version: string;
+  lots: ParkingLot[];
+  list?: Rendered;
+  active?: Rendered;
+  inactive?: Rendered;
+  one: Map<number, Rendered>;
+}
+
+/**
+ * The parking lots as kiosks and apps read them, rendered once until the lots change: the
+ * store's lot version moves with this process's writes and with another's commit (`parkd lots
+ * import` while serve runs), for one cheap pragma a read.
+ */
+export class LotReads {
+  private snapshot: Snapshot | null = null;
+
+  constructor(private readonly store: Store) {}
+
+  private current(): Snapshot {
+    const version = this.store.lots.version();
+    if (this.snapshot?.version !== version)
+      this.snapshot = { version, lots: this.store.lots.all(), one: new Map() };
+    return this.snapshot;
+  }
+
+  /** `{data: [...]}` for the list, optionally only active (true) or inactive (false) lots. */
+  list(active?: boolean): Rendered {
+    const s = this.current();
+    const key = active === undefined ? "list" : active ? "active" : "inactive";
+    s[key] ??= renderJson({
+      data: active === undefined ? s.lots : s.lots.filter((l) => l.active === active),
+    });
+    return s[key];
+  }
+
+  /** `{data: lot}`; its ETag is the one an operator's write of the lot answers. */
+  one(id: number): Rendered {
+    const s = this.current();
+    let r = s.one.get(id);
+    if (!r) {
+      r = renderJson({ data: this.require(id) });
+      s.one.set(id, r);
+    }
+    return r;
+  }
+
+  require(id: number): ParkingLot {
+    const lot = this.current().lots.find((l) => l.id === id);
+    if (!lot) throw lotNotFound(id);
+    return lot;
+  }
+}
