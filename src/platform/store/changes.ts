@@ -1,5 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { Change, ChangeSubject, Fields } from "../../domain/changes.ts";
+import { columnList, insertColumns } from "./columns.ts";
+import { operatorChanges } from "./schema/index.ts";
 
 /** The one owner of the `operator_changes` table: the history of operator writes. */
 
@@ -17,21 +19,12 @@ export interface ChangeFilter {
   to?: number;
 }
 
-interface Row {
-  id: number;
-  at: number;
-  actor: string;
-  via: Change["via"];
-  subject: ChangeSubject;
-  subject_id: string;
-  action: Change["action"];
-  before: string | null;
-  after: string | null;
-}
+/** A change as stored: its fields before and after as JSON text. */
+type Row = Omit<StoredChange, "before" | "after"> & { before: string | null; after: string | null };
 
 const parse = (json: string | null): Fields | null => (json === null ? null : (JSON.parse(json) as Fields));
 
-const COLUMNS = "id, at, actor, via, subject, subject_id, action, before, after";
+const COLUMNS = columnList(operatorChanges);
 
 /**
  * A page newest first, with the filters given. Each filter is served by an index: one record's
@@ -53,15 +46,23 @@ export function changePageSql(filter: ChangeFilter): string {
 type Params = Record<string, string | number>;
 
 export class ChangeRecords {
-  private readonly insert: Statement<void, (string | number | null)[]>;
+  private readonly insert: Statement<void, [Omit<Row, "id">]>;
   private readonly deleteOldest: Statement<void, [number, number]>;
   private readonly countOlder: Statement<{ n: number }, [number]>;
   private readonly pages = new Map<string, Statement<Row, [Params]>>();
 
   constructor(private readonly sqlite: Database) {
     this.insert = sqlite.prepare(
-      `INSERT INTO operator_changes (at, actor, via, subject, subject_id, action, before, after)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+      `INSERT INTO operator_changes ${insertColumns(operatorChanges, [
+        "at",
+        "actor",
+        "via",
+        "subject",
+        "subjectId",
+        "action",
+        "before",
+        "after",
+      ])}`,
     );
     this.deleteOldest = sqlite.prepare(
       "DELETE FROM operator_changes WHERE id IN (SELECT id FROM operator_changes WHERE at < ?1 ORDER BY at LIMIT ?2)",
@@ -71,16 +72,11 @@ export class ChangeRecords {
 
   /** Keeps one change; call it inside the write's transaction, so both stand or fall together. */
   record(c: Change): void {
-    this.insert.run(
-      c.at,
-      c.actor,
-      c.via,
-      c.subject,
-      c.subjectId,
-      c.action,
-      c.before === null ? null : JSON.stringify(c.before),
-      c.after === null ? null : JSON.stringify(c.after),
-    );
+    this.insert.run({
+      ...c,
+      before: c.before === null ? null : JSON.stringify(c.before),
+      after: c.after === null ? null : JSON.stringify(c.after),
+    });
   }
 
   /** Changes newest first, before the change with id `before` (exclusive). */
@@ -97,17 +93,7 @@ export class ChangeRecords {
     if (filter.actor !== undefined) params.actor = filter.actor;
     if (filter.from !== undefined) params.from = filter.from;
     if (filter.to !== undefined) params.to = filter.to;
-    return statement.all(params).map((r) => ({
-      id: r.id,
-      at: r.at,
-      actor: r.actor,
-      via: r.via,
-      subject: r.subject,
-      subjectId: r.subject_id,
-      action: r.action,
-      before: parse(r.before),
-      after: parse(r.after),
-    }));
+    return statement.all(params).map((r) => ({ ...r, before: parse(r.before), after: parse(r.after) }));
   }
 
   /** Deletes up to `batch` of the oldest changes before the cutoff; returns how many. */

@@ -20,3 +20,24 @@ export function columnList<T extends Table>(table: T, keys?: readonly ColumnKey<
     })
     .join(", ");
 }
+
+/**
+ * An INSERT's `(sql_name, …) VALUES ($key, …)` for some columns of a table, from the drizzle
+ * schema: the statement binds a row object named as the schema names its columns (on a strict
+ * connection bun:sqlite takes the keys without the `$`), never a positional tuple.
+ */
+export function insertColumns<T extends Table>(table: T, keys: readonly ColumnKey<T>[]): string {
+  return `(${columnNames(table, keys)}) VALUES (${keys.map((k) => `$${k}`).join(", ")})`;
+}
+
+/** `sql_name, …` of some columns of a table, as an INSERT names them. */
+export function columnNames<T extends Table>(table: T, keys: readonly ColumnKey<T>[]): string {
+  const columns = getTableColumns(table) as Record<string, { name: string } | undefined>;
+  return keys
+    .map((key) => {
+      const column = columns[key];
+      if (!column) throw new Error(`no column ${key} in the schema`);
+      return column.name;
+    })
+    .join(", ");
+}

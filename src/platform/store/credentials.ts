@@ -1,5 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { columnList } from "./columns.ts";
 import { commitRelaxed } from "./connection.ts";
 import type { Db } from "./db.ts";
 import { apiTokens, apiUsers } from "./schema/index.ts";
@@ -34,13 +35,10 @@ export class CredentialRecords {
     private readonly db: Db,
   ) {
     this.tokenByHash = sqlite.prepare(
-      `SELECT id, name, token_hash AS tokenHash, scopes, expires_at AS expiresAt, revoked_at AS revokedAt
+      `SELECT ${columnList(apiTokens, ["id", "name", "tokenHash", "scopes", "expiresAt", "revokedAt"])}
        FROM api_tokens WHERE token_hash = ?1`,
     );
-    this.userByName = sqlite.prepare(
-      `SELECT id, name, password_hash AS passwordHash, scopes, created_at AS createdAt, last_used_at AS lastUsedAt
-       FROM api_users WHERE name = ?1`,
-    );
+    this.userByName = sqlite.prepare(`SELECT ${columnList(apiUsers)} FROM api_users WHERE name = ?1`);
     this.touchToken = sqlite.prepare("UPDATE api_tokens SET last_used_at = ?1 WHERE id = ?2");
     this.touchUser = sqlite.prepare("UPDATE api_users SET last_used_at = ?1 WHERE id = ?2");
     this.liveTokens = sqlite.prepare("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NULL");

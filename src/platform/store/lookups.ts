@@ -1,18 +1,29 @@
 import type { Database, Statement } from "bun:sqlite";
+import { columnList, columnNames, insertColumns } from "./columns.ts";
 import { commitRelaxed } from "./connection.ts";
+import { permitLookups } from "./schema/index.ts";
 
 /** The one owner of the `permit_lookups` table: who looked up what, when, with how many results. */
 
 export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict";
 
-export interface LookupRecord {
+/** A type, not an interface: bun:sqlite binds it as named parameters. */
+export type LookupRecord = {
   at: number;
   credential: string;
   by: LookupKind;
   /** The normalized plate or the zone number; a verdict: `PLATE@ZONE`. */
   query: string;
   results: number;
-}
+};
+
+const RECORD_KEYS = [
+  "at",
+  "credential",
+  "by",
+  "query",
+  "results",
+] as const satisfies readonly (keyof LookupRecord)[];
 
 /** A stored record with its id, as the office gets it. */
 export interface StoredLookup extends LookupRecord {
@@ -45,31 +56,32 @@ export function lookupPageSql(filter: LookupFilter): string {
   if (filter.credential !== undefined) where.push("credential = $credential");
   if (filter.from !== undefined) where.push("at >= $from");
   if (filter.to !== undefined) where.push("at < $to");
-  return `SELECT id, at, credential, by, query, results FROM permit_lookups WHERE ${where.join(" AND ")}
+  return `SELECT ${columnList(permitLookups)} FROM permit_lookups WHERE ${where.join(" AND ")}
     ORDER BY id DESC LIMIT $limit`;
 }
 
 export class LookupRecords {
   private readonly pages = new Map<string, Statement<LookupRecord & { id: number }, [Params]>>();
-  private readonly insert: Statement<void, [number, string, string, string, number]>;
+  private readonly insert: Statement<void, [LookupRecord]>;
   private readonly insertMany: Statement<void, (string | number)[]>;
   private readonly deleteOldest: Statement<void, [number, number]>;
   private readonly countOlder: Statement<{ n: number }, [number]>;
   private readonly afterId: Statement<StoredLookup, [number, number]>;
 
   constructor(private readonly sqlite: Database) {
-    this.insert = sqlite.prepare(
-      "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (?1, ?2, ?3, ?4, ?5)",
-    );
+    this.insert = sqlite.prepare(`INSERT INTO permit_lookups ${insertColumns(permitLookups, RECORD_KEYS)}`);
     this.insertMany = sqlite.prepare(
-      `INSERT INTO permit_lookups (at, credential, by, query, results) VALUES ${Array(MANY).fill("(?, ?, ?, ?, ?)").join(", ")}`,
+      // Positional here alone: fifty rows' values in one flat list, in RECORD_KEYS order.
+      `INSERT INTO permit_lookups (${columnNames(permitLookups, RECORD_KEYS)}) VALUES ${Array(MANY)
+        .fill(`(${RECORD_KEYS.map(() => "?").join(", ")})`)
+        .join(", ")}`,
     );
     this.deleteOldest = sqlite.prepare(
       "DELETE FROM permit_lookups WHERE id IN (SELECT id FROM permit_lookups WHERE at < ?1 ORDER BY at LIMIT ?2)",
     );
     this.countOlder = sqlite.prepare("SELECT count(*) AS n FROM permit_lookups WHERE at < ?1");
     this.afterId = sqlite.prepare(
-      "SELECT id, at, credential, by, query, results FROM permit_lookups WHERE id > ?1 ORDER BY id LIMIT ?2",
+      `SELECT ${columnList(permitLookups)} FROM permit_lookups WHERE id > ?1 ORDER BY id LIMIT ?2`,
     );
   }
 
@@ -88,7 +100,7 @@ export class LookupRecords {
       }
       for (; i < batch.length; i++) {
         const r = batch[i]!;
-        this.insert.run(r.at, r.credential, r.by, r.query, r.results);
+        this.insert.run(r);
       }
     });
   }

@@ -1,7 +1,8 @@
 import type { Database, Statement } from "bun:sqlite";
 import { eq, sql } from "drizzle-orm";
+import { columnList, insertColumns } from "./columns.ts";
 import type { Db } from "./db.ts";
-import { permits } from "./schema/index.ts";
+import { centralPermits, permits } from "./schema/index.ts";
 import type { PermitWindow } from "./schema/permits.ts";
 import {
   equalTo,
@@ -47,11 +48,24 @@ export interface OfficePermit {
   days: PermitWindow[] | null;
 }
 
-const LISTED_OFFICE = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
-  note, days, 1 AS office FROM central_permits`;
+/** The columns ListedPermit has, in both tables (an office permit also says it is one). */
+const LISTED_KEYS = [
+  "id",
+  "zone",
+  "startAt",
+  "endAt",
+  "plate",
+  "plateNorm",
+  "note",
+  "days",
+] as const satisfies readonly (keyof ListedPermit)[];
 
-const LISTED = `SELECT id, zone, start_at AS startAt, end_at AS endAt, plate, plate_norm AS plateNorm,
-  note, days FROM permits`;
+const LISTED_OFFICE = `SELECT ${columnList(centralPermits, LISTED_KEYS)}, 1 AS office FROM central_permits`;
+
+const LISTED = `SELECT ${columnList(permits, LISTED_KEYS)} FROM permits`;
+
+/** An office permit as kept: its weekly windows as JSON text, and when it was pulled. */
+type KeptOfficePermit = Omit<OfficePermit, "days"> & { days: string | null; pulledAt: number };
 
 /** As TICKET_LOOKUP_SQL: by plate ?1 plate, ?2 now, ?3 cutoff; by zone ?1 zone, ?2 cutoff. */
 export const PERMIT_LOOKUP_SQL = {
@@ -92,8 +106,7 @@ export interface PermitListing {
   limit?: number;
 }
 
-const STORED = `SELECT id, plate, plate_norm AS plateNorm, zone, start_at AS startAt, end_at AS endAt, note,
-  days, created_at AS createdAt, updated_at AS updatedAt, created_by AS createdBy, id AS position FROM permits`;
+const STORED = `SELECT ${columnList(permits)}, id AS position FROM permits`;
 
 type PermitRow = Omit<StoredPermit, "days"> & { days: string | null } & Positioned;
 
@@ -123,10 +136,7 @@ export class PermitRecords {
     listed: Statement<ListedPermit, [number]>;
     inZoneEnding: Statement<ListedPermit, [number, number]>;
     inZoneOpen: Statement<ListedPermit, [number]>;
-    upsert: Statement<
-      void,
-      [number, string, string, number, number, number | null, string, string | null, number]
-    >;
+    upsert: Statement<void, [KeptOfficePermit]>;
     remove: Statement<void, [number]>;
     removeEnded: Statement<{ id: number }, [number]>;
     count: Statement<{ n: number }, []>;
@@ -150,8 +160,17 @@ export class PermitRecords {
       inZoneEnding: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneEnding),
       inZoneOpen: sqlite.prepare(PERMIT_LOOKUP_SQL.officeInZoneOpen),
       upsert: sqlite.prepare(
-        `INSERT INTO central_permits (id, plate, plate_norm, zone, start_at, end_at, note, days, pulled_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        `INSERT INTO central_permits ${insertColumns(centralPermits, [
+          "id",
+          "plate",
+          "plateNorm",
+          "zone",
+          "startAt",
+          "endAt",
+          "note",
+          "days",
+          "pulledAt",
+        ])}
          ON CONFLICT (id) DO UPDATE SET plate = excluded.plate, plate_norm = excluded.plate_norm,
            zone = excluded.zone, start_at = excluded.start_at, end_at = excluded.end_at, note = excluded.note,
            days = excluded.days, pulled_at = excluded.pulled_at`,
@@ -260,8 +279,7 @@ export class PermitRecords {
     at: number,
   ): void {
     for (const p of keep) {
-      const days = p.days === null ? null : JSON.stringify(p.days);
-      this.office.upsert.run(p.id, p.plate, p.plateNorm, p.zone, p.startAt, p.endAt, p.note, days, at);
+      this.office.upsert.run({ ...p, days: p.days === null ? null : JSON.stringify(p.days), pulledAt: at });
       this.written.officePermit(p.id);
     }
     for (const id of drop) {

@@ -5,6 +5,8 @@ import {
   type RevenueTicket,
   ticketRevenue,
 } from "../../domain/reports/revenue.ts";
+import { columnList, insertColumns } from "./columns.ts";
+import { revenueDays } from "./schema/index.ts";
 
 /**
  * The one owner of `revenue_days` and `revenue_basis`: the revenue book, booked by the intake in
@@ -18,10 +20,22 @@ const GROUP_COLUMNS: Record<RevenueGroup, string> = {
   vat: "vat_rate",
 };
 
-type BookRow = [string, number, number, number, string, number, number, number];
+/** A row of the book: an entry with "no lot" as 0 and "no rate" as -1 (they are key columns). */
+type BookRow = Omit<RevenueEntry, "lotId" | "vatRate"> & { lotId: number; vatRate: number };
+
+const BOOK_KEYS = [
+  "day",
+  "lotId",
+  "zone",
+  "vatRate",
+  "currency",
+  "tickets",
+  "gross",
+  "vat",
+] as const satisfies readonly (keyof BookRow)[];
 
 export class RevenueBook {
-  private readonly upsert: Statement<void, BookRow>;
+  private readonly upsert: Statement<void, [BookRow]>;
   private readonly range: Statement<RevenueEntry & { lotId: number; vatRate: number }, [string, string]>;
   private readonly basis: Statement<{ timezone: string; currency: string }, []>;
   /** The basis this process checked last; the book is built again when it changes. */
@@ -37,23 +51,20 @@ export class RevenueBook {
     private readonly tickets: () => Iterable<RevenueTicket>,
   ) {
     this.upsert = sqlite.prepare(
-      `INSERT INTO revenue_days (day, lot_id, zone, vat_rate, currency, tickets, gross, vat)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+      `INSERT INTO revenue_days ${insertColumns(revenueDays, BOOK_KEYS)}
        ON CONFLICT (day, lot_id, zone, vat_rate, currency) DO UPDATE SET
          tickets = tickets + excluded.tickets, gross = gross + excluded.gross, vat = vat + excluded.vat`,
     );
     // On the primary key: a range of days reads only those days' rows.
     this.range = sqlite.prepare(
-      `SELECT day, lot_id AS lotId, zone, vat_rate AS vatRate, currency, tickets, gross, vat
-       FROM revenue_days WHERE day >= ?1 AND day <= ?2`,
+      `SELECT ${columnList(revenueDays, BOOK_KEYS)} FROM revenue_days WHERE day >= ?1 AND day <= ?2`,
     );
     this.basis = sqlite.prepare("SELECT timezone, currency FROM revenue_basis WHERE id = 1");
   }
 
   /** Adds signed entries (revenueChange) to the book, inside the caller's transaction. */
   book(entries: readonly RevenueEntry[]): void {
-    for (const e of entries)
-      this.upsert.run(e.day, e.lotId ?? 0, e.zone, e.vatRate ?? -1, e.currency, e.tickets, e.gross, e.vat);
+    for (const e of entries) this.upsert.run({ ...e, lotId: e.lotId ?? 0, vatRate: e.vatRate ?? -1 });
   }
 
   /** The book's entries for site-local days from `from` to `to` (YYYY-MM-DD, both included). */

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { getTableColumns } from "drizzle-orm";
-import { columnList } from "../../../src/platform/store/columns.ts";
+import { columnList, insertColumns } from "../../../src/platform/store/columns.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
-import { tickets } from "../../../src/platform/store/schema/index.ts";
+import { ticketEvents, tickets } from "../../../src/platform/store/schema/index.ts";
 import {
   LISTED_TICKET_COLUMNS,
+  NEW_EVENT_KEYS,
   TICKET_COLUMNS,
   type TicketRow,
 } from "../../../src/platform/store/tickets/rows.ts";
@@ -14,6 +15,20 @@ describe("column lists from the drizzle schema", () => {
     expect(columnList(tickets, ["ticketId", "zone", "plateNorm"])).toBe(
       "ticket_id AS ticketId, zone, plate_norm AS plateNorm",
     );
+  });
+
+  test("an INSERT names the columns by their SQL names and binds the schema's keys", () => {
+    expect(insertColumns(tickets, ["ticketId", "plateNorm"])).toBe(
+      "(ticket_id, plate_norm) VALUES ($ticketId, $plateNorm)",
+    );
+    expect(() => insertColumns(tickets, ["nope" as "zone"])).toThrow("no column nope");
+  });
+
+  test("an appended event writes every column the table requires (a new NOT NULL column fails here)", () => {
+    const required = Object.entries(getTableColumns(ticketEvents))
+      .filter(([, c]) => c.notNull && !c.hasDefault && !c.primary)
+      .map(([key]) => key);
+    expect(required.filter((k) => !(NEW_EVENT_KEYS as readonly string[]).includes(k))).toEqual([]);
   });
 
   test("a key the table does not have is refused when the list is made", () => {

@@ -1,10 +1,14 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
+import { insertColumns } from "../columns.ts";
+import { ticketEvents } from "../schema/index.ts";
 import type { WrittenRows } from "../written.ts";
 import {
   LISTED_TICKET_COLUMNS,
   type ListedTicket,
+  NEW_EVENT_KEYS,
   type NewTicketEvent,
+  STORED_EVENT_COLUMNS,
   type StoredTicket,
   type StoredTicketEvent,
   TICKET_COLUMNS,
@@ -14,8 +18,9 @@ import {
 
 /**
  * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
- * Statements are plain and positional: the intake and the attendant lookups run them for every
- * request, and rows come back as plain objects without a mapping layer.
+ * Statements are prepared by hand (the intake and the attendant lookups run them for every
+ * request, and rows come back as plain objects without a mapping layer), their column lists made
+ * from the drizzle schema (rows.ts); rows are written from named objects, never positional tuples.
  */
 
 /** Where the lookups' read model has got to in reading the tickets. */
@@ -55,12 +60,12 @@ export class TicketRecords {
   private readonly current: Statement<TicketState, [string]>;
   private readonly insertRow: Statement<void, [TicketRow]>;
   private readonly replaceRow: Statement<void, [TicketRow]>;
-  private readonly moveRow: Statement<void, [string, string, string, number]>;
-  private readonly cancelRow: Statement<void, [string, number]>;
-  private readonly appendRow: Statement<
+  private readonly moveRow: Statement<
     void,
-    [string, string, number, string, string, number | null, string, string]
+    [{ ticketId: string; plate: string; plateNorm: string; at: number }]
   >;
+  private readonly cancelRow: Statement<void, [string, number]>;
+  private readonly appendRow: Statement<void, [NewTicketEvent]>;
   private readonly firstApplied: Statement<{ rawBody: string }, [string]>;
   private readonly appliedEqual: Statement<{ one: number }, [string, string]>;
   private readonly eventsOf: Statement<{ n: number }, [string]>;
@@ -99,16 +104,12 @@ export class TicketRecords {
        WHERE ticket_id = $ticketId`,
     );
     this.moveRow = s.prepare(
-      "UPDATE tickets SET plate = ?2, plate_norm = ?3, updated_at = ?4 WHERE ticket_id = ?1",
+      "UPDATE tickets SET plate = $plate, plate_norm = $plateNorm, updated_at = $at WHERE ticket_id = $ticketId",
     );
     this.cancelRow = s.prepare(
       "UPDATE tickets SET status = 'canceled', canceled_at = ?2, updated_at = ?2 WHERE ticket_id = ?1",
     );
-    this.appendRow = s.prepare(
-      `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, body_cut_from,
-         canonical, outcome)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
-    );
+    this.appendRow = s.prepare(`INSERT INTO ticket_events ${insertColumns(ticketEvents, NEW_EVENT_KEYS)}`);
     // Both run on the (ticket_id, seq) index: at most MAX_EVENTS_PER_TICKET entries per ticket.
     this.appliedEqual = s.prepare(
       `SELECT 1 AS one FROM ticket_events
@@ -121,9 +122,7 @@ export class TicketRecords {
     );
     this.one = s.prepare(`SELECT ${TICKET_COLUMNS} FROM tickets WHERE ticket_id = ?1`);
     this.history = s.prepare(
-      `SELECT seq, event_type AS eventType, received_at AS receivedAt, credential, raw_body AS rawBody,
-         body_cut_from AS bodyCutFrom, outcome
-       FROM ticket_events WHERE ticket_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`,
+      `SELECT ${STORED_EVENT_COLUMNS} FROM ticket_events WHERE ticket_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`,
     );
     this.byPlate = s.prepare(TICKET_LOOKUP_SQL.ticketsByPlate);
     this.inZoneEnding = s.prepare(TICKET_LOOKUP_SQL.ticketsInZoneEnding);
@@ -165,7 +164,7 @@ export class TicketRecords {
   }
 
   move(ticketId: string, plate: string, plateNorm: string, now: number): void {
-    this.moveRow.run(ticketId, plate, plateNorm, now);
+    this.moveRow.run({ ticketId, plate, plateNorm, at: now });
     this.written.ticket(ticketId);
   }
 
@@ -175,16 +174,7 @@ export class TicketRecords {
   }
 
   appendEvent(e: NewTicketEvent): void {
-    this.appendRow.run(
-      e.ticketId,
-      e.eventType,
-      e.receivedAt,
-      e.credential,
-      e.rawBody,
-      e.bodyCutFrom,
-      e.canonical,
-      e.outcome,
-    );
+    this.appendRow.run(e);
   }
 
   /** An event with this canonical form was applied to the ticket before. */

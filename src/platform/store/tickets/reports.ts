@@ -1,5 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { RevenueTicket } from "../../../domain/reports/revenue.ts";
+import { columnList } from "../columns.ts";
+import { tickets } from "../schema/index.ts";
 
 /**
  * The reports' reads of `tickets` (beside TicketRecords, the tables' owner folder): every ticket's
@@ -15,7 +17,7 @@ export interface Stay {
 }
 
 const DAY = 86_400_000;
-const STAY = `SELECT start_at AS startAt, end_at AS endAt, parking_lot_id AS parkingLotId, zone FROM tickets`;
+const STAY = `SELECT ${columnList(tickets, ["startAt", "endAt", "parkingLotId", "zone"])} FROM tickets`;
 
 /**
  * Both read an index alone (tickets_start and the partial tickets_long_stay cover every column):
@@ -28,6 +30,16 @@ export const OCCUPANCY_SQL = {
   longStays: `${STAY} WHERE (end_at IS NULL OR end_at - start_at > ${DAY}) AND start_at < ?1 - ${DAY}
     AND status <> 'canceled' AND (end_at IS NULL OR end_at > ?1)`,
 } as const;
+
+const COST_COLUMNS = columnList(tickets, [
+  "status",
+  "startAt",
+  "parkingLotId",
+  "zone",
+  "amountInclVat",
+  "vatRate",
+  "currencyCode",
+] satisfies (keyof RevenueTicket)[]);
 
 export class TicketReportRecords {
   private readonly recent: Statement<Stay, [number, number]>;
@@ -49,9 +61,7 @@ export class TicketReportRecords {
   *costs(): Generator<RevenueTicket> {
     yield* this.sqlite
       .query<RevenueTicket, []>(
-        `SELECT status, start_at AS startAt, parking_lot_id AS parkingLotId, zone,
-           amount_incl_vat AS amountInclVat, vat_rate AS vatRate, currency_code AS currencyCode
-         FROM tickets WHERE amount_incl_vat IS NOT NULL AND status <> 'canceled'`,
+        `SELECT ${COST_COLUMNS} FROM tickets WHERE amount_incl_vat IS NOT NULL AND status <> 'canceled'`,
       )
       .iterate();
   }

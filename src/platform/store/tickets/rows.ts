@@ -1,6 +1,6 @@
 import type { TicketStatus } from "../../../domain/tickets/rules.ts";
 import { columnList } from "../columns.ts";
-import { tickets } from "../schema/index.ts";
+import { ticketEvents, tickets } from "../schema/index.ts";
 
 /** The shapes TicketRecords (tickets.ts) reads and writes. */
 
@@ -58,28 +58,35 @@ export type TicketRow = Required<
 
 export type StoredTicket = typeof tickets.$inferSelect;
 
-export interface StoredTicketEvent {
-  seq: number;
-  eventType: string;
-  receivedAt: number;
-  credential: string;
-  rawBody: string;
-  /** Bytes of the body as sent when rawBody holds only its known fields. */
-  bodyCutFrom: number | null;
-  outcome: "applied" | "repeat";
-}
+type TicketEventColumns = typeof ticketEvents.$inferSelect;
 
-/** One event as the intake appends it. */
-export interface NewTicketEvent {
-  ticketId: string;
-  eventType: string;
-  receivedAt: number;
-  credential: string;
-  rawBody: string;
-  bodyCutFrom: number | null;
-  canonical: string;
-  outcome: "applied" | "repeat";
-}
+const STORED_EVENT_KEYS = [
+  "seq",
+  "eventType",
+  "receivedAt",
+  "credential",
+  "rawBody",
+  "bodyCutFrom",
+  "outcome",
+] as const satisfies readonly (keyof TicketEventColumns)[];
+
+/** An event as the operator's view reads it: one list makes both the type and the statement's columns. */
+export type StoredTicketEvent = Pick<TicketEventColumns, (typeof STORED_EVENT_KEYS)[number]>;
+export const STORED_EVENT_COLUMNS = columnList(ticketEvents, STORED_EVENT_KEYS);
+
+export const NEW_EVENT_KEYS = [
+  "ticketId",
+  "eventType",
+  "receivedAt",
+  "credential",
+  "rawBody",
+  "bodyCutFrom",
+  "canonical",
+  "outcome",
+] as const satisfies readonly (keyof TicketEventColumns)[];
+
+/** One event as the intake appends it (every key is a named parameter of the INSERT). */
+export type NewTicketEvent = Pick<TicketEventColumns, (typeof NEW_EVENT_KEYS)[number]>;
 
 /** An event as the office gets it (sync): the log row with its ticket. */
 export interface SyncedEvent extends StoredTicketEvent {

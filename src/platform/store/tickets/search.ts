@@ -1,5 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { TicketStatus } from "../../../domain/tickets/rules.ts";
+import { columnList } from "../columns.ts";
+import { tickets } from "../schema/index.ts";
 import { equalTo, type PageSpec, type SortColumn, type SortValue, sortedPage } from "../sorted-page.ts";
 import type { StoredTicket } from "./rows.ts";
 
@@ -48,9 +50,17 @@ export type TicketSummaryRow = Pick<
   "ticketId" | "status" | "zone" | "parkingLotId" | "plate" | "startAt" | "endAt" | "updatedAt"
 > & { plateNorm: string; position: number };
 
-const SUMMARY = `SELECT ticket_id AS ticketId, status, zone, parking_lot_id AS parkingLotId, plate,
-  plate_norm AS plateNorm, start_at AS startAt, end_at AS endAt, updated_at AS updatedAt,
-  rowid AS position FROM tickets`;
+const SUMMARY = `SELECT ${columnList(tickets, [
+  "ticketId",
+  "status",
+  "zone",
+  "parkingLotId",
+  "plate",
+  "plateNorm",
+  "startAt",
+  "endAt",
+  "updatedAt",
+])}, rowid AS position FROM tickets`;
 
 /** The filters of a search as SQL terms with named parameters. */
 export function ticketFilter(

@@ -1,5 +1,13 @@
 import type { Database } from "bun:sqlite";
-import { type StoredTicket, type SyncedEvent, type SyncedTicket, TICKET_COLUMNS } from "./rows.ts";
+import { columnList } from "../columns.ts";
+import { ticketEvents } from "../schema/index.ts";
+import {
+  STORED_EVENT_COLUMNS,
+  type StoredTicket,
+  type SyncedEvent,
+  type SyncedTicket,
+  TICKET_COLUMNS,
+} from "./rows.ts";
 
 /**
  * The sync's reads of `tickets` and `ticket_events` (the event log in seq order after a cursor,
@@ -11,8 +19,8 @@ export class TicketSyncRecords {
   constructor(private readonly sqlite: Database) {}
 
   eventsAfter(seq: number, limit: number): SyncedEvent[] {
-    const q = `SELECT seq, ticket_id AS ticketId, event_type AS eventType, received_at AS receivedAt, credential,
-      raw_body AS rawBody, body_cut_from AS bodyCutFrom, outcome FROM ticket_events WHERE seq > ?1 ORDER BY seq LIMIT ?2`;
+    const q = `SELECT ${STORED_EVENT_COLUMNS}, ${columnList(ticketEvents, ["ticketId"])}
+      FROM ticket_events WHERE seq > ?1 ORDER BY seq LIMIT ?2`;
     return this.sqlite.query<SyncedEvent, [number, number]>(q).all(seq, limit);
   }
 
