@@ -95,6 +95,20 @@ describe("layers", () => {
     expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
   });
 
+  // The client's type check cannot keep Bun's globals out: the server models it reads for their
+  // types are built with Elysia's `t`, and Elysia's own declarations import "bun". So the rule is
+  // checked here, on the client's text: no server-only global in code that runs in a browser.
+  test("the web client's code names no server-only global (Bun, process, Buffer, require)", () => {
+    const bad = files(join(SRC, CLIENT)).flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .map((line, i) => ({ line: line.replace(/\/\/.*$|"[^"]*"|'[^']*'|`[^`]*`/g, ""), at: i + 1 }))
+        .filter(({ line }) => /\b(Bun|process|Buffer|require|__dirname)\b/.test(line))
+        .map(({ at }) => `${relative(SRC, file)}:${at}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
   test("the context imports no module: module services are never reached through it", () => {
     const bad = all.filter(
       (i) => i.file === "context.ts" && i.spec.startsWith(".") && /^modules\//.test(i.target),
