@@ -14,8 +14,9 @@ interface Snapshot {
 
 /**
  * The parking lots as kiosks and apps read them, rendered once until the lots change: the
- * store's lot version moves with this process's writes and with another's commit (`parkd lots
- * import` while serve runs), for one cheap pragma a read.
+ * store's notice of this process's lot writes and its data version (another connection's commit,
+ * such as `parkd lots import` while serve runs, counted across reconnections) make the version,
+ * for one cheap pragma a read.
  */
 export class LotReads {
   private snapshot: Snapshot | null = null;
@@ -23,7 +24,7 @@ export class LotReads {
   constructor(private readonly store: Store) {}
 
   private current(): Snapshot {
-    const version = this.store.lots.version();
+    const version = `${this.store.dataVersion()}:${this.store.written.lotWrites}`;
     if (this.snapshot?.version !== version)
       this.snapshot = { version, lots: this.store.lots.all(), one: new Map() };
     return this.snapshot;

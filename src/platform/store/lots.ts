@@ -58,8 +58,6 @@ export class LotRecords {
   private readonly names = new Map<number, string | null>();
   private namesVersion = -1;
   private namesCheckedAt = Number.NEGATIVE_INFINITY;
-  /** This process's lot writes: SQLite's data_version moves only for other connections' commits. */
-  private writes = 0;
 
   constructor(
     private readonly sqlite: Database,
@@ -83,15 +81,6 @@ export class LotRecords {
     this.nextIdQuery = sqlite.prepare(
       "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'parking_lots'), 0), coalesce((SELECT max(id) FROM parking_lots), 0)) AS n",
     );
-  }
-
-  /**
-   * Moves with every write to the lots, this process's or another's: a reader that keeps rendered
-   * lots keeps them while it stays the same. (A write rolled back moves it too; that costs one
-   * render, never a stale answer.)
-   */
-  version(): string {
-    return `${this.dataVersionQuery.get()!.data_version}:${this.writes}`;
   }
 
   /** Every lot as stored, by id. */
@@ -153,7 +142,6 @@ export class LotRecords {
   /** Inserts the lot; with `keepId` under the id it carries, else under the next free one. */
   insert(lot: ParkingLot, keepId: boolean, at: number, by: string): ParkingLot {
     this.names.clear();
-    this.writes++;
     this.written.lots();
     const row = this.db
       .insert(parkingLots)
@@ -171,7 +159,6 @@ export class LotRecords {
 
   update(lot: ParkingLot, at: number, by: string): void {
     this.names.clear();
-    this.writes++;
     this.written.lots();
     this.db
       .update(parkingLots)
@@ -183,7 +170,6 @@ export class LotRecords {
   /** False when there was no lot with this id. */
   delete(id: number): boolean {
     this.names.clear();
-    this.writes++;
     this.written.lots();
     return (
       this.db.delete(parkingLots).where(eq(parkingLots.id, id)).returning({ id: parkingLots.id }).all()

@@ -20,6 +20,11 @@ export class WrittenRows {
   private notes = none();
   /** Moves with every note: a reader that saw this value has nothing new to take. */
   serial = 0;
+  /**
+   * Moves with every lot written by this process (whoever took the notes): with the store's
+   * dataVersion(), which moves for other connections' commits, a version of the lots.
+   */
+  lotWrites = 0;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
 
@@ -39,6 +44,7 @@ export class WrittenRows {
   }
 
   lots(): void {
+    this.lotWrites++;
     this.notes.lots = true;
     this.moved();
   }
