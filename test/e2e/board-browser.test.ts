@@ -94,6 +94,23 @@ describe.skipIf(skipWithoutChromium)("the kiosk board in a browser", () => {
     await page.screenshot({ path: screenshotPath("board-phone") });
     expect(refused).toEqual([]);
   }, 60_000);
+  test("figures saved by an earlier version (other field names) are not shown as NaN", async () => {
+    const page = await browser("upgraded", PHONE, "sv-SE");
+    const old = {
+      at: Date.now(),
+      currency: "SEK",
+      lots: [{ id: 1, name: "Storgatan", free: 2, full: false, pricePerHour: 2000 }],
+    };
+    await page.addInitScript((saved) => localStorage.setItem("parkd-board:1", saved), JSON.stringify(old));
+    // The box cannot be reached: only a saved copy could be drawn.
+    await page.route(/\/api\/v1\/board/, (r) => r.abort());
+    await page.goto(`${server.url}/board?lots=1`);
+    await Bun.sleep(500);
+    expect(await page.textContent("body")).not.toContain("NaN");
+    expect(await page.locator(".board-lot").count()).toBe(0);
+    expect(refused.filter((r) => !r.includes("net::"))).toEqual([]);
+  }, 60_000);
+
   test("a lobby screen: names, free spaces or Full, price per hour; live; last figures kept offline", async () => {
     const page = await browser("screen", SCREEN, "sv-SE");
     await page.goto(`${server.url}/board?lots=1,2,3`);

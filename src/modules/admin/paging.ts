@@ -24,8 +24,20 @@ export function decodeCursor<T>(cursor: string, valid: (v: unknown) => v is T, p
   throw notHandedOut(param);
 }
 
-/** A cursor that holds one row id (a change, a lookup record, a ticket event's seq). */
-export const isRowId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+const isRowId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+/** The lists paged by one row id: each cursor names its list, so no list takes another's. */
+export type RowList = "changes" | "lookups" | "ticket-events";
+
+/** The cursor after row `id` of `list` (a change, a lookup record, a ticket event's seq). */
+export const rowCursor = (list: RowList, id: number) => encodeCursor([list, id]);
+
+/** The row id in a cursor `rowCursor(list, …)` handed out; anything else is refused (400). */
+export function rowAfter(cursor: string, list: RowList, param = "cursor"): number {
+  const isOurs = (v: unknown): v is [RowList, number] =>
+    Array.isArray(v) && v.length === 2 && v[0] === list && isRowId(v[1]);
+  return decodeCursor(cursor, isOurs, param)[1];
+}
 
 /** The refusal of a cursor this service did not hand out (or not for this list). */
 export const notHandedOut = (param = "cursor") =>

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_EVENTS_PER_TICKET } from "../../../src/domain/tickets/rules.ts";
+import { rowCursor } from "../../../src/modules/admin/paging.ts";
 import { MAX_STORED_BODY } from "../../../src/modules/intake/stored-body.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { examples } from "../intake/examples.ts";
@@ -181,6 +182,8 @@ describe("the operator's ticket view is paged (item 2)", () => {
       "?events_limit=1e2",
       "?events_cursor=abc",
       "?events_cursor=4",
+      // Another list's cursor (the change history's), though it holds a row id too.
+      `?events_cursor=${rowCursor("changes", 2)}`,
     ]) {
       const res = await s.view(q);
       expectProblem(res, 400, "validation");

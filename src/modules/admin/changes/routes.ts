@@ -4,7 +4,7 @@ import { invalid } from "../../../domain/errors.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { ChangeFilter } from "../../../platform/store/changes.ts";
 import type { AdminDeps } from "../index.ts";
-import { decodeCursor, encodeCursor, instant, iso, isRowId, page } from "../paging.ts";
+import { instant, iso, page, rowAfter, rowCursor } from "../paging.ts";
 import { ChangePage, ChangeQuery } from "./model.ts";
 
 function filterOf(query: Static<typeof ChangeQuery>, timezone: string): ChangeFilter {
@@ -28,7 +28,7 @@ export function changeRoutes(ctx: AdminDeps) {
     ({ query }) => {
       const limit = query.limit ?? 50;
       const filter = filterOf(query, ctx.config.timezone);
-      const before = query.cursor ? decodeCursor(query.cursor, isRowId) : undefined;
+      const before = query.cursor ? rowAfter(query.cursor, "changes") : undefined;
       const p = page(ctx.store.changes.page(filter, before, limit + 1), limit);
       return {
         data: p.rows.map((c) => ({
@@ -42,7 +42,7 @@ export function changeRoutes(ctx: AdminDeps) {
           before: c.before,
           after: c.after,
         })),
-        next_cursor: p.more && p.last ? encodeCursor(p.last.id) : null,
+        next_cursor: p.more && p.last ? rowCursor("changes", p.last.id) : null,
       };
     },
     {

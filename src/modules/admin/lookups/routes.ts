@@ -3,7 +3,7 @@ import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import type { AdminDeps } from "../index.ts";
-import { CursorParam, decodeCursor, encodeCursor, instant, iso, isRowId, page } from "../paging.ts";
+import { CursorParam, instant, iso, page, rowAfter, rowCursor } from "../paging.ts";
 
 export const PageQuery = t.Object({
   registration_number: t.Optional(
@@ -45,7 +45,7 @@ export function lookupRecordRoutes(ctx: AdminDeps) {
     "/api/v1/lookups",
     ({ query }) => {
       const limit = query.limit ?? 50;
-      const before = query.cursor ? decodeCursor(query.cursor, isRowId) : undefined;
+      const before = query.cursor ? rowAfter(query.cursor, "lookups") : undefined;
       const filter = {
         plate:
           query.registration_number === undefined ? undefined : normalizePlate(query.registration_number),
@@ -62,7 +62,7 @@ export function lookupRecordRoutes(ctx: AdminDeps) {
           query: r.query,
           results: r.results,
         })),
-        next_cursor: p.more && p.last ? encodeCursor(p.last.id) : null,
+        next_cursor: p.more && p.last ? rowCursor("lookups", p.last.id) : null,
       };
     },
     {

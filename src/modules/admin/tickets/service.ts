@@ -2,7 +2,7 @@ import { refuse } from "../../../domain/errors.ts";
 import { TICKET_REFUSALS } from "../../../domain/tickets/rules.ts";
 import { formatMicros } from "../../../domain/time/zoned.ts";
 import type { Store } from "../../../platform/store/db.ts";
-import { decodeCursor, encodeCursor, isRowId } from "../paging.ts";
+import { rowAfter, rowCursor } from "../paging.ts";
 import { EVENTS_PAGE, type TicketView } from "./model.ts";
 
 /** Stored bodies were valid JSON when they arrived; show them as JSON, or as text if not. */
@@ -31,7 +31,7 @@ export function ticketView(store: Store, ticketId: string, page: EventsPage = {}
   // One more than the page shows whether another page follows.
   const rows = store.tickets.events(
     ticketId,
-    page.cursor ? decodeCursor(page.cursor, isRowId, "events_cursor") : 0,
+    page.cursor ? rowAfter(page.cursor, "ticket-events", "events_cursor") : 0,
     limit + 1,
   );
   const more = rows.length > limit;
@@ -60,6 +60,6 @@ export function ticketView(store: Store, ticketId: string, page: EventsPage = {}
     updated_at: formatMicros(t.updatedAt),
     canceled_at: t.canceledAt === null ? null : formatMicros(t.canceledAt),
     events,
-    events_next_cursor: more ? encodeCursor(rows[rows.length - 1]!.seq) : null,
+    events_next_cursor: more ? rowCursor("ticket-events", rows[rows.length - 1]!.seq) : null,
   };
 }

@@ -94,7 +94,9 @@ function take(b: Board): void {
 
 try {
   const kept = localStorage.getItem(KEY);
-  if (kept) last = JSON.parse(kept) as Board;
+  // A copy saved by an earlier version names its fields otherwise (pricePerHour): not shown.
+  const b = kept ? (JSON.parse(kept) as Board) : null;
+  if (b?.lots.every((l) => typeof l.price_per_hour === "number")) last = b;
 } catch {}
 render();
 
