@@ -2,15 +2,18 @@
  * Live zone feeds under a busy site's intake, against dist/parkd over HTTPS (serve's default):
  * 40 zones of about 1,000 active plates, 150 ticket events a second, and then 100 open feeds
  * over 30 tokens, first as the attendant page asks for them (?changes=1), then as a client of the
- * first protocol does (the whole list on every change). Prints the intake's p50/p99 and the
+ * first protocol does (the whole list on every change). The three phases take turns, ROUNDS
+ * times, so that a drift of this shared machine lands on all three alike; each phase's latencies
+ * are pooled over the rounds. Prints the intake's p50/p99 (and the p99 against no feeds) and the
  * server's CPU for each. A script, not a test; 127.0.0.1 only, bounded in time.
  *
- *   bun bench/feed-load.ts [SECONDS per phase, default 20]
+ *   bun bench/feed-load.ts [SECONDS per phase, default 20] [ROUNDS, default 3]
  */
 import { readFileSync } from "node:fs";
 import { binaryBox, tls } from "./binary-box.ts";
 
 const SECONDS = Number(process.argv[2] ?? 20);
+const ROUNDS = Number(process.argv[3] ?? 3);
 const ZONES = 40;
 const PLATES_PER_ZONE = 1_000;
 const EVENTS_PER_SECOND = 150;
@@ -69,8 +72,13 @@ const TICKS = 100;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? NaN;
 
+interface Phase {
+  latencies: number[];
+  cpu: number;
+}
+
 /** `SECONDS` of intake at EVENTS_PER_SECOND: its latencies and the server's CPU share. */
-async function phase(label: string): Promise<string> {
+async function phase(label: string): Promise<Phase> {
   const latencies: number[] = [];
   const pending: Promise<void>[] = [];
   const cpu0 = cpuTicks();
@@ -88,9 +96,10 @@ async function phase(label: string): Promise<string> {
   }
   await Promise.all(pending);
   const cpu = ((cpuTicks() - cpu0) / TICKS / ((performance.now() - t0) / 1000)) * 100;
-  const line = `| ${label} | ${latencies.length} | ${pct(latencies, 0.5).toFixed(2)} | ${pct(latencies, 0.99).toFixed(1)} | ${cpu.toFixed(0)} % |`;
-  console.log(line);
-  return line;
+  console.log(
+    `  ${label}: ${latencies.length} events, p50 ${pct(latencies, 0.5).toFixed(2)} ms, p99 ${pct(latencies, 0.99).toFixed(1)} ms, CPU ${cpu.toFixed(0)} %`,
+  );
+  return { latencies, cpu };
 }
 
 /** The feeds' reader, a thread of its own (see feed-readers.ts). */
@@ -114,7 +123,6 @@ async function openFeeds(query: string) {
   };
 }
 
-const rows = ["| phase | events | intake p50 ms | intake p99 ms | server CPU |", "|---|---:|---:|---:|---:|"];
 // A site is always asked: the lookups' read model is built before the first phase, not by the
 // first feed (a one-off of a few hundred ms that would land in that phase's p99).
 for (let z = 0; z < ZONES; z++) {
@@ -126,20 +134,41 @@ for (let z = 0; z < ZONES; z++) {
   await r.text();
 }
 await phase("warm-up (not counted)");
-rows.push(await phase("no feeds"));
-for (const [label, query] of [
+
+const PHASES = [
+  ["no feeds", null],
   ["100 feeds, ?changes=1 (the attendant page)", "?changes=1"],
   ["100 feeds, whole list on each change (first protocol)", ""],
-] as const) {
-  const feeds = await openFeeds(query);
-  const before = await feeds.bytes();
-  const row = await phase(label);
-  rows.push(
-    `${row.slice(0, -1)} ${(((await feeds.bytes()) - before) / SECONDS / 1024).toFixed(0)} KiB/s to the feeds |`,
-  );
-  await feeds.close();
+] as const;
+const pooled = PHASES.map(() => ({
+  latencies: [] as number[],
+  cpu: [] as number[],
+  kibPerSecond: [] as number[],
+}));
+for (let round = 1; round <= ROUNDS; round++) {
+  console.log(`round ${round} of ${ROUNDS}`);
+  for (const [i, [label, query]] of PHASES.entries()) {
+    const feeds = query === null ? null : await openFeeds(query);
+    const before = (await feeds?.bytes()) ?? 0;
+    const p = await phase(label);
+    if (feeds) pooled[i]!.kibPerSecond.push(((await feeds.bytes()) - before) / SECONDS / 1024);
+    await feeds?.close();
+    pooled[i]!.latencies.push(...p.latencies);
+    pooled[i]!.cpu.push(p.cpu);
+  }
 }
-rows.push(await phase("no feeds, again"));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const noneP99 = pct(pooled[0]!.latencies, 0.99);
+const rows = [
+  `| phase (${ROUNDS} rounds of ${SECONDS} s, pooled) | events | intake p50 ms | intake p99 ms | p99 / no feeds | server CPU |`,
+  "|---|---:|---:|---:|---:|---:|",
+  ...PHASES.map(([label], i) => {
+    const p = pooled[i]!;
+    const p99 = pct(p.latencies, 0.99);
+    const traffic = p.kibPerSecond.length ? `  ${mean(p.kibPerSecond).toFixed(0)} KiB/s to the feeds` : "";
+    return `| ${label} | ${p.latencies.length} | ${pct(p.latencies, 0.5).toFixed(2)} | ${p99.toFixed(2)} | ${(p99 / noneP99).toFixed(2)} | ${mean(p.cpu).toFixed(0)} %${traffic} |`;
+  }),
+];
 console.log(`\n${rows.join("\n")}`);
 readersThread.terminate();
 await box.close();
