@@ -8,8 +8,6 @@ export type { PlateEntries } from "./live-copy.ts";
 
 /** How far the clock moves on before entries that can no longer be listed are swept out. */
 const SWEEP_MS = 60_000;
-/** Past this many tickets written since the last answer, reading the whole set again is cheaper. */
-const MAX_REREAD = 20_000;
 /** The plates of a zone's latest writes kept, so that its list can be patched rather than rebuilt. */
 const PLATES_KEPT = 64;
 /** Zones whose write logs are kept at most. */
@@ -176,7 +174,8 @@ export class LookupReadModel {
       if (this.store.sqlite.inTransaction) return false;
       this.notesSeen = written.serial;
       const notes = written.take();
-      if (notes.tickets.size > MAX_REREAD) {
+      // Past MAX_NOTED_TICKETS written since the last answer, reading the whole set again is cheaper.
+      if (notes.tooMany) {
         this.horizon = null;
         this.build(cutoff);
         return false;

@@ -1,13 +1,28 @@
+/**
+ * Past this many tickets written since the last take, the notes stop keeping their ids and say
+ * so: a reader then reads its whole set again, which costs less than reading each of them, and
+ * a box whose tickets nobody looks up (intake at night, no attendant) keeps no growing list.
+ */
+export const MAX_NOTED_TICKETS = 20_000;
+
 /** What WrittenRows.take() hands over: the ids written since the last take. */
 export interface Written {
   tickets: Set<string>;
+  /** More tickets were written than MAX_NOTED_TICKETS: `tickets` is not all of them. */
+  tooMany: boolean;
   permits: Set<number>;
   office: Set<number>;
   /** A parking lot was written (answers carry lot names). */
   lots: boolean;
 }
 
-const none = (): Written => ({ tickets: new Set(), permits: new Set(), office: new Set(), lots: false });
+const none = (): Written => ({
+  tickets: new Set(),
+  tooMany: false,
+  permits: new Set(),
+  office: new Set(),
+  lots: false,
+});
 
 /**
  * The one notice of what this process wrote: each repository notes the id of every ticket, permit
@@ -29,7 +44,14 @@ export class WrittenRows {
   private scheduled = false;
 
   ticket(id: string): void {
-    this.notes.tickets.add(id);
+    const notes = this.notes;
+    if (!notes.tooMany) {
+      notes.tickets.add(id);
+      if (notes.tickets.size > MAX_NOTED_TICKETS) {
+        notes.tooMany = true;
+        notes.tickets.clear();
+      }
+    }
     this.moved();
   }
 

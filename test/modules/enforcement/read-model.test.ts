@@ -6,6 +6,7 @@ import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts"
 import { openStore, type Store } from "../../../src/platform/store/db.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
 import type { ListedTicket } from "../../../src/platform/store/tickets/rows.ts";
+import { MAX_NOTED_TICKETS } from "../../../src/platform/store/written.ts";
 import { cityLot } from "../../support/lots.ts";
 import { seeded } from "../../support/random.ts";
 import { ticketRow } from "../../support/seed.ts";
@@ -82,6 +83,45 @@ describe("the lookups' read model answers what the queries answer", () => {
     expect(ids("CD2")).toEqual(["c"]);
     expect(performance.now() - written).toBeLessThan(1_000);
     other.close();
+    store.close();
+  });
+
+  test("more tickets written than the notes keep: the notes stay bounded, the model reads everything again", async () => {
+    const store = fileStore();
+    const live = new LookupReadModel(store, { slice: 5_000 });
+    const ids = (p: string) => live.forPlate(p, T0, T0 - 24 * H).tickets.map((t) => t.ticketId);
+    // Built (a zone answer is given from the model) before the writes.
+    while (live.forZone(2, T0 - 24 * H, T0 - 24 * H) === null) await Bun.sleep(1);
+    const many = MAX_NOTED_TICKETS + 5;
+    store.transaction(() => {
+      for (let i = 0; i < many; i++)
+        store.tickets.insert(
+          ticketRow({
+            ticketId: `n${i}`,
+            zone: 2,
+            startAt: T0 - H,
+            endAt: null,
+            plate: i % 2 ? "AB1" : "CD2",
+            at: T0,
+          }),
+        );
+    })();
+    // Intake nobody looks up: the notes keep no list past the bound, and say so.
+    const taken = store.written.take();
+    expect(taken.tooMany).toBe(true);
+    expect(taken.tickets.size).toBe(0);
+    store.tickets.insert(
+      ticketRow({ ticketId: "last", zone: 2, startAt: T0 - H, endAt: null, plate: "AB1", at: T0 }),
+    );
+    expect(store.written.take()).toMatchObject({ tooMany: false, tickets: new Set(["last"]) });
+    for (let i = 0; i < many; i++) store.tickets.cancel(`n${i}`, T0);
+    // What the model missed is read again in a build: it answers as the queries do.
+    while (true) {
+      const { live: held, sql } = both(store, live, "AB1", T0, T0 - 24 * H);
+      if (JSON.stringify(held) === JSON.stringify(sql)) break;
+      await Bun.sleep(5);
+    }
+    expect(ids("AB1")).toEqual(["last"]);
     store.close();
   });
 
