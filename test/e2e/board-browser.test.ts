@@ -108,6 +108,15 @@ describe.skipIf(skipWithoutChromium)("the kiosk board in a browser", () => {
     await Bun.sleep(500);
     expect(await page.textContent("body")).not.toContain("NaN");
     expect(await page.locator(".board-lot").count()).toBe(0);
+    // A copy that is only partly the current shape: not drawn, and the board still goes live.
+    await page.unroute(/\/api\/v1\/board/);
+    await page.evaluate(() =>
+      localStorage.setItem("parkd-board:1", JSON.stringify({ lots: [{ price_per_hour: 100 }] })),
+    );
+    await page.reload();
+    await page.waitForSelector(".board-lot");
+    const text = await page.textContent("body");
+    for (const bad of ["NaN", "undefined", "Invalid Date"]) expect(text).not.toContain(bad);
     expect(refused.filter((r) => !r.includes("net::"))).toEqual([]);
   }, 60_000);
 

@@ -71,7 +71,7 @@ export const adminConsoleContract: ApiContract = {
             updated_at: "2026-06-15T08:00:01.000000Z",
           },
         ],
-        next_cursor: "WzE3ODE1MTA0MDAwMDAsIjEwMDIzNCJd",
+        next_cursor: "WyJ0aWNrZXRzIiwiLXN0YXJ0X2F0IiwxNzgxNTEwNDAwMDAwLDEwMDIzNF0",
       },
     },
     LookupPage: {

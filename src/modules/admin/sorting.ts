@@ -18,8 +18,11 @@ export function sortParam<const N extends string>(names: readonly N[], fallback:
   );
 }
 
-export function pageCursor(sort: string, next: SortValue[]): string {
-  return encodeCursor([sort, ...next]);
+/** The sorted lists: a cursor names its list as a row cursor does, so one list refuses another's. */
+export type SortedList = "tickets" | "permits";
+
+export function pageCursor(list: SortedList, sort: string, next: SortValue[]): string {
+  return encodeCursor([list, sort, ...next]);
 }
 
 /**
@@ -27,20 +30,22 @@ export function pageCursor(sort: string, next: SortValue[]): string {
  * starts (a cursor handed out for another sort is refused).
  */
 export function readSort<O extends string>(
+  list: SortedList,
   sort: string,
   orders: Record<O, SortColumn[]>,
   cursor: string | undefined,
 ): { order: O; descending: boolean; after?: SortValue[] } {
   const order = sort.replace(/^-/, "") as O;
   const read = { order, descending: sort.startsWith("-") };
-  return cursor ? { ...read, after: readPageCursor(cursor, sort, orders[order]) } : read;
+  return cursor ? { ...read, after: readPageCursor(cursor, list, sort, orders[order]) } : read;
 }
 
 /** The position a cursor holds; refused when it was handed out for another sort. */
-function readPageCursor(cursor: string, sort: string, key: SortColumn[]): SortValue[] {
-  const [from, ...position] = decodeCursor(
+function readPageCursor(cursor: string, list: SortedList, sort: string, key: SortColumn[]): SortValue[] {
+  const [, from, ...position] = decodeCursor(
     cursor,
-    (v): v is [string, ...unknown[]] => Array.isArray(v) && typeof v[0] === "string",
+    (v): v is [SortedList, string, ...unknown[]] =>
+      Array.isArray(v) && v[0] === list && typeof v[1] === "string",
   );
   if (from !== sort)
     throw invalid(

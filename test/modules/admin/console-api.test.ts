@@ -267,8 +267,21 @@ describe("ticket search", () => {
       ["end_at", [1.5, 1]],
       ["start_at", [null, 1]],
     ] as const)
-      expectProblem(await search(`?sort=${sort}&cursor=${forged([sort, ...position])}`), 400, "validation");
-    expect((await search(`?sort=end_at&cursor=${forged(["end_at", null, 1])}`)).status).toBe(200);
+      expectProblem(
+        await search(`?sort=${sort}&cursor=${forged(["tickets", sort, ...position])}`),
+        400,
+        "validation",
+      );
+    expect((await search(`?sort=end_at&cursor=${forged(["tickets", "end_at", null, 1])}`)).status).toBe(200);
+    // The permit list shares the sort's name and its values' types, but not the cursor.
+    const started = await search("?sort=start_at&limit=2");
+    expectProblem(
+      await call(s.app, "GET", `/api/v1/permits?sort=start_at&cursor=${started.json.next_cursor}`, {
+        token: s.admin,
+      }),
+      400,
+      "validation",
+    );
     expectProblem(await search("?sort=status"), 400, "validation");
     expectProblem(await search("?sort=--zone"), 400, "validation");
   });

@@ -165,12 +165,12 @@ export class PermitService {
     const page = this.ctx.store.permits.list({
       plateNorm: q.registration_number === undefined ? undefined : normalizePlate(q.registration_number),
       zone: q.zone,
-      ...readSort(sort, PERMIT_ORDERS, q.cursor),
+      ...readSort("permits", sort, PERMIT_ORDERS, q.cursor),
       limit: q.limit,
     });
     return {
       data: page.rows.map((p) => this.view(p, now)),
-      next_cursor: page.next && pageCursor(sort, page.next),
+      next_cursor: page.next && pageCursor("permits", sort, page.next),
     };
   }
 

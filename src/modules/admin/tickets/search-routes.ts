@@ -53,7 +53,7 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
         status: query.status,
         from: instant(query.from, "from", ctx.config.timezone),
         to: instant(query.to, "to", ctx.config.timezone),
-        ...readSort(sort, TICKET_ORDERS, query.cursor),
+        ...readSort("tickets", sort, TICKET_ORDERS, query.cursor),
         limit: query.limit ?? 50,
       });
       return {
@@ -67,7 +67,7 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
           end_at: isoOrNull(r.endAt),
           updated_at: iso(r.updatedAt),
         })),
-        next_cursor: p.next && pageCursor(sort, p.next),
+        next_cursor: p.next && pageCursor("tickets", sort, p.next),
       };
     },
     {

@@ -92,13 +92,40 @@ function take(b: Board): void {
   render();
 }
 
+/**
+ * A saved copy as this version writes it, or null: one saved by an earlier version names its
+ * fields otherwise (pricePerHour), and storage can hold anything.
+ */
+function savedBoard(text: string | null): Board | null {
+  const b = text === null ? null : (JSON.parse(text) as Partial<Board> | null);
+  const isLot = (l: unknown): l is Board["lots"][number] => {
+    const x = l as Record<string, unknown> | null;
+    return (
+      typeof x?.id === "number" &&
+      typeof x.name === "string" &&
+      (x.free === null || typeof x.free === "number") &&
+      typeof x.full === "boolean" &&
+      typeof x.price_per_hour === "number"
+    );
+  };
+  return typeof b?.at === "string" &&
+    !Number.isNaN(Date.parse(b.at)) &&
+    typeof b.currency === "string" &&
+    Array.isArray(b.lots) &&
+    b.lots.length > 0 &&
+    b.lots.every(isLot)
+    ? (b as Board)
+    : null;
+}
+
 try {
-  const kept = localStorage.getItem(KEY);
-  // A copy saved by an earlier version names its fields otherwise (pricePerHour): not shown.
-  const b = kept ? (JSON.parse(kept) as Board) : null;
-  if (b?.lots.every((l) => typeof l.price_per_hour === "number")) last = b;
-} catch {}
-render();
+  last = savedBoard(localStorage.getItem(KEY));
+  render();
+} catch {
+  // Whatever the copy held, the board goes live: drawn from the box's first answer.
+  last = null;
+  render();
+}
 
 /** The box sends `tick` every 15 s: hearing nothing for 40 s means it is gone (or the way to it). */
 const SILENCE_MS = 40_000;
