@@ -622,4 +622,64 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(asked).toEqual(["ABC123", "ABC123"]);
     expect(await page.locator("#audit-table tbody").textContent()).toContain("token:handheld-audit");
   });
+
+  test("More on the audit and the change list goes on with the filter as searched, once per click", async () => {
+    const page = await signedInConsole("more-as-searched");
+    // Every page the box answers (slowly) says more follows, so More is always there to click.
+    const asked: string[] = [];
+    const rows = {
+      lookups: {
+        at: "2026-06-15T08:00:00.000000Z",
+        credential: "token:h",
+        by: "registration_number",
+        query: "AAA111",
+        results: 0,
+      },
+      changes: {
+        id: 9,
+        at: "2026-06-15T08:00:00.000000Z",
+        actor: "token:console",
+        via: "console",
+        subject: "permit",
+        subject_id: "1",
+        action: "update",
+        before: { note: "a" },
+        after: { note: "b" },
+      },
+    };
+    for (const path of ["lookups", "changes"] as const)
+      await page.route(new RegExp(`/api/v1/${path}(\\?|$)`), async (route) => {
+        asked.push(route.request().url());
+        await Bun.sleep(300);
+        await route.fulfill({ json: { data: [rows[path]], next_cursor: "WyJsb29rdXBzIiw5XQ" } });
+      });
+    await page.goto(`${server.url}/#/audit`);
+    await page.fill('#audit-filter input[name="registration_number"]', "AAA111");
+    await page.click("#audit-filter button[type=submit]");
+    await page.waitForSelector("#audit-more:not([hidden]):not([disabled])");
+    // Typed but not searched: More still goes on with AAA111, and a second click waits for the first.
+    await page.fill('#audit-filter input[name="registration_number"]', "BBB222");
+    asked.length = 0;
+    await page.click("#audit-more");
+    await page.click("#audit-more", { force: true, timeout: 500 }).catch(() => {});
+    await Bun.sleep(800);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("registration_number=AAA111");
+    expect(asked[0]).toContain("cursor=");
+    expect(await page.locator("#audit-table tbody tr").count()).toBe(2);
+
+    await page.goto(`${server.url}/#/changes`);
+    await page.waitForSelector("#changes-more:not([hidden]):not([disabled])");
+    await page.fill('#changes-filter input[name="actor"]', "token:console");
+    await page.click("#changes-filter button[type=submit]");
+    await Bun.sleep(500);
+    await page.waitForSelector("#changes-more:not([hidden]):not([disabled])");
+    await page.fill('#changes-filter input[name="actor"]', "token:other");
+    asked.length = 0;
+    await page.click("#changes-more");
+    await page.click("#changes-more", { force: true, timeout: 500 }).catch(() => {});
+    await Bun.sleep(800);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("actor=token%3Aconsole");
+  });
 });

@@ -16,11 +16,7 @@ export function auditPage(root: HTMLElement): () => void {
     {
       class: "toolbar",
       id: "audit-filter",
-      onsubmit: prevented(() => {
-        cursor = null;
-        replace(rows);
-        void page();
-      }),
+      onsubmit: prevented(() => void page(false)),
     },
     h("input", { name: "registration_number", placeholder: t("plate"), "aria-label": t("plate") }),
     h("input", { name: "credential", placeholder: t("credential"), "aria-label": t("credential") }),
@@ -28,19 +24,28 @@ export function auditPage(root: HTMLElement): () => void {
     h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
     h("button", { type: "submit" }, t("search")),
   );
-  async function page(): Promise<void> {
+  /** The filter as last searched: More goes on with it, not with edits not yet searched. */
+  let searched: Record<string, string | undefined> = {};
+  /** Each page asked for; an answer to an earlier one arriving late is dropped. */
+  let asked = 0;
+  async function page(next: boolean): Promise<void> {
+    const mine = ++asked;
+    if (!next)
+      searched = {
+        registration_number: field(filter, "registration_number"),
+        credential: field(filter, "credential"),
+        from: isoOf(field(filter, "from")),
+        to: isoOf(field(filter, "to")),
+      };
+    more.disabled = true;
     try {
       const p = await api<{ data: LookupRecord[]; next_cursor: string | null }>(
         "GET",
-        `/api/v1/lookups${query({
-          registration_number: field(filter, "registration_number"),
-          credential: field(filter, "credential"),
-          from: isoOf(field(filter, "from")),
-          to: isoOf(field(filter, "to")),
-          cursor,
-          limit: 100,
-        })}`,
+        `/api/v1/lookups${query({ ...searched, cursor: next ? cursor : undefined, limit: 100 })}`,
       );
+      if (mine !== asked) return;
+      if (!next) replace(rows);
+      replace(note, "");
       for (const r of p.data)
         rows.appendChild(
           h(
@@ -52,10 +57,12 @@ export function auditPage(root: HTMLElement): () => void {
       cursor = p.next_cursor;
       more.hidden = cursor === null;
     } catch (e) {
-      replace(note, problemText(e));
+      if (mine === asked) replace(note, problemText(e));
+    } finally {
+      if (mine === asked) more.disabled = false;
     }
   }
-  more.addEventListener("click", () => void page());
+  more.addEventListener("click", () => void page(true));
   replace(
     root,
     h(
@@ -81,6 +88,6 @@ export function auditPage(root: HTMLElement): () => void {
       more,
     ),
   );
-  void page();
+  void page(false);
   return () => {};
 }

@@ -83,25 +83,35 @@ export function changesPage(root: HTMLElement): () => void {
     h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
     h("button", { type: "submit" }, t("search")),
   );
+  /** The filter as last searched: More goes on with it, not with edits not yet searched. */
+  let searched: Record<string, string | undefined> = {};
+  /** Each page asked for; an answer to an earlier one arriving late is dropped. */
+  let asked = 0;
   async function load(next: boolean): Promise<void> {
+    const mine = ++asked;
+    if (!next)
+      searched = {
+        subject: field(form, "subject"),
+        subject_id: field(form, "subject") ? field(form, "subject_id") : undefined,
+        actor: field(form, "actor"),
+        from: isoOf(field(form, "from")),
+        to: isoOf(field(form, "to")),
+      };
+    more.disabled = true;
     try {
       const page = await api<{ data: Change[]; next_cursor: string | null }>(
         "GET",
-        `/api/v1/changes${query({
-          subject: field(form, "subject"),
-          subject_id: field(form, "subject") ? field(form, "subject_id") : undefined,
-          actor: field(form, "actor"),
-          from: isoOf(field(form, "from")),
-          to: isoOf(field(form, "to")),
-          cursor: next ? cursor : undefined,
-        })}`,
+        `/api/v1/changes${query({ ...searched, cursor: next ? cursor : undefined })}`,
       );
+      if (mine !== asked) return;
       shown = next ? [...shown, ...page.data] : page.data;
       cursor = page.next_cursor;
       more.hidden = cursor === null;
       replace(list, shown.length ? changeRows(shown, true) : h("p", { class: "note" }, t("noChanges")));
     } catch (e) {
-      replace(list, h("p", { class: "error", role: "alert" }, problemText(e)));
+      if (mine === asked) replace(list, h("p", { class: "error", role: "alert" }, problemText(e)));
+    } finally {
+      if (mine === asked) more.disabled = false;
     }
   }
   more.addEventListener("click", () => void load(true));

@@ -154,10 +154,16 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
         more.hidden = cursor === null;
       };
       more.addEventListener("click", async () => {
+        // One page at a time: a second click before the answer would add the same page twice.
+        more.disabled = true;
         try {
-          add((await api<{ data: TicketView }>("GET", `${path}${query({ events_cursor: cursor })}`)).data);
+          const page = (await api<{ data: TicketView }>("GET", `${path}${query({ events_cursor: cursor })}`))
+            .data;
+          if (mine === asked) add(page);
         } catch (e) {
-          replace(detail, problemText(e));
+          if (mine === asked) replace(detail, problemText(e));
+        } finally {
+          more.disabled = false;
         }
       });
       add(v);
