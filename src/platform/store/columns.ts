@@ -3,21 +3,25 @@ import { getTableColumns, type Table } from "drizzle-orm";
 /** A table's columns by the schema's keys (`ticketId`, `plateNorm`). */
 export type ColumnKey<T extends Table> = keyof T["_"]["columns"] & string;
 
+/** Each key's SQL name; a key the table does not have throws when the list is made (at start-up). */
+function sqlNames(table: Table, keys?: readonly string[]): { key: string; name: string }[] {
+  const columns = getTableColumns(table) as Record<string, { name: string } | undefined>;
+  return (keys ?? Object.keys(columns)).map((key) => {
+    const column = columns[key];
+    if (!column) throw new Error(`no column ${key} in the schema`);
+    return { key, name: column.name };
+  });
+}
+
 /**
  * `sql_name AS key, …` for some columns of a table, from the drizzle schema: the statements the
  * hot paths prepare by hand (drizzle's builder costs more per call than they do) name their
  * columns as the schema does, in one list per shape, and a column renamed in the schema renames
- * them. A key the table does not have throws when the list is made (at start-up). Without keys:
- * every column, in the schema's order.
+ * them. Without keys: every column, in the schema's order.
  */
 export function columnList<T extends Table>(table: T, keys?: readonly ColumnKey<T>[]): string {
-  const columns = getTableColumns(table) as Record<string, { name: string } | undefined>;
-  return (keys ?? Object.keys(columns))
-    .map((key) => {
-      const column = columns[key];
-      if (!column) throw new Error(`no column ${key} in the schema`);
-      return column.name === key ? key : `${column.name} AS ${key}`;
-    })
+  return sqlNames(table, keys)
+    .map(({ key, name }) => (name === key ? key : `${name} AS ${key}`))
     .join(", ");
 }
 
@@ -32,12 +36,7 @@ export function insertColumns<T extends Table>(table: T, keys: readonly ColumnKe
 
 /** `sql_name, …` of some columns of a table, as an INSERT names them. */
 export function columnNames<T extends Table>(table: T, keys: readonly ColumnKey<T>[]): string {
-  const columns = getTableColumns(table) as Record<string, { name: string } | undefined>;
-  return keys
-    .map((key) => {
-      const column = columns[key];
-      if (!column) throw new Error(`no column ${key} in the schema`);
-      return column.name;
-    })
+  return sqlNames(table, keys)
+    .map(({ name }) => name)
     .join(", ");
 }
