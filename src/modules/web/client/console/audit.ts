@@ -1,22 +1,21 @@
-import { api, query } from "../api.ts";
 import type { LookupRecord } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
+import { pagedList } from "./paged-list.ts";
 import { problemText, SCROLLS } from "./table.ts";
 
 export function auditPage(root: HTMLElement): () => void {
   const rows = h("tbody");
   const more = h("button", { type: "button", id: "audit-more", hidden: true }, t("more"));
   const note = h("p", { class: "note", role: "status" });
-  let cursor: string | null = null;
   // "Who looked up plate X last week": by plate in any spelling, by credential, by time.
   const filter = h(
     "form",
     {
       class: "toolbar",
       id: "audit-filter",
-      onsubmit: prevented(() => void page(false)),
+      onsubmit: prevented((): void => void records.search()),
     },
     h("input", { name: "registration_number", placeholder: t("plate"), "aria-label": t("plate") }),
     h("input", { name: "credential", placeholder: t("credential"), "aria-label": t("credential") }),
@@ -24,29 +23,20 @@ export function auditPage(root: HTMLElement): () => void {
     h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
     h("button", { type: "submit" }, t("search")),
   );
-  /** The filter as last searched: More goes on with it, not with edits not yet searched. */
-  let searched: Record<string, string | undefined> = {};
-  /** Each page asked for; an answer to an earlier one arriving late is dropped. */
-  let asked = 0;
-  async function page(next: boolean): Promise<void> {
-    const mine = ++asked;
-    if (!next)
-      searched = {
-        registration_number: field(filter, "registration_number"),
-        credential: field(filter, "credential"),
-        from: isoOf(field(filter, "from")),
-        to: isoOf(field(filter, "to")),
-      };
-    more.disabled = true;
-    try {
-      const p = await api<{ data: LookupRecord[]; next_cursor: string | null }>(
-        "GET",
-        `/api/v1/lookups${query({ ...searched, cursor: next ? cursor : undefined, limit: 100 })}`,
-      );
-      if (mine !== asked) return;
+  const records = pagedList<LookupRecord>({
+    path: "/api/v1/lookups",
+    more,
+    filter: () => ({
+      registration_number: field(filter, "registration_number"),
+      credential: field(filter, "credential"),
+      from: isoOf(field(filter, "from")),
+      to: isoOf(field(filter, "to")),
+      limit: 100,
+    }),
+    show: (page, next) => {
       if (!next) replace(rows);
       replace(note, "");
-      for (const r of p.data)
+      for (const r of page)
         rows.appendChild(
           h(
             "tr",
@@ -54,15 +44,9 @@ export function auditPage(root: HTMLElement): () => void {
             [when(r.at), r.credential, r.by, r.query, String(r.results)].map((c) => h("td", null, c)),
           ),
         );
-      cursor = p.next_cursor;
-      more.hidden = cursor === null;
-    } catch (e) {
-      if (mine === asked) replace(note, problemText(e));
-    } finally {
-      if (mine === asked) more.disabled = false;
-    }
-  }
-  more.addEventListener("click", () => void page(true));
+    },
+    failed: (e) => replace(note, problemText(e)),
+  });
   replace(
     root,
     h(
@@ -88,6 +72,6 @@ export function auditPage(root: HTMLElement): () => void {
       more,
     ),
   );
-  void page(false);
+  void records.search();
   return () => {};
 }

@@ -3,6 +3,7 @@ import type { Change } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
+import { pagedList } from "./paged-list.ts";
 import { problemText, table } from "./table.ts";
 
 const short = (v: unknown) => {
@@ -66,11 +67,10 @@ export function objectHistory(subject: Change["subject"], id: number | string): 
 export function changesPage(root: HTMLElement): () => void {
   const list = h("div", { id: "changes-list" });
   const more = h("button", { type: "button", id: "changes-more", hidden: true }, t("more"));
-  let cursor: string | null = null;
   let shown: Change[] = [];
   const form = h(
     "form",
-    { class: "toolbar", id: "changes-filter", onsubmit: prevented(() => load(false)) },
+    { class: "toolbar", id: "changes-filter", onsubmit: prevented((): void => void changes.search()) },
     h(
       "select",
       { name: "subject", "aria-label": t("record") },
@@ -83,39 +83,23 @@ export function changesPage(root: HTMLElement): () => void {
     h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
     h("button", { type: "submit" }, t("search")),
   );
-  /** The filter as last searched: More goes on with it, not with edits not yet searched. */
-  let searched: Record<string, string | undefined> = {};
-  /** Each page asked for; an answer to an earlier one arriving late is dropped. */
-  let asked = 0;
-  async function load(next: boolean): Promise<void> {
-    const mine = ++asked;
-    if (!next)
-      searched = {
-        subject: field(form, "subject"),
-        subject_id: field(form, "subject") ? field(form, "subject_id") : undefined,
-        actor: field(form, "actor"),
-        from: isoOf(field(form, "from")),
-        to: isoOf(field(form, "to")),
-      };
-    more.disabled = true;
-    try {
-      const page = await api<{ data: Change[]; next_cursor: string | null }>(
-        "GET",
-        `/api/v1/changes${query({ ...searched, cursor: next ? cursor : undefined })}`,
-      );
-      if (mine !== asked) return;
-      shown = next ? [...shown, ...page.data] : page.data;
-      cursor = page.next_cursor;
-      more.hidden = cursor === null;
+  const changes = pagedList<Change>({
+    path: "/api/v1/changes",
+    more,
+    filter: () => ({
+      subject: field(form, "subject"),
+      subject_id: field(form, "subject") ? field(form, "subject_id") : undefined,
+      actor: field(form, "actor"),
+      from: isoOf(field(form, "from")),
+      to: isoOf(field(form, "to")),
+    }),
+    show: (page, next) => {
+      shown = next ? [...shown, ...page] : page;
       replace(list, shown.length ? changeRows(shown, true) : h("p", { class: "note" }, t("noChanges")));
-    } catch (e) {
-      if (mine === asked) replace(list, h("p", { class: "error", role: "alert" }, problemText(e)));
-    } finally {
-      if (mine === asked) more.disabled = false;
-    }
-  }
-  more.addEventListener("click", () => void load(true));
+    },
+    failed: (e) => replace(list, h("p", { class: "error", role: "alert" }, problemText(e))),
+  });
   replace(root, form, list, more);
-  void load(false);
+  void changes.search();
   return () => {};
 }

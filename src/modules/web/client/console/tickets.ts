@@ -3,6 +3,7 @@ import type { Ticket, TicketView } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
+import { pagedList } from "./paged-list.ts";
 import { type Column, SortedHeadings } from "./sorting.ts";
 import { openingLink, problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
@@ -31,7 +32,6 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
   const more = h("button", { type: "button", id: "tickets-more", hidden: true }, t("more"));
   const note = h("p", { class: "note", role: "status" });
   const detail = h("div", { class: "editor", id: "ticket-detail" });
-  let cursor: string | null = null;
   const columns: Column[] = [
     { label: t("ticket"), sort: "ticket_id" },
     { label: t("plate"), sort: "registration_number" },
@@ -41,13 +41,13 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     { label: t("endShort"), sort: "end_at", newestFirst: true },
   ];
   const head = h("thead");
-  const headings = new SortedHeadings("-start_at", () => void search(false));
+  const headings = new SortedHeadings("-start_at", () => void search());
   const form = h(
     "form",
     {
       class: "toolbar",
       id: "ticket-search",
-      onsubmit: prevented(() => search(false)),
+      onsubmit: prevented((): void => void search()),
     },
     h("input", { name: "registration_number", placeholder: t("plate"), "aria-label": t("plate") }),
     h("input", { name: "zone", type: "number", min: 0, placeholder: t("zone"), "aria-label": t("zone") }),
@@ -62,32 +62,19 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     h("button", { type: "submit" }, t("search")),
   );
 
-  /** The list's query as its first page asked it: "More" continues that list, not the form's edits. */
-  let listed: Record<string, string | undefined> = {};
-  /** The list asked for last: an answer to an earlier one (a slow page, a sort clicked twice) is dropped. */
-  let searches = 0;
-  async function search(next: boolean): Promise<void> {
-    const mine = ++searches;
-    if (!next) {
-      cursor = null;
-      replace(rows);
-      replace(head, headings.row(columns));
-      listed = {
-        registration_number: field(form, "registration_number"),
-        zone: field(form, "zone"),
-        status: field(form, "status"),
-        from: isoOf(field(form, "from")),
-        to: isoOf(field(form, "to")),
-        sort: headings.sort,
-      };
-    }
-    try {
-      const page = await api<{ data: Ticket[]; next_cursor: string | null }>(
-        "GET",
-        `/api/v1/tickets${query({ ...listed, cursor: next ? cursor : undefined })}`,
-      );
-      if (mine !== searches) return;
-      for (const tk of page.data)
+  const tickets = pagedList<Ticket>({
+    path: "/api/v1/tickets",
+    more,
+    filter: () => ({
+      registration_number: field(form, "registration_number"),
+      zone: field(form, "zone"),
+      status: field(form, "status"),
+      from: isoOf(field(form, "from")),
+      to: isoOf(field(form, "to")),
+      sort: headings.sort,
+    }),
+    show: (page) => {
+      for (const tk of page)
         rows.appendChild(
           h(
             "tr",
@@ -106,14 +93,16 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
             h("td", null, when(tk.end_at)),
           ),
         );
-      cursor = page.next_cursor;
-      more.hidden = cursor === null;
       replace(note, "");
-    } catch (e) {
-      if (mine === searches) replace(note, problemText(e));
-    }
+    },
+    failed: (e) => replace(note, problemText(e)),
+  });
+  /** A new search: the list and its headings drawn afresh at once, the first page when it comes. */
+  function search(): Promise<void> {
+    replace(rows);
+    replace(head, headings.row(columns));
+    return tickets.search();
   }
-  more.addEventListener("click", () => void search(true));
 
   /** The ticket asked for last: an earlier answer arriving late is not shown over it. */
   let asked = 0;
@@ -208,7 +197,7 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
       detail,
     ),
   );
-  void search(false);
+  void search();
   if (ticketId) void open(ticketId);
   return () => {};
 }
