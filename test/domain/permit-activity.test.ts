@@ -6,9 +6,9 @@ import {
   isListed,
   newestFirst,
   ticketNote,
-  uniqueSortedPlates,
   windowSpans,
 } from "../../src/domain/permits/activity.ts";
+import { uniqueSortedPlates } from "../../src/domain/permits/plate-list.ts";
 import { toWallTime } from "../../src/domain/time/zoned.ts";
 import { lookupTarget } from "../../src/modules/enforcement/lookup-params.ts";
 import { problemOf } from "../../src/platform/http/problem.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { patchSortedPlates, sortedPlateList, uniqueSortedPlates } from "../../src/domain/permits/activity.ts";
+import { PlateList, uniqueSortedPlates } from "../../src/domain/permits/plate-list.ts";
 import { formatMicros } from "../../src/domain/time/zoned.ts";
 import { seeded } from "../support/random.ts";
 
@@ -44,8 +44,8 @@ describe("fast paths of the zone answers", () => {
 });
 
 /** A patched list is the list sorted again: cases at the ends, in the middle, respelled, gone. */
-describe("patchSortedPlates", () => {
-  const list = sortedPlateList(
+describe("PlateList.patch", () => {
+  const list = PlateList.sorted(
     ["ABC1", "ÅÄÖ9", "Z9", "123", "ÖA1"].map((p, i) => ({ plate: p, plateNorm: p, startAt: i })),
   );
   const cases: [string, [string, string | null][], string[], string[]][] = [
@@ -70,15 +70,58 @@ describe("patchSortedPlates", () => {
   for (const [name, changes, added, removed] of cases)
     test(name, () => {
       const changed = new Map(changes);
-      const patched = patchSortedPlates(list, changed);
+      const patched = list.patch(changed);
       const shown = new Map(list.keys.map((k, i) => [k, list.plates[i]!]));
       for (const [k, v] of changed)
         if (v === null) shown.delete(k);
         else shown.set(k, v);
-      const whole = sortedPlateList([...shown].map(([k, p]) => ({ plate: p, plateNorm: k, startAt: 0 })));
-      expect(patched.plates).toEqual(whole.plates);
-      expect(patched.keys).toEqual(whole.keys);
+      const whole = PlateList.sorted([...shown].map(([k, p]) => ({ plate: p, plateNorm: k, startAt: 0 })));
+      expect(patched.list.plates).toEqual(whole.plates);
+      expect(patched.list.keys).toEqual(whole.keys);
       expect(patched.added).toEqual(added);
       expect(patched.removed).toEqual(removed);
     });
+});
+
+/**
+ * The list is kept in chunks; a patch copies the chunks it changes, splits a full one and drops an
+ * emptied one. With chunks of 2-4 plates every step crosses such edges: after each random patch
+ * the list must read as the whole set sorted again, and the list it was patched from as before.
+ */
+describe("PlateList in chunks", () => {
+  const alphabet = ["A", "B", "Z", "Å", "Ä", "Ö", "0", "9", "É"];
+  for (const chunk of [2, 3, 4]) {
+    test(`random patches with chunks of ${chunk}`, () => {
+      const { rand } = seeded(40 + chunk);
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+      const randomKey = () =>
+        Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(alphabet)).join("");
+      const shown = new Map<string, string>();
+      let list = PlateList.sorted([], chunk);
+      for (let step = 0; step < 400; step++) {
+        const changed = new Map<string, string | null>();
+        for (let n = 1 + Math.floor(rand() * 4); n > 0; n--) {
+          const key = rand() < 0.5 && shown.size > 0 ? pick([...shown.keys()]) : randomKey();
+          changed.set(key, rand() < 0.35 ? null : rand() < 0.5 ? key : `${key} `);
+        }
+        const before = list.plates;
+        const patched = list.patch(changed);
+        const was = new Map(shown);
+        for (const [k, v] of changed)
+          if (v === null) shown.delete(k);
+          else shown.set(k, v);
+        const whole = PlateList.sorted([...shown].map(([k, p]) => ({ plate: p, plateNorm: k, startAt: 0 })));
+        expect(patched.list.plates).toEqual(whole.plates);
+        expect(patched.list.keys).toEqual(whole.keys);
+        expect(patched.list.size).toBe(shown.size);
+        expect(patched.list.first).toBe(whole.plates[0]);
+        expect(list.plates).toEqual(before);
+        const wasShown = new Set(was.values());
+        const isShown = new Set(shown.values());
+        expect(patched.added.sort()).toEqual([...isShown].filter((p) => !wasShown.has(p)).sort());
+        expect(patched.removed.sort()).toEqual([...wasShown].filter((p) => !isShown.has(p)).sort());
+        list = patched.list;
+      }
+    });
+  }
 });

@@ -4,13 +4,12 @@ import {
   type Listed,
   newestFirst,
   type PermitWindow,
-  patchSortedPlates,
-  sortedPlateList,
   ticketNote,
   WallClock,
   type WindowSpan,
   windowSpans,
 } from "../../domain/permits/activity.ts";
+import { PlateList } from "../../domain/permits/plate-list.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
 import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
@@ -93,7 +92,7 @@ export class PermitLookups {
 
   private activeList(rows: Candidate[], at: number) {
     const clock = new WallClock(at, this.ctx.config.timezone);
-    return sortedPlateList(rows.filter((c) => isActive(c, at, clock)));
+    return PlateList.sorted(rows.filter((c) => isActive(c, at, clock)));
   }
 
   /** The zone list, with its ETag, reused like byZoneJson and patched where few plates changed. */
@@ -104,8 +103,7 @@ export class PermitLookups {
       at,
       () => {
         const rows = this.inZone(zone, at, at, false);
-        const { plates, keys } = this.activeList(rows, at);
-        return ZoneList.built(plates, keys, nextChange(rows, at, 0));
+        return ZoneList.built(this.activeList(rows, at), nextChange(rows, at, 0));
       },
       this.patchList(zone, at),
     );
@@ -127,10 +125,10 @@ export class PermitLookups {
         if (!held) return null;
         const rows = this.candidates(held.tickets, held.permits, false);
         until = Math.min(until, nextChange(rows, at, 0));
-        changed.set(plate, this.activeList(rows, at).plates[0] ?? null);
+        changed.set(plate, this.activeList(rows, at).first ?? null);
       }
       // The kept answer's rows change no sooner than it said; the plates read again, as theirs say.
-      return ZoneList.patched(kept, patchSortedPlates(kept, changed), Math.min(until, kept.until));
+      return ZoneList.patched(kept, kept.list.patch(changed), Math.min(until, kept.until));
     };
   }
 

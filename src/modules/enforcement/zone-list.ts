@@ -1,3 +1,4 @@
+import type { PlateList, PlatePatch } from "../../domain/permits/plate-list.ts";
 import type { ZoneAnswer } from "./zone-answers.ts";
 
 /**
@@ -58,9 +59,7 @@ export class ZoneList implements ZoneAnswer {
   private text: string | undefined;
 
   private constructor(
-    readonly plates: string[],
-    /** The plates' normalized forms, in the same order (what a patch searches). */
-    readonly keys: string[],
+    readonly list: PlateList,
     readonly until: number,
     readonly tag: PlateSetTag,
     /** About what the list holds: its plates, their keys, and its body once written. */
@@ -70,19 +69,15 @@ export class ZoneList implements ZoneAnswer {
     this.etag = etagOfTag(tag);
   }
 
-  static built(plates: string[], keys: string[], until: number): ZoneList {
-    return new ZoneList(plates, keys, until, moved(EMPTY, plates, []), weight(plates));
+  static built(list: PlateList, until: number): ZoneList {
+    const plates = list.plates;
+    return new ZoneList(list, until, moved(EMPTY, plates, []), weight(plates));
   }
 
   /** The list after a patch of `from`: the same tag moved by what was added and removed. */
-  static patched(
-    from: ZoneList,
-    next: { plates: string[]; keys: string[]; added: string[]; removed: string[] },
-    until: number,
-  ): ZoneList {
+  static patched(from: ZoneList, next: PlatePatch, until: number): ZoneList {
     return new ZoneList(
-      next.plates,
-      next.keys,
+      next.list,
       until,
       moved(from.tag, next.added, next.removed),
       from.chars + weight(next.added) - weight(next.removed),
@@ -90,12 +85,17 @@ export class ZoneList implements ZoneAnswer {
     );
   }
 
+  /** The plates in order (a new array at each call: the list itself is kept in chunks). */
+  get plates(): string[] {
+    return this.list.plates;
+  }
+
   get body(): string {
-    this.text ??= JSON.stringify({ data: this.plates });
+    this.text ??= JSON.stringify({ data: this.list.plates });
     return this.text;
   }
 
   get results(): number {
-    return this.plates.length;
+    return this.list.size;
   }
 }

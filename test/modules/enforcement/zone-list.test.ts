@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { PlateList } from "../../../src/domain/permits/plate-list.ts";
 import { ZoneList } from "../../../src/modules/enforcement/zone-list.ts";
 
-const list = (plates: string[]) => ZoneList.built(plates, plates, Number.POSITIVE_INFINITY);
+const sorted = (plates: string[]) => PlateList.sorted(plates.map((p) => ({ plate: p, plateNorm: p, startAt: 0 })));
+const list = (plates: string[]) => ZoneList.built(sorted(plates), Number.POSITIVE_INFINITY);
 const patch = (from: ZoneList, plates: string[], added: string[], removed: string[]) =>
-  ZoneList.patched(from, { plates, keys: plates, added, removed }, Number.POSITIVE_INFINITY);
+  ZoneList.patched(from, { list: sorted(plates), added, removed }, Number.POSITIVE_INFINITY);
 
 describe("ZoneList", () => {
   test("its tag is the set's: the same plates by any path read the same, other plates differently", () => {
