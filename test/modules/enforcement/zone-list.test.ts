@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { PlateList } from "../../../src/domain/permits/plate-list.ts";
 import { ZoneList } from "../../../src/modules/enforcement/zone-list.ts";
 
-const sorted = (plates: string[]) => PlateList.sorted(plates.map((p) => ({ plate: p, plateNorm: p, startAt: 0 })));
+const sorted = (plates: string[]) =>
+  PlateList.sorted(plates.map((p) => ({ plate: p, plateNorm: p, startAt: 0 })));
 const list = (plates: string[]) => ZoneList.built(sorted(plates), Number.POSITIVE_INFINITY);
 const patch = (from: ZoneList, plates: string[], added: string[], removed: string[]) =>
   ZoneList.patched(from, { list: sorted(plates), added, removed }, Number.POSITIVE_INFINITY);
