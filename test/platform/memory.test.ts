@@ -17,6 +17,7 @@ function process(start: number, after: number) {
     high: 150 * MB,
     highGrowth: 8 * MB,
     highEveryMs: 1_000,
+    ceiling: 180 * MB,
   });
   return { p, keeper };
 }
@@ -83,6 +84,39 @@ describe("MemoryKeeper", () => {
     p.size += 10 * MB;
     keeper.tick();
     expect(keeper.fullCollections).toBe(5);
+  });
+
+  test("above 150 MB, slow growth waits for the engine's own collections up to 180 MB", () => {
+    const { p, keeper } = process(140 * MB, 145 * MB);
+    const fullAt: number[] = [];
+    // 3 MB a second: past the 8 MB of growth within a few seconds, never 8 MB in one second.
+    for (let s = 0; s < 30; s++) {
+      p.clock = s * 1_000;
+      p.size += 3 * MB;
+      const before = keeper.fullCollections;
+      keeper.tick();
+      if (keeper.fullCollections > before) fullAt.push(p.size / MB);
+    }
+    // 143, 146, ... 179 MB pass by; the look at 182 MB collects (back to 145), and 181 MB again.
+    expect(fullAt).toEqual([145, 145]);
+    expect(keeper.collections).toBe(2);
+  });
+
+  test("growth during the wait after a collection still counts toward the pace", () => {
+    const { p, keeper } = process(150 * MB, 152 * MB);
+    p.size = 170 * MB;
+    keeper.tick();
+    expect(keeper.fullCollections).toBe(1);
+    // 12 MB in the half second after it: held back by the wait, not forgotten.
+    p.clock = 500;
+    p.size = 164 * MB;
+    keeper.tick();
+    expect(keeper.fullCollections).toBe(1);
+    // 3 MB more: 15 MB in 1.5 s is 10 MB a second.
+    p.clock = 1_500;
+    p.size = 167 * MB;
+    keeper.tick();
+    expect(keeper.fullCollections).toBe(2);
   });
 
   test("a process that shrank by itself is measured from its new size", () => {
