@@ -1,7 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { openStore, SCHEMA_VERSION } from "../../../src/platform/store/db.ts";
@@ -13,6 +12,9 @@ import {
   UPGRADE_BACKUPS_KEPT,
   upgradeBackups,
 } from "../../../src/platform/store/upgrade.ts";
+import { tempDirs } from "../../support/temp.ts";
+
+const scratch = tempDirs("parkd-upgrade-");
 
 const known = (...at: number[]) =>
   at.map((folderMillis) => ({ folderMillis, hash: String(folderMillis) }) as MigrationMeta);
@@ -55,7 +57,7 @@ describe("schemaState", () => {
 
 describe("the copy before an upgrade", () => {
   test("is whole, private, named by versions and time; only the newest three are kept", () => {
-    const dir = mkdtempSync(join(tmpdir(), "parkd-upgrade-"));
+    const dir = scratch();
     const store = openStore(dir);
     store.sqlite.run("INSERT INTO store_probe (id, checked_at) VALUES (1, 42)");
     const made: string[] = [];
@@ -74,7 +76,7 @@ describe("the copy before an upgrade", () => {
   });
 
   test("other files in backups/ are never pruned", () => {
-    const dir = mkdtempSync(join(tmpdir(), "parkd-upgrade-"));
+    const dir = scratch();
     const store = openStore(dir);
     for (let i = 0; i < UPGRADE_BACKUPS_KEPT + 1; i++)
       backupBeforeUpgrade(store.sqlite, store.path, dir, 1, 2, Date.UTC(2026, 0, 1 + i));
@@ -88,7 +90,7 @@ describe("the copy before an upgrade", () => {
 
 describe("opening a store", () => {
   test("a new store is made without a copy; a store with an unknown migration is refused unchanged", () => {
-    const dir = mkdtempSync(join(tmpdir(), "parkd-upgrade-"));
+    const dir = scratch();
     const store = openStore(dir);
     expect(store.upgrade).toBeNull();
     expect(upgradeBackups(dir)).toEqual([]);
