@@ -15,8 +15,9 @@ const box = isRoot ? new Box() : undefined;
 let mounted = "";
 
 afterAll(async () => {
-  await box?.cleanup().catch(() => {});
+  // Unmounted first: the folder cannot be removed while the small disk is mounted on it.
   if (mounted) spawnSync(["umount", "-l", mounted]);
+  await box?.cleanup().catch(() => {});
 });
 
 function mount(dir: string, size: string): void {
