@@ -8,7 +8,7 @@ import {
   ticketNote,
   windowSpans,
 } from "../../src/domain/permits/activity.ts";
-import { uniqueSortedPlates } from "../../src/domain/permits/plate-list.ts";
+import { PlateList } from "../../src/domain/permits/plate-list.ts";
 import { toWallTime } from "../../src/domain/time/zoned.ts";
 import { lookupTarget } from "../../src/modules/enforcement/lookup-params.ts";
 import { problemOf } from "../../src/platform/http/problem.ts";
@@ -141,14 +141,14 @@ describe("order and presentation", () => {
   });
 
   test("each plate once, as last sent, in Swedish order (Å Ä Ö after Z)", () => {
-    const plates = uniqueSortedPlates([
+    const plates = PlateList.sorted([
       { plate: "ÖRN 1", plateNorm: "ÖRN1", startAt: 1 },
       { plate: "abc 123", plateNorm: "ABC123", startAt: 1 },
       { plate: "ABC123", plateNorm: "ABC123", startAt: 5 },
       { plate: "ÅSA 9", plateNorm: "ÅSA9", startAt: 1 },
       { plate: "ÄLG 2", plateNorm: "ÄLG2", startAt: 1 },
       { plate: "ZZZ 9", plateNorm: "ZZZ9", startAt: 1 },
-    ]);
+    ]).plates;
     expect(plates).toEqual(["ABC123", "ZZZ 9", "ÅSA 9", "ÄLG 2", "ÖRN 1"]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { PlateList, uniqueSortedPlates } from "../../src/domain/permits/plate-list.ts";
+import { PlateList } from "../../src/domain/permits/plate-list.ts";
 import { formatMicros } from "../../src/domain/time/zoned.ts";
 import { seeded } from "../support/random.ts";
 
@@ -24,7 +24,7 @@ describe("fast paths of the zone answers", () => {
         keys.add(k);
       }
       const entries = [...keys].map((k, i) => ({ plate: `shown ${k}`, plateNorm: k, startAt: i }));
-      expect(uniqueSortedPlates(entries)).toEqual(general([...keys]).map((k) => `shown ${k}`));
+      expect(PlateList.sorted(entries).plates).toEqual(general([...keys]).map((k) => `shown ${k}`));
     }
   });
 
@@ -42,6 +42,14 @@ describe("fast paths of the zone answers", () => {
     }
   });
 });
+
+/** `shown` (each key and its plate as shown) after `changed`, applied in place, sorted whole. */
+function sortedAfter(shown: Map<string, string>, changed: ReadonlyMap<string, string | null>): PlateList {
+  for (const [k, v] of changed)
+    if (v === null) shown.delete(k);
+    else shown.set(k, v);
+  return PlateList.sorted([...shown].map(([k, p]) => ({ plate: p, plateNorm: k, startAt: 0 })));
+}
 
 /** A patched list is the list sorted again: cases at the ends, in the middle, respelled, gone. */
 describe("PlateList.patch", () => {
@@ -71,11 +79,7 @@ describe("PlateList.patch", () => {
     test(name, () => {
       const changed = new Map(changes);
       const patched = list.patch(changed);
-      const shown = new Map(list.keys.map((k, i) => [k, list.plates[i]!]));
-      for (const [k, v] of changed)
-        if (v === null) shown.delete(k);
-        else shown.set(k, v);
-      const whole = PlateList.sorted([...shown].map(([k, p]) => ({ plate: p, plateNorm: k, startAt: 0 })));
+      const whole = sortedAfter(new Map(list.keys.map((k, i) => [k, list.plates[i]!])), changed);
       expect(patched.list.plates).toEqual(whole.plates);
       expect(patched.list.keys).toEqual(whole.keys);
       expect(patched.added).toEqual(added);
@@ -107,10 +111,7 @@ describe("PlateList in chunks", () => {
         const before = list.plates;
         const patched = list.patch(changed);
         const was = new Map(shown);
-        for (const [k, v] of changed)
-          if (v === null) shown.delete(k);
-          else shown.set(k, v);
-        const whole = PlateList.sorted([...shown].map(([k, p]) => ({ plate: p, plateNorm: k, startAt: 0 })));
+        const whole = sortedAfter(shown, changed);
         expect(patched.list.plates).toEqual(whole.plates);
         expect(patched.list.keys).toEqual(whole.keys);
         expect(patched.list.size).toBe(shown.size);

@@ -105,17 +105,11 @@ export class PlateList {
     for (const [key, shown] of changed) {
       const probe: Key = { key, plain: PLAIN.test(key) };
       // The first chunk whose last key is not before the plate's, else the last: it goes there.
-      let lo = 0;
-      let hi = chunks.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const keys = chunks[mid]!.keys;
-        if (before(keys[keys.length - 1]!, probe)) lo = mid + 1;
-        else hi = mid;
-      }
-      const at = Math.min(lo, chunks.length - 1);
+      const lastKey = (c: number) => chunks[c]!.keys.at(-1)!;
+      const at = Math.min(firstNotBefore(chunks.length, lastKey, probe), chunks.length - 1);
       let chunk = chunks[at];
-      const i = chunk ? position(chunk.keys, probe) : 0;
+      const keys = chunk?.keys ?? [];
+      const i = firstNotBefore(keys.length, (k) => keys[k]!, probe);
       const held = chunk && chunk.keys[i] === key ? chunk.plates[i]! : null;
       if (held === shown) continue;
       if (held !== null) removed.push(held);
@@ -156,27 +150,20 @@ export class PlateList {
   }
 }
 
-/** Where `probe` is or would go in sorted `keys`. */
-function position(keys: readonly string[], probe: Key): number {
+/** In keys sorted in plate order (`keyAt(0)` … `keyAt(n - 1)`), the first not before the probe's; n when none. */
+function firstNotBefore(n: number, keyAt: (i: number) => string, probe: Key): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (before(keys[mid]!, probe)) lo = mid + 1;
+    if (before(keyAt(mid), probe)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** Each plate once (by its normalized form, shown as most recently sent), in Swedish alphabetical order. */
-export function uniqueSortedPlates(
-  entries: readonly { plate: string; plateNorm: string; startAt: number }[],
-): string[] {
-  return PlateList.sorted(entries).plates;
-}
-
 /** Each normalized plate and how it is shown: as sent by its latest-starting entry. */
-export function shownPlates(
+function shownPlates(
   entries: readonly { plate: string; plateNorm: string; startAt: number }[],
 ): Map<string, string> {
   const latest = new Map<string, { plate: string; startAt: number }>();
