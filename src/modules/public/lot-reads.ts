@@ -45,15 +45,19 @@ export class LotReads {
     const s = this.current();
     let r = s.one.get(id);
     if (!r) {
-      r = renderJson({ data: this.require(id) });
+      r = renderJson({ data: lotIn(s, id) });
       s.one.set(id, r);
     }
     return r;
   }
 
   require(id: number): ParkingLot {
-    const lot = this.current().lots.find((l) => l.id === id);
-    if (!lot) throw lotNotFound(id);
-    return lot;
+    return lotIn(this.current(), id);
   }
+}
+
+function lotIn(s: Snapshot, id: number): ParkingLot {
+  const lot = s.lots.find((l) => l.id === id);
+  if (!lot) throw lotNotFound(id);
+  return lot;
 }
