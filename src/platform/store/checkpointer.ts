@@ -14,13 +14,13 @@ export interface Checkpointer {
 }
 
 /**
- * Inside the compiled binary every module shares the binary's own URL, and the worker (a second
- * entry point of the build, see build.sh) sits at its path below src/; from source it sits
+ * Inside the compiled binary the worker is an entry point of the build (see build.sh) at its path
+ * below src/, from the binary's root (where the main entry, Bun.main, sits); from source it sits
  * beside this file.
  */
 function workerUrl(): string {
   return import.meta.url.includes("/$bunfs/")
-    ? new URL("./platform/store/checkpoint-worker.ts", import.meta.url).href
+    ? new URL("./platform/store/checkpoint-worker.ts", Bun.pathToFileURL(Bun.main)).href
     : new URL("./checkpoint-worker.ts", import.meta.url).href;
 }
 

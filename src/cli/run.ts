@@ -1,0 +1,15 @@
+// The program itself, loaded by src/main.ts once the process runs as it should (see there).
+// A compiled binary starts in development mode; Elysia and friends must see production.
+process.env.NODE_ENV = "production";
+
+const { dispatch } = await import("./command.ts");
+const { rootCommand } = await import("./index.ts");
+
+try {
+  process.exitCode = await dispatch(rootCommand, process.argv.slice(2));
+} catch (e) {
+  process.stderr.write(`parkd: ${(e as Error).message ?? String(e)}\n`);
+  process.exitCode = 1;
+}
+
+export {};
