@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serveOptions } from "../../../src/cli/serve.ts";
+import { ENGINE_RAM_BYTES, ENGINE_RAM_VARIABLE } from "../../../src/platform/engine-heap.ts";
 
 const unit = readFileSync(join(import.meta.dir, "../../../deploy/parkd.service"), "utf8");
 const settings = new Map<string, string>();
@@ -20,6 +21,9 @@ describe("deploy/parkd.service", () => {
     expect(dataDir).toStartWith("/var/lib/parkd");
     expect(settings.get("ReadWritePaths")).toBe(dataDir);
     expect(settings.get("StateDirectory")).toBe("parkd");
+    // The engine's size serve would set itself, so that it need not start again; the site's file comes after it.
+    expect(settings.get("Environment")).toBe(`${ENGINE_RAM_VARIABLE}=${ENGINE_RAM_BYTES}`);
+    expect(unit.indexOf("Environment=")).toBeLessThan(unit.indexOf("EnvironmentFile="));
     // systemctl reload: serve reads its certificate again on SIGHUP.
     expect(settings.get("ExecReload")).toBe("/bin/kill -HUP $MAINPID");
   });
