@@ -127,6 +127,14 @@ describe("serve", () => {
     const own = await box.serve(["--http"], { env: { [ENGINE_RAM_VARIABLE]: "1073741824" } });
     expect(await environ(own.pid)).toEqual([`${ENGINE_RAM_VARIABLE}=1073741824`]);
     expect(await own.stop("SIGTERM")).toBe(0);
+    // The engine reads the variable (it refuses a value it cannot read at all) ...
+    const unreadable = await box.run(["version"], { env: { [ENGINE_RAM_VARIABLE]: "abc" } });
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toContain("invalid JSC environment variable");
+    // ... and misreads one with a unit, which serve refuses itself.
+    const unit = await box.run(["serve", "--http"], { env: { [ENGINE_RAM_VARIABLE]: "1G" } });
+    expect(unit.code).toBe(2);
+    expect(unit.stderr).toContain("must be a whole number of bytes");
   });
 
   test("a second serve on the same data folder or port is refused with a one-line reason", async () => {

@@ -7,10 +7,19 @@
  * Named *.release.ts so that the main `bun test` pass does not pick it up.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "bun";
+import { ENGINE_RAM_BYTES, ENGINE_RAM_VARIABLE } from "../../src/platform/engine-heap.ts";
 import { freePort } from "../support/binary.ts";
 
 const DIR = process.env.PARKD_RELEASE_DIR ?? join(import.meta.dir, "../../dist/release");
@@ -118,7 +127,14 @@ describe("the release", () => {
           const port = await freePort();
           const server = spawn([...t.runner, bin, "serve", "--host", "127.0.0.1", "--port", String(port)], {
             cwd: dir,
-            env: { PATH: "/usr/bin:/bin", HOME: dir, TZ: "UTC" },
+            // The engine's size given, so that serve does not start again: that would leave the
+            // emulator (and its CPU model) for the host's own CPU.
+            env: {
+              PATH: "/usr/bin:/bin",
+              HOME: dir,
+              TZ: "UTC",
+              [ENGINE_RAM_VARIABLE]: String(ENGINE_RAM_BYTES),
+            },
             stdin: "ignore",
             stdout: "ignore",
             stderr: "pipe",
@@ -135,6 +151,8 @@ describe("the release", () => {
               if (Date.now() > deadline) throw new Error("serve did not answer within 120 s");
               await Bun.sleep(100);
             }
+            // Still under the emulator, on its CPU model.
+            if (t.runner.length) expect(readlinkSync(`/proc/${server.pid}/exe`)).toEndWith(`/${t.runner[0]}`);
             const sent = await fetch(`${url}/api/v1/actions/tickets`, {
               method: "POST",
               tls,

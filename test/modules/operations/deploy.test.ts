@@ -21,9 +21,8 @@ describe("deploy/parkd.service", () => {
     expect(dataDir).toStartWith("/var/lib/parkd");
     expect(settings.get("ReadWritePaths")).toBe(dataDir);
     expect(settings.get("StateDirectory")).toBe("parkd");
-    // The engine's size serve would set itself, so that it need not start again; the site's file comes after it.
+    // The engine's size serve would set itself, so that it need not start again (parkd.env wins).
     expect(settings.get("Environment")).toBe(`${ENGINE_RAM_VARIABLE}=${ENGINE_RAM_BYTES}`);
-    expect(unit.indexOf("Environment=")).toBeLessThan(unit.indexOf("EnvironmentFile="));
     // systemctl reload: serve reads its certificate again on SIGHUP.
     expect(settings.get("ExecReload")).toBe("/bin/kill -HUP $MAINPID");
   });
