@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { SQL } from "bun";
+import type { SQL } from "bun";
 
 /** Where the office's PostgreSQL is and how to log in; the password never comes from a flag. */
 export interface CentralTarget {
@@ -66,7 +66,9 @@ export function redactedUrl(url: string): string {
  * are plenty, and a dead link must fail fast (connectionTimeout) so the backoff takes over.
  */
 export function connectCentral(target: CentralTarget, opts: { max?: number } = {}): SQL {
-  return new SQL(target.url, {
+  // Through Bun.SQL at the call, not a value import: loading the client costs every start of
+  // the binary about 7 ms, and most boxes never talk to an office.
+  return new Bun.SQL(target.url, {
     password: target.password,
     max: opts.max ?? 2,
     connectionTimeout: 10,
