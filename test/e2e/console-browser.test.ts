@@ -206,6 +206,12 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await other.goto(`${server.url}/#/lots/${lotId}`);
     await other.waitForSelector("#lot-form");
     expect(await other.locator('#lot-form input[name="name"]').inputValue()).toBe("Dock");
+
+    // A terminal may send an id a URL path cannot carry ("."): the ticket opens all the same.
+    await send({ ...created(".", now - H, now + H), licenseNumber: "ST DOT" });
+    await other.goto(`${server.url}/#/tickets/.`);
+    await other.waitForSelector("#ticket-facts");
+    expect((await other.locator("#ticket-facts").textContent()) ?? "").toContain("Active");
   });
 
   test("tickets and permits sort by a column heading, either way, said to screen readers", async () => {

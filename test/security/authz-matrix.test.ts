@@ -21,6 +21,7 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["GET", "/api/v1/whoami", "/api/v1/whoami", "any"],
   ["POST", "/api/v1/actions/tickets", "/api/v1/actions/tickets", { scope: "tickets:write", basic: true }],
   ["GET", "/api/v1/tickets/:ticketId", "/api/v1/tickets/T-1", { scope: "admin", basic: false }],
+  ["GET", "/api/v1/ticket", "/api/v1/ticket?ticket_id=T-1", { scope: "admin", basic: false }],
   [
     "GET",
     "/api/v1/attendants/check-tickets",

@@ -114,6 +114,7 @@ export const adminContract: ApiContract = {
       ...guarded(PERMIT_404, { 204: { description: "Deleted" } }),
     },
     "GET /api/v1/tickets/:ticketId": { tag: "tickets", problems: { 404: ["ticket-not-found"] } },
+    "GET /api/v1/ticket": { tag: "tickets", problems: { 404: ["ticket-not-found"] } },
     "GET /api/v1/whoami": { tag: "credentials" },
   },
 };

@@ -15,7 +15,7 @@ function setup() {
   const post = (body: unknown) => call(s.app, "POST", "/api/v1/actions/tickets", { token: writer, body });
   const view = (query = "", id = "100234") =>
     call(s.app, "GET", `/api/v1/tickets/${id}${query}`, { token: admin });
-  return { ...s, clock, post, view };
+  return { ...s, clock, post, view, admin };
 }
 
 /** Stores `n` more repeat events for the ticket straight through its repository. */
@@ -191,5 +191,47 @@ describe("the operator's ticket view is paged (item 2)", () => {
         q.startsWith("?events_cursor") ? "/events_cursor" : "/events_limit",
       );
     }
+  });
+});
+
+describe("the ticket view by query, for ids a path cannot carry", () => {
+  test('tickets "." and ".." open by ?ticket_id=, with their history paged the same way', async () => {
+    const s = setup();
+    for (const ticketId of [".", ".."])
+      expect((await s.post({ ...examples.TicketCreated, ticketId })).status).toBe(200);
+    for (const ticketId of [".", ".."]) {
+      const r = await call(s.app, "GET", `/api/v1/ticket?ticket_id=${encodeURIComponent(ticketId)}`, {
+        token: s.admin,
+      });
+      expect(r.status).toBe(200);
+      expect(r.json.data.ticket_id).toBe(ticketId);
+      expect(r.json.data.events).toHaveLength(1);
+    }
+    // The same view as by path, page for page.
+    expect((await s.post(examples.TicketCreated)).status).toBe(200);
+    seedEvents(s, 3);
+    const byPath = (await s.view("?events_limit=2")).json.data;
+    const byQuery = (
+      await call(s.app, "GET", "/api/v1/ticket?ticket_id=100234&events_limit=2", { token: s.admin })
+    ).json.data;
+    expect(byQuery).toEqual(byPath);
+    const next = await call(
+      s.app,
+      "GET",
+      `/api/v1/ticket?ticket_id=100234&events_limit=2&events_cursor=${encodeURIComponent(byQuery.events_next_cursor)}`,
+      { token: s.admin },
+    );
+    expect(next.json.data.events).toEqual(
+      (await s.view(`?events_limit=2&events_cursor=${encodeURIComponent(byPath.events_next_cursor)}`)).json
+        .data.events,
+    );
+  });
+
+  test("an unknown id is 404 ticket-not-found; none, an empty one or a too long one is 400", async () => {
+    const s = setup();
+    const get = (q: string) => call(s.app, "GET", `/api/v1/ticket${q}`, { token: s.admin });
+    expectProblem(await get("?ticket_id=nope"), 404, "ticket-not-found");
+    for (const q of ["", "?ticket_id=", `?ticket_id=${"x".repeat(129)}`])
+      expect((await get(q)).status).toBe(400);
   });
 });

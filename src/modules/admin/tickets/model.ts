@@ -63,3 +63,12 @@ export const TicketViewQuery = t.Object({
   ),
   events_limit: t.Optional(wholeNumberParam("events_limit", "query", 1, EVENTS_PAGE_MAX)),
 });
+
+/**
+ * The same view with the id in the query: a URL path cannot carry the ids "." and ".." (URL
+ * parsers drop such segments, "%2E" included), and a terminal may send either.
+ */
+export const TicketByIdQuery = t.Object({
+  ticket_id: t.String({ minLength: 1, maxLength: 128, description: "The ticket's ticketId, any text" }),
+  ...TicketViewQuery.properties,
+});

@@ -107,10 +107,11 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
   /** The ticket asked for last: an earlier answer arriving late is not shown over it. */
   let asked = 0;
   async function open(id: string): Promise<void> {
-    const path = `/api/v1/tickets/${encodeURIComponent(id)}`;
+    // By query, not path: a path cannot carry the ids "." and "..", which a terminal may send.
+    const page = (events_cursor: string | null) => `/api/v1/ticket${query({ ticket_id: id, events_cursor })}`;
     const mine = ++asked;
     try {
-      const v = (await api<{ data: TicketView }>("GET", path)).data;
+      const v = (await api<{ data: TicketView }>("GET", page(null))).data;
       if (mine !== asked) return;
       const history = table([t("received"), t("event"), t("by"), t("outcome"), ""], [], () => [], {
         id: "ticket-history",
@@ -146,9 +147,8 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
         // One page at a time: a second click before the answer would add the same page twice.
         more.disabled = true;
         try {
-          const page = (await api<{ data: TicketView }>("GET", `${path}${query({ events_cursor: cursor })}`))
-            .data;
-          if (mine === asked) add(page);
+          const next = (await api<{ data: TicketView }>("GET", page(cursor))).data;
+          if (mine === asked) add(next);
         } catch (e) {
           if (mine === asked) replace(detail, problemText(e));
         } finally {
