@@ -22,6 +22,20 @@ function process(start: number, after: number) {
   return { p, keeper };
 }
 
+/** Grows the process by `mb` before each look, one a second: each collection's second, kind and what it left. */
+function growSteadily({ p, keeper }: ReturnType<typeof process>, seconds: number, mb: number) {
+  const collected: { second: number; full: boolean; left: number }[] = [];
+  for (let s = 0; s < seconds; s++) {
+    p.clock = s * 1_000;
+    p.size += mb * MB;
+    const [any, full] = [keeper.collections, keeper.fullCollections];
+    keeper.tick();
+    if (keeper.collections > any)
+      collected.push({ second: s, full: keeper.fullCollections > full, left: p.size / MB });
+  }
+  return collected;
+}
+
 describe("MemoryKeeper", () => {
   test.each([
     ["a process", 90, 10, 600],
@@ -59,26 +73,15 @@ describe("MemoryKeeper", () => {
   });
 
   test("below 150 MB: a concurrent collection at most every 5 s however fast the process grows", () => {
-    const { p, keeper } = process(20 * MB, 20 * MB);
-    const collectedAt: number[] = [];
-    for (let s = 0; s < 20; s++) {
-      p.clock = s * 1_000;
-      p.size += 25 * MB;
-      const before = keeper.collections;
-      keeper.tick();
-      if (keeper.collections > before) collectedAt.push(s);
-    }
-    expect(collectedAt).toEqual([0, 5, 10, 15]);
-    expect(keeper.fullCollections).toBe(0);
+    const sim = process(20 * MB, 20 * MB);
+    expect(growSteadily(sim, 20, 25).map((c) => c.second)).toEqual([0, 5, 10, 15]);
+    expect(sim.keeper.fullCollections).toBe(0);
   });
 
   test("above 150 MB: a full collection on 8 MB of growth, at most every second", () => {
-    const { p, keeper } = process(160 * MB, 155 * MB);
-    for (let s = 0; s < 5; s++) {
-      p.clock = s * 1_000;
-      p.size += 10 * MB;
-      keeper.tick();
-    }
+    const sim = process(160 * MB, 155 * MB);
+    const { p, keeper } = sim;
+    growSteadily(sim, 5, 10);
     expect([keeper.collections, keeper.fullCollections]).toEqual([5, 5]);
     // Twice in one second: once.
     p.size += 10 * MB;
@@ -87,19 +90,14 @@ describe("MemoryKeeper", () => {
   });
 
   test("above 150 MB, slow growth waits for the engine's own collections up to 180 MB", () => {
-    const { p, keeper } = process(140 * MB, 145 * MB);
-    const fullAt: number[] = [];
+    const sim = process(140 * MB, 145 * MB);
     // 3 MB a second: past the 8 MB of growth within a few seconds, never 8 MB in one second.
-    for (let s = 0; s < 30; s++) {
-      p.clock = s * 1_000;
-      p.size += 3 * MB;
-      const before = keeper.fullCollections;
-      keeper.tick();
-      if (keeper.fullCollections > before) fullAt.push(p.size / MB);
-    }
+    const fullLeft = growSteadily(sim, 30, 3)
+      .filter((c) => c.full)
+      .map((c) => c.left);
     // 143, 146, ... 179 MB pass by; the look at 182 MB collects (back to 145), and 181 MB again.
-    expect(fullAt).toEqual([145, 145]);
-    expect(keeper.collections).toBe(2);
+    expect(fullLeft).toEqual([145, 145]);
+    expect(sim.keeper.collections).toBe(2);
   });
 
   test("growth during the wait after a collection still counts toward the pace", () => {
