@@ -110,6 +110,7 @@ class SimSite {
         by: "registration_number",
         query: `ABC${seq % 1000}`,
         results: 1,
+        verdict: null,
       });
     }
     return { events, tickets, lookups, lots: null, after };

@@ -127,7 +127,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     ).toBe(true);
     await page.screenshot({ path: screenshotPath("phone-verdict-here") });
     expect(await check(page, "ELSE1")).toBe("valid_elsewhere");
-    expect(await page.textContent("#result .verdict")).toBe("VALID IN ZONE 1001");
+    expect(await page.textContent("#result .verdict")).toBe("VALID IN ZONE 1001 · not zone 1002");
     expect(await page.getAttribute("#result", "class")).toContain("warn");
     await page.screenshot({ path: screenshotPath("phone-verdict-elsewhere") });
     expect(await check(page, "GRACE1")).toBe("grace");
@@ -165,7 +165,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
   test("Swedish: the states come from the answer's fields, not the server's English", async () => {
     const page = await signedIn("verdict-sv", tokens.attendant!, 1002, "sv-SE");
     expect(await check(page, "ELSE1")).toBe("valid_elsewhere");
-    expect(await page.textContent("#result .verdict")).toBe("GILTIGT I ZON 1001");
+    expect(await page.textContent("#result .verdict")).toBe("GILTIGT I ZON 1001 · inte zon 1002");
     expect(await page.textContent("#result")).toContain("Biljett · Zon 1001 · giltig");
     expect(await page.textContent("#zone-state")).toContain("Direkt");
     await page.screenshot({ path: screenshotPath("phone-verdict-swedish") });

@@ -5,7 +5,7 @@ import {
   NOT_MODIFIED,
   problemInfos,
 } from "../../platform/http/api-contract.ts";
-import { ExtendedInformation, Verdict, ZonePlates } from "./model.ts";
+import { ExtendedInformation, KnownZones, PlateChecks, Verdict, ZonePermits, ZonePlates } from "./model.ts";
 import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import { verdictExamples } from "./verdict-examples.ts";
 
@@ -25,6 +25,75 @@ export const enforcementContract: ApiContract = {
     },
     Verdict: { schema: Verdict, example: verdictExamples.valid_elsewhere.value },
     ZonePlates: { schema: ZonePlates, example: { data: ["ABC123", "XYZ789"] } },
+    ZonePermits: {
+      schema: ZonePermits,
+      example: {
+        zone: 1002,
+        taken_at: "2026-06-15T10:42:00.000000Z",
+        timezone: "Europe/Stockholm",
+        grace_minutes: 10,
+        recent_hours: 24,
+        plates: ["ABC123"],
+        permits: [
+          {
+            kind: "ticket",
+            id: "4711",
+            registration_number: "ABC 123",
+            plate_norm: "ABC123",
+            zone: 1002,
+            start_at: "2026-06-15T08:00:00.000000Z",
+            end_at: "2026-06-15T12:00:00.000000Z",
+            ticket_status: "running",
+            parking_lot_id: 7,
+            lot_name: "Central",
+            note: "",
+            windows: null,
+          },
+          {
+            kind: "permit",
+            id: "12",
+            registration_number: "ABC123",
+            plate_norm: "ABC123",
+            zone: 1001,
+            start_at: "2026-01-01T00:00:00.000000Z",
+            end_at: null,
+            ticket_status: null,
+            parking_lot_id: null,
+            lot_name: null,
+            note: "resident",
+            windows: [{ weekday: 1, start_time: "18:00:00", end_time: "08:00:00" }],
+          },
+        ],
+      },
+    },
+    PlateChecks: {
+      schema: PlateChecks,
+      example: {
+        data: [
+          { at: "2026-06-15T10:42:00.000000Z", zone: 1002, credential: "token:handheld-2", verdict: "none" },
+          {
+            at: "2026-06-15T08:05:00.000000Z",
+            zone: 1002,
+            credential: "token:handheld-1",
+            verdict: "valid_here",
+          },
+          { at: "2026-06-15T07:58:00.000000Z", zone: null, credential: "token:handheld-1", verdict: null },
+        ],
+      },
+    },
+    KnownZones: {
+      schema: KnownZones,
+      example: {
+        data: [
+          {
+            zone: 1001,
+            lots: [{ id: 7, name: "Central", locations: [{ latitude: 59.3293, longitude: 18.0686 }] }],
+            recent: true,
+          },
+          { zone: 1002, lots: [], recent: true },
+        ],
+      },
+    },
     CheckTicketsBody: {
       schema: t.Object({
         registration_number: t.Optional(
@@ -67,6 +136,29 @@ export const enforcementContract: ApiContract = {
           examples: verdictExamples,
         },
       },
+    },
+    "GET /api/v1/attendants/checks": {
+      tag: "attendant lookups",
+      problems: { 400: ["bad-request"] },
+      description:
+        "The car's checks today (since midnight, site time) at this site, newest first, from the lookup records: each verdict with its zone and state, and each check-tickets by plate. What a handheld shows beside a verdict, so an attendant can tell a returning car from a new one. Not itself recorded.",
+      ok: { 200: { description: "Today's checks of the plate", schema: "PlateChecks" } },
+    },
+    "GET /api/v1/attendants/zones": {
+      tag: "attendant lookups",
+      description:
+        "The zones a handheld offers in its zone field: every lot's zone (with the lots' names and map points, so the phone can order them by distance) and every zone with a ticket or permit that ended within the last 30 days or runs on. A zone that is none of these is likely a typo: the handheld asks before judging a car there.",
+      ok: { 200: { description: "The site's zones", schema: "KnownZones" } },
+    },
+    "GET /api/v1/tickets/zone/:zone/permits": {
+      tag: "attendant lookups",
+      description:
+        "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list.",
+      ok: {
+        200: { description: "The zone's saved list", schema: "ZonePermits", headers: ["ETag"] },
+        304: NOT_MODIFIED,
+      },
+      headers: IF_NONE_MATCH,
     },
     "GET /api/v1/tickets/zone/:zone": {
       tag: "attendant lookups",

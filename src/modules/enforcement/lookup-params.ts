@@ -90,3 +90,10 @@ export function verdictTarget(query: Record<string, unknown>): { plateNorm: stri
     throw invalid(missing.map((k) => ({ pointer: `/${k}`, message: "Required", in: "query" as const })));
   return { plateNorm: readPlate(query.registration_number, "query"), zone: readZone(query.zone, "query") };
 }
+
+/** The plate whose earlier checks are asked for (required, read as a lookup's plate). */
+export function checksTarget(query: Record<string, unknown>): string {
+  if (!given(query.registration_number))
+    throw invalid([{ pointer: "/registration_number", message: "Required", in: "query" as const }]);
+  return readPlate(query.registration_number, "query");
+}

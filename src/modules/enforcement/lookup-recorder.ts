@@ -66,6 +66,11 @@ export class LookupRecorder {
     this.timer.unref?.();
   }
 
+  /** The records not yet written, oldest first: the newest lookups, for those who read them back. */
+  waiting(): readonly LookupRecord[] {
+    return this.buffer;
+  }
+
   /** Records waiting to be written. */
   get pending(): number {
     return this.buffer.length;

@@ -133,6 +133,16 @@ export class PermitLookups {
   }
 
   /**
+   * The normalized plates with a ticket or permit in the zone that ends after the cutoff or not
+   * at all, started or not (the handheld's saved list is made for them), in plate order.
+   */
+  platesInZone(zone: number, cutoff: number, at: number): string[] {
+    const plates = new Set<string>();
+    for (const c of this.inZone(zone, cutoff, at, false)) plates.add(c.plateNorm);
+    return [...plates].sort();
+  }
+
+  /**
    * Tickets and permits of a zone that end after the cutoff or not at all, started or not: from
    * the read model, or from the queries while it is being built.
    */

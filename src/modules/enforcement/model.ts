@@ -46,6 +46,10 @@ export const VerdictParams = t.Object({
 });
 
 const instantOrNull = (description: string) => t.Union([t.String(), t.Null()], { description });
+const windowsOrNull = t.Union(
+  [t.Array(t.Object({ weekday: t.Integer(), start_time: t.String(), end_time: t.String() })), t.Null()],
+  { description: "A permit's weekly windows in the site time zone; null: at all hours" },
+);
 
 export const VerdictPermit = t.Object({
   kind: t.UnionEnum(["ticket", "permit"], { description: "A terminal's ticket, or an operator's permit" }),
@@ -67,10 +71,7 @@ export const VerdictPermit = t.Object({
   parking_lot_id: t.Union([t.Integer(), t.Null()]),
   lot_name: t.Union([t.String(), t.Null()]),
   note: t.String({ description: "The operator's note on a permit, as typed; empty for tickets" }),
-  windows: t.Union(
-    [t.Array(t.Object({ weekday: t.Integer(), start_time: t.String(), end_time: t.String() })), t.Null()],
-    { description: "A permit's weekly windows in the site time zone; null: at all hours" },
-  ),
+  windows: windowsOrNull,
 });
 
 export const Verdict = t.Object({
@@ -91,3 +92,78 @@ export const Verdict = t.Object({
   permits: t.Array(VerdictPermit, { description: "The tickets and permits behind it, latest start first" }),
 });
 export type Verdict = Static<typeof Verdict>;
+
+export const ZonePermit = t.Object({
+  kind: t.UnionEnum(["ticket", "permit"]),
+  id: t.String({ description: "The ticket id, or the permit id (office permits: `o` and the office's id)" }),
+  registration_number: t.String({ description: "The plate as it was sent" }),
+  plate_norm: t.String({ description: "The plate as lookups match it (normalized)" }),
+  zone: t.Integer({ description: "The zone it is for (a plate's permits in other zones are listed too)" }),
+  start_at: t.String(),
+  end_at: instantOrNull("Where it stops counting (a stopped ticket: its stop); null: open-ended"),
+  ticket_status: t.Union([t.UnionEnum(["running", "stopped"]), t.Null()], { description: "Tickets only" }),
+  parking_lot_id: t.Union([t.Integer(), t.Null()]),
+  lot_name: t.Union([t.String(), t.Null()]),
+  note: t.String(),
+  windows: windowsOrNull,
+});
+
+export const ZonePermits = t.Object({
+  zone: t.Integer(),
+  taken_at: t.String({ description: "The instant the list was taken" }),
+  timezone: t.String({ description: "The site time zone (IANA), in which weekly windows are read" }),
+  grace_minutes: t.Integer({ description: "The site's grace period (0: off)" }),
+  recent_hours: t.Integer({ description: "How far back lookups list ended permits" }),
+  plates: t.Array(t.String(), {
+    description: "The plates (normalized) with a ticket or permit in this zone that the list answers for",
+  }),
+  permits: t.Array(ZonePermit, {
+    description:
+      "Every ticket and permit of those plates, in any zone, that ended within the verdict's look-back, runs, or starts within a day",
+  }),
+});
+export type ZonePermits = Static<typeof ZonePermits>;
+
+export const KnownZones = t.Object({
+  data: t.Array(
+    t.Object({
+      zone: t.Integer(),
+      lots: t.Array(
+        t.Object({
+          id: t.Integer(),
+          name: t.String(),
+          locations: t.Array(t.Object({ latitude: t.Number(), longitude: t.Number() })),
+        }),
+        { description: "The lots in this zone (empty: a zone with parking but no lot)" },
+      ),
+      recent: t.Boolean({ description: "A ticket or permit in this zone ended within 30 days or runs on" }),
+    }),
+    { description: "By zone number" },
+  ),
+});
+export type KnownZones = Static<typeof KnownZones>;
+
+export const ChecksParams = t.Object({
+  registration_number: t.String({ description: "Registration number, matched after normalization" }),
+});
+
+export const PlateChecks = t.Object({
+  data: t.Array(
+    t.Object({
+      at: t.String({ description: "When (UTC, six fractional digits)" }),
+      zone: t.Union([t.Integer(), t.Null()], {
+        description: "The zone of a verdict; null: a lookup by plate alone",
+      }),
+      credential: t.String({ description: "Who checked: the handheld's credential" }),
+      verdict: t.Union(
+        [t.UnionEnum(["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"]), t.Null()],
+        {
+          description:
+            "The verdict's state; null: a lookup by plate alone (or a verdict recorded before states were)",
+        },
+      ),
+    }),
+    { description: "Newest first" },
+  ),
+});
+export type PlateChecks = Static<typeof PlateChecks>;

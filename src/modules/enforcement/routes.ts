@@ -6,10 +6,13 @@ import { withEtag } from "../../platform/http/conditional.ts";
 import { readJsonBody } from "../../platform/http/json-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
 import type { EnforcementContext } from "./index.ts";
-import { lookupTarget, verdictTarget } from "./lookup-params.ts";
+import { checksTarget, lookupTarget, verdictTarget } from "./lookup-params.ts";
 import {
+  ChecksParams,
   ExtendedInformationList,
+  KnownZones,
   LookupParams,
+  PlateChecks,
   Verdict,
   VerdictParams,
   ZoneParams,
@@ -55,6 +58,39 @@ export function enforcementRoutes(ctx: EnforcementContext) {
         response: { 200: Verdict },
         detail: {
           summary: "May this car stand in this zone now, and until when: the verdict for a handheld",
+          tags: ["permits"],
+        },
+      },
+    )
+    .get("/api/v1/attendants/checks", ({ query }) => enforcement.checksToday(checksTarget(query)), {
+      auth: { scope: "permits:read" },
+      query: ChecksParams,
+      response: { 200: PlateChecks },
+      detail: {
+        summary: "A car's checks today at this site (verdicts and plate lookups), newest first",
+        tags: ["permits"],
+      },
+    })
+    .get("/api/v1/attendants/zones", () => enforcement.knownZones(), {
+      auth: { scope: "permits:read" },
+      response: { 200: KnownZones },
+      detail: {
+        summary: "The site's zones: lots' zones, and zones with a ticket or permit in the last 30 days",
+        tags: ["permits"],
+      },
+    })
+    .get(
+      "/api/v1/tickets/zone/:zone/permits",
+      ({ params, request, credential }) => {
+        const zone = pathNumber(params.zone, "zone", 0, ZONE_MAX);
+        const { body, etag } = enforcement.zonePermits(zone, credentialLabel(credential));
+        return withEtag(request, etag, body);
+      },
+      {
+        auth: { scope: "permits:read" },
+        params: ZoneParams,
+        detail: {
+          summary: "What a handheld saves to judge a zone's cars offline, as the verdict does (ETag, 304)",
           tags: ["permits"],
         },
       },

@@ -1,7 +1,11 @@
+import { etagOf } from "../../platform/http/conditional.ts";
 import type { EnforcementContext } from "./index.ts";
+import { knownZones } from "./known-zones.ts";
 import type { LookupTarget } from "./lookup-params.ts";
 import type { PermitLookups } from "./lookups.ts";
-import type { Verdict } from "./model.ts";
+import type { KnownZones, PlateChecks, Verdict } from "./model.ts";
+import { plateChecksToday } from "./plate-checks.ts";
+import { zonePermits } from "./saved-list.ts";
 import { plateVerdict } from "./verdict.ts";
 
 /** An answer ready to send: its JSON body, and (zone list) its ETag. */
@@ -39,6 +43,7 @@ export class Enforcement {
       by: target.by,
       query: target.by === "zone" ? String(target.zone) : target.plateNorm,
       results,
+      verdict: null,
     });
     return { body };
   }
@@ -53,15 +58,52 @@ export class Enforcement {
       by: "verdict",
       query: `${plateNorm}@${zone}`,
       results: found.permits.length,
+      verdict: found.state,
     });
     return found;
+  }
+
+  /**
+   * What a handheld saves of a zone to judge its cars while the box does not answer, with its
+   * ETag; recorded as a zone list, with the plates it names as its results.
+   */
+  zonePermits(zone: number, credential: string): Required<LookupAnswer> {
+    const at = this.ctx.now();
+    const list = zonePermits(this.ctx, zone, at);
+    const body = JSON.stringify(list);
+    this.ctx.lookupRecorder.record({
+      at,
+      credential,
+      by: "zone_list",
+      query: String(zone),
+      results: list.plates.length,
+      verdict: null,
+    });
+    return { body, etag: etagOf(body) };
+  }
+
+  /** A car's checks today at this site, newest first. */
+  checksToday(plateNorm: string): PlateChecks {
+    return plateChecksToday(this.ctx, plateNorm, this.ctx.now());
+  }
+
+  /** The site's zones, for the handheld's zone field. */
+  knownZones(): KnownZones {
+    return knownZones(this.ctx, this.ctx.now());
   }
 
   /** The zone list: plates with an active permit, with its ETag. */
   zoneList(zone: number, credential: string): Required<LookupAnswer> {
     const at = this.ctx.now();
     const { body, results, etag } = this.lookups.zoneList(zone, at);
-    this.ctx.lookupRecorder.record({ at, credential, by: "zone_list", query: String(zone), results });
+    this.ctx.lookupRecorder.record({
+      at,
+      credential,
+      by: "zone_list",
+      query: String(zone),
+      results,
+      verdict: null,
+    });
     return { body, etag };
   }
 }

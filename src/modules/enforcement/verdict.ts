@@ -1,27 +1,69 @@
-import { type PermitWindow, windowSpans } from "../../domain/permits/activity.ts";
-import { type PermitFinding, verdict, type ZonedPermit } from "../../domain/permits/verdict.ts";
-import { formatMicros } from "../../domain/time/zoned.ts";
+import type { PermitWindow } from "../../domain/permits/activity.ts";
+import { type PlateHolding, verdictAnswer, verdictCutoff } from "../../domain/permits/verdict-answer.ts";
+import type { ListedPermit } from "../../platform/store/permits.ts";
+import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
 import type { EnforcementContext } from "./index.ts";
 import type { Verdict } from "./model.ts";
 
-/** A ticket or an operator permit of the plate, with what the handheld shows of it. */
-interface Behind extends ZonedPermit {
-  kind: "ticket" | "permit";
-  id: string;
-  plate: string;
-  ticketStatus: "running" | "stopped" | null;
-  parkingLotId: number | null;
-  lotName: string | null;
-  note: string;
-  days: PermitWindow[] | null;
+type HoldingContext = Pick<EnforcementContext, "store">;
+
+/** A held ticket as the verdict reads it; null for a canceled one, which is behind nothing. */
+export function ticketHolding(ctx: HoldingContext, t: ListedTicket): PlateHolding | null {
+  if (t.status === "canceled") return null;
+  return {
+    kind: "ticket",
+    id: t.ticketId,
+    plate: t.plate,
+    zone: t.zone,
+    startAt: t.startAt,
+    endAt: t.endAt ?? (t.status === "stopped" ? t.updatedAt : null),
+    ticketStatus: t.status === "stopped" ? "stopped" : "running",
+    parkingLotId: t.parkingLotId,
+    lotName: t.parkingLotId === null ? null : (ctx.store.lots.nameOf(t.parkingLotId) ?? null),
+    note: "",
+    days: null,
+  };
 }
 
-const micros = (t: number | null) => (t === null ? null : formatMicros(t));
+export function permitHolding(p: ListedPermit): PlateHolding {
+  const days = p.days === null ? null : (JSON.parse(p.days) as PermitWindow[] | null);
+  return {
+    kind: "permit",
+    id: `${p.office ? "o" : ""}${p.id}`,
+    plate: p.plate,
+    zone: p.zone,
+    startAt: p.startAt,
+    endAt: p.endAt,
+    ticketStatus: null,
+    parkingLotId: null,
+    lotName: null,
+    note: p.note,
+    days: days && days.length > 0 ? days : null,
+  };
+}
+
+/** The tickets and permits a plate holds between `cutoff` and `startedBy`, as the verdict reads them. */
+export function plateHoldings(
+  ctx: Pick<EnforcementContext, "store" | "readModel">,
+  plateNorm: string,
+  startedBy: number,
+  cutoff: number,
+): PlateHolding[] {
+  const held = ctx.readModel.forPlate(plateNorm, startedBy, cutoff);
+  const out: PlateHolding[] = [];
+  for (const t of held.tickets) {
+    const h = ticketHolding(ctx, t);
+    if (h) out.push(h);
+  }
+  for (const p of held.permits) out.push(permitHolding(p));
+  return out;
+}
 
 /**
  * The verdict for a plate in the attendant's zone: the plate's tickets and permits (those a
- * check-tickets by plate lists, and those still in grace), judged by src/domain/permits/verdict.ts.
- * Notes and states go out as fields, so a handheld words them in its own language.
+ * check-tickets by plate lists, and those still in grace), judged by the domain's verdictAnswer,
+ * the same function the handheld runs on its saved list. Notes and states go out as fields, so a
+ * handheld words them in its own language.
  */
 export function plateVerdict(
   ctx: Pick<EnforcementContext, "store" | "config" | "readModel">,
@@ -29,78 +71,6 @@ export function plateVerdict(
   zone: number,
   at: number,
 ): Verdict {
-  const graceMs = ctx.config.graceMinutes * 60_000;
-  const cutoff = at - Math.max(ctx.config.recentHours * 3_600_000, graceMs);
-  const held = ctx.readModel.forPlate(plateNorm, at, cutoff);
-  const behind: Behind[] = [];
-  for (const t of held.tickets) {
-    if (t.status === "canceled") continue;
-    behind.push({
-      kind: "ticket",
-      id: t.ticketId,
-      plate: t.plate,
-      zone: t.zone,
-      startAt: t.startAt,
-      endAt: t.endAt ?? (t.status === "stopped" ? t.updatedAt : null),
-      windows: null,
-      ticketStatus: t.status === "stopped" ? "stopped" : "running",
-      parkingLotId: t.parkingLotId,
-      lotName: t.parkingLotId === null ? null : (ctx.store.lots.nameOf(t.parkingLotId) ?? null),
-      note: "",
-      days: null,
-    });
-  }
-  for (const p of held.permits) {
-    const days = p.days === null ? null : (JSON.parse(p.days) as PermitWindow[] | null);
-    behind.push({
-      kind: "permit",
-      id: `${p.office ? "o" : ""}${p.id}`,
-      plate: p.plate,
-      zone: p.zone,
-      startAt: p.startAt,
-      endAt: p.endAt,
-      windows: windowSpans(days),
-      ticketStatus: null,
-      parkingLotId: null,
-      lotName: null,
-      note: p.note,
-      days: days && days.length > 0 ? days : null,
-    });
-  }
-  // Latest start first, as check-tickets lists them.
-  behind.sort((a, b) => b.startAt - a.startAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const v = verdict(behind, zone, at, ctx.config.timezone, graceMs);
-  return {
-    registration_number: plateNorm,
-    zone,
-    state: v.state,
-    checked_at: formatMicros(at),
-    valid_until: micros(v.validUntil),
-    ended_at: micros(v.endedAt),
-    next_opening: micros(v.nextOpening),
-    zones: v.zones,
-    grace_minutes: ctx.config.graceMinutes,
-    permits: v.permits.map(finding),
-  };
-}
-
-function finding(f: PermitFinding<Behind>): Verdict["permits"][number] {
-  const p = f.permit;
-  return {
-    kind: p.kind,
-    id: p.id,
-    registration_number: p.plate,
-    zone: p.zone,
-    state: f.state,
-    start_at: formatMicros(p.startAt),
-    end_at: micros(p.endAt),
-    valid_until: micros(f.validUntil),
-    ended_at: micros(f.endedAt),
-    next_opening: micros(f.nextOpening),
-    ticket_status: p.ticketStatus,
-    parking_lot_id: p.parkingLotId,
-    lot_name: p.lotName,
-    note: p.note,
-    windows: p.days,
-  };
+  const holdings = plateHoldings(ctx, plateNorm, at, verdictCutoff(at, ctx.config));
+  return verdictAnswer(holdings, plateNorm, zone, at, ctx.config);
 }

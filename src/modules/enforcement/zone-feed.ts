@@ -22,7 +22,8 @@ import type { ZoneList } from "./zone-list.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
 export const MAX_FEEDS_PER_CREDENTIAL = 8;
-const HEARTBEAT_MS = 15_000;
+/** A handheld that hears nothing for twice this long takes the box for gone and says so. */
+const HEARTBEAT_MS = 10_000;
 /** "plates": the whole list on every change (the first protocol); "changes": what changed. */
 export type FeedMode = "plates" | "changes";
 

@@ -15,6 +15,8 @@ export type LookupRecord = {
   /** The normalized plate or the zone number; a verdict: `PLATE@ZONE`. */
   query: string;
   results: number;
+  /** A verdict's state; null for every other lookup. */
+  verdict: "valid_here" | "grace" | "valid_elsewhere" | "outside_hours" | "none" | null;
 };
 
 const RECORD_KEYS = [
@@ -23,6 +25,7 @@ const RECORD_KEYS = [
   "by",
   "query",
   "results",
+  "verdict",
 ] as const satisfies readonly (keyof LookupRecord)[];
 
 /** A stored record with its id, as the office gets it. */

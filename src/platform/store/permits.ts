@@ -80,6 +80,9 @@ export const PERMIT_LOOKUP_SQL = {
   officeByPlate: `${LISTED_OFFICE} WHERE plate_norm = ?1 AND start_at <= ?2 AND (end_at IS NULL OR end_at > ?3)`,
   officeInZoneEnding: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at > ?2`,
   officeInZoneOpen: `${LISTED_OFFICE} WHERE zone = ?1 AND end_at IS NULL`,
+  // The zones with a permit (the site's or the office's) that ended after ?1 or runs on.
+  zonesSince: `SELECT zone FROM permits WHERE end_at > ?1 OR end_at IS NULL
+    UNION SELECT zone FROM central_permits WHERE end_at > ?1 OR end_at IS NULL`,
 } as const;
 
 /** The orders the console lists permits in, each by an index (the id is the rowid itself). */
@@ -130,6 +133,7 @@ export class PermitRecords {
   private readonly liveAll: Statement<ListedPermit, [number]>;
   private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
+  private readonly zonesSinceRows: Statement<{ zone: number }, [number]>;
   private readonly office: {
     byPlate: Statement<ListedPermit, [string, number, number]>;
     live: Statement<ListedPermit, [number]>;
@@ -153,6 +157,7 @@ export class PermitRecords {
     this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
     this.liveAll = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsLive);
     this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
+    this.zonesSinceRows = sqlite.prepare(PERMIT_LOOKUP_SQL.zonesSince);
     this.office = {
       byPlate: sqlite.prepare(PERMIT_LOOKUP_SQL.officeByPlate),
       live: sqlite.prepare(PERMIT_LOOKUP_SQL.officeLive),
@@ -233,6 +238,11 @@ export class PermitRecords {
     return (
       this.db.delete(permits).where(eq(permits.id, id)).returning({ id: permits.id }).get() !== undefined
     );
+  }
+
+  /** The zones with a permit of the site's or the office's that ended after `since` or has not ended. */
+  zonesSince(since: number): number[] {
+    return this.zonesSinceRows.all(since).map((r) => r.zone);
   }
 
   listedForPlate(plateNorm: string, now: number, cutoff: number): ListedPermit[] {

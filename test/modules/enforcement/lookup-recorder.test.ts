@@ -25,6 +25,7 @@ const record = (i: number): LookupRecord => ({
   by: "registration_number",
   query: "ABC123",
   results: 0,
+  verdict: null,
 });
 
 describe("lookup records while the store refuses writes", () => {

@@ -59,7 +59,9 @@ describe("ZoneAnswers", () => {
     const at = (zone: number, body: string) => answers.get("check", zone, 0, answer(body)).body;
     expect([at(1, "1a"), at(2, "2a"), at(3, "3a")]).toEqual(["1a", "2a", "3a"]);
     // Lookup records are written about once a second: they change no answer.
-    store.lookups.append([{ at: 1, credential: "token:t", by: "zone", query: "1", results: 0 }]);
+    store.lookups.append([
+      { at: 1, credential: "token:t", by: "zone", query: "1", results: 0, verdict: null },
+    ]);
     expect([at(1, "1x"), at(2, "2x"), at(3, "3x")]).toEqual(["1a", "2a", "3a"]);
     const row = (zone: number) =>
       ticketRow({ ticketId: "t", zone, startAt: 0, endAt: null, plate: "A", at: 0 });

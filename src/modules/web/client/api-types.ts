@@ -15,7 +15,13 @@ import type { Permit as PermitModel } from "../../admin/permits/model.ts";
 import type { RevenueReport } from "../../admin/reports/model.ts";
 import type { TicketView as TicketViewModel } from "../../admin/tickets/model.ts";
 import type { TicketPage } from "../../admin/tickets/search-routes.ts";
-import type { ExtendedInformation, Verdict as VerdictModel } from "../../enforcement/model.ts";
+import type {
+  ExtendedInformation,
+  KnownZones as KnownZonesModel,
+  PlateChecks as PlateChecksModel,
+  Verdict as VerdictModel,
+  ZonePermits as ZonePermitsModel,
+} from "../../enforcement/model.ts";
 import type { BoardView } from "../../kiosk/routes.ts";
 import type { Status as StatusModel } from "../../operations/status-routes.ts";
 import type { Quote as QuoteModel } from "../../public/model.ts";
@@ -41,3 +47,6 @@ export type HandheldSetup = Static<typeof HandheldSetupEnvelope>["data"];
 export type Session = Static<typeof SessionEnvelope>["data"];
 export type Verdict = Static<typeof VerdictModel>;
 export type Found = Static<typeof ExtendedInformation>;
+export type ZonePermits = Static<typeof ZonePermitsModel>;
+export type KnownZones = Static<typeof KnownZonesModel>["data"];
+export type PlateChecks = Static<typeof PlateChecksModel>["data"];

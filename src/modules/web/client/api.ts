@@ -16,8 +16,15 @@ export class ApiError extends Error {
   }
 }
 
-/** The network is down or the box unreachable (as opposed to an answer saying no). */
-export class Offline extends Error {}
+/**
+ * The network is down or the box unreachable (as opposed to an answer saying no); `silent`: the
+ * box took the request but gave no answer in time (frozen, or the Wi-Fi holds it).
+ */
+export class Offline extends Error {
+  constructor(readonly silent = false) {
+    super(silent ? "not answering" : "offline");
+  }
+}
 
 let csrf = "";
 let unauthorized: (() => void) | undefined;
@@ -33,8 +40,9 @@ export function setCsrf(value: string): void {
   csrf = value;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return (await versioned<T>(method, path, body)).data;
+/** `timeoutMs`: no whole answer by then counts as a box that is not answering (Offline, silent). */
+export async function api<T>(method: string, path: string, body?: unknown, timeoutMs?: number): Promise<T> {
+  return (await versioned<T>(method, path, body, null, timeoutMs)).data;
 }
 
 /**
@@ -46,12 +54,15 @@ export async function versioned<T>(
   path: string,
   body?: unknown,
   ifMatch?: string | null,
+  timeoutMs?: number,
 ): Promise<{ data: T; etag: string | null }> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (method !== "GET" && csrf) headers["x-csrf-token"] = csrf;
   if (ifMatch) headers["if-match"] = ifMatch;
   let res: Response;
+  let text: string;
+  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
   try {
     res = await fetch(path, {
       method,
@@ -59,12 +70,13 @@ export async function versioned<T>(
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
       cache: "no-store",
+      signal,
     });
+    if (res.status === 204) return { data: undefined as T, etag: null };
+    text = await res.text();
   } catch {
-    throw new Offline("offline");
+    throw new Offline(signal?.aborted === true);
   }
-  if (res.status === 204) return { data: undefined as T, etag: null };
-  const text = await res.text();
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

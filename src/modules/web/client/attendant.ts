@@ -1,12 +1,26 @@
 import { ApiError, api, Offline, query } from "./api.ts";
-import type { Found, Verdict } from "./api-types.ts";
-import { h, prevented, replace } from "./dom.ts";
+import type { Found, KnownZones, PlateChecks, Verdict, ZonePermits } from "./api-types.ts";
+import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
 import { offlineUse } from "./offline-use.ts";
-import { checkTicketsView, LOOKS, verdictView } from "./verdict-view.ts";
-import { savedZone, saveZone } from "./zone-cache.ts";
+import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
+import { checkedText, checkTicketsView, LOOKS, STALE_MS, verdictView } from "./verdict-view.ts";
+import {
+  savedPermits,
+  savedZone as savedPlates,
+  savePermits,
+  saveZone,
+  zonePermitsPath,
+} from "./zone-cache.ts";
+import { openFeed } from "./zone-feed.ts";
 
 const ZONE_KEY = "parkd.zone";
+const KNOWN_KEY = "parkd.knownZones";
+const GEO_ASKED = "parkd.geoAsked";
+/** A check with no answer by then is answered from the saved list: an attendant cannot wait. */
+export const CHECK_TIMEOUT_MS = 3_000;
+/** The saved list is asked for again this often while live, and after the feed's changes. */
+const SAVED_LIST_EVERY_MS = 60_000;
 
 /** A change of the zone list, as the live feed sends it with ?changes=1. */
 interface ZoneChange {
@@ -23,12 +37,46 @@ export function applyChange(list: readonly string[], change: ZoneChange): string
   return kept.concat(change.added.filter((p) => !have.has(p))).sort((a, b) => a.localeCompare(b, "sv"));
 }
 
+/** Metres between two points (haversine): close enough to order a site's zones by distance. */
+function metres(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const x =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 12_742_000 * Math.asin(Math.sqrt(x));
+}
+
+/** Known zones nearest first from `here` (zones without a map point last, by number). */
+export function byDistance(
+  zones: KnownZones,
+  here: { latitude: number; longitude: number } | null,
+): KnownZones {
+  const distance = (z: KnownZones[number]) => {
+    const points = z.lots.flatMap((l) => l.locations);
+    return here && points.length ? Math.min(...points.map((p) => metres(here, p))) : Number.POSITIVE_INFINITY;
+  };
+  return [...zones]
+    .map((z) => ({ z, d: distance(z) }))
+    .sort((a, b) => a.d - b.d || a.z.zone - b.z.zone)
+    .map((x) => x.z);
+}
+
+const clockTime = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
 /**
  * The attendant's page: check a plate where the attendant stands, watch that zone. Made for one
- * thumb and sunlight. `sessionLost` leads back to sign-in when the box answers 401.
+ * thumb and sunlight. The zone judged is the one in the field when Check is tapped; an answer
+ * that does not come within 3 s is given from the saved list, by the box's own rules.
+ * `sessionLost` leads back to sign-in when the box answers 401.
  */
 export function attendantPage(root: HTMLElement, sessionLost: () => void): () => void {
   const result = h("section", { class: "result", id: "result", "aria-live": "assertive" });
+  const earlier = h("section", { class: "earlier", id: "earlier" });
   const plate = h("input", {
     id: "plate",
     name: "plate",
@@ -44,87 +92,240 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   });
   const checkForm = h(
     "form",
-    {
-      class: "check",
-      id: "check-form",
-      onsubmit: prevented(() => check(plate.value)),
-    },
+    { class: "check", id: "check-form", onsubmit: prevented(() => check(plate.value)) },
     plate,
     h("button", { type: "submit", class: "big" }, t("check")),
   );
 
+  // The zone, as typed or picked from the site's known zones.
+  const zoneInput = h("input", {
+    id: "zone",
+    name: "zone",
+    inputmode: "numeric",
+    autocomplete: "off",
+    list: "known-zones",
+    class: "zone-input",
+    "aria-label": t("pickZone"),
+    value: localStorage.getItem(ZONE_KEY) ?? "",
+  });
+  const knownList = h("datalist", { id: "known-zones" });
+  let known: Map<number, KnownZones[number]> | null = null;
+  let here: { latitude: number; longitude: number } | null = null;
+  /** Unknown zones the attendant said to check anyway: asked once each. */
+  const confirmed = new Set<number>();
+
+  function showKnown(zones: KnownZones): void {
+    known = new Map(zones.map((z) => [z.zone, z]));
+    replace(
+      knownList,
+      byDistance(zones, here).map((z) =>
+        h(
+          "option",
+          { value: String(z.zone) },
+          z.lots.length
+            ? t("knownZoneLots", { zone: z.zone, lots: z.lots.map((l) => l.name).join(", ") })
+            : String(z.zone),
+        ),
+      ),
+    );
+  }
+
+  async function loadKnown(): Promise<void> {
+    const kept = localStorage.getItem(KNOWN_KEY);
+    if (kept) showKnown(JSON.parse(kept) as KnownZones);
+    try {
+      const zones = (await api<{ data: KnownZones }>("GET", "/api/v1/attendants/zones", undefined, 10_000))
+        .data;
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(zones));
+      showKnown(zones);
+      // Asked once: nearest zones first where lots have map points.
+      const located = zones.some((z) => z.lots.some((l) => l.locations.length));
+      const permission = await navigator.permissions?.query({ name: "geolocation" }).catch(() => null);
+      if (
+        located &&
+        "geolocation" in navigator &&
+        (!localStorage.getItem(GEO_ASKED) || permission?.state === "granted")
+      ) {
+        localStorage.setItem(GEO_ASKED, "1");
+        navigator.geolocation.getCurrentPosition(
+          (pos) => {
+            here = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
+            showKnown(zones);
+          },
+          () => {},
+          { maximumAge: 60_000, timeout: 15_000 },
+        );
+      }
+    } catch {
+      // Offline: the zones kept from last time, or none (then no zone is taken for a typo).
+    }
+  }
+
+  /** The zone field as a zone: undefined when empty, null when it is not a zone number. */
+  function typedZone(): number | undefined | null {
+    const text = zoneInput.value.trim();
+    if (text === "") return undefined;
+    return /^\d{1,9}$/.test(text) ? Number(text) : null;
+  }
+
+  function showBlock(className: string, ...children: Child[]): void {
+    result.className = `result ${className}`;
+    replace(result, ...children);
+  }
+
   async function check(text: string): Promise<void> {
     const p = text.trim();
     if (!p) return;
-    replace(result, h("p", { class: "pending" }, "…"));
+    const z = typedZone();
+    replace(earlier);
+    if (z === null) {
+      showBlock("warn", h("p", { class: "verdict", "data-verdict": "bad_zone" }, t("zoneDigits")));
+      zoneInput.focus();
+      return;
+    }
+    if (z !== undefined && known && !known.has(z) && !confirmed.has(z)) {
+      showBlock(
+        "warn ask",
+        h("p", { class: "verdict", "data-verdict": "unknown_zone" }, t("unknownZone", { zone: z })),
+        h(
+          "div",
+          { class: "ask-buttons" },
+          h(
+            "button",
+            {
+              type: "button",
+              id: "check-anyway",
+              onclick: () => {
+                confirmed.add(z);
+                void check(p);
+              },
+            },
+            t("checkAnyway"),
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              id: "change-zone",
+              onclick: () => {
+                replace(result);
+                result.className = "result";
+                zoneInput.select();
+              },
+            },
+            t("changeZone"),
+          ),
+        ),
+      );
+      return;
+    }
+    if (z !== undefined && z !== zone) watch(z);
+    showBlock("pending-answer", h("p", { class: "pending" }, "…"));
     try {
-      // In a zone, the verdict for where the attendant stands; without one, check-tickets.
-      if (zone === undefined)
-        showResult(
-          p,
-          await api<Found[]>("GET", `/api/v1/attendants/check-tickets${query({ registration_number: p })}`),
+      if (z === undefined) {
+        const found = await api<Found[]>(
+          "GET",
+          `/api/v1/attendants/check-tickets${query({ registration_number: p })}`,
+          undefined,
+          CHECK_TIMEOUT_MS,
         );
-      else
-        showVerdict(
-          await api<Verdict>("GET", `/api/v1/attendants/verdict${query({ registration_number: p, zone })}`),
+        showBlock(found.some((f) => f.active) ? "warn" : "bad", ...checkTicketsView(p, found, Date.now()));
+      } else {
+        const v = await api<Verdict>(
+          "GET",
+          `/api/v1/attendants/verdict${query({ registration_number: p, zone: z })}`,
+          undefined,
+          CHECK_TIMEOUT_MS,
         );
+        showBlock(LOOKS[v.state].tone, ...verdictView(v, Date.now()));
+        void showEarlier(v.registration_number, v.checked_at);
+      }
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return; // the app signs in again (api.ts)
-      if (e instanceof Offline && zone !== undefined) await showOffline(p, zone);
-      else {
-        result.className = "result warn";
-        replace(
-          result,
-          h("p", { class: "verdict" }, e instanceof Offline ? t("offlineCheck") : (e as Error).message),
-        );
-      }
+      if (e instanceof Offline && z !== undefined) await showOffline(p, z, e.silent);
+      else if (e instanceof Offline)
+        showBlock("warn", h("p", { class: "verdict", "data-verdict": "offline" }, t("offlineCheck")));
+      else showBlock("warn", h("p", { class: "verdict", "data-verdict": "error" }, (e as Error).message));
     }
     // The next car's plate replaces this one as it is typed.
     plate.select();
   }
 
-  function showVerdict(v: Verdict): void {
-    result.className = `result ${LOOKS[v.state].tone}`;
-    replace(result, ...verdictView(v, Date.now()));
-  }
-
-  /** Offline in a zone: the answer the saved list gives, marked as such, with the list's age. */
-  async function showOffline(p: string, z: number): Promise<void> {
-    const saved = await savedZone(z).catch(() => null);
+  /** The box does not answer: the verdict the saved list gives, by the box's own rules. */
+  async function showOffline(p: string, z: number, silent: boolean): Promise<void> {
+    const saved = await loadSaved(z);
     if (!saved) {
-      result.className = "result warn";
-      replace(result, h("p", { class: "verdict" }, t("offlineCheck")));
+      showBlock(
+        "warn",
+        h("p", { class: "verdict", "data-verdict": "no_saved_list" }, t("noListForZone", { zone: z })),
+      );
       return;
     }
-    const wanted = p.replace(/[\s-]/g, "").toUpperCase();
-    const hit = saved.plates.find((x) => x.replace(/[\s-]/g, "").toUpperCase() === wanted);
-    const vars = { plate: hit ?? p.toUpperCase(), zone: z, age: age(Date.now() - saved.at) };
-    result.className = "result warn offline-answer";
-    replace(
-      result,
-      h(
-        "p",
-        { class: "verdict", "data-verdict": hit ? "saved_list" : "not_in_saved_list" },
-        t(hit ? "inSavedList" : "notInSavedList", vars),
-      ),
+    const at = Date.now();
+    const band = h(
+      "p",
+      { class: "offline-band", id: "offline-band" },
+      t(silent ? "silentBand" : "offlineBand", { time: clockTime(saved.takenAt) }),
+    );
+    const v = offlineVerdict(saved, p, at);
+    if (v) {
+      showBlock(`${LOOKS[v.state].tone} offline-answer`, ...verdictView(v, at, band));
+      return;
+    }
+    showBlock(
+      "unknown offline-answer",
+      band,
+      h("p", { class: "verdict", "data-verdict": "not_in_list", "data-zone": z }, t("notInList")),
+      h("p", { class: "plate-shown" }, p.toUpperCase()),
+      h("p", { class: "detail" }, t("notInListDetail", { zone: z, time: clockTime(saved.takenAt) })),
+      h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, at)),
     );
   }
 
-  function showResult(p: string, found: Found[]): void {
-    result.className = `result ${found.some((f) => f.active) ? "ok" : "bad"}`;
-    replace(result, ...checkTicketsView(p, found));
+  /** The car's earlier checks today at this site: a returning car, or a new one. */
+  async function showEarlier(plateNorm: string, checkedAt: string): Promise<void> {
+    try {
+      const { data } = await api<{ data: PlateChecks }>(
+        "GET",
+        `/api/v1/attendants/checks${query({ registration_number: plateNorm })}`,
+        undefined,
+        CHECK_TIMEOUT_MS,
+      );
+      // The check just made is among them: the earlier ones are those before it (one format, so
+      // the text orders as the instant does).
+      const before = data.filter((c) => c.at < checkedAt);
+      replace(
+        earlier,
+        h("h2", null, t("earlierToday")),
+        before.length
+          ? h(
+              "ul",
+              null,
+              before.map((c) =>
+                h(
+                  "li",
+                  null,
+                  `${clockTime(Date.parse(c.at.replace(/(\.\d{3})\d+Z$/, "$1Z")))} · ${c.zone === null ? "–" : `${t("zone")} ${c.zone}`} · ${c.credential} · ${t(c.verdict ? (`verdict_${c.verdict}` as const) : "verdict_plate")}`,
+                ),
+              ),
+            )
+          : h("p", null, t("earlierNone")),
+      );
+    } catch {
+      replace(earlier);
+    }
   }
 
+  // Verdicts age on screen: grey past two minutes, with how long ago.
+  const checkedTimer = setInterval(() => {
+    const el = result.querySelector<HTMLElement>("#checked-at");
+    if (!el) return;
+    const at = Number(el.dataset.at);
+    el.textContent = checkedText(at, Date.now());
+    result.classList.toggle("stale", Date.now() - at >= STALE_MS);
+  }, 5_000);
+
   // The zone list, live.
-  const zoneInput = h("input", {
-    id: "zone",
-    name: "zone",
-    inputmode: "numeric",
-    pattern: "[0-9]*",
-    class: "zone-input",
-    "aria-label": t("pickZone"),
-    value: localStorage.getItem(ZONE_KEY) ?? "",
-  });
   const zoneState = h("p", { class: "zone-state", id: "zone-state", role: "status", "aria-live": "polite" });
   const filter = h("input", {
     id: "zone-filter",
@@ -134,9 +335,15 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   });
   const plates = h("ul", { class: "plates", id: "plates" });
   let current: string[] = [];
-  let source: EventSource | undefined;
+  let feed: { close(): void } | undefined;
   let zone: number | undefined;
-  let lastLive = 0;
+  let listId = "";
+  let lastHeard = 0;
+  /** The feed is delivering: the list shown is the box's, not the saved one. */
+  let live = false;
+  const saved = new Map<number, SavedZone>();
+  let savedTimer: ReturnType<typeof setTimeout> | undefined;
+  let savedAsking = false;
 
   const renderPlates = () => {
     const f = filter.value.replace(/[\s-]/g, "").toUpperCase();
@@ -165,100 +372,159 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     );
   };
 
-  // While offline, the saved list's age is told again every 15 s.
-  const ageTimer = setInterval(() => {
-    if (zone !== undefined && zoneState.className.includes("offline")) void showSaved(zone);
-  }, 15_000);
+  async function loadSaved(z: number): Promise<SavedZone | null> {
+    const held = saved.get(z);
+    if (held) return held;
+    const kept = await savedPermits(z).catch(() => null);
+    if (!kept) return null;
+    const ready = savedZone(kept.list);
+    saved.set(z, ready);
+    return ready;
+  }
 
+  /** Asks the box for the zone's saved list (a 304 when it has not changed), and keeps it. */
+  async function refreshSaved(z: number): Promise<void> {
+    clearTimeout(savedTimer);
+    savedTimer = setTimeout(() => void refreshSaved(z), SAVED_LIST_EVERY_MS);
+    if (savedAsking) return;
+    savedAsking = true;
+    try {
+      const kept = await savedPermits(z).catch(() => null);
+      const headers: Record<string, string> = { accept: "application/json" };
+      if (kept?.etag) headers["if-none-match"] = kept.etag;
+      const res = await fetch(zonePermitsPath(z), {
+        headers,
+        credentials: "same-origin",
+        cache: "no-store",
+        signal: AbortSignal.timeout(15_000),
+      });
+      if (res.status === 200) {
+        const body = await res.text();
+        await savePermits(z, body, res.headers.get("etag"));
+        saved.set(z, savedZone(JSON.parse(body) as ZonePermits));
+      }
+    } catch {
+      // Kept as it was; asked again with the next change or minute.
+    } finally {
+      savedAsking = false;
+    }
+  }
+
+  function showLive(z: number): void {
+    zoneState.className = "zone-state live";
+    replace(zoneState, `● ${t("live")} · ${t("activeInZone", { n: current.length, zone: z })}`);
+  }
+
+  /** The feed is gone: the saved list, and how long the box has been silent. */
   async function showSaved(z: number): Promise<void> {
-    const saved = await savedZone(z).catch(() => null);
-    if (zone !== z) return;
+    const list = await savedPlates(z).catch(() => null);
+    if (zone !== z || live) return;
     zoneState.className = "zone-state offline";
-    if (!saved) {
+    const lost = lastHeard
+      ? `${t("notLive", { age: age(Date.now() - lastHeard) })} · `
+      : `${t("offline")} · `;
+    if (!list) {
       current = [];
-      replace(zoneState, `${t("offline")} · ${t("noSavedList")}`);
+      replace(zoneState, `${lost}${t("noSavedList")}`);
     } else {
-      current = saved.plates;
-      replace(
-        zoneState,
-        `${t("offline")} · ${t("savedAt", { time: when(saved.at), age: age(Date.now() - saved.at) })}`,
-      );
+      current = list.plates;
+      replace(zoneState, `${lost}${t("savedAt", { time: when(list.at), age: age(Date.now() - list.at) })}`);
     }
     renderPlates();
   }
 
+  // While the feed is down, the saved list's age and the silence are told again every 5 s.
+  const ageTimer = setInterval(() => {
+    if (zone !== undefined && !live && zoneState.className.includes("offline")) void showSaved(zone);
+  }, 5_000);
+
   function watch(z: number): void {
-    source?.close();
+    feed?.close();
+    clearTimeout(savedTimer);
     zone = z;
+    listId = "";
+    current = [];
+    lastHeard = 0;
+    live = false;
     localStorage.setItem(ZONE_KEY, String(z));
     zoneState.className = "zone-state";
     replace(zoneState, t("reconnecting"));
-    if (!navigator.onLine) void showSaved(z);
+    // While connecting, the saved list is shown (the state says it is not live yet).
+    void savedPlates(z)
+      .then((list) => {
+        if (list && zone === z && !live) {
+          current = list.plates;
+          renderPlates();
+        }
+      })
+      .catch(() => {});
     // After the first list, only what changed comes (?changes=1); the id of the list held so far
     // tells whether a change follows on from it.
-    const es = new EventSource(`/api/v1/tickets/zone/${z}/events?changes=1`);
-    source = es;
-    let listId = "";
-    const live = (ev: Event) => {
-      listId = (ev as MessageEvent<string>).lastEventId;
-      lastLive = Date.now();
-      zoneState.className = "zone-state live";
-      replace(zoneState, `● ${t("live")} · ${t("activeInZone", { n: current.length, zone: z })}`);
-      renderPlates();
-      void saveZone(z, current).catch(() => {});
-    };
-    es.addEventListener("plates", (ev) => {
-      current = (JSON.parse((ev as MessageEvent<string>).data) as { data: string[] }).data;
-      live(ev);
-    });
-    es.addEventListener("changes", (ev) => {
-      const change = JSON.parse((ev as MessageEvent<string>).data) as ZoneChange;
-      // A change that does not follow on from the list held: start again from the server's list.
-      if (change.from !== listId) return watch(z);
-      current = applyChange(current, change);
-      live(ev);
-    });
-    es.addEventListener("open", () => {
-      if (lastLive && current.length >= 0) {
-        zoneState.className = "zone-state live";
-        replace(zoneState, `● ${t("live")} · ${t("activeInZone", { n: current.length, zone: z })}`);
-      }
-    });
-    // The box ended the feed because the credential ended (revoked, deleted, expired).
-    es.addEventListener("ended", () => {
-      es.close();
-      sessionLost();
-    });
-    es.addEventListener("error", () => {
-      if (source !== es) return;
-      void showSaved(z);
-      // Closed for good (the box answered, but not with a feed: a 401 after a restart or a
-      // revocation), as opposed to a lost connection the browser retries: ask the box why.
-      if (es.readyState === EventSource.CLOSED)
+    feed = openFeed(`/api/v1/tickets/zone/${z}/events?changes=1`, () => listId, {
+      event: (ev) => {
+        lastHeard = Date.now();
+        if (ev.event === "ended") {
+          feed?.close();
+          sessionLost();
+          return;
+        }
+        if (ev.event === "plates") current = (JSON.parse(ev.data) as { data: string[] }).data;
+        else if (ev.event === "changes") {
+          const change = JSON.parse(ev.data) as ZoneChange;
+          // A change that does not follow on from the list held: start again from the server's list.
+          if (change.from !== listId) return watch(z);
+          current = applyChange(current, change);
+        } else return;
+        listId = ev.id;
+        live = true;
+        showLive(z);
+        renderPlates();
+        void saveZone(z, current).catch(() => {});
+        void refreshSaved(z);
+      },
+      alive: () => {
+        lastHeard = Date.now();
+        // Resumed with nothing missed: the list held is current again.
+        if (listId) {
+          live = true;
+          showLive(z);
+        }
+        void refreshSaved(z);
+      },
+      lost: () => {
+        live = false;
+        if (zone === z) void showSaved(z);
+      },
+      unauthorized: () => {
+        // Closed for good: ask the box why (a revoked token, an ended session).
         void api("GET", "/api/v1/session").catch((e) => {
           if (e instanceof ApiError && e.status === 401) sessionLost();
         });
+      },
     });
+  }
+
+  function watchTyped(): void {
+    const z = typedZone();
+    if (z !== undefined && z !== null && z !== zone) watch(z);
   }
 
   const zoneForm = h(
     "form",
-    {
-      class: "zone-pick",
-      id: "zone-form",
-      onsubmit: (e: Event) => {
-        e.preventDefault();
-        const z = Number(zoneInput.value);
-        if (zoneInput.value.trim() !== "" && Number.isInteger(z) && z >= 0) watch(z);
-      },
-    },
+    { class: "zone-pick", id: "zone-form", onsubmit: prevented(watchTyped) },
     h("label", { for: "zone" }, t("pickZone")),
     zoneInput,
+    knownList,
     h("button", { type: "submit" }, t("show")),
   );
+  // A zone picked or typed counts at once for the list below; the check reads the field anyway.
+  zoneInput.addEventListener("change", watchTyped);
   filter.addEventListener("input", renderPlates);
-
-  const onOffline = () => zone !== undefined && void showSaved(zone);
+  // The browser knows before the feed does: no waiting out the silence or the backoff.
+  const onOffline = () => {
+    live = false;
+    if (zone !== undefined) void showSaved(zone);
+  };
   const onOnline = () => zone !== undefined && watch(zone);
   window.addEventListener("offline", onOffline);
   window.addEventListener("online", onOnline);
@@ -270,11 +536,13 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       { class: "attendant" },
       checkForm,
       result,
+      earlier,
       h("section", { class: "zone" }, zoneForm, zoneState, filter, plates),
     ),
   );
   plate.focus();
-  if (zoneInput.value) watch(Number(zoneInput.value));
+  void loadKnown();
+  watchTyped();
   // Said plainly, once, where the attendant looks: without it a lost Wi-Fi empties the page.
   void offlineUse.then((ok) => {
     if (!ok)
@@ -291,7 +559,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
 
   return () => {
     clearInterval(ageTimer);
-    source?.close();
+    clearInterval(checkedTimer);
+    clearTimeout(savedTimer);
+    feed?.close();
     window.removeEventListener("offline", onOffline);
     window.removeEventListener("online", onOnline);
   };

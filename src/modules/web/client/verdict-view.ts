@@ -1,21 +1,43 @@
 import type { Found, Verdict } from "./api-types.ts";
 import { type Child, h } from "./dom.ts";
-import { t, when } from "./i18n.ts";
+import { age, t, when } from "./i18n.ts";
 
 /** The interface's timestamps ("…000000Z" with microseconds) as something Date reads. */
 export function instant(s: string | null): string | null {
   return s === null ? null : s.replace(/(\.\d{3})\d+Z$/, "$1Z");
 }
 
-/** How each state of the verdict reads: its colour class and its words. */
-export const LOOKS: Record<Verdict["state"], { tone: "ok" | "warn" | "bad"; words: (v: Verdict) => string }> =
-  {
-    valid_here: { tone: "ok", words: () => t("validHere") },
-    valid_elsewhere: { tone: "warn", words: (v) => t("validInZones", { zones: v.zones.join(", ") }) },
-    grace: { tone: "warn", words: () => t("inGrace") },
-    outside_hours: { tone: "bad", words: () => t("outsideHours") },
-    none: { tone: "bad", words: () => t("notValid") },
-  };
+/** How each state of the verdict reads: its colour class, its words, and the zone it judged. */
+export const LOOKS: Record<
+  Verdict["state"],
+  { tone: "ok" | "warn" | "bad"; words: (v: Verdict) => string; judged: (v: Verdict) => string }
+> = {
+  valid_here: { tone: "ok", words: () => t("validHere"), judged: (v) => t("judgedZone", { zone: v.zone }) },
+  valid_elsewhere: {
+    tone: "warn",
+    words: (v) => t("validInZones", { zones: v.zones.join(", ") }),
+    judged: (v) => t("judgedNotZone", { zone: v.zone }),
+  },
+  grace: { tone: "warn", words: () => t("inGrace"), judged: (v) => t("judgedZone", { zone: v.zone }) },
+  outside_hours: {
+    tone: "bad",
+    words: () => t("outsideHours"),
+    judged: (v) => t("judgedZone", { zone: v.zone }),
+  },
+  none: { tone: "bad", words: () => t("notValid"), judged: (v) => t("judgedZone", { zone: v.zone }) },
+};
+
+/** A verdict older than this is shown greyed, as a thing of the past: check again. */
+export const STALE_MS = 2 * 60_000;
+
+/** "Checked 10:42:05", or past STALE_MS "Checked 4 min ago: check again". */
+export function checkedText(at: number, now: number): string {
+  return now - at >= STALE_MS
+    ? t("checkedAgo", { age: age(now - at) })
+    : t("checkedAt", {
+        time: new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+      });
+}
 
 /** "1 h 20 min", "45 min", "under 1 min": time left until `iso`. */
 function left(iso: string, now: number): string {
@@ -42,17 +64,41 @@ function verdictLine(v: Verdict, now: number): string | null {
     return t("graceEnds", { ended: clock(instant(v.ended_at)!), until: clock(until) });
   if (v.state === "outside_hours")
     return v.next_opening ? t("nextOpening", { at: clock(instant(v.next_opening)!) }) : t("noNextOpening");
-  return null;
+  // Nothing valid: when the last permit for this zone ended, if one did within the look-back.
+  const ends = v.permits
+    .filter((p) => p.zone === v.zone && p.state === "ended" && p.end_at !== null)
+    .map((p) => Date.parse(instant(p.end_at)!));
+  return ends.length ? t("endedAt", { at: clock(new Date(Math.max(...ends)).toISOString()) }) : null;
 }
 
-/** The verdict block: the state in words, the plate, how long it holds, and what is behind it. */
-export function verdictView(v: Verdict, now: number): Child[] {
+/** One ticket or permit behind a verdict: kind, zone, its state (an ended one says when). */
+function behindLine(f: Verdict["permits"][number]): string {
+  const state =
+    f.state === "ended" && f.end_at
+      ? t("endedShort", { at: clock(instant(f.end_at)!) })
+      : t(`state_${f.state}`);
+  return `${f.kind === "ticket" ? t("kindTicket") : t("kindPermit")} · ${t("zone")} ${f.zone} · ${state}`;
+}
+
+/**
+ * The verdict block: the state in words and the zone it judged, the plate, how long it holds,
+ * when it was checked, and what is behind it. `band`: an offline answer's notice, first.
+ */
+export function verdictView(v: Verdict, now: number, band?: Child): Child[] {
   const look = LOOKS[v.state];
   const line = verdictLine(v, now);
+  const at = Date.parse(instant(v.checked_at)!);
   return [
-    h("p", { class: "verdict", "data-verdict": v.state }, look.words(v)),
+    band,
+    h(
+      "p",
+      { class: "verdict", "data-verdict": v.state, "data-zone": v.zone },
+      look.words(v),
+      h("span", { class: "judged-zone" }, ` · ${look.judged(v)}`),
+    ),
     h("p", { class: "plate-shown" }, v.permits[0]?.registration_number ?? v.registration_number),
     line ? h("p", { class: "detail", id: "verdict-line" }, line) : null,
+    h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, now)),
     v.permits.length
       ? h(
           "ul",
@@ -61,7 +107,7 @@ export function verdictView(v: Verdict, now: number): Child[] {
             h(
               "li",
               null,
-              `${f.kind === "ticket" ? t("kindTicket") : t("kindPermit")} · ${t("zone")} ${f.zone} · ${t(`state_${f.state}`)}`,
+              behindLine(f),
               f.lot_name ? ` · ${f.lot_name}` : "",
               f.note ? h("span", { class: "note-line" }, f.note) : null,
             ),
@@ -71,16 +117,23 @@ export function verdictView(v: Verdict, now: number): Child[] {
   ];
 }
 
-export function checkTicketsView(p: string, found: Found[]): Child[] {
+/**
+ * check-tickets' answer, for a check without a zone: where the car is valid, never a plain
+ * "valid" (green is for a verdict where the attendant stands), with a reminder to pick the zone.
+ */
+export function checkTicketsView(p: string, found: Found[], at: number): Child[] {
   const active = found.filter((f) => f.active);
   const recent = found.filter((f) => !f.active);
+  const zones = [...new Set(active.map((f) => f.zone))].sort((a, b) => a - b);
   return [
     h(
       "p",
       { class: "verdict", "data-verdict": active.length ? "valid" : "invalid" },
-      active.length ? t("valid") : t("notValid"),
+      active.length ? t("validInZones", { zones: zones.join(", ") }) : t("notValid"),
     ),
     h("p", { class: "plate-shown" }, active[0]?.registration_number ?? p.toUpperCase()),
+    active.length ? h("p", { class: "detail no-zone" }, t("noZoneChosen")) : null,
+    h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, at)),
     active.map((f) =>
       h(
         "p",

@@ -42,6 +42,8 @@ export const permitLookups = sqliteTable(
     /** The normalized plate or the zone number asked for; a verdict: `PLATE@ZONE`. */
     query: text().notNull(),
     results: integer().notNull(),
+    /** A verdict's state (valid_here, grace, valid_elsewhere, outside_hours, none); null otherwise. */
+    verdict: text({ enum: ["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"] }),
   },
   (t) => [
     index("permit_lookups_at").on(t.at),

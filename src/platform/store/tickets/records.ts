@@ -45,6 +45,14 @@ export const TICKET_LOOKUP_SQL = {
     AND (end_at, rowid) > (?2, ?3) AND status <> 'canceled' ORDER BY end_at, rowid LIMIT ?4`,
   ticketsLiveOpen: `${LISTED} WHERE end_at IS NULL AND status <> 'canceled'`,
   ticketListed: `${LISTED} WHERE ticket_id = ?1`,
+  // The zones whose tickets ended after ?1 or run on: one probe of (zone, end_at) per zone, each
+  // zone found from the last by the same index, so the cost is the number of zones, not of tickets.
+  zonesSince: `WITH RECURSIVE z(zone) AS (
+      SELECT min(zone) FROM tickets
+      UNION ALL SELECT (SELECT min(zone) FROM tickets WHERE zone > z.zone) FROM z WHERE z.zone IS NOT NULL)
+    SELECT zone FROM z WHERE zone IS NOT NULL AND (
+      EXISTS (SELECT 1 FROM tickets t WHERE t.zone = z.zone AND t.end_at > ?1)
+      OR EXISTS (SELECT 1 FROM tickets t WHERE t.zone = z.zone AND t.end_at IS NULL))`,
 } as const;
 
 /**
@@ -84,6 +92,7 @@ export class TicketRecords {
   private readonly liveEndingRows: Statement<ListedTicket & LiveCursor, number[]>;
   private readonly liveOpenRows: Statement<ListedTicket, []>;
   private readonly listedOne: Statement<ListedTicket, [string]>;
+  private readonly zonesSinceRows: Statement<{ zone: number }, [number]>;
   constructor(
     private readonly sqlite: Database,
     private readonly written: WrittenRows,
@@ -145,6 +154,12 @@ export class TicketRecords {
     this.liveEndingRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
     this.liveOpenRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
     this.listedOne = s.prepare(TICKET_LOOKUP_SQL.ticketListed);
+    this.zonesSinceRows = s.prepare(TICKET_LOOKUP_SQL.zonesSince);
+  }
+
+  /** The zones with a ticket (canceled or not) that ended after `since` or has not ended. */
+  zonesSince(since: number): number[] {
+    return this.zonesSinceRows.all(since).map((r) => r.zone);
   }
 
   // Intake: one event's read and writes, inside the caller's transaction.
