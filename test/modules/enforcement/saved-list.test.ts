@@ -1,0 +1,351 @@
+import { describe, expect, test } from "bun:test";
+import { Value } from "@sinclair/typebox/value";
+import { KnownZones, PlateChecks, ZonePermits } from "../../../src/modules/enforcement/model.ts";
+import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
+import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { cityLot } from "../../support/lots.ts";
+import { seeded } from "../../support/random.ts";
+
+const MIN = 60_000;
+const H = 60 * MIN;
+const T0 = Date.parse("2026-06-15T10:00:00Z");
+const ZONES = [1001, 1002, 1003];
+const PLATES = ["ABC123", "abc 123", "AB-C123", "XYZ789", "ÅÄÖ111", "KLM 456", "QRS.321", "TUV654"];
+
+function setup(graceMinutes: number) {
+  const clock = testClock(T0);
+  const s = testApp({ timezone: "Europe/Stockholm", graceMinutes, recentHours: 24 }, clock);
+  return {
+    ...s,
+    clock,
+    reader: s.token("permits:read"),
+    terminal: s.token("tickets:write"),
+    admin: s.token("admin"),
+  };
+}
+type Box = ReturnType<typeof setup>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A random site through every write path: tickets created, updated, stopped, moved and canceled
+ * by a terminal, operator permits with and without weekly windows, some over midnight, in three
+ * zones, starting and ending around the instant of the test.
+ */
+async function randomSite(s: Box, seed: number): Promise<void> {
+  const r = seeded(seed);
+  const when = () => T0 + (r.int(48 * 60) - 30 * 60) * MIN;
+  const tickets: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const start = when();
+    const end = r.rand() < 0.15 ? null : start + (5 + r.int(6 * 60)) * MIN;
+    const id = `T${seed}-${i}`;
+    const res = await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: {
+        eventType: "TicketCreated",
+        ticketId: id,
+        zoneCode: String(r.pick(ZONES)),
+        parkingLotId: null,
+        startDate: iso(start),
+        endDate: end === null ? null : iso(end),
+        licenseNumber: r.pick(PLATES),
+        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+      },
+    });
+    expect(res.status).toBe(200);
+    tickets.push(id);
+  }
+  for (const id of tickets) {
+    const roll = r.rand();
+    const plate = r.pick(PLATES);
+    const start = when();
+    let body: Record<string, unknown> | null = null;
+    if (roll < 0.1) body = { eventType: "TicketCanceled", ticketId: id };
+    else if (roll < 0.2)
+      body = {
+        eventType: "TicketStopped",
+        ticketId: id,
+        zoneCode: String(r.pick(ZONES)),
+        parkingLotId: null,
+        startDate: iso(start),
+        endDate: iso(start + r.int(3 * 60) * MIN + MIN),
+        licenseNumber: plate,
+        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+      };
+    else if (roll < 0.3)
+      body = {
+        eventType: "TicketUpdated",
+        ticketId: id,
+        zoneCode: String(r.pick(ZONES)),
+        parkingLotId: null,
+        startDate: iso(start),
+        endDate: iso(start + r.int(8 * 60) * MIN + MIN),
+        licenseNumber: plate,
+        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+      };
+    if (body)
+      expect((await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body })).status).toBe(
+        200,
+      );
+  }
+  for (let i = 0; i < 12; i++) {
+    const start = when() - 48 * H;
+    const days =
+      r.rand() < 0.5
+        ? []
+        : Array.from({ length: 1 + r.int(3) }, () => {
+            const from = r.int(24);
+            const to = (from + 1 + r.int(12)) % 24;
+            return {
+              weekday: 1 + r.int(7),
+              start_time: `${String(from).padStart(2, "0")}:00:00`,
+              end_time: `${String(to).padStart(2, "0")}:30:00`,
+            };
+          });
+    const res = await call(s.app, "POST", "/api/v1/permits", {
+      token: s.admin,
+      body: {
+        registration_number: r.pick(PLATES),
+        zone: r.pick(ZONES),
+        start_at: iso(start),
+        end_at: r.rand() < 0.3 ? null : iso(start + (49 + r.int(72)) * H),
+        note: `permit ${i}`,
+        days,
+      },
+    });
+    expect(res.status).toBe(201);
+  }
+}
+
+async function online(s: Box, plate: string, zone: number) {
+  const res = await call(
+    s.app,
+    "GET",
+    `/api/v1/attendants/verdict?registration_number=${encodeURIComponent(plate)}&zone=${zone}`,
+    { token: s.reader },
+  );
+  expect(res.status).toBe(200);
+  return res.json;
+}
+
+describe("the handheld's offline verdict is the box's verdict", () => {
+  for (const [seed, grace] of [
+    [1, 0],
+    [2, 10],
+    [3, 90],
+    [4, 30],
+    [5, 0],
+  ] as const)
+    test(`random site (seed ${seed}, grace ${grace} min): every plate, every zone, now and later`, async () => {
+      const s = setup(grace);
+      await randomSite(s, seed);
+      const r = seeded(seed * 7);
+      let compared = 0;
+      for (const zone of ZONES) {
+        s.clock.set(T0);
+        const res = await call(s.app, "GET", `/api/v1/tickets/zone/${zone}/permits`, { token: s.reader });
+        expect(res.status).toBe(200);
+        expect(Value.Check(ZonePermits, res.json)).toBe(true);
+        const saved = savedZone(res.json);
+        // Now, and at later instants without writes in between: the saved list judges as the box.
+        for (const later of [0, 1, 7, 45, 61, 179, 600, 1439].map((m) => m * MIN + r.int(MIN))) {
+          s.clock.set(T0 + later);
+          for (const typed of [...PLATES, "NOPE1", "abc.123"]) {
+            const box = await online(s, typed, zone);
+            const phone = offlineVerdict(saved, typed, T0 + later);
+            if (phone === null) {
+              // Not among the zone's plates: the box finds nothing for this zone either.
+              expect(["valid_elsewhere", "none"]).toContain(box.state);
+              expect(box.permits.filter((p: { zone: number }) => p.zone === zone)).toEqual([]);
+            } else {
+              expect(phone).toEqual(box);
+              compared++;
+            }
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(50);
+    });
+
+  test("a plate typed with dots, spaces, dashes or in lower case is found in the saved list", async () => {
+    const s = setup(0);
+    const res = await call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: s.terminal,
+      body: {
+        eventType: "TicketCreated",
+        ticketId: "1",
+        zoneCode: "1002",
+        parkingLotId: null,
+        startDate: iso(T0 - H),
+        endDate: iso(T0 + H),
+        licenseNumber: "ABC123",
+        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+      },
+    });
+    expect(res.status).toBe(200);
+    const saved = savedZone(
+      (await call(s.app, "GET", "/api/v1/tickets/zone/1002/permits", { token: s.reader })).json,
+    );
+    for (const typed of ["abc.123", "ABC 123", "abc-123", "Abc123"])
+      expect(offlineVerdict(saved, typed, T0)?.state).toBe("valid_here");
+    expect(offlineVerdict(saved, "ABD123", T0)).toBeNull();
+  });
+});
+
+describe("GET /api/v1/tickets/zone/{zone}/permits", () => {
+  test("the zone's plates only, with their permits in every zone; ETag and 304; recorded as a zone list", async () => {
+    const s = setup(10);
+    const send = (id: string, plate: string, zone: number) =>
+      call(s.app, "POST", "/api/v1/actions/tickets", {
+        token: s.terminal,
+        body: {
+          eventType: "TicketCreated",
+          ticketId: id,
+          zoneCode: String(zone),
+          parkingLotId: null,
+          startDate: iso(T0 - H),
+          endDate: iso(T0 + H),
+          licenseNumber: plate,
+          ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+        },
+      });
+    await send("a", "HERE1", 1002);
+    await send("b", "HERE1", 1001);
+    await send("c", "ELSE1", 1001);
+    const res = await call(s.app, "GET", "/api/v1/tickets/zone/1002/permits", { token: s.reader });
+    expect(res.status).toBe(200);
+    expect(res.json.plates).toEqual(["HERE1"]);
+    expect(res.json.permits.map((p: { id: string; zone: number }) => [p.id, p.zone]).sort()).toEqual([
+      ["a", 1002],
+      ["b", 1001],
+    ]);
+    expect(res.json).toMatchObject({
+      zone: 1002,
+      grace_minutes: 10,
+      recent_hours: 24,
+      timezone: "Europe/Stockholm",
+    });
+    const etag = res.headers.get("etag")!;
+    const again = await call(s.app, "GET", "/api/v1/tickets/zone/1002/permits", {
+      token: s.reader,
+      headers: { "if-none-match": etag },
+    });
+    expect(again.status).toBe(304);
+    s.lookupRecorder.flush();
+    const page = await call(s.app, "GET", "/api/v1/lookups?limit=10", { token: s.admin });
+    expect(page.json.data[0]).toMatchObject({ by: "zone_list", query: "1002", results: 1 });
+  });
+
+  test("a zone that is not a zone number is a 400", async () => {
+    const s = setup(0);
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/tickets/zone/x1/permits", { token: s.reader }),
+      400,
+      "validation",
+    );
+  });
+});
+
+describe("GET /api/v1/attendants/zones", () => {
+  test("lots' zones with names and map points, and zones with tickets or permits in the last 30 days", async () => {
+    const s = setup(0);
+    const lot = await call(s.app, "POST", "/api/v1/parkings", {
+      token: s.admin,
+      body: {
+        ...cityLot(),
+        zone_number: 1001,
+        parking_lot_location: [{ latitude: 59.33, longitude: 18.07 }],
+      },
+    });
+    expect(lot.status).toBe(201);
+    const send = (id: string, zone: number, end: number) =>
+      call(s.app, "POST", "/api/v1/actions/tickets", {
+        token: s.terminal,
+        body: {
+          eventType: "TicketCreated",
+          ticketId: id,
+          zoneCode: String(zone),
+          parkingLotId: null,
+          startDate: iso(end - H),
+          endDate: iso(end),
+          licenseNumber: "ABC123",
+          ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+        },
+      });
+    await send("recent", 1002, T0 - 29 * 24 * H);
+    await send("old", 1003, T0 - 31 * 24 * H);
+    expect(
+      (
+        await call(s.app, "POST", "/api/v1/permits", {
+          token: s.admin,
+          body: {
+            registration_number: "RES1",
+            zone: 1004,
+            start_at: iso(T0 - 400 * 24 * H),
+            end_at: null,
+            note: "",
+          },
+        })
+      ).status,
+    ).toBe(201);
+    const res = await call(s.app, "GET", "/api/v1/attendants/zones", { token: s.reader });
+    expect(res.status).toBe(200);
+    expect(Value.Check(KnownZones, res.json)).toBe(true);
+    expect(res.json.data.map((z: { zone: number; recent: boolean }) => [z.zone, z.recent])).toEqual([
+      [1001, false],
+      [1002, true],
+      [1004, true],
+    ]);
+    expect(res.json.data[0].lots[0]).toMatchObject({ locations: [{ latitude: 59.33, longitude: 18.07 }] });
+  });
+});
+
+describe("GET /api/v1/attendants/checks", () => {
+  test("today's verdicts and plate lookups of the car, newest first, written or still waiting", async () => {
+    const s = setup(0);
+    s.clock.set(Date.parse("2026-06-14T21:30:00Z")); // yesterday in Stockholm (23:30)
+    await online(s, "ABC123", 1001);
+    s.clock.set(Date.parse("2026-06-15T06:00:00Z"));
+    await online(s, "abc 123", 1002);
+    s.lookupRecorder.flush();
+    s.clock.set(Date.parse("2026-06-15T07:00:00Z"));
+    expect(
+      (
+        await call(s.app, "GET", "/api/v1/attendants/check-tickets?registration_number=ABC-123", {
+          token: s.reader,
+        })
+      ).status,
+    ).toBe(200);
+    await online(s, "XYZ789", 1002);
+    const res = await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=abc123", {
+      token: s.reader,
+    });
+    expect(res.status).toBe(200);
+    expect(Value.Check(PlateChecks, res.json)).toBe(true);
+    expect(
+      res.json.data.map((c: { at: string; zone: number | null; verdict: string | null }) => [
+        c.at,
+        c.zone,
+        c.verdict,
+      ]),
+    ).toEqual([
+      ["2026-06-15T07:00:00.000000Z", null, null],
+      ["2026-06-15T06:00:00.000000Z", 1002, "none"],
+    ]);
+  });
+
+  test("without a plate, or with one that cannot be a plate: 400", async () => {
+    const s = setup(0);
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/attendants/checks", { token: s.reader }),
+      400,
+      "validation",
+    );
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=%20-%20", { token: s.reader }),
+      400,
+      "validation",
+    );
+  });
+});
