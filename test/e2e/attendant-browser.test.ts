@@ -89,6 +89,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await send("H-1", "HERE1", 1002, now - 3_600_000, now + 80 * 60_000);
     await send("E-1", "ELSE1", 1001, now - 3_600_000, now + 2 * 3_600_000);
     await send("G-1", "GRACE1", 1002, now - 3_600_000, now - 2 * 60_000);
+    await send("X-1", "ENDED1", 1002, now - 3_600_000, now - 40 * 60_000);
     // A resident permit whose only window is tomorrow 01:00-02:00 (site time is UTC here).
     const tomorrow = ((new Date(now).getUTCDay() + 6) % 7) + 2;
     const r = await adminApi("POST", "/api/v1/permits", {
@@ -138,6 +139,114 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await page.screenshot({ path: screenshotPath("phone-verdict-outside-hours") });
     expect(await check(page, "NOPE1")).toBe("none");
   }, 60_000);
+
+  test("the zone judged is the one in the field, typed without Show, and every verdict names it", async () => {
+    const page = await signedIn("zone-typed", tokens.attendant!);
+    await page.fill("#zone", "1001");
+    // Paid for zone 1002, checked with 1001 in the field: never green.
+    expect(await check(page, "HERE1")).toBe("valid_elsewhere");
+    expect(await page.getAttribute("#result .verdict", "data-zone")).toBe("1001");
+    expect(await page.textContent("#result .verdict")).toBe("VALID IN ZONE 1002 · not zone 1001");
+    expect(await page.getAttribute("#result", "class")).not.toContain("ok");
+    // The field changed to 1002, again without Show: judged for 1002.
+    await page.fill("#zone", "1002");
+    expect(await check(page, "HERE1")).toBe("valid_here");
+    expect(await page.textContent("#result .verdict")).toBe("VALID HERE · zone 1002");
+    expect(await page.textContent("#checked-at")).toMatch(/^Checked \d\d:\d\d:\d\d$/);
+    // The list below follows the field.
+    await page.waitForFunction(() =>
+      document.querySelector("#zone-state")?.textContent?.includes("zone 1002"),
+    );
+    // Without a zone: where it is valid, never a green "valid".
+    await page.fill("#zone", "");
+    expect(await check(page, "HERE1")).toBe("valid");
+    expect(await page.textContent("#result .verdict")).toBe("VALID IN ZONE 1002");
+    expect(await page.getAttribute("#result", "class")).toContain("warn");
+    // An ended ticket says when it ended.
+    await page.fill("#zone", "1002");
+    expect(await check(page, "ENDED1")).toBe("none");
+    expect(await page.textContent("#verdict-line")).toMatch(/^Ended \d\d:\d\d$/);
+    expect(await page.textContent("#result .behind")).toMatch(/ended \d\d:\d\d/);
+    // A car checked before today: its earlier checks, with who and what they were told.
+    expect(await check(page, "HERE1")).toBe("valid_here");
+    await page.waitForSelector("#earlier li");
+    expect(await page.textContent("#earlier")).toMatch(
+      /Earlier checks today.*Zone 1002 · handheld-1 · valid here/,
+    );
+    await page.screenshot({ path: screenshotPath("phone-verdict-zone-named") });
+  }, 60_000);
+
+  test("a zone nobody parks in asks once before judging", async () => {
+    const page = await signedIn("zone-unknown", tokens.attendant!);
+    // The known zones arrive with the page (lots' zones and zones with recent tickets).
+    await page.waitForFunction(() => document.querySelectorAll("#known-zones option").length >= 2);
+    await page.fill("#zone", "1010");
+    expect(await check(page, "HERE1")).toBe("unknown_zone");
+    expect(await page.textContent("#result .verdict")).toBe(
+      "Zone 1010 has no lot and no parking: check anyway?",
+    );
+    expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-zone-unknown") });
+    await page.click("#check-anyway");
+    await page.waitForSelector("#result [data-verdict=valid_elsewhere]");
+    expect(await page.getAttribute("#result .verdict", "data-zone")).toBe("1010");
+    // Asked once: the next car in 1010 is judged at once.
+    expect(await check(page, "ELSE1")).toBe("valid_elsewhere");
+    // A known zone never asks.
+    await page.fill("#zone", "1001");
+    expect(await check(page, "ELSE1")).toBe("valid_here");
+  }, 60_000);
+
+  test("a verdict greys after two minutes and says how long ago it was checked", async () => {
+    const page = await signedIn("stale", tokens.attendant!, 1002);
+    await page.clock.install();
+    expect(await check(page, "HERE1")).toBe("valid_here");
+    expect(await page.getAttribute("#result", "class")).not.toContain("stale");
+    await page.clock.fastForward("02:30");
+    await page.waitForSelector("#result.stale");
+    expect(await page.textContent("#checked-at")).toMatch(/^Checked \d+ min ago: check again$/);
+    await page.screenshot({ path: screenshotPath("phone-verdict-stale") });
+  }, 60_000);
+
+  test("a frozen box: checks answered from the saved list within seconds, as the box would, and the list says it is not live", async () => {
+    const page = await signedIn("frozen", tokens.attendant!, 1002);
+    // The saved list for offline verdicts is kept once the zone is live.
+    await page.waitForFunction(async () => {
+      const cache = await caches.open("parkd-zones-v1");
+      return !!(await cache.match("/api/v1/tickets/zone/1002/permits"));
+    });
+    process.kill(server.pid, "SIGSTOP");
+    try {
+      const started = Date.now();
+      // Typed as an attendant types it: lower case, a dot. Online this is HERE1, valid here.
+      expect(await check(page, "here.1")).toBe("valid_here");
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await page.getAttribute("#result", "class")).toContain("offline-answer");
+      expect(await page.textContent("#offline-band")).toMatch(/^Box not answering · list from \d\d:\d\d$/);
+      expect(await page.textContent("#result .verdict")).toBe("VALID HERE · zone 1002");
+      expect(await page.textContent("#verdict-line")).toMatch(/^1 h 1\d min left · until/);
+      await page.screenshot({ path: screenshotPath("phone-offline-valid") });
+      // Grace and another zone come out as online.
+      expect(await check(page, "GRACE1")).toBe("grace");
+      expect(await check(page, "ENDED1")).toBe("none");
+      // A car the zone's list does not hold: its own look, never "valid" or "not valid".
+      expect(await check(page, "NOPE1")).toBe("not_in_list");
+      expect(await page.getAttribute("#result", "class")).toContain("unknown");
+      expect(await page.textContent("#result .verdict")).toBe("NOT IN THE SAVED LIST");
+      expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+      await page.screenshot({ path: screenshotPath("phone-offline-not-in-list") });
+      // The zone line stops saying "live" once the box has been silent for 20 s.
+      await page.waitForSelector("#zone-state.offline", { timeout: 30_000 });
+      expect(await page.textContent("#zone-state")).toMatch(/^Not live · nothing from the box for \d+ s/);
+      await page.screenshot({ path: screenshotPath("phone-zone-not-live") });
+    } finally {
+      process.kill(server.pid, "SIGCONT");
+    }
+    // Back: live again without a reload.
+    await page.waitForSelector("#zone-state.live", { timeout: 40_000 });
+    expect(await check(page, "HERE1")).toBe("valid_here");
+    expect(await page.getAttribute("#result", "class")).not.toContain("offline-answer");
+  }, 120_000);
 
   test("axe-core finds nothing moderate or worse, at normal and at 200 % text", async () => {
     const page = await signedIn("a11y", tokens.attendant!, 1002);

@@ -305,7 +305,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
                 h(
                   "li",
                   null,
-                  `${clockTime(Date.parse(c.at.replace(/(\.\d{3})\d+Z$/, "$1Z")))} · ${c.zone === null ? "–" : `${t("zone")} ${c.zone}`} · ${c.credential} · ${t(c.verdict ? (`verdict_${c.verdict}` as const) : "verdict_plate")}`,
+                  `${clockTime(Date.parse(c.at.replace(/(\.\d{3})\d+Z$/, "$1Z")))} · ${c.zone === null ? "–" : `${t("zone")} ${c.zone}`} · ${c.credential.replace(/^(token|user):/, "")} · ${t(c.verdict ? (`verdict_${c.verdict}` as const) : "verdict_plate")}`,
                 ),
               ),
             )
