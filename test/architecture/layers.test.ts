@@ -173,6 +173,7 @@ const OWNERS: Record<string, string | string[]> = {
   sync_cursors: "platform/store/sync-cursors.ts",
   revenue_days: "platform/store/revenue.ts",
   revenue_basis: "platform/store/revenue.ts",
+  browser_sessions: "platform/store/sessions.ts",
 };
 const SQL_ON = new RegExp(
   `\\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\\s+(${Object.keys(OWNERS).join("|")})\\b`,
