@@ -8,7 +8,8 @@ import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./index.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
-import { CSRF_HEADER, csrfRefused, type LostReason, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
+import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./session-cookie.ts";
+import type { LostReason } from "./sessions.ts";
 
 const tags = ["web"];
 

@@ -39,7 +39,7 @@ export class BrowserSessionRecords {
   private readonly deleteOne: Statement<{ idHash: string }, [string]>;
   private readonly deleteOfCredential: Statement<{ idHash: string }, [string, string]>;
   private readonly deleteOwnBeyond: Statement<{ idHash: string }, [string, string, number]>;
-  private readonly deleteAllBeyond: Statement<{ idHash: string }, [number]>;
+  private readonly deleteLeastRecent: Statement<{ idHash: string }, [number]>;
   private readonly deleteExpiredBy: Statement<{ idHash: string }, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
 
@@ -69,9 +69,11 @@ export class BrowserSessionRecords {
          ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ?3)
        RETURNING id_hash AS idHash`,
     );
-    this.deleteAllBeyond = sqlite.prepare(
+    // Counted first (a count is cheap, walking past thousands of rows is not): the `?1` least
+    // recently used.
+    this.deleteLeastRecent = sqlite.prepare(
       `DELETE FROM browser_sessions WHERE id_hash IN (
-         SELECT id_hash FROM browser_sessions ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ?1)
+         SELECT id_hash FROM browser_sessions ORDER BY seen_at, rowid LIMIT ?1)
        RETURNING id_hash AS idHash`,
     );
     this.deleteExpiredBy = sqlite.prepare(
@@ -92,7 +94,8 @@ export class BrowserSessionRecords {
     return this.sqlite.transaction(() => {
       this.insert.run(session);
       const gone = this.deleteOwnBeyond.all(session.credentialKind, session.credentialId, caps.perCredential);
-      gone.push(...this.deleteAllBeyond.all(caps.total));
+      const over = this.countAll.get()!.n - caps.total;
+      if (over > 0) gone.push(...this.deleteLeastRecent.all(over));
       return gone.map((r) => r.idHash);
     })();
   }
