@@ -220,6 +220,14 @@ describe("one owner per table", () => {
     expect(seen("// the zone list depends on permits and on tickets")).toEqual([]);
   });
 
+  test("the office sync reads no browser session: they stay on the box", () => {
+    const reads = files(join(SRC, "modules/sync"))
+      .filter((f) => /browserSessions|browser_sessions|SessionStore/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(SRC, f));
+    expect(reads).toEqual([]);
+    expect(readFileSync(join(SRC, "platform/store/sessions.ts"), "utf8")).toContain("browser_sessions");
+  });
+
   test("the drizzle schema is imported only inside the store", () => {
     const bad = all.filter(
       (i) => i.target.startsWith("platform/store/schema") && !i.file.startsWith("platform/store/"),

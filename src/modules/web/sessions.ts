@@ -1,5 +1,5 @@
 import type { Credential } from "../../domain/credentials.ts";
-import { logLine } from "../../platform/log.ts";
+import { log } from "../../platform/log.ts";
 import { isStoreUnavailable, type Store } from "../../platform/store/db.ts";
 import {
   CSRF_HEADER,
@@ -244,16 +244,14 @@ export class SessionStore {
     this.unwritten.clear();
     try {
       this.store.browserSessions.recordUses(uses, LIFE);
-      if (this.writesFailing) logLine({ level: "info", msg: "browser session uses written again" });
+      if (this.writesFailing) log("info", "browser session uses written again");
       this.writesFailing = false;
     } catch (e) {
       for (const u of uses) if (!this.unwritten.has(u.idHash)) this.unwritten.set(u.idHash, u.seenAt);
       if (this.writesFailing) return;
       this.writesFailing = true;
       const code = (e as { code?: unknown })?.code;
-      logLine({
-        level: "warn",
-        msg: "browser session uses not written; kept for the next try",
+      log("warning", "browser session uses not written; kept for the next try", {
         error: typeof code === "string" ? code : String((e as Error)?.message ?? e),
       });
     }
@@ -271,7 +269,7 @@ export class SessionStore {
       gone = this.store.browserSessions.deleteExpired(this.now());
     });
     for (const key of gone) this.drop(key, "expired");
-    if (gone.length > 0) logLine({ msg: "expired browser sessions deleted", deleted: gone.length });
+    if (gone.length > 0) log("info", "expired browser sessions deleted", { deleted: gone.length });
     return gone.length;
   }
 
