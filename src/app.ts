@@ -25,9 +25,9 @@ export function composeBox(ctx: AppContext) {
   const { store, now, config, metrics, openStreams } = ctx;
   // Built before the modules: the platform's auth reaches them through its own ports.
   const credentials = adminCredentials({ store, now });
-  const sessions = webSessions({ credentials, now });
+  const sessions = webSessions({ store, credentials, now });
   // A revoked token or deleted user signs its browsers out now, not at their next request.
-  credentials.onEnded((c) => sessions.endFor(c.kind, c.id, c.reason));
+  credentials.onEnded((c) => sessions.endFor(c.kind, c.id, c.reason, c.sessions));
   const auth: AuthDeps = {
     credentials,
     sessions,

@@ -177,6 +177,7 @@ const OWNERS: Record<string, string | string[]> = {
   sync_cursors: "platform/store/sync-cursors.ts",
   revenue_days: "platform/store/revenue.ts",
   revenue_basis: "platform/store/revenue.ts",
+  browser_sessions: "platform/store/sessions.ts",
 };
 const SQL_ON = new RegExp(
   `\\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\\s+(${Object.keys(OWNERS).join("|")})\\b`,
@@ -221,6 +222,14 @@ describe("one owner per table", () => {
     const interpolated = `CREATE TEMP TRIGGER t AFTER UPDATE ON main.${"$"}{table} BEGIN SELECT 1; END`;
     expect(seen(interpolated)).toEqual(["(interpolated)"]);
     expect(seen("// the zone list depends on permits and on tickets")).toEqual([]);
+  });
+
+  test("the office sync reads no browser session: they stay on the box", () => {
+    const reads = files(join(SRC, "modules/sync"))
+      .filter((f) => /browserSessions|browser_sessions|SessionStore/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(SRC, f));
+    expect(reads).toEqual([]);
+    expect(readFileSync(join(SRC, "platform/store/sessions.ts"), "utf8")).toContain("browser_sessions");
   });
 
   test("the drizzle schema is imported only inside the store", () => {

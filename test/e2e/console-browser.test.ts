@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
+import { encode } from "uqr";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
 import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
 
@@ -64,6 +65,15 @@ async function signedInConsole(
   // The console's bar, drawn with its navigation in one step, at any size.
   await page.waitForSelector("#signout");
   return page;
+}
+
+/** The modules of the QR code of `text`, drawn as the console draws them (one path). */
+function qrModules(text: string): string {
+  const { data } = encode(text, { ecc: "M", border: 2 });
+  let d = "";
+  for (let y = 0; y < data.length; y++)
+    for (let x = 0; x < data.length; x++) if (data[y]![x]) d += `M${x} ${y}h1v1h-1z`;
+  return d;
 }
 
 async function openLot(page: Page, id: number) {
@@ -605,6 +615,78 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       }
     }
     expect(found).toEqual([]);
+  });
+
+  test("New sign-in code: a token's QR code, made again, signs a fresh browser in as that token", async () => {
+    const made = await api("POST", "/api/v1/tokens", { name: "handheld-again", scopes: ["permits:read"] });
+    const { token } = ((await made.json()) as { data: { token: string } }).data;
+    const user = await api("POST", "/api/v1/users", {
+      name: "attendant-again",
+      scopes: ["permits:read"],
+      password: "correct horse battery",
+    });
+    expect(user.status).toBe(201);
+    const page = await signedInConsole("sign-in-code");
+    await page.goto(`${server.url}/#/credentials`);
+    await page.waitForSelector('[data-sign-in-code="handheld-again"]');
+    // Only a credential with pages gets one: the terminal's token has none to open.
+    expect(await page.locator('[data-sign-in-code="terminal-1"]').count()).toBe(0);
+    expect(await page.locator('[data-sign-in-code="attendant-again"]').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath("desktop-credentials-sign-in-code"), fullPage: true });
+
+    const issued = page.waitForResponse(
+      (r) => r.url().endsWith("/api/v1/session/codes") && r.request().method() === "POST",
+    );
+    await page.click('[data-sign-in-code="handheld-again"]');
+    const { sign_in_url } = ((await (await issued).json()) as { data: { sign_in_url: string } }).data;
+    await page.waitForSelector("#sign-in-code[open] svg.qr");
+    expect(sign_in_url).not.toContain(token);
+    // The dialog's QR code holds that very address, and names whom it signs in.
+    expect(await page.getAttribute("#sign-in-code svg.qr path", "d")).toBe(qrModules(sign_in_url));
+    expect(await page.textContent("#sign-in-code-title")).toBe("Sign-in code for handheld-again");
+    expect(await page.textContent("#sign-in-code")).toContain("sign in as handheld-again");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Close");
+    expect(await axeViolations(page, { bestPractice: true, targetSize: true })).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-credentials-sign-in-code-dialog") });
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#sign-in-code", { state: "detached" });
+
+    // A handheld that never saw the token scans it: signed in as that token, the code used up.
+    const ctx = await openBrowser(join(box.dir, "profile-scanned"), { width: 390, height: 844 });
+    contexts.push(ctx);
+    const handheld = ctx.pages()[0] ?? (await ctx.newPage());
+    await handheld.goto(sign_in_url);
+    await handheld.waitForSelector("#plate");
+    expect(await handheld.textContent(".who")).toBe("handheld-again");
+    const session = await handheld.evaluate(() => fetch("/api/v1/session").then((r) => r.json()));
+    expect((session as { data: { kind: string; name: string } }).data).toMatchObject({
+      kind: "token",
+      name: "handheld-again",
+    });
+    const again = await fetch(`${server.url}/api/v1/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code: new URL(sign_in_url).hash.replace("#code=", "") }),
+    });
+    expect(again.status).toBe(401);
+
+    // A user's row makes a code that signs in as the user.
+    const forUser = page.waitForResponse(
+      (r) => r.url().endsWith("/api/v1/session/codes") && r.request().method() === "POST",
+    );
+    await page.click('[data-sign-in-code="attendant-again"]');
+    const userUrl = ((await (await forUser).json()) as { data: { sign_in_url: string } }).data.sign_in_url;
+    await page.waitForSelector("#sign-in-code[open] svg.qr");
+    expect(await page.getAttribute("#sign-in-code svg.qr path", "d")).toBe(qrModules(userUrl));
+    const asUser = await fetch(`${server.url}/api/v1/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code: new URL(userUrl).hash.replace("#code=", "") }),
+    });
+    expect(((await asUser.json()) as { data: { kind: string; name: string } }).data).toMatchObject({
+      kind: "user",
+      name: "attendant-again",
+    });
   });
 
   test("the audit answers who looked up a plate, in any spelling, and when", async () => {

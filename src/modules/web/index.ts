@@ -6,6 +6,7 @@ import type { FailureLimiter } from "../../platform/http/rate-limit.ts";
 import type { TlsMaterial } from "../../platform/http/tls.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
+import type { Store } from "../../platform/store/db.ts";
 import { webContract } from "./contract.ts";
 import { handheldSetupRoutes } from "./handheld-setup-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
@@ -18,8 +19,12 @@ import { staticRoutes } from "./static-routes.ts";
  * The browser sessions, built before the modules: the platform's auth accepts a session cookie
  * like a Bearer token (through its CookieAuth port), and sign-in opens them.
  */
-export function webSessions(deps: { credentials: CredentialLookup; now: () => number }): SessionStore {
-  return new SessionStore(deps.credentials, deps.now);
+export function webSessions(deps: {
+  store: Store;
+  credentials: CredentialLookup;
+  now: () => number;
+}): SessionStore {
+  return new SessionStore(deps.store, deps.credentials, deps.now);
 }
 
 /** What the web app's sign-in needs from the box. */
@@ -55,5 +60,8 @@ export function webModule(deps: WebDeps): AppModule {
       .use(signInCodeRoutes(ctx))
       .use(handheldSetupRoutes(ctx)),
     contracts: [webContract],
+    start(hold) {
+      hold("browser sessions", deps.sessions.start());
+    },
   };
 }

@@ -27,13 +27,17 @@ export const SignIn = t.Union(
 
 export const NewSignInCode = t.Object(
   {
-    token_id: t.String({
-      minLength: 1,
-      maxLength: 64,
-      description: "The live token the handheld signs in as",
-    }),
+    token_id: t.Optional(
+      t.String({ minLength: 1, maxLength: 64, description: "The live token the handheld signs in as" }),
+    ),
+    user_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "Or the user it signs in as" })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    description: "Either token_id or user_id: the credential a new code signs in as",
+  },
 );
 
 export const SignInCodeEnvelope = t.Object({

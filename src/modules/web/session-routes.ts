@@ -8,14 +8,14 @@ import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./index.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
-import { CSRF_HEADER, csrfRefused, type LostReason, SESSION_COOKIE, sessionCookie } from "./sessions.ts";
+import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./session-cookie.ts";
+import type { LostReason } from "./sessions.ts";
 
 const tags = ["web"];
 
 /** What GET /api/v1/session says when the browser's session is gone, by `reason`. */
 const LOST_TEXT: Record<LostReason | "none", string> = {
   none: "No live session",
-  restarted: "The session ended because the box restarted; sign in again",
   revoked: "The session ended because its token was revoked",
   deleted: "The session ended because its user was deleted",
   expired: "The session expired (12 hours unused, or 7 days old); sign in again",
@@ -28,10 +28,10 @@ function waitText(seconds: number): string {
   return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
 }
 
-/** The token a one-time code was made for, if the code is good and the token still stands. */
+/** The credential a one-time code was made for, if the code is good and the credential still stands. */
 function codeCredential(ctx: WebContext, code: string): Credential | null {
-  const tokenId = ctx.codes.redeem(code);
-  return tokenId === null ? null : ctx.credentials.current("token", tokenId);
+  const made = ctx.codes.redeem(code);
+  return made === null ? null : ctx.credentials.current(made.kind, made.id);
 }
 
 function answer(credential: Credential, csrf: string) {
@@ -120,7 +120,7 @@ export function sessionRoutes(ctx: WebContext) {
         detail: {
           summary: "Sign in a browser: sets the HttpOnly cookie parkd_session",
           description:
-            "The cookie then authenticates API requests like the Bearer token would, with the same scopes. Writes made through it need the header X-CSRF-Token with the `csrf` value. Sessions end after 12 hours unused, after 7 days, on sign-out, when the token is revoked or the user deleted, and when the service restarts.",
+            "The cookie then authenticates API requests like the Bearer token would, with the same scopes. Writes made through it need the header X-CSRF-Token with the `csrf` value. Sessions end after 12 hours unused, after 7 days, on sign-out, and when the token is revoked or the user deleted; they are kept in the store, so a restart or an upgrade of the box ends none.",
           tags,
         },
       },
@@ -145,7 +145,7 @@ export function sessionRoutes(ctx: WebContext) {
         detail: {
           summary: "The browser's session: who it is and its csrf value (401 when signed out)",
           description:
-            "A 401 for a cookie whose session is gone carries `reason`: `restarted` (sessions live in memory), `revoked` (its token), `deleted` (its user), `expired`, or `ended`, so the page can say why it asks to sign in again.",
+            "A 401 for a cookie whose session is gone carries `reason`: `revoked` (its token), `deleted` (its user), `expired`, or `ended` (signed out, pushed out past a cap, or ended before the box last started), so the page can say why it asks to sign in again.",
           tags,
         },
       },

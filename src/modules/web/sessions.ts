@@ -1,33 +1,49 @@
-import { timingSafeEqual } from "node:crypto";
 import type { Credential } from "../../domain/credentials.ts";
-import { refuse } from "../../domain/errors.ts";
-import { trimOws } from "../../platform/http/http1.ts";
-import { WEB_REFUSALS } from "./refusals.ts";
+import { log } from "../../platform/log.ts";
+import { isStoreUnavailable, type Store } from "../../platform/store/db.ts";
+import {
+  CSRF_HEADER,
+  cookieValue,
+  csrfOf,
+  csrfRefused,
+  hashOf,
+  randomToken,
+  SAFE_METHODS,
+  SESSION_COOKIE,
+  sameText,
+} from "./session-cookie.ts";
 
 /** Whoever keeps the credentials answers this (the admin module's CredentialService). */
 export interface CredentialLookup {
   current(kind: Credential["kind"], id: string): Credential | null;
 }
 
-export const SESSION_COOKIE = "parkd_session";
-export const CSRF_HEADER = "x-csrf-token";
-
 /** An attendant's shift with the page left open, plus slack; a session unused this long ends. */
-const IDLE_MS = 12 * 3_600_000;
+export const IDLE_MS = 12 * 3_600_000;
 /** However busy, a session is signed in again after a week. */
-const MAX_AGE_MS = 7 * 24 * 3_600_000;
-/** Past this many live sessions the least recently used go first (memory stays bounded). */
-const MAX_SESSIONS = 10_000;
+export const MAX_AGE_MS = 7 * 24 * 3_600_000;
+/** Past this many sessions in all the least recently used go first (the store stays bounded). */
+export const MAX_SESSIONS = 10_000;
 /**
  * Sessions one credential may hold (a token shared by a team's handhelds and browsers); past it
  * that credential's least recently used goes, so a credential can evict only its own sessions.
  */
 export const MAX_SESSIONS_PER_CREDENTIAL = 50;
+/**
+ * A session's last use reaches the store at most this often (in memory in between): a request
+ * through a session never waits on a disk write. A crash loses at most this much of it, which
+ * brings the session's idle end no closer than 12 hours less these minutes.
+ */
+export const USE_WRITE_MS = 5 * 60_000;
+/** Ended sessions are deleted from the store this often, and when the box starts. */
+export const SWEEP_MS = 3_600_000;
 
-interface Session {
+const LIFE = { idleMs: IDLE_MS, maxAgeMs: MAX_AGE_MS };
+
+/** A session as this process holds it: its newest use is here before it is in the store. */
+interface Held {
   kind: Credential["kind"];
   credentialId: string;
-  csrf: string;
   createdAt: number;
   seenAt: number;
 }
@@ -37,95 +53,57 @@ export interface SessionView {
   csrf: string;
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-function randomToken(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-}
-
-function hashOf(id: string): string {
-  return Bun.CryptoHasher.hash("sha256", id, "hex") as string;
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-export function cookieValue(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && trimOws(part.slice(0, eq)) === name) return trimOws(part.slice(eq + 1));
-  }
-  return undefined;
-}
-
-export const csrfRefused = () =>
-  refuse(
-    WEB_REFUSALS,
-    "csrf",
-    `A write through a browser session needs the header X-CSRF-Token with the session's csrf value`,
-  );
-
 /**
- * Browser sessions, kept in this process only: the cookie carries a random id, the map keys on
- * its SHA-256, so a memory dump does not hand out live cookies. A restart signs browsers out
- * (the page signs in again from the token it was given, or asks). The credential behind a
- * session is looked up again on every request, so a revoked token or deleted user ends it.
+ * Why a browser's session is gone, for the page to say so: the token was revoked or the user
+ * deleted, it expired, or it was ended otherwise (signed out, pushed out past a cap, or ended
+ * before the box last started, which it no longer remembers the reason of).
  */
-/**
- * Why a browser's session is gone, for the page to say so: the box restarted (sessions live in
- * memory), the token was revoked or the user deleted, it expired, or it was ended otherwise
- * (signed out elsewhere, pushed out past the cap).
- */
-export type LostReason = "restarted" | "revoked" | "deleted" | "expired" | "ended";
+export type LostReason = "revoked" | "deleted" | "expired" | "ended";
 
 /** Why sessions ended are kept this long, for the page that comes back to ask. */
 const LOST_REASONS_MAX = 10_000;
 
+/**
+ * Browser sessions, kept in the store (browser_sessions), so a restart or an upgrade signs no
+ * handheld out: the cookie carries a random id, the store keeps its SHA-256 only, so a copy of
+ * the store hands out no live cookie. A session read once is held in memory (the store stays the
+ * truth; this process is the only one that opens sessions), and its last use is written at most
+ * every USE_WRITE_MS. The credential behind a session is looked up again on every request, so a
+ * token revoked or a user deleted, also by the command line, ends it.
+ */
 export class SessionStore {
-  private readonly sessions = new Map<string, Session>();
-  /** The ids of this process's sessions start with it: one from before a restart is known as such. */
-  private readonly boot = randomToken().slice(0, 8);
+  private readonly held = new Map<string, Held>();
+  /** Uses not yet written, by id hash. */
+  private readonly unwritten = new Map<string, number>();
   private readonly lost = new Map<string, LostReason>();
+  private writesFailing = false;
 
   constructor(
+    private readonly store: Store,
     private readonly credentials: CredentialLookup,
     private readonly now: () => number = Date.now,
   ) {}
 
   open(credential: Credential): { id: string; csrf: string } {
-    const id = `${this.boot}.${randomToken()}`;
-    const csrf = randomToken();
+    const id = randomToken();
+    const key = hashOf(id);
     const at = this.now();
-    this.evictOwnBeyondCap(credential);
-    this.sessions.set(hashOf(id), {
-      kind: credential.kind,
-      credentialId: credential.id,
-      csrf,
-      createdAt: at,
-      seenAt: at,
-    });
-    if (this.sessions.size > MAX_SESSIONS) {
-      // Map order is insertion order, and every use re-inserts: the first key is the least recent.
-      const oldest = this.sessions.keys().next().value;
-      if (oldest !== undefined) this.sessions.delete(oldest);
-    }
-    return { id, csrf };
-  }
-
-  private evictOwnBeyondCap(credential: Credential): void {
-    let own = 0;
-    let oldest: string | undefined;
-    for (const [key, s] of this.sessions)
-      if (s.kind === credential.kind && s.credentialId === credential.id) {
-        own++;
-        oldest ??= key;
-      }
-    if (own >= MAX_SESSIONS_PER_CREDENTIAL && oldest !== undefined) this.sessions.delete(oldest);
+    // The caps go by last use: what is still in memory first.
+    this.writeUses();
+    const gone = this.store.browserSessions.open(
+      {
+        idHash: key,
+        credentialKind: credential.kind,
+        credentialId: credential.id,
+        createdAt: at,
+        seenAt: at,
+        expiresAt: Math.min(at + IDLE_MS, at + MAX_AGE_MS),
+      },
+      { perCredential: MAX_SESSIONS_PER_CREDENTIAL, total: MAX_SESSIONS },
+    );
+    for (const g of gone) this.drop(g, "ended");
+    this.hold(key, { kind: credential.kind, credentialId: credential.id, createdAt: at, seenAt: at });
+    return { id, csrf: csrfOf(id) };
   }
 
   /** The session the request's cookie names, with its credential as it stands now; else null. */
@@ -133,7 +111,7 @@ export class SessionStore {
     const id = cookieValue(request, SESSION_COOKIE);
     if (!id) return null;
     const key = hashOf(id);
-    const s = this.sessions.get(key);
+    const s = this.held.get(key) ?? this.load(key);
     if (!s) return null;
     const at = this.now();
     if (at - s.seenAt > IDLE_MS || at - s.createdAt > MAX_AGE_MS) {
@@ -146,9 +124,32 @@ export class SessionStore {
       return null;
     }
     s.seenAt = at;
-    this.sessions.delete(key);
-    this.sessions.set(key, s);
-    return { credential, csrf: s.csrf };
+    this.hold(key, s);
+    this.unwritten.set(key, at);
+    return { credential, csrf: csrfOf(id) };
+  }
+
+  private load(key: string): Held | null {
+    const row = this.store.browserSessions.byIdHash(key);
+    if (!row) return null;
+    const s = {
+      kind: row.credentialKind,
+      credentialId: row.credentialId,
+      createdAt: row.createdAt,
+      seenAt: Math.max(row.seenAt, this.unwritten.get(key) ?? 0),
+    };
+    this.hold(key, s);
+    return s;
+  }
+
+  /** Most recently used last; past the cap the least recent is let go (its row stays). */
+  private hold(key: string, s: Held): void {
+    this.held.delete(key);
+    this.held.set(key, s);
+    if (this.held.size > MAX_SESSIONS) {
+      const oldest = this.held.keys().next().value;
+      if (oldest !== undefined) this.held.delete(oldest);
+    }
   }
 
   /**
@@ -166,25 +167,48 @@ export class SessionStore {
     return view.credential;
   }
 
-  /** Ends every session of the credential (its token revoked, its user deleted). */
-  endFor(kind: Credential["kind"], credentialId: string, reason: LostReason): void {
-    for (const [key, s] of this.sessions)
-      if (s.kind === kind && s.credentialId === credentialId) this.forget(key, reason);
+  /**
+   * Ends every session of the credential (its token revoked, its user deleted). `idHashes`: the
+   * sessions already deleted with the credential, in its own transaction.
+   */
+  endFor(
+    kind: Credential["kind"],
+    credentialId: string,
+    reason: LostReason,
+    idHashes: readonly string[] = [],
+  ): void {
+    const gone = new Set(idHashes);
+    for (const [key, s] of this.held) if (s.kind === kind && s.credentialId === credentialId) gone.add(key);
+    this.tolerant(() => {
+      for (const key of this.store.browserSessions.deleteFor(kind, credentialId)) gone.add(key);
+    });
+    for (const key of gone) this.drop(key, reason);
   }
 
   /**
    * Why the request's cookie names no live session: null without a cookie or with a live one.
-   * A session of another run of the box is "restarted"; one this run ended says how.
+   * One this run of the box ended says how; any other is "ended".
    */
   lostReason(request: Request): LostReason | null {
     const id = cookieValue(request, SESSION_COOKIE);
-    if (!id || this.sessions.has(hashOf(id))) return null;
-    if (!id.startsWith(`${this.boot}.`)) return "restarted";
-    return this.lost.get(hashOf(id)) ?? "ended";
+    if (!id) return null;
+    const key = hashOf(id);
+    if (this.held.has(key)) return null;
+    return this.lost.get(key) ?? "ended";
   }
 
+  /**
+   * A session found ended on its use: deleted, unless the store cannot write now (full,
+   * read-only), when the row stays and the same check ends it again on its next use.
+   */
   private forget(key: string, reason: LostReason): void {
-    this.sessions.delete(key);
+    this.tolerant(() => this.store.browserSessions.delete(key));
+    this.drop(key, reason);
+  }
+
+  private drop(key: string, reason: LostReason): void {
+    this.held.delete(key);
+    this.unwritten.delete(key);
     this.lost.set(key, reason);
     if (this.lost.size > LOST_REASONS_MAX) {
       const oldest = this.lost.keys().next().value;
@@ -192,19 +216,79 @@ export class SessionStore {
     }
   }
 
+  private tolerant(write: () => unknown): void {
+    try {
+      write();
+    } catch (e) {
+      if (!isStoreUnavailable(e)) throw e;
+    }
+  }
+
+  /** Sign-out: the row goes now (a store that cannot write refuses the sign-out, 503). */
   end(request: Request): void {
     const id = cookieValue(request, SESSION_COOKIE);
-    if (id) this.sessions.delete(hashOf(id));
+    if (!id) return;
+    const key = hashOf(id);
+    this.store.browserSessions.delete(key);
+    this.held.delete(key);
+    this.unwritten.delete(key);
   }
 
+  /**
+   * Writes the uses held in memory. On a timer a throw would be an uncaught error: a store that
+   * cannot write keeps them for the next try, logged once until a write succeeds again.
+   */
+  writeUses(): void {
+    if (this.unwritten.size === 0) return;
+    const uses = [...this.unwritten].map(([idHash, seenAt]) => ({ idHash, seenAt }));
+    this.unwritten.clear();
+    try {
+      this.store.browserSessions.recordUses(uses, LIFE);
+      if (this.writesFailing) log("info", "browser session uses written again");
+      this.writesFailing = false;
+    } catch (e) {
+      for (const u of uses) if (!this.unwritten.has(u.idHash)) this.unwritten.set(u.idHash, u.seenAt);
+      if (this.writesFailing) return;
+      this.writesFailing = true;
+      const code = (e as { code?: unknown })?.code;
+      log("warning", "browser session uses not written; kept for the next try", {
+        error: typeof code === "string" ? code : String((e as Error)?.message ?? e),
+      });
+    }
+  }
+
+  /**
+   * Deletes the sessions that have ended (expired), once their uses held in memory are written:
+   * one in use is never taken for an idle one. Returns how many went.
+   */
+  sweep(): number {
+    this.writeUses();
+    if (this.unwritten.size > 0) return 0;
+    let gone: string[] = [];
+    this.tolerant(() => {
+      gone = this.store.browserSessions.deleteExpired(this.now());
+    });
+    for (const key of gone) this.drop(key, "expired");
+    if (gone.length > 0) log("info", "expired browser sessions deleted", { deleted: gone.length });
+    return gone.length;
+  }
+
+  /** `serve`'s background work: the sweep at start and hourly, uses written every few minutes. */
+  start(): () => void {
+    this.sweep();
+    const uses = setInterval(() => this.writeUses(), USE_WRITE_MS);
+    const sweeps = setInterval(() => this.sweep(), SWEEP_MS);
+    uses.unref?.();
+    sweeps.unref?.();
+    return () => {
+      clearInterval(uses);
+      clearInterval(sweeps);
+      this.writeUses();
+    };
+  }
+
+  /** Sessions in the store, ended ones not yet swept included. */
   get size(): number {
-    return this.sessions.size;
+    return this.store.browserSessions.count();
   }
-}
-
-/** The Set-Cookie value for a new session, or (id empty) for ending one. */
-export function sessionCookie(request: Request, id: string): string {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  const life = id ? "" : "; Max-Age=0";
-  return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Strict${secure}${life}`;
 }

@@ -7,24 +7,30 @@ const MAX_CODES = 1_000;
 
 const hashOf = (code: string) => createHash("sha256").update(code).digest("base64url");
 
+/** The credential a code signs in as. */
+export interface CodeFor {
+  kind: "token" | "user";
+  id: string;
+}
+
 /**
  * One-time sign-in codes for handhelds: the console shows a QR code of the box's address with a
- * code in it, and the handheld exchanges the code for a browser session of the token it was made
- * for. The token itself never appears in a URL (browsers keep URLs in history, sessions and
- * favicons; camera apps keep what they scanned). Codes live in memory, as hashes, for minutes,
- * and work once.
+ * code in it, and the handheld exchanges the code for a browser session of the token or user it
+ * was made for. The token itself never appears in a URL (browsers keep URLs in history, sessions
+ * and favicons; camera apps keep what they scanned). Codes live in memory, as hashes, for
+ * minutes, and work once.
  */
 export class SignInCodes {
-  private readonly codes = new Map<string, { tokenId: string; expiresAt: number }>();
+  private readonly codes = new Map<string, CodeFor & { expiresAt: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  issue(tokenId: string): { code: string; expiresAt: number } {
+  issue(credential: CodeFor): { code: string; expiresAt: number } {
     const at = this.now();
     for (const [key, c] of this.codes) if (c.expiresAt <= at) this.codes.delete(key);
     const code = randomBytes(24).toString("base64url");
     const expiresAt = at + SIGN_IN_CODE_MS;
-    this.codes.set(hashOf(code), { tokenId, expiresAt });
+    this.codes.set(hashOf(code), { kind: credential.kind, id: credential.id, expiresAt });
     if (this.codes.size > MAX_CODES) {
       const oldest = this.codes.keys().next().value;
       if (oldest !== undefined) this.codes.delete(oldest);
@@ -32,13 +38,13 @@ export class SignInCodes {
     return { code, expiresAt };
   }
 
-  /** The token the code was made for, once; null for an unknown, used or expired code. */
-  redeem(code: string): string | null {
+  /** The credential the code was made for, once; null for an unknown, used or expired code. */
+  redeem(code: string): CodeFor | null {
     const key = hashOf(code);
     const c = this.codes.get(key);
     if (!c) return null;
     this.codes.delete(key);
-    return c.expiresAt > this.now() ? c.tokenId : null;
+    return c.expiresAt > this.now() ? { kind: c.kind, id: c.id } : null;
   }
 
   get size(): number {

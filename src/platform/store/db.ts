@@ -18,6 +18,7 @@ import { PermitRecords } from "./permits.ts";
 import { StoreProbe } from "./probe.ts";
 import { ReportRecords } from "./reports.ts";
 import * as schema from "./schema/index.ts";
+import { BrowserSessionRecords } from "./sessions.ts";
 import { SyncCursors } from "./sync-cursors.ts";
 import { TicketRecords } from "./tickets/records.ts";
 import { TicketSearchRecords } from "./tickets/search.ts";
@@ -51,6 +52,7 @@ export class Store {
     changes?: ChangeRecords;
     probe?: StoreProbe;
     syncCursors?: SyncCursors;
+    browserSessions?: BrowserSessionRecords;
   } = {};
   private dataVersionQuery: Statement<{ data_version: number }, []>;
   /**
@@ -186,6 +188,12 @@ export class Store {
   get syncCursors(): SyncCursors {
     this.repos.syncCursors ??= new SyncCursors(this.sqlite);
     return this.repos.syncCursors;
+  }
+
+  /** The web app's sign-in sessions (a restart keeps them). */
+  get browserSessions(): BrowserSessionRecords {
+    this.repos.browserSessions ??= new BrowserSessionRecords(this.sqlite);
+    return this.repos.browserSessions;
   }
 
   /** Moves when another connection (a CLI command while serve runs) commits, or the store reopens. */

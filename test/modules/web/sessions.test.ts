@@ -20,9 +20,7 @@ describe("browser sessions", () => {
     const token = s.token("admin");
     const { cookie, csrf, res } = await signIn(s.app, { token });
     const set = res.headers.get("set-cookie")!;
-    expect(set).toMatch(
-      /^parkd_session=[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
-    );
+    expect(set).toMatch(/^parkd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.json.data).toMatchObject({ kind: "token", scopes: ["admin"] });
     expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -163,12 +161,16 @@ describe("browser sessions", () => {
     expect((await call(s.app, "DELETE", SESSION, { headers: { cookie } })).status).toBe(204);
   });
 
-  test("the store keeps only a hash of the session id", async () => {
+  test("the process keeps only a hash of the session id, and never its csrf value", async () => {
     const s = testApp();
-    const { cookie } = await signIn(s.app, { token: s.token("admin") });
+    const { cookie, csrf } = await signIn(s.app, { token: s.token("admin") });
     const id = cookie.split("=")[1]!;
-    const held = JSON.stringify([...(s.sessions as unknown as { sessions: Map<string, unknown> }).sessions]);
+    expect((await call(s.app, "GET", SESSION, { headers: { cookie } })).status).toBe(200);
+    const inner = s.sessions as unknown as Record<"held" | "unwritten" | "lost", Map<string, unknown>>;
+    const held = JSON.stringify([...inner.held, ...inner.unwritten, ...inner.lost]);
+    expect(held).toContain(new Bun.CryptoHasher("sha256").update(id).digest("hex"));
     expect(held).not.toContain(id);
+    expect(held).not.toContain(csrf);
     expect(s.sessions.size).toBe(1);
   });
 });

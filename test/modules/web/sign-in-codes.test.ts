@@ -62,6 +62,52 @@ describe("one-time sign-in codes", () => {
     );
   });
 
+  test("a new code for an existing token, and for a user; earlier codes stay good", async () => {
+    const s = testApp({ publicUrl: "https://parking-box.lan:8443" });
+    const admin = s.token("admin");
+    const made = s.credentials.createToken({ name: "handheld-6", scopes: ["permits:read"] });
+    const first = (await call(s.app, "POST", CODES, { token: admin, body: { token_id: made.id } })).json.data;
+    const second = (await call(s.app, "POST", CODES, { token: admin, body: { token_id: made.id } })).json
+      .data;
+    expect(second.code).not.toBe(first.code);
+    for (const { code } of [second, first]) {
+      const signedIn = await call(s.app, "POST", "/api/v1/session", { body: { code } });
+      expect(signedIn.json.data).toMatchObject({ kind: "token", name: "handheld-6" });
+    }
+    const { id: userId } = await s.credentials.createUser({
+      name: "attendant-3",
+      scopes: ["permits:read"],
+      password: "correct horse battery",
+    });
+    const issued = await call(s.app, "POST", CODES, { token: admin, body: { user_id: userId } });
+    expect(issued.status).toBe(201);
+    expect(issued.json.data.sign_in_url).toBe(`https://parking-box.lan:8443/#code=${issued.json.data.code}`);
+    const asUser = await call(s.app, "POST", "/api/v1/session", { body: { code: issued.json.data.code } });
+    expect(asUser.status).toBe(200);
+    expect(asUser.json.data).toMatchObject({ kind: "user", name: "attendant-3", scopes: ["permits:read"] });
+    const cookie = (asUser.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect((await call(s.app, "GET", "/api/v1/whoami", { headers: { cookie } })).status).toBe(200);
+  });
+
+  test("a user's code: unknown or deleted users get none, and a deleted user's code signs nobody in", async () => {
+    const s = testApp();
+    const admin = s.token("admin");
+    const made = s.credentials.createToken({ name: "h", scopes: ["permits:read"] });
+    const { id } = await s.credentials.createUser({
+      name: "attendant-4",
+      scopes: ["permits:read"],
+      password: "correct horse battery",
+    });
+    const { code } = (await call(s.app, "POST", CODES, { token: admin, body: { user_id: id } })).json.data;
+    s.credentials.deleteUser(id);
+    expectProblem(await call(s.app, "POST", "/api/v1/session", { body: { code } }), 401, "unauthorized");
+    for (const body of [{ user_id: id }, { user_id: "usr_nope" }, { user_id: made.id }, { token_id: id }])
+      expectProblem(await call(s.app, "POST", CODES, { token: admin, body }), 404, "credential-not-found");
+    // One credential a code: neither, both, or an empty id is a 400 and makes no code.
+    for (const body of [{}, { token_id: made.id, user_id: id }, { token_id: "" }, { user_id: 7 }])
+      expectProblem(await call(s.app, "POST", CODES, { token: admin, body }), 400, "validation");
+  });
+
   test("only an admin makes codes", async () => {
     const s = testApp();
     const made = s.credentials.createToken({ name: "h", scopes: ["permits:read"] });
@@ -101,11 +147,11 @@ describe("one-time sign-in codes", () => {
 describe("the codes themselves", () => {
   test("are kept only as hashes", () => {
     const codes = new SignInCodes();
-    const { code } = codes.issue("tok_1");
+    const { code } = codes.issue({ kind: "token", id: "tok_1" });
     expect(JSON.stringify([...(codes as unknown as { codes: Map<string, unknown> }).codes])).not.toContain(
       code,
     );
-    expect(codes.redeem(code)).toBe("tok_1");
+    expect(codes.redeem(code)).toEqual({ kind: "token", id: "tok_1" });
     expect(codes.redeem(code)).toBeNull();
   });
 

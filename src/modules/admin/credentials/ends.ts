@@ -5,6 +5,8 @@ export interface EndedCredential {
   kind: "token" | "user";
   id: string;
   reason: "revoked" | "deleted";
+  /** The id hashes of its browser sessions, deleted in the same transaction as the credential. */
+  sessions: readonly string[];
 }
 
 /** Who wants to know at once when a credential ends (open feeds, browser sessions). */

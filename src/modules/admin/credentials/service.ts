@@ -129,8 +129,11 @@ export class CredentialService {
     if (id === null) throw new CredentialError("not-found", `no live token with id or name "${idOrName}"`);
     this.tokenCache.clear();
     const at = this.now();
+    let sessions: string[] = [];
     this.store.transaction(() => {
       this.store.credentials.revokeToken(id, at);
+      // Its browser sessions end with it, also when the command line revokes it.
+      sessions = this.store.browserSessions.deleteFor("token", id);
       this.record(
         actor,
         "token",
@@ -140,7 +143,7 @@ export class CredentialService {
         { revoked_at: new Date(at).toISOString() },
       );
     })();
-    this.ends.ended({ kind: "token", id, reason: "revoked" });
+    this.ends.ended({ kind: "token", id, reason: "revoked", sessions });
     return id;
   }
 
@@ -187,13 +190,15 @@ export class CredentialService {
     const id = this.store.credentials.userByIdOrName(idOrName);
     if (id === null) throw new CredentialError("not-found", `no user with id or name "${idOrName}"`);
     this.tokenCache.clear();
+    let sessions: string[] = [];
     this.store.transaction(() => {
       const user = this.store.credentials.users().find((u) => u.id === id);
       this.store.credentials.deleteUser(id);
+      sessions = this.store.browserSessions.deleteFor("user", id);
       if (user)
         this.record(actor, "user", id, "delete", { name: user.name, scopes: parseScopes(user.scopes) }, null);
     })();
-    this.ends.ended({ kind: "user", id, reason: "deleted" });
+    this.ends.ended({ kind: "user", id, reason: "deleted", sessions });
     return id;
   }
 

@@ -103,9 +103,9 @@ async function forgetLocalState(): Promise<void> {
 /** Why the box says the session is gone (GET /api/v1/session's 401 `reason`), in words. */
 function lostTextOf(e: unknown): string {
   const reason = e instanceof ApiError ? (e.problem as { reason?: string }).reason : undefined;
+  // A restart of the box ends no session (they are kept in its store): any other reason, or
+  // none, says the session ended.
   switch (reason) {
-    case "restarted":
-      return t("lost_restarted");
     case "revoked":
       return t("lost_revoked");
     case "deleted":
@@ -127,7 +127,7 @@ async function lostText(): Promise<string> {
 }
 
 /**
- * The box no longer knows this session (restarted, token revoked, user deleted, expired): what
+ * The box no longer knows this session (token revoked, user deleted, expired, ended): what
  * the device holds for it goes at once (no plate stays on a handheld whose access ended), and
  * the sign-in page says why.
  */

@@ -4,5 +4,6 @@ export * from "./lots.ts";
 export * from "./operations.ts";
 export * from "./permits.ts";
 export * from "./reports.ts";
+export * from "./sessions.ts";
 export * from "./sync.ts";
 export * from "./tickets.ts";

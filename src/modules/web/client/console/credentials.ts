@@ -1,6 +1,6 @@
 import { api } from "../api.ts";
 import type { Token, User } from "../api-types.ts";
-import { field, h, replace } from "../dom.ts";
+import { type Child, field, h, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { qrCode } from "../qr.ts";
 import { problemText, table } from "./table.ts";
@@ -33,6 +33,63 @@ function chosenScopes(form: HTMLFormElement): string[] {
   return [...form.querySelectorAll<HTMLInputElement>('input[name="scope"]:checked')].map((i) => i.value);
 }
 
+/** A credential with pages to open: only its handheld gets a sign-in code. */
+const hasPages = (scopes: readonly string[]) => scopes.some((sc) => sc === "permits:read" || sc === "admin");
+
+interface SignInCode {
+  sign_in_url: string;
+  expires_at: string;
+  reachable: boolean;
+}
+
+/**
+ * A one-time code for the token or user, as its QR code: the QR code holds the code, never the
+ * token (browsers and camera apps keep the URLs they open).
+ */
+async function newSignInCode(credential: { token_id: string } | { user_id: string }): Promise<SignInCode> {
+  return (await api<{ data: SignInCode }>("POST", "/api/v1/session/codes", credential)).data;
+}
+
+/** The QR code, until when it works, and a warning when only the box itself can open it. */
+function signInQr(qr: SignInCode, name: string): Child[] {
+  const until = new Date(qr.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return [
+    qrCode(qr.sign_in_url),
+    h("p", null, t("qrOnce", { name, until })),
+    qr.reachable
+      ? null
+      : h(
+          "p",
+          { class: "warning", role: "alert", id: "qr-unreachable" },
+          t("qrUnreachable", { url: new URL(qr.sign_in_url).origin }),
+        ),
+  ];
+}
+
+/**
+ * A new code for a token or user that exists already (a new handheld, or one signed out), in a
+ * dialog over the list: the list stays where the operator left it.
+ */
+function showSignInQr(qr: SignInCode, name: string): void {
+  document.getElementById("sign-in-code")?.remove();
+  const dialog = h("dialog", { id: "sign-in-code", "aria-labelledby": "sign-in-code-title" });
+  const close = h("button", { type: "button", onclick: () => dialog.close() }, t("close"));
+  replace(
+    dialog,
+    h(
+      "div",
+      { class: "token-once" },
+      h("h2", { id: "sign-in-code-title" }, t("signInCodeFor", { name })),
+      ...signInQr(qr, name),
+      close,
+    ),
+  );
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  close.focus();
+}
+
 export function credentialsPage(root: HTMLElement): () => void {
   const tokens = h("div", { id: "tokens" });
   const users = h("div", { id: "users" });
@@ -58,11 +115,15 @@ export function credentialsPage(root: HTMLElement): () => void {
             when(x.expires_at),
             x.revoked_at
               ? h("span", { class: "muted" }, `${t("revoked")} ${when(x.revoked_at)}`)
-              : h(
-                  "button",
-                  { type: "button", class: "danger", "data-revoke": x.name, onclick: () => void revoke(x) },
-                  t("revoke"),
-                ),
+              : [
+                  hasPages(x.scopes) ? codeButton(x.name, { token_id: x.id }) : null,
+                  " ",
+                  h(
+                    "button",
+                    { type: "button", class: "danger", "data-revoke": x.name, onclick: () => void revoke(x) },
+                    t("revoke"),
+                  ),
+                ],
           ],
           { id: "tokens-table" },
         ),
@@ -77,7 +138,15 @@ export function credentialsPage(root: HTMLElement): () => void {
             x.scopes.join(" "),
             when(x.created_at),
             when(x.last_used_at),
-            h("button", { type: "button", class: "danger", onclick: () => void removeUser(x) }, t("delete")),
+            [
+              hasPages(x.scopes) ? codeButton(x.name, { user_id: x.id }) : null,
+              " ",
+              h(
+                "button",
+                { type: "button", class: "danger", onclick: () => void removeUser(x) },
+                t("delete"),
+              ),
+            ],
           ],
           { id: "users-table" },
         ),
@@ -85,6 +154,26 @@ export function credentialsPage(root: HTMLElement): () => void {
     } catch (e) {
       replace(note, problemText(e));
     }
+  }
+
+  function codeButton(name: string, credential: { token_id: string } | { user_id: string }) {
+    return h(
+      "button",
+      {
+        type: "button",
+        "data-sign-in-code": name,
+        "aria-label": `${t("newSignInCode")}: ${name}`,
+        onclick: async () => {
+          try {
+            showSignInQr(await newSignInCode(credential), name);
+          } catch (e) {
+            replace(note, `${t("error")}: ${problemText(e)}`);
+            await load();
+          }
+        },
+      },
+      t("newSignInCode"),
+    );
   }
 
   async function revoke(x: Token): Promise<void> {
@@ -124,21 +213,7 @@ export function credentialsPage(root: HTMLElement): () => void {
               ...(days ? { expires_in_days: Number(days) } : {}),
             },
           );
-          // The QR code holds a one-time code, never the token: browsers and camera apps keep
-          // the URLs they open. Only a credential with pages gets one.
-          const pages = made.data.scopes.some((sc) => sc === "permits:read" || sc === "admin");
-          const qr = pages
-            ? (
-                await api<{ data: { sign_in_url: string; expires_at: string; reachable: boolean } }>(
-                  "POST",
-                  "/api/v1/session/codes",
-                  { token_id: made.data.id },
-                )
-              ).data
-            : null;
-          const until = qr
-            ? new Date(qr.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
-            : "";
+          const qr = hasPages(made.data.scopes) ? await newSignInCode({ token_id: made.data.id }) : null;
           replace(
             shown,
             h(
@@ -146,15 +221,7 @@ export function credentialsPage(root: HTMLElement): () => void {
               { class: "token-once" },
               h("p", null, t("tokenOnce")),
               h("code", { id: "token-value" }, made.data.token),
-              qr ? qrCode(qr.sign_in_url) : null,
-              qr ? h("p", null, t("qrOnce", { until })) : null,
-              !qr || qr.reachable
-                ? null
-                : h(
-                    "p",
-                    { class: "warning", role: "alert", id: "qr-unreachable" },
-                    t("qrUnreachable", { url: new URL(qr.sign_in_url).origin }),
-                  ),
+              qr ? signInQr(qr, made.data.name) : null,
             ),
           );
           f.reset();
