@@ -26,7 +26,7 @@ export interface RequestHead {
   length: number;
 }
 
-export type HeadError = "malformed" | "not-utf8" | "too-large";
+export type HeadError = "malformed" | "not-utf8" | "too-large" | "expectation-failed";
 export type HeadRead = RequestHead | "incomplete" | { error: HeadError; why: string };
 
 /** Longest head read (request line and headers), as node:http's default. */
@@ -196,6 +196,8 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
   let transferEncoding: string | null = null;
   let connection = "";
   let expectContinue = false;
+  /** An expectation other than 100-continue: refused (417) once the head is otherwise valid. */
+  let unknownExpectation: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const colon = line.indexOf(":");
@@ -229,7 +231,12 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
     } else if (lower === "transfer-encoding")
       transferEncoding = transferEncoding === null ? value : `${transferEncoding}, ${value}`;
     else if (lower === "connection") connection += `,${value}`;
-    else if (lower === "expect") expectContinue = value.toLowerCase() === "100-continue";
+    else if (lower === "expect") {
+      // RFC 9110 10.1.1: 100-continue is the one expectation defined; any other (or a list
+      // holding one) cannot be met, and a client that sent it must not take silence for consent.
+      if (value.toLowerCase() === "100-continue") expectContinue = true;
+      else unknownExpectation ??= value;
+    }
   }
   if (minor === "1" && host === null) return malformed("an HTTP/1.1 request has a Host header");
   let chunked = false;
@@ -240,6 +247,11 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
       return malformed("the only transfer coding served is chunked");
     chunked = true;
   }
+  if (unknownExpectation !== null)
+    return {
+      error: "expectation-failed",
+      why: `The expectation ${JSON.stringify(unknownExpectation)} cannot be met; the only one served is 100-continue`,
+    };
   const tokens = listOf(connection);
   // A chunked HTTP/1.0 request is framed in a way 1.0 does not know: answered, then closed
   // (RFC 9112, 6.1), so an intermediary that read it otherwise cannot fall out of step.

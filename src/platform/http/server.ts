@@ -115,7 +115,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         if (read === "incomplete") return;
         const started = performance.now();
         if ("error" in read) {
-          refuse(c, brokenRequest(read.error, read.why), "(malformed request)", started);
+          const route = read.error === "expectation-failed" ? "(expectation failed)" : "(malformed request)";
+          refuse(c, brokenRequest(read.error, read.why), route, started);
           return;
         }
         c.input = c.input.length === read.length ? null : c.input.subarray(read.length);
