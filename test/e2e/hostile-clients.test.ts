@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { boxesForFile } from "../support/binary.ts";
@@ -42,6 +42,31 @@ async function exchange(port: number, tls: boolean, bytes: string | Buffer, ms =
     });
     s.on("error", () => {});
     s.write(bytes);
+  });
+}
+
+/** Descriptors the server process holds: its sockets among them. */
+const descriptors = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+/**
+ * A client that sends `request`, reads what comes back, and never closes its side: over TLS it
+ * neither answers the server's close_notify nor sends a FIN. Resolves once an answer arrived.
+ */
+function lingering(port: number, tls: boolean, localAddress: string, request: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const raw = connect({ port, host: "127.0.0.1", localAddress, allowHalfOpen: true });
+    raw.on("error", () => {});
+    const s: Socket = tls
+      ? tlsConnect({ socket: raw, rejectUnauthorized: false, allowHalfOpen: true } as never, () =>
+          s.write(request),
+        )
+      : raw;
+    if (!tls) raw.once("connect", () => raw.write(request));
+    // What a client does when the server closes (answer close_notify, send a FIN) is never done.
+    s.end = () => s;
+    s.on("error", reject);
+    s.once("data", () => resolve(s));
+    setTimeout(() => reject(new Error("no answer")), 5000);
   });
 }
 
@@ -212,4 +237,47 @@ describe("live feeds and HTTP/1.0 over HTTPS", () => {
     expect(answer).toContain("HTT100");
     expect(await server.stop("SIGTERM")).toBe(0);
   });
+});
+
+// Plain TCP closed these at once; over TLS the server waited for the client's close_notify, which
+// a client that reads and never closes does not send, so each held its descriptor (and a
+// Connection: close answer its connection slot) until the client left.
+describe.each([
+  ["plain HTTP", false],
+  ["HTTPS", true],
+])("answered connections whose client never closes, over %s", (_, tls) => {
+  test("120 clients holding a Connection: close answer or a 400: each socket is closed within about a second, and a normal client is served at the connection limit", async () => {
+    const box = newBox();
+    const server = await box.serve([...(tls ? [] : ["--http"]), "--max-connections", "40"]);
+    const before = descriptors(server.pid);
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 60; i++) {
+        const address = `127.0.0.${2 + (i % 3)}`;
+        held.push(
+          await lingering(
+            server.port,
+            tls,
+            address,
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+          ),
+          await lingering(server.port, tls, address, "GET /healthz HTTP/1.1\r\nBad header\r\n\r\n"),
+        );
+      }
+      // Three times --max-connections: had the Connection: close ones still counted, busy, a
+      // new client would be refused now.
+      const ok = await fetch(`${server.url}/healthz`, { tls: { rejectUnauthorized: false } });
+      expect(ok.status).toBe(200);
+      let open = descriptors(server.pid) - before;
+      for (let i = 0; i < 40 && open > 8; i++) {
+        await Bun.sleep(100);
+        open = descriptors(server.pid) - before;
+      }
+      // Each closed by the server about a second after its answer; no client closed its side.
+      expect(open).toBeLessThanOrEqual(8);
+    } finally {
+      for (const s of held) s.destroy();
+    }
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 40_000);
 });

@@ -233,7 +233,10 @@ for (const transport of transports) {
       expect(answer).toStartWith("HTTP/1.1 417 Expectation Failed\r\n");
       expect(answer.toLowerCase()).toContain("content-type: application/problem+json");
       expect(answer.toLowerCase()).toContain("connection: close");
-      expect(JSON.parse(bodies(answer)[0]!)).toMatchObject({ type: "/problems/expectation-failed", status: 417 });
+      expect(JSON.parse(bodies(answer)[0]!)).toMatchObject({
+        type: "/problems/expectation-failed",
+        status: 417,
+      });
       expect(seen.calls).toBe(before);
       expect(lines.at(-1)).toMatchObject({ route: "(expectation failed)", status: 417 });
     });

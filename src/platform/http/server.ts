@@ -91,13 +91,16 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     },
     tls,
   );
-  const outputWaiting = (c: Connection, waiting: boolean) => guard.outputWaiting(c, waiting);
+  const hooks = {
+    outputWaiting: (c: Connection, waiting: boolean) => guard.outputWaiting(c, waiting),
+    closing: (c: Connection) => guard.closing(c),
+  };
 
   /** An answer the front end gives itself; the connection closes after it. */
   const refuse = (c: Connection, problem: Problem, route: string, started: number) => {
     // Whatever else the client sends is not read: the connection closes once the answer is out.
     c.pause();
-    guard.forget(c);
+    guard.closing(c);
     c.endWithProblem(problem, c.meta?.id, c.head?.path.split("?")[0]);
     account(route, problem.status, started, c, c.meta ?? undefined);
   };
@@ -203,6 +206,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     }
     if (c.closed) return;
     if (!keepAlive) {
+      // Closed once the answer is with the kernel (a client that stops reading it first is cut
+      // at the send-stall deadline).
       c.end("");
       return;
     }
@@ -226,7 +231,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       ...(certificate ? { tls: tlsListenOptions(certificate) } : {}),
       socket: {
         open(socket) {
-          const c = new Connection(socket, extraHead, outputWaiting);
+          const c = new Connection(socket, extraHead, tls, hooks);
           socket.data = c;
           socket.setNoDelay(true);
           guard.admit(c);
@@ -247,23 +252,25 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         },
         close(socket) {
           const c = socket.data;
-          if (!c || c.closed) return;
-          // A client that left in the middle of sending its request is not a failure of ours.
-          const midRequest =
-            c.phase === "body" || (c.phase === "head" && c.input !== null && c.input.length > 0);
-          const tracked = guard.tracks(c);
-          c.onClosed();
-          if (midRequest && tracked)
-            account(
-              "(client closed)",
-              CLIENT_CLOSED,
-              c.meta?.startedAt ?? performance.now(),
-              c,
-              c.meta ?? undefined,
-            );
+          if (!c) return;
+          if (!c.closed) {
+            // A client that left in the middle of sending its request is not a failure of ours.
+            const midRequest =
+              c.phase === "body" || (c.phase === "head" && c.input !== null && c.input.length > 0);
+            if (midRequest && guard.tracks(c))
+              account(
+                "(client closed)",
+                CLIENT_CLOSED,
+                c.meta?.startedAt ?? performance.now(),
+                c,
+                c.meta ?? undefined,
+              );
+          }
+          // Only now is its descriptor given back, and the connection no longer counted.
+          c.onGone();
         },
         error(socket) {
-          socket.data?.onClosed();
+          socket.data?.onGone();
         },
       },
     });
