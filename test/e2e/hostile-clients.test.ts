@@ -281,3 +281,58 @@ describe.each([
     expect(await server.stop("SIGTERM")).toBe(0);
   }, 40_000);
 });
+
+describe.each([
+  ["plain HTTP", false],
+  ["HTTPS", true],
+])("requests sent a byte per write, over %s", (_, tls) => {
+  test("4 ticket events of 16 KB, each written one byte at a time, are stored and answered 200", async () => {
+    const box = newBox();
+    const token = await box.token("terminal", "tickets:write", "permits:read");
+    const server = await box.serve(tls ? [] : ["--http"]);
+    const now = Date.now();
+    const send = async (n: number) => {
+      const event = JSON.stringify({
+        eventType: "CreateOrUpdate",
+        ticketId: `byte-${n}`,
+        zoneCode: "1234",
+        parkingLotId: null,
+        startDate: new Date(now - 60_000).toISOString(),
+        endDate: new Date(now + 3_600_000).toISOString(),
+        licenseNumber: `BYT${n}00`,
+        ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+        // Unknown fields are kept in the raw body: the bulk of the 16 KB.
+        note: "p".repeat(16_000),
+      });
+      const request = Buffer.from(
+        `POST /api/v1/actions/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(event)}\r\nConnection: close\r\n\r\n${event}`,
+      );
+      const s = await openSocket(server.port, tls);
+      s.setNoDelay(true);
+      let answer = "";
+      s.on("data", (b: Buffer) => {
+        answer += b.toString("latin1");
+      });
+      const done = new Promise<void>((resolve) => s.once("close", () => resolve()));
+      for (let i = 0; i < request.length; i++) {
+        s.write(request.subarray(i, i + 1));
+        // Now and then let the writes go out, so they arrive as many small reads.
+        if (i % 256 === 255) await Bun.sleep(1);
+      }
+      await Promise.race([done, Bun.sleep(10_000)]);
+      s.destroy();
+      return answer;
+    };
+    const answers = await Promise.all([0, 1, 2, 3].map(send));
+    for (const answer of answers) {
+      expect(answer).toStartWith("HTTP/1.1 200");
+      expect(answer).toEndWith("[]");
+    }
+    const found = await fetch(`${server.url}/api/v1/attendants/check-tickets?registration_number=BYT200`, {
+      headers: { authorization: `Bearer ${token}` },
+      tls: { rejectUnauthorized: false },
+    });
+    expect(JSON.stringify(await found.json())).toContain("BYT200");
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 60_000);
+});

@@ -108,11 +108,11 @@ export function blankLines(buf: Buffer): number {
  * one (bare LF line ends, a TLS ClientHello on the plain port) is answered at once rather than
  * at its header deadline.
  */
-function refusedEarly(buf: Buffer, start: number, end: number): string | null {
+function refusedEarly(buf: Buffer, start: number, end: number, from = start): string | null {
   const first = buf[start];
   if (first !== undefined && (first < 0x41 || first > 0x5a) && first !== CR)
     return "a request line starts with a method in capitals";
-  for (let i = buf.indexOf(LF, start); i >= 0 && i < end; i = buf.indexOf(LF, i + 1))
+  for (let i = buf.indexOf(LF, from); i >= 0 && i < end; i = buf.indexOf(LF, i + 1))
     if (i === start || buf[i - 1] !== CR) return "lines end with CRLF, not a bare LF";
   return null;
 }
@@ -159,13 +159,18 @@ function hostName(value: string): string {
   return colon < 0 ? v : v.slice(0, colon);
 }
 
-/** The head at the start of `buf`, "incomplete" while its blank line has not arrived. */
-export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
+/**
+ * The head at the start of `buf`, "incomplete" while its blank line has not arrived. `scanned`:
+ * how many bytes at the start an earlier call found incomplete (and without a bare LF), so that a
+ * head arriving a byte at a time is searched once, not once per byte.
+ */
+export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES, scanned = 0): HeadRead {
   // The caller drops empty lines before a request line as they come (blankLines); they count
   // against the limit here, so a stream of them cannot grow the input.
   const start = blankLines(buf);
-  const end = buf.indexOf("\r\n\r\n", start, "latin1");
-  const early = refusedEarly(buf, start, end < 0 ? buf.length : end);
+  const from = Math.max(start, scanned - 3);
+  const end = buf.indexOf("\r\n\r\n", from, "latin1");
+  const early = refusedEarly(buf, start, end < 0 ? buf.length : end, Math.max(start, scanned - 1));
   if (early !== null) return malformed(early);
   if (end < 0)
     return buf.length > maxHead

@@ -106,23 +106,28 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   };
 
   const pump = (c: Connection) => {
-    while (!c.closed && c.phase !== "busy" && c.input !== null && c.input.length > 0) {
+    while (!c.closed && c.phase !== "busy" && c.input.length > 0) {
       if (c.phase === "head") {
         guard.requestStarted(c);
-        const blank = blankLines(c.input);
+        const blank = blankLines(c.input.view());
         if (blank > 0) {
-          c.input = blank === c.input.length ? null : c.input.subarray(blank);
+          c.input.consume(blank);
+          c.headScanned = 0;
           continue;
         }
-        const read = readHead(c.input);
-        if (read === "incomplete") return;
+        const read = readHead(c.input.view(), undefined, c.headScanned);
+        if (read === "incomplete") {
+          c.headScanned = c.input.length;
+          return;
+        }
+        c.headScanned = 0;
         const started = performance.now();
         if ("error" in read) {
           const route = read.error === "expectation-failed" ? "(expectation failed)" : "(malformed request)";
           refuse(c, brokenRequest(read.error, read.why), route, started);
           return;
         }
-        c.input = c.input.length === read.length ? null : c.input.subarray(read.length);
+        c.input.consume(read.length);
         c.head = read;
         const header = (name: string) => read.headers.find(([n]) => n === name)?.[1];
         c.meta = new FrontEndMeta(
@@ -157,7 +162,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         continue;
       }
       // The body, into one buffer of its own: the input it arrived in is not held.
-      const input: Buffer = c.input;
+      const input = c.input.view();
       const body = c.body!;
       const started = c.meta!.startedAt!;
       let used: number;
@@ -176,7 +181,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         body.append(input, 0, used);
         complete = body.size === c.head!.contentLength;
       }
-      c.input = used === input.length ? null : input.subarray(used);
+      c.input.consume(used);
       if (complete) void dispatch(c, (body instanceof ChunkedBody ? body.body : body).bytes());
     }
   };
@@ -240,7 +245,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
           const c = socket.data;
           // Closed, or closing after an answer of the front end's own (refused, timed out).
           if (!c.writable) return;
-          c.input = c.input === null || c.input.length === 0 ? data : Buffer.concat([c.input, data]);
+          c.input.append(data);
           if (c.phase === "busy") {
             if (c.input.length > MAX_BUFFERED) c.pause();
             return;
@@ -255,8 +260,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
           if (!c) return;
           if (!c.closed) {
             // A client that left in the middle of sending its request is not a failure of ours.
-            const midRequest =
-              c.phase === "body" || (c.phase === "head" && c.input !== null && c.input.length > 0);
+            const midRequest = c.phase === "body" || (c.phase === "head" && c.input.length > 0);
             if (midRequest && guard.tracks(c))
               account(
                 "(client closed)",

@@ -3,6 +3,7 @@ import type { GuardedSocket } from "./connection-guard.ts";
 import { type FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
 import type { RequestHead } from "./http1.ts";
 import type { BodyBytes, ChunkedBody } from "./http1-body.ts";
+import { InputBytes } from "./input-bytes.ts";
 import type { Problem } from "./problem.ts";
 import { rawProblem } from "./socket-answer.ts";
 
@@ -27,7 +28,9 @@ export interface ConnectionHooks {
  * not yet sent.
  */
 export class Connection implements GuardedSocket {
-  input: Buffer | null = null;
+  readonly input = new InputBytes();
+  /** Unread input already searched for the end of a head (none there): not searched again. */
+  headScanned = 0;
   phase: Phase = "head";
   head: RequestHead | null = null;
   meta: FrontEndMeta | null = null;
