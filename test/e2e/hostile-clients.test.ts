@@ -1,6 +1,8 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
+import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { boxesForFile } from "../support/binary.ts";
 
@@ -333,6 +335,62 @@ describe.each([
       tls: { rejectUnauthorized: false },
     });
     expect(JSON.stringify(await found.json())).toContain("BYT200");
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 60_000);
+});
+
+describe("many clients asking for a large answer and reading none of it", () => {
+  test("120 TLS connections asking a busy zone's check-tickets (60,000 plates) without reading: memory bounded, a normal client served", async () => {
+    const box = newBox();
+    const token = await box.token("handheld", "permits:read");
+    const db = new Database(join(box.dataDir, "parkd.db"));
+    const now = Date.now();
+    const insert = db.prepare(
+      "INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at) VALUES (?, 1234, ?, ?, ?, ?, 'running', ?, ?)",
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 60_000; i++) {
+        const plate = `BIG${String(i).padStart(5, "0")}`;
+        insert.run(`big-${i}`, now - 60_000, now + 3_600_000, plate, plate, now, now);
+      }
+    })();
+    db.close();
+    const server = await box.serve(["--max-connections-per-address", "64"]);
+    const ask = `GET /api/v1/attendants/check-tickets?zone=1234 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+    // One answer read whole, so the zone's answer is built and cached before the flood.
+    const whole = await exchange(
+      server.port,
+      true,
+      ask.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n"),
+      10_000,
+    );
+    expect(whole).toStartWith("HTTP/1.1 200");
+    const size = whole.length - whole.indexOf("\r\n\r\n") - 4;
+    expect(size).toBeGreaterThan(2_000_000);
+    await Bun.sleep(500);
+    const before = rssMb(server.pid);
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < 120; i++) {
+        const s = await openSocket(server.port, true, `127.0.0.${2 + (i % 3)}`);
+        s.on("error", () => {});
+        s.pause();
+        s.write(ask);
+        sockets.push(s);
+      }
+      let peak = before;
+      for (let i = 0; i < 30; i++) {
+        peak = Math.max(peak, rssMb(server.pid));
+        await Bun.sleep(100);
+      }
+      // A copy per connection (120 × a 10 MB answer) grew it by 1.2 GB; now one shared buffer,
+      // and the 64 MB budget for what connections hold of their own.
+      expect(peak - before).toBeLessThan(120);
+      const ok = await fetch(`${server.url}/healthz`, { tls: { rejectUnauthorized: false } });
+      expect(ok.status).toBe(200);
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
     expect(await server.stop("SIGTERM")).toBe(0);
   }, 60_000);
 });

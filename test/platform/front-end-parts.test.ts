@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { TrustedProxies } from "../../src/platform/http/client-address.ts";
 import { readHead } from "../../src/platform/http/http1.ts";
 import { InputBytes } from "../../src/platform/http/input-bytes.ts";
+import { type BudgetHolder, OutputBudget } from "../../src/platform/http/output-budget.ts";
 import { RequestRateLimiter } from "../../src/platform/http/rate-limit.ts";
 
 describe("TrustedProxies", () => {
@@ -104,5 +105,44 @@ describe("InputBytes: a connection's unread input", () => {
       if (refused === "incomplete") scanned = partial.length;
     }
     expect(refused).toMatchObject({ error: "malformed" });
+  });
+});
+
+describe("OutputBudget: output held for all connections", () => {
+  test("past the budget the connections waiting longest are cut until it is back under; the writer is let be", () => {
+    const cut: string[] = [];
+    const budget = new OutputBudget(100, (h) => {
+      // As a connection does when it is cut: its output dropped, then the budget told.
+      const holder = h as Holder;
+      cut.push(holder.name);
+      const held = holder.held;
+      holder.held = 0;
+      budget.change(holder, -held);
+    });
+    class Holder implements BudgetHolder {
+      held = 0;
+      constructor(
+        readonly name: string,
+        readonly waitingSince: number,
+      ) {}
+      destroy() {}
+      hold(n: number) {
+        this.held += n;
+        budget.change(this, n);
+      }
+    }
+    const oldest = new Holder("oldest", 1);
+    const middle = new Holder("middle", 2);
+    const newest = new Holder("newest", 3);
+    oldest.hold(40);
+    middle.hold(40);
+    expect(cut).toEqual([]);
+    newest.hold(40);
+    expect(cut).toEqual(["oldest"]);
+    expect(budget.total).toBe(80);
+    // An answer alone over the budget still goes out: the others go first, never the writer.
+    newest.hold(200);
+    expect(cut).toEqual(["oldest", "middle"]);
+    expect(budget.total).toBe(240);
   });
 });

@@ -2,11 +2,12 @@ import type { TCPSocketListener } from "bun";
 import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
 import { brokenRequest, CLIENT_CLOSED, FRONT_END_PROBLEMS } from "./broken-requests.ts";
-import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
+import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS, SLOW_READER } from "./connection-guard.ts";
 import { drainConnections } from "./drain.ts";
 import { FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
 import { blankLines, readHead } from "./http1.ts";
 import { BodyBytes, ChunkedBody } from "./http1-body.ts";
+import { OUTPUT_BUDGET_BYTES, OutputBudget } from "./output-budget.ts";
 import { type Problem, problems } from "./problem.ts";
 import { attachMeta } from "./request-meta.ts";
 import { answer, EMPTY, rawProblem } from "./socket-answer.ts";
@@ -27,6 +28,8 @@ export interface FrontEndOptions {
   bodyLimit: number;
   /** Default: DEFAULT_LIMITS (serve's own defaults). */
   limits?: ConnectionLimits;
+  /** Output held in memory for all connections at once (default OUTPUT_BUDGET_BYTES). */
+  outputBudget?: number;
   /** Host names (lower case, no port) this box answers for; others get 421. Empty or absent: any. */
   allowedHosts?: readonly string[];
   metrics?: Pick<Metrics, "connectionRefused" | "connectionTimedOut">;
@@ -91,9 +94,14 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     },
     tls,
   );
+  const budget = new OutputBudget(opts.outputBudget ?? OUTPUT_BUDGET_BYTES, (holder) => {
+    opts.metrics?.connectionTimedOut("send");
+    holder.destroy(SLOW_READER);
+  });
   const hooks = {
     outputWaiting: (c: Connection, waiting: boolean) => guard.outputWaiting(c, waiting),
     closing: (c: Connection) => guard.closing(c),
+    held: (c: Connection, delta: number) => budget.change(c, delta),
   };
 
   /** An answer the front end gives itself; the connection closes after it. */

@@ -21,6 +21,14 @@ export interface ConnectionHooks {
   outputWaiting(c: Connection, waiting: boolean): void;
   /** The server is closing the connection: no request or answer of it is in progress any more. */
   closing(c: Connection): void;
+  /** The output this connection holds in memory changed by `delta` bytes (OutputBudget). */
+  held(c: Connection, delta: number): void;
+}
+
+/** Output not yet taken by the kernel; `hold`: the bytes its chunk keeps in memory (0: shared). */
+interface Pending {
+  buf: Buffer;
+  hold: number;
 }
 
 /**
@@ -36,7 +44,11 @@ export class Connection implements GuardedSocket {
   meta: FrontEndMeta | null = null;
   body: BodyBytes | ChunkedBody | null = null;
   closed = false;
-  private output: Buffer[] = [];
+  private output: Pending[] = [];
+  /** Bytes the pending output keeps in memory: whole chunks copied for this connection. */
+  held = 0;
+  /** performance.now() since when output has waited for the client; null when none waits. */
+  waitingSince: number | null = null;
   /** Bytes in `output`: what the kernel has not taken yet. */
   queued = 0;
   private ending = false;
@@ -67,23 +79,35 @@ export class Connection implements GuardedSocket {
     return this.output.length === 0;
   }
 
-  write(data: Uint8Array | string): void {
+  /**
+   * Writes `data`; what the kernel does not take waits here. `shared`: the bytes are a buffer
+   * shared with other connections (sharedBodyResponse), kept by reference and not counted.
+   */
+  write(data: Uint8Array | string, shared = false): void {
     if (this.closed) return;
     const buf =
       typeof data === "string"
         ? Buffer.from(data, "latin1")
         : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     if (this.output.length > 0) {
-      this.output.push(buf);
-      this.queued += buf.length;
+      this.queue(buf, shared ? 0 : buf.length);
       return;
     }
     const sent = this.socket.write(buf);
     if (sent < 0) this.destroy();
     else if (sent < buf.length) {
-      this.output.push(buf.subarray(sent));
-      this.queued += buf.length - sent;
+      this.waitingSince = performance.now();
+      this.queue(buf.subarray(sent), shared ? 0 : buf.length);
       this.hooks.outputWaiting(this, true);
+    }
+  }
+
+  private queue(buf: Buffer, hold: number): void {
+    this.output.push({ buf, hold });
+    this.queued += buf.length;
+    if (hold > 0) {
+      this.held += hold;
+      this.hooks.held(this, hold);
     }
   }
 
@@ -96,21 +120,23 @@ export class Connection implements GuardedSocket {
   drain(): void {
     if (this.output.length === 0) return;
     while (this.output.length > 0) {
-      const buf = this.output[0]!;
-      const sent = this.socket.write(buf);
+      const pending = this.output[0]!;
+      const sent = this.socket.write(pending.buf);
       if (sent < 0) {
         this.destroy();
         return;
       }
       this.queued -= sent;
-      if (sent < buf.length) {
-        this.output[0] = buf.subarray(sent);
+      if (sent < pending.buf.length) {
+        pending.buf = pending.buf.subarray(sent);
         // The client took some: its send deadline starts again.
         if (sent > 0) this.hooks.outputWaiting(this, true);
         return;
       }
       this.output.shift();
+      this.release(pending.hold);
     }
+    this.waitingSince = null;
     this.hooks.outputWaiting(this, false);
     const waiting = this.afterFlush;
     this.afterFlush = [];
@@ -211,11 +237,19 @@ export class Connection implements GuardedSocket {
     for (const fn of listeners) fn();
   }
 
+  private release(hold: number): void {
+    if (hold === 0) return;
+    this.held -= hold;
+    this.hooks.held(this, -hold);
+  }
+
   onClosed(): void {
     if (this.closed) return;
     this.closed = true;
     this.output = [];
     this.queued = 0;
+    this.waitingSince = null;
+    this.release(this.held);
     this.afterFlush = [];
     const listeners = this.closeListeners;
     this.closeListeners = [];
