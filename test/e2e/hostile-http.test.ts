@@ -1,14 +1,24 @@
 import { describe, expect, test } from "bun:test";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
 import { boxesForFile } from "../support/binary.ts";
 
 const newBox = boxesForFile();
 
+const open = (port: number, tls: boolean, ready: (s: Socket) => void): Socket => {
+  if (!tls) {
+    const s = connect(port, "127.0.0.1", () => ready(s));
+    return s;
+  }
+  const s = tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false }, () => ready(s));
+  return s;
+};
+
 /** Sends raw bytes and returns what came back before the server closed (or 2 s passed). */
-function raw(port: number, bytes: string | Uint8Array): Promise<string> {
+function raw(port: number, tls: boolean, bytes: string | Uint8Array): Promise<string> {
   return new Promise((resolve) => {
     let out = "";
-    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    const socket = open(port, tls, (s) => s.write(bytes));
     const done = () => {
       clearTimeout(timer);
       resolve(out);
@@ -27,11 +37,16 @@ function raw(port: number, bytes: string | Uint8Array): Promise<string> {
 
 const status = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
 
-describe("broken HTTP against the binary", () => {
+// The same table over plain HTTP and HTTPS: one front end reads both.
+describe.each([
+  ["plain HTTP", false],
+  ["HTTPS", true],
+])("broken HTTP against the binary over %s", (_, tls) => {
   test("malformed requests get problem+json 4xx, and the server keeps serving", async () => {
     const box = newBox();
     const token = await box.token("terminal", "tickets:write");
-    const server = await box.serve(["--http", "--body-limit-kb", "8"]);
+    const server = await box.serve([...(tls ? [] : ["--http"]), "--body-limit-kb", "8"]);
+    const alive = () => fetch(`${server.url}/healthz`, { tls: { rejectUnauthorized: false } });
     const cases: [string, string | Uint8Array, number][] = [
       ["bad request line", "GARBAGE\r\n\r\n", 400],
       ["header without a colon", "GET /healthz HTTP/1.1\r\nHost: x\r\nBadHeader\r\n\r\n", 400],
@@ -61,26 +76,30 @@ describe("broken HTTP against the binary", () => {
         ]),
         400,
       ],
+      [
+        "an expectation other than 100-continue",
+        `POST /api/v1/actions/tickets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n[]`,
+        417,
+      ],
       ["path traversal", "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 404],
     ];
     for (const [label, bytes, want] of cases) {
-      const answer = await raw(server.port, bytes);
+      const answer = await raw(server.port, tls, bytes);
       expect(status(answer), `${label}: ${answer.slice(0, 600)}`).toBe(want);
       expect(answer.toLowerCase(), label).toContain("content-type: application/problem+json");
       expect(answer, label).not.toContain("/etc/passwd:");
-      const alive = await fetch(`${server.url}/healthz`);
-      expect(alive.status, `alive after ${label}`).toBe(200);
+      expect((await alive()).status, `alive after ${label}`).toBe(200);
     }
     // A client that sends half a request and vanishes leaves nothing behind.
     for (let i = 0; i < 20; i++) {
-      const s = connect(server.port, "127.0.0.1", () =>
+      const s = open(server.port, tls, (s) =>
         s.write("POST /api/v1/actions/tickets HTTP/1.1\r\nContent-Length: 50\r\n\r\n{"),
       );
       s.on("error", () => {});
       setTimeout(() => s.destroy(), 20);
     }
     await Bun.sleep(100);
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await alive()).status).toBe(200);
     expect(await server.stop("SIGTERM")).toBe(0);
   });
 });

@@ -25,7 +25,11 @@ class FakeSocket extends EventEmitter {
     if (this.destroyed) return;
     this.destroyed = true;
     this.writable = false;
-    this.emit("close");
+    // A plain socket's descriptor is given back at once.
+    this.emit("gone");
+  }
+  forceClose() {
+    this.destroy();
   }
   pause() {}
 }

@@ -224,6 +224,23 @@ for (const transport of transports) {
       expect(bad).toContain("/problems/request-target-not-utf8");
     });
 
+    test("an Expect other than 100-continue is 417 problem+json, the body unread and the connection closed", async () => {
+      const before = seen.calls;
+      const answer = await talk(
+        ["POST /e HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\nhi"],
+        2000,
+      );
+      expect(answer).toStartWith("HTTP/1.1 417 Expectation Failed\r\n");
+      expect(answer.toLowerCase()).toContain("content-type: application/problem+json");
+      expect(answer.toLowerCase()).toContain("connection: close");
+      expect(JSON.parse(bodies(answer)[0]!)).toMatchObject({
+        type: "/problems/expectation-failed",
+        status: 417,
+      });
+      expect(seen.calls).toBe(before);
+      expect(lines.at(-1)).toMatchObject({ route: "(expectation failed)", status: 417 });
+    });
+
     test("Host: missing, twice, or malformed is 400 (RFC 9112 3.2), at once and with a reason", async () => {
       for (const hosts of ["", "Host: a\r\nHost: b\r\n", "Host: a b\r\n", "Host: user@x\r\n"]) {
         const answer = await talk([`GET /h HTTP/1.1\r\n${hosts}\r\n`]);

@@ -43,6 +43,23 @@ describe("request heads", () => {
     );
   });
 
+  test.each([
+    ["another expectation", "POST / HTTP/1.1\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\n"],
+    ["a list holding 100-continue and another", "GET / HTTP/1.1\r\nExpect: 100-continue, x\r\n\r\n"],
+    ["an empty Expect", "GET / HTTP/1.1\r\nExpect: \r\n\r\n"],
+    ["a second Expect line", "GET / HTTP/1.1\r\nExpect: 100-continue\r\nExpect: later\r\n\r\n"],
+    ["HTTP/1.0 with an expectation", "GET / HTTP/1.0\r\nExpect: 101-switch\r\n\r\n"],
+  ])("Expect other than 100-continue is refused (417): %s", (_, text) => {
+    expect(head(text)).toMatchObject({ error: "expectation-failed" });
+  });
+
+  test("Expect: 100-continue in any case is served; a broken head is still 400 before its expectation", () => {
+    expect(ok("POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 1\r\n\r\n").expectContinue).toBe(
+      true,
+    );
+    expect(head("GET / HTTP/1.1\r\nExpect: x\r\nX-No-Host: 1\r\n\r\n")).toMatchObject({ error: "malformed" });
+  });
+
   test("empty lines before the request line are skipped; an unfinished head is incomplete", () => {
     expect(ok("\r\n\r\nGET / HTTP/1.1\r\n\r\n").target).toBe("/");
     expect(head("GET / HTTP/1.1\r\nHost: x\r\n")).toBe("incomplete");

@@ -18,6 +18,7 @@ export const FRONT_END_PROBLEMS = {
       `${why}; send UTF-8, raw or percent-encoded (ÖZB771 is %C3%96ZB771; ` +
         "curl -G URL --data-urlencode registration_number=ÖZB771)",
     ),
+  "expectation-failed": (why: string) => problem("expectation-failed", why),
   requestTimeout: (detail = "The request did not arrive in time") => problem("request-timeout", detail),
   misdirected: (host: string) =>
     problem(

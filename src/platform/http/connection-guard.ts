@@ -1,50 +1,12 @@
 import { FRONT_END_PROBLEMS } from "./broken-requests.ts";
 import { plainAddress } from "./client-address.ts";
+import type { ConnectionLimits, GuardedSocket } from "./connection-limits.ts";
 import type { Problem } from "./problem.ts";
 
-/** What the guard needs of a connection (the front end's Connection). */
-export interface GuardedSocket {
-  readonly remoteAddress?: string;
-  readonly writable: boolean;
-  once(event: "close", listener: () => void): unknown;
-  pause(): unknown;
-  /** Answers `problem` (problem+json) and closes once it is out. */
-  endWithProblem(problem: Problem): unknown;
-  /** `reason`: SLOW_READER when the client stopped reading. */
-  destroy(reason?: string): unknown;
-}
+export { type ConnectionLimits, DEFAULT_LIMITS, type GuardedSocket } from "./connection-limits.ts";
 
 /** Why a connection was cut when its client stopped reading what was sent to it. */
 export const SLOW_READER = "slow-reader";
-
-/** What the front end allows a connection before its request reaches the app. */
-export interface ConnectionLimits {
-  /** Open connections in all; past it the slowest client is closed for a new one. */
-  maxConnections: number;
-  /** Open connections from one client address. */
-  maxPerAddress: number;
-  /** From a request's first byte (or the connection's start) to the end of its headers. */
-  headersTimeoutMs: number;
-  /** From a request's first byte to the end of its body. */
-  requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this long. */
-  idleTimeoutMs?: number;
-  /**
-   * How long an answer may wait for a client that takes none of it (no byte read) before the
-   * connection is cut. Default: the headers timeout.
-   */
-  sendStallMs?: number;
-  /** Peers exempt from the per-address limit: trusted reverse proxies carry many clients. */
-  exempt?: { trusts(address: string): boolean };
-}
-
-/** serve's defaults (README, "Configuration"). */
-export const DEFAULT_LIMITS: ConnectionLimits = {
-  maxConnections: 1024,
-  maxPerAddress: 64,
-  headersTimeoutMs: 15_000,
-  requestTimeoutMs: 30_000,
-};
 
 export type RefusalReason = "per-address" | "total" | "evicted";
 export type TimeoutPhase = "headers" | "body" | "send";
@@ -55,8 +17,12 @@ export interface GuardEvents {
   timedOut(phase: TimeoutPhase, client: string): void;
 }
 
-/** new: nothing received yet; headers, body: a request arriving; busy: with the app, or its answer going out; idle: between requests. */
-type Phase = "new" | "headers" | "body" | "busy" | "idle";
+/**
+ * new: nothing received yet; headers, body: a request arriving; busy: with the app, or its answer
+ * going out; idle: between requests; closing: the server is closing it (it still holds a
+ * descriptor, so it still counts, until its socket is gone).
+ */
+type Phase = "new" | "headers" | "body" | "busy" | "idle" | "closing";
 
 interface Conn {
   socket: GuardedSocket;
@@ -75,6 +41,11 @@ interface Conn {
 }
 
 const NO_DEADLINE = Number.POSITIVE_INFINITY;
+/**
+ * A connection being closed is reset if its socket is still there this long after: the
+ * connection closes it itself after a second (CLOSE_GRACE_MS); this is the guard's backstop.
+ */
+const CLOSING_BACKSTOP_MS = 3_000;
 
 /**
  * Bounds what a client can hold: how many connections (per address and in all), how long a
@@ -106,15 +77,26 @@ export class ConnectionGuard {
     return this.conns.size;
   }
 
-  /** The front end is closing this connection itself (after a 408 or 413). */
-  forget(socket: GuardedSocket): void {
+  /**
+   * The server is closing this connection (an answer of its own, a Connection: close answer that
+   * is out, a deadline): no request deadline applies any more, but it counts against the limits
+   * until its socket is gone, and is the first to go (reset) for a new connection at the limit.
+   */
+  closing(socket: GuardedSocket): void {
     const conn = this.conns.get(socket);
-    if (conn) this.release(conn);
+    if (!conn || conn.phase === "closing") return;
+    conn.phase = "closing";
+    conn.since = this.now();
+    conn.deadline = conn.since + CLOSING_BACKSTOP_MS;
+    conn.onTimeout = undefined;
+    conn.blockedAt = null;
+    conn.sendDeadline = NO_DEADLINE;
   }
 
-  /** Still open as far as the guard knows: not closed by a limit or a deadline. */
+  /** Still open as far as the guard knows: not being closed by the server. */
   tracks(socket: GuardedSocket): boolean {
-    return this.conns.has(socket);
+    const phase = this.conns.get(socket)?.phase;
+    return phase !== undefined && phase !== "closing";
   }
 
   /** A new connection: false when it was refused (and is being closed). */
@@ -142,7 +124,7 @@ export class ConnectionGuard {
     };
     this.conns.set(socket, conn);
     this.perAddress.set(address, count + 1);
-    socket.once("close", () => this.release(conn));
+    socket.once("gone", () => this.release(conn));
     return true;
   }
 
@@ -194,7 +176,7 @@ export class ConnectionGuard {
    */
   outputWaiting(socket: GuardedSocket, waiting: boolean): void {
     const conn = this.conns.get(socket);
-    if (!conn) return;
+    if (!conn || conn.phase === "closing") return;
     if (!waiting) {
       conn.blockedAt = null;
       conn.sendDeadline = NO_DEADLINE;
@@ -207,12 +189,15 @@ export class ConnectionGuard {
 
   /** Closes every connection not in the middle of an answer; true when none is left. */
   closeIdle(): boolean {
-    for (const conn of [...this.conns.values()]) if (conn.phase !== "busy") this.drop(conn);
+    for (const conn of [...this.conns.values()])
+      if (conn.phase !== "busy" && conn.phase !== "closing") this.drop(conn);
     return this.conns.size === 0;
   }
 
   closeAll(): void {
-    for (const conn of [...this.conns.values()]) this.drop(conn);
+    for (const conn of [...this.conns.values()])
+      if (conn.phase === "closing") conn.socket.forceClose();
+      else this.drop(conn);
     clearInterval(this.sweeper);
   }
 
@@ -222,11 +207,13 @@ export class ConnectionGuard {
   private sweep(): void {
     const now = this.now();
     for (const conn of [...this.conns.values()]) {
-      if (now >= conn.deadline) this.expire(conn, false);
+      if (conn.phase === "closing") {
+        if (now >= conn.deadline) conn.socket.forceClose();
+      } else if (now >= conn.deadline) this.expire(conn, false);
       else if (now >= conn.sendDeadline) {
         // An answer (or an event stream) the client has not read any of for the stall time.
         this.events.timedOut("send", conn.address);
-        this.release(conn);
+        this.closing(conn.socket);
         conn.socket.destroy(SLOW_READER);
       }
     }
@@ -234,16 +221,22 @@ export class ConnectionGuard {
 
   /**
    * At the total limit a new connection is let in by closing the longest idle one, else the one
-   * that has kept the server waiting the longest: for its request to arrive, or for it to read
-   * its answer. One whose request is with the app is never closed.
+   * the server has been closing the longest (reset at once), else the one that has kept the
+   * server waiting the longest: for its request to arrive, or for it to read its answer. One
+   * whose request is with the app is never closed.
    */
   private evictSlowest(): boolean {
     let victim: Conn | undefined;
     let victimSince = NO_DEADLINE;
     let idle: Conn | undefined;
+    let closing: Conn | undefined;
     for (const conn of this.conns.values()) {
       if (conn.phase === "idle") {
         if (!idle || conn.since < idle.since) idle = conn;
+        continue;
+      }
+      if (conn.phase === "closing") {
+        if (!closing || conn.since < closing.since) closing = conn;
         continue;
       }
       const waitingSince = conn.phase === "busy" ? (conn.blockedAt ?? NO_DEADLINE) : conn.since;
@@ -252,17 +245,21 @@ export class ConnectionGuard {
         victimSince = waitingSince;
       }
     }
-    const chosen = idle ?? victim;
+    const chosen = idle ?? closing ?? victim;
     if (!chosen) return false;
     this.events.refused("evicted");
-    if (chosen.phase === "busy") this.drop(chosen);
+    if (chosen.phase === "closing") {
+      // Its socket is given back now, so the new connection does not take a descriptor more.
+      chosen.socket.forceClose();
+      this.release(chosen);
+    } else if (chosen.phase === "busy") this.drop(chosen);
     else this.expire(chosen, true);
     return true;
   }
 
   private expire(conn: Conn, evicted: boolean): void {
     const phase = conn.phase;
-    if (phase === "busy") return;
+    if (phase === "busy" || phase === "closing") return;
     // Whatever else the client sends is not read: it would parse as a new (bad) request.
     conn.socket.pause();
     if (phase === "idle") {
@@ -272,11 +269,11 @@ export class ConnectionGuard {
     if (!evicted) this.events.timedOut(phase === "body" ? "body" : "headers", conn.address);
     if (phase === "body" && conn.onTimeout) {
       const answer = conn.onTimeout;
-      this.release(conn);
+      this.closing(conn.socket);
       answer();
       return;
     }
-    this.release(conn);
+    this.closing(conn.socket);
     const detail = evicted
       ? "The server is at its connection limit and this request was the slowest to arrive"
       : undefined;
@@ -291,19 +288,18 @@ export class ConnectionGuard {
       reason === "per-address"
         ? "Too many open connections from this address; close some and retry"
         : "The server is at its connection limit; retry shortly";
-    // Over TLS nothing can be said before the handshake: the connection is just closed.
-    if (this.tls) socket.destroy();
+    // Over TLS nothing can be said before the handshake: the connection is reset at once.
+    if (this.tls) socket.forceClose();
     else this.endWithProblem(socket, FRONT_END_PROBLEMS.tooManyConnections(detail));
   }
 
+  /** The socket answers and closes once the answer is out, within a second whatever the peer does. */
   private endWithProblem(socket: GuardedSocket, problem: Problem): void {
     socket.endWithProblem(problem);
-    // A peer that never reads must not keep the socket open.
-    setTimeout(() => socket.destroy(), 1000).unref();
   }
 
   private drop(conn: Conn): void {
-    this.release(conn);
+    this.closing(conn.socket);
     conn.socket.destroy();
   }
 

@@ -26,7 +26,7 @@ export interface RequestHead {
   length: number;
 }
 
-export type HeadError = "malformed" | "not-utf8" | "too-large";
+export type HeadError = "malformed" | "not-utf8" | "too-large" | "expectation-failed";
 export type HeadRead = RequestHead | "incomplete" | { error: HeadError; why: string };
 
 /** Longest head read (request line and headers), as node:http's default. */
@@ -108,11 +108,11 @@ export function blankLines(buf: Buffer): number {
  * one (bare LF line ends, a TLS ClientHello on the plain port) is answered at once rather than
  * at its header deadline.
  */
-function refusedEarly(buf: Buffer, start: number, end: number): string | null {
+function refusedEarly(buf: Buffer, start: number, end: number, from = start): string | null {
   const first = buf[start];
   if (first !== undefined && (first < 0x41 || first > 0x5a) && first !== CR)
     return "a request line starts with a method in capitals";
-  for (let i = buf.indexOf(LF, start); i >= 0 && i < end; i = buf.indexOf(LF, i + 1))
+  for (let i = buf.indexOf(LF, from); i >= 0 && i < end; i = buf.indexOf(LF, i + 1))
     if (i === start || buf[i - 1] !== CR) return "lines end with CRLF, not a bare LF";
   return null;
 }
@@ -159,13 +159,18 @@ function hostName(value: string): string {
   return colon < 0 ? v : v.slice(0, colon);
 }
 
-/** The head at the start of `buf`, "incomplete" while its blank line has not arrived. */
-export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
+/**
+ * The head at the start of `buf`, "incomplete" while its blank line has not arrived. `scanned`:
+ * how many bytes at the start an earlier call found incomplete (and without a bare LF), so that a
+ * head arriving a byte at a time is searched once, not once per byte.
+ */
+export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES, scanned = 0): HeadRead {
   // The caller drops empty lines before a request line as they come (blankLines); they count
   // against the limit here, so a stream of them cannot grow the input.
   const start = blankLines(buf);
-  const end = buf.indexOf("\r\n\r\n", start, "latin1");
-  const early = refusedEarly(buf, start, end < 0 ? buf.length : end);
+  const from = Math.max(start, scanned - 3);
+  const end = buf.indexOf("\r\n\r\n", from, "latin1");
+  const early = refusedEarly(buf, start, end < 0 ? buf.length : end, Math.max(start, scanned - 1));
   if (early !== null) return malformed(early);
   if (end < 0)
     return buf.length > maxHead
@@ -196,6 +201,8 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
   let transferEncoding: string | null = null;
   let connection = "";
   let expectContinue = false;
+  /** An expectation other than 100-continue: refused (417) once the head is otherwise valid. */
+  let unknownExpectation: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const colon = line.indexOf(":");
@@ -229,7 +236,12 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
     } else if (lower === "transfer-encoding")
       transferEncoding = transferEncoding === null ? value : `${transferEncoding}, ${value}`;
     else if (lower === "connection") connection += `,${value}`;
-    else if (lower === "expect") expectContinue = value.toLowerCase() === "100-continue";
+    else if (lower === "expect") {
+      // RFC 9110 10.1.1: 100-continue is the one expectation defined; any other (or a list
+      // holding one) cannot be met, and a client that sent it must not take silence for consent.
+      if (value.toLowerCase() === "100-continue") expectContinue = true;
+      else unknownExpectation ??= value;
+    }
   }
   if (minor === "1" && host === null) return malformed("an HTTP/1.1 request has a Host header");
   let chunked = false;
@@ -240,6 +252,11 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES): HeadRead {
       return malformed("the only transfer coding served is chunked");
     chunked = true;
   }
+  if (unknownExpectation !== null)
+    return {
+      error: "expectation-failed",
+      why: `The expectation ${JSON.stringify(unknownExpectation)} cannot be met; the only one served is 100-continue`,
+    };
   const tokens = listOf(connection);
   // A chunked HTTP/1.0 request is framed in a way 1.0 does not know: answered, then closed
   // (RFC 9112, 6.1), so an intermediary that read it otherwise cannot fall out of step.

@@ -115,6 +115,11 @@ export const PLATFORM_CATALOG = {
     title: "Unsupported media type",
     example: "The body must be JSON (Content-Type: application/json), not text/plain",
   },
+  "expectation-failed": {
+    status: 417,
+    title: "Expectation failed",
+    example: 'The expectation "200-ok" cannot be met; the only one served is 100-continue',
+  },
   "misdirected-request": {
     status: 421,
     title: "Misdirected request",

@@ -2,11 +2,12 @@ import type { TCPSocketListener } from "bun";
 import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
 import { brokenRequest, CLIENT_CLOSED, FRONT_END_PROBLEMS } from "./broken-requests.ts";
-import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS } from "./connection-guard.ts";
+import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS, SLOW_READER } from "./connection-guard.ts";
 import { drainConnections } from "./drain.ts";
 import { FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
 import { blankLines, readHead } from "./http1.ts";
 import { BodyBytes, ChunkedBody } from "./http1-body.ts";
+import { OUTPUT_BUDGET_BYTES, OutputBudget } from "./output-budget.ts";
 import { type Problem, problems } from "./problem.ts";
 import { attachMeta } from "./request-meta.ts";
 import { answer, EMPTY, rawProblem } from "./socket-answer.ts";
@@ -27,6 +28,8 @@ export interface FrontEndOptions {
   bodyLimit: number;
   /** Default: DEFAULT_LIMITS (serve's own defaults). */
   limits?: ConnectionLimits;
+  /** Output held in memory for all connections at once (default OUTPUT_BUDGET_BYTES). */
+  outputBudget?: number;
   /** Host names (lower case, no port) this box answers for; others get 421. Empty or absent: any. */
   allowedHosts?: readonly string[];
   metrics?: Pick<Metrics, "connectionRefused" | "connectionTimedOut">;
@@ -91,34 +94,48 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     },
     tls,
   );
-  const outputWaiting = (c: Connection, waiting: boolean) => guard.outputWaiting(c, waiting);
+  const budget = new OutputBudget(opts.outputBudget ?? OUTPUT_BUDGET_BYTES, (holder) => {
+    opts.metrics?.connectionTimedOut("send");
+    holder.destroy(SLOW_READER);
+  });
+  const hooks = {
+    outputWaiting: (c: Connection, waiting: boolean) => guard.outputWaiting(c, waiting),
+    closing: (c: Connection) => guard.closing(c),
+    held: (c: Connection, delta: number) => budget.change(c, delta),
+  };
 
   /** An answer the front end gives itself; the connection closes after it. */
   const refuse = (c: Connection, problem: Problem, route: string, started: number) => {
     // Whatever else the client sends is not read: the connection closes once the answer is out.
     c.pause();
-    guard.forget(c);
+    guard.closing(c);
     c.endWithProblem(problem, c.meta?.id, c.head?.path.split("?")[0]);
     account(route, problem.status, started, c, c.meta ?? undefined);
   };
 
   const pump = (c: Connection) => {
-    while (!c.closed && c.phase !== "busy" && c.input !== null && c.input.length > 0) {
+    while (!c.closed && c.phase !== "busy" && c.input.length > 0) {
       if (c.phase === "head") {
         guard.requestStarted(c);
-        const blank = blankLines(c.input);
+        const blank = blankLines(c.input.view());
         if (blank > 0) {
-          c.input = blank === c.input.length ? null : c.input.subarray(blank);
+          c.input.consume(blank);
+          c.headScanned = 0;
           continue;
         }
-        const read = readHead(c.input);
-        if (read === "incomplete") return;
-        const started = performance.now();
-        if ("error" in read) {
-          refuse(c, brokenRequest(read.error, read.why), "(malformed request)", started);
+        const read = readHead(c.input.view(), undefined, c.headScanned);
+        if (read === "incomplete") {
+          c.headScanned = c.input.length;
           return;
         }
-        c.input = c.input.length === read.length ? null : c.input.subarray(read.length);
+        c.headScanned = 0;
+        const started = performance.now();
+        if ("error" in read) {
+          const route = read.error === "expectation-failed" ? "(expectation failed)" : "(malformed request)";
+          refuse(c, brokenRequest(read.error, read.why), route, started);
+          return;
+        }
+        c.input.consume(read.length);
         c.head = read;
         const header = (name: string) => read.headers.find(([n]) => n === name)?.[1];
         c.meta = new FrontEndMeta(
@@ -153,7 +170,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         continue;
       }
       // The body, into one buffer of its own: the input it arrived in is not held.
-      const input: Buffer = c.input;
+      const input = c.input.view();
       const body = c.body!;
       const started = c.meta!.startedAt!;
       let used: number;
@@ -172,7 +189,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         body.append(input, 0, used);
         complete = body.size === c.head!.contentLength;
       }
-      c.input = used === input.length ? null : input.subarray(used);
+      c.input.consume(used);
       if (complete) void dispatch(c, (body instanceof ChunkedBody ? body.body : body).bytes());
     }
   };
@@ -202,6 +219,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     }
     if (c.closed) return;
     if (!keepAlive) {
+      // Closed once the answer is with the kernel (a client that stops reading it first is cut
+      // at the send-stall deadline).
       c.end("");
       return;
     }
@@ -225,7 +244,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       ...(certificate ? { tls: tlsListenOptions(certificate) } : {}),
       socket: {
         open(socket) {
-          const c = new Connection(socket, extraHead, outputWaiting);
+          const c = new Connection(socket, extraHead, tls, hooks);
           socket.data = c;
           socket.setNoDelay(true);
           guard.admit(c);
@@ -234,7 +253,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
           const c = socket.data;
           // Closed, or closing after an answer of the front end's own (refused, timed out).
           if (!c.writable) return;
-          c.input = c.input === null || c.input.length === 0 ? data : Buffer.concat([c.input, data]);
+          c.input.append(data);
           if (c.phase === "busy") {
             if (c.input.length > MAX_BUFFERED) c.pause();
             return;
@@ -246,23 +265,24 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         },
         close(socket) {
           const c = socket.data;
-          if (!c || c.closed) return;
-          // A client that left in the middle of sending its request is not a failure of ours.
-          const midRequest =
-            c.phase === "body" || (c.phase === "head" && c.input !== null && c.input.length > 0);
-          const tracked = guard.tracks(c);
-          c.onClosed();
-          if (midRequest && tracked)
-            account(
-              "(client closed)",
-              CLIENT_CLOSED,
-              c.meta?.startedAt ?? performance.now(),
-              c,
-              c.meta ?? undefined,
-            );
+          if (!c) return;
+          if (!c.closed) {
+            // A client that left in the middle of sending its request is not a failure of ours.
+            const midRequest = c.phase === "body" || (c.phase === "head" && c.input.length > 0);
+            if (midRequest && guard.tracks(c))
+              account(
+                "(client closed)",
+                CLIENT_CLOSED,
+                c.meta?.startedAt ?? performance.now(),
+                c,
+                c.meta ?? undefined,
+              );
+          }
+          // Only now is its descriptor given back, and the connection no longer counted.
+          c.onGone();
         },
         error(socket) {
-          socket.data?.onClosed();
+          socket.data?.onGone();
         },
       },
     });

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { SLOW_READER } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
+import { sharedBodyOf } from "./shared-body.ts";
 import type { Connection } from "./socket-connection.ts";
 
 /** The Date header's value, made once a second. */
@@ -111,7 +112,9 @@ export async function answer(
     c.end("");
     return;
   }
-  const body = response.body === null ? EMPTY : await response.bytes();
+  // A shared body (sharedBodyResponse) is written from its one buffer, never copied.
+  const shared = sharedBodyOf(response);
+  const body = shared ?? (response.body === null ? EMPTY : await response.bytes());
   if (status !== 204 && status !== 304 && status >= 200)
     head += `content-length: ${declared ?? body.length}\r\n`;
   head += keepAlive ? "connection: keep-alive\r\nkeep-alive: timeout=5\r\n\r\n" : "connection: close\r\n\r\n";
@@ -120,7 +123,7 @@ export async function answer(
     // A large body (the lots list) goes as it is, after its head: copying it costs more than a
     // second write, and the copy is garbage the size of the answer.
     c.write(head);
-    c.write(body);
+    c.write(body, shared !== undefined);
   } else {
     const headBytes = Buffer.from(head, "latin1");
     const out = Buffer.allocUnsafe(headBytes.length + body.length);

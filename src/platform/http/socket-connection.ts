@@ -3,28 +3,61 @@ import type { GuardedSocket } from "./connection-guard.ts";
 import { type FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
 import type { RequestHead } from "./http1.ts";
 import type { BodyBytes, ChunkedBody } from "./http1-body.ts";
+import { InputBytes } from "./input-bytes.ts";
 import type { Problem } from "./problem.ts";
 import { rawProblem } from "./socket-answer.ts";
 
 export type Phase = "head" | "body" | "busy";
 
 /**
+ * How long a connection the server is closing may take to go: a TLS client is sent close_notify
+ * and a FIN, and one that does not answer with its own is closed this long after.
+ */
+export const CLOSE_GRACE_MS = 1_000;
+
+/** What the connection tells its guard. */
+export interface ConnectionHooks {
+  /** Output starts or stops waiting for the client, or the client took some of it. */
+  outputWaiting(c: Connection, waiting: boolean): void;
+  /** The server is closing the connection: no request or answer of it is in progress any more. */
+  closing(c: Connection): void;
+  /** The output this connection holds in memory changed by `delta` bytes (OutputBudget). */
+  held(c: Connection, delta: number): void;
+}
+
+/** Output not yet taken by the kernel; `hold`: the bytes its chunk keeps in memory (0: shared). */
+interface Pending {
+  buf: Buffer;
+  hold: number;
+}
+
+/**
  * One client connection, over TCP or TLS: its unread input, the request being read, and output
  * not yet sent.
  */
 export class Connection implements GuardedSocket {
-  input: Buffer | null = null;
+  readonly input = new InputBytes();
+  /** Unread input already searched for the end of a head (none there): not searched again. */
+  headScanned = 0;
   phase: Phase = "head";
   head: RequestHead | null = null;
   meta: FrontEndMeta | null = null;
   body: BodyBytes | ChunkedBody | null = null;
   closed = false;
-  private output: Buffer[] = [];
+  private output: Pending[] = [];
+  /** Bytes the pending output keeps in memory: whole chunks copied for this connection. */
+  held = 0;
+  /** performance.now() since when output has waited for the client; null when none waits. */
+  waitingSince: number | null = null;
   /** Bytes in `output`: what the kernel has not taken yet. */
   queued = 0;
   private ending = false;
   private afterFlush: (() => void)[] = [];
   private closeListeners: ((reason?: string) => void)[] = [];
+  private goneListeners: (() => void)[] = [];
+  /** The socket itself is closed (Bun's close callback): its descriptor is given back. */
+  gone = false;
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Why the connection was cut, when it was (SLOW_READER). */
   private closeReason: string | undefined;
 
@@ -32,8 +65,8 @@ export class Connection implements GuardedSocket {
     readonly socket: Socket<Connection>,
     /** Raw header lines (each ending in CRLF) every answer carries: HSTS over TLS. */
     readonly extraHead: string,
-    /** Told when output starts or stops waiting for the client, and when the client takes some. */
-    private readonly outputWaiting: (c: Connection, waiting: boolean) => void,
+    readonly tls: boolean,
+    private readonly hooks: ConnectionHooks,
   ) {}
 
   get remoteAddress(): string {
@@ -46,23 +79,35 @@ export class Connection implements GuardedSocket {
     return this.output.length === 0;
   }
 
-  write(data: Uint8Array | string): void {
+  /**
+   * Writes `data`; what the kernel does not take waits here. `shared`: the bytes are a buffer
+   * shared with other connections (sharedBodyResponse), kept by reference and not counted.
+   */
+  write(data: Uint8Array | string, shared = false): void {
     if (this.closed) return;
     const buf =
       typeof data === "string"
         ? Buffer.from(data, "latin1")
         : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     if (this.output.length > 0) {
-      this.output.push(buf);
-      this.queued += buf.length;
+      this.queue(buf, shared ? 0 : buf.length);
       return;
     }
     const sent = this.socket.write(buf);
     if (sent < 0) this.destroy();
     else if (sent < buf.length) {
-      this.output.push(buf.subarray(sent));
-      this.queued += buf.length - sent;
-      this.outputWaiting(this, true);
+      this.waitingSince = performance.now();
+      this.queue(buf.subarray(sent), shared ? 0 : buf.length);
+      this.hooks.outputWaiting(this, true);
+    }
+  }
+
+  private queue(buf: Buffer, hold: number): void {
+    this.output.push({ buf, hold });
+    this.queued += buf.length;
+    if (hold > 0) {
+      this.held += hold;
+      this.hooks.held(this, hold);
     }
   }
 
@@ -75,30 +120,39 @@ export class Connection implements GuardedSocket {
   drain(): void {
     if (this.output.length === 0) return;
     while (this.output.length > 0) {
-      const buf = this.output[0]!;
-      const sent = this.socket.write(buf);
+      const pending = this.output[0]!;
+      const sent = this.socket.write(pending.buf);
       if (sent < 0) {
         this.destroy();
         return;
       }
       this.queued -= sent;
-      if (sent < buf.length) {
-        this.output[0] = buf.subarray(sent);
+      if (sent < pending.buf.length) {
+        pending.buf = pending.buf.subarray(sent);
         // The client took some: its send deadline starts again.
-        if (sent > 0) this.outputWaiting(this, true);
+        if (sent > 0) this.hooks.outputWaiting(this, true);
         return;
       }
       this.output.shift();
+      this.release(pending.hold);
     }
-    this.outputWaiting(this, false);
+    this.waitingSince = null;
+    this.hooks.outputWaiting(this, false);
     const waiting = this.afterFlush;
     this.afterFlush = [];
     for (const fn of waiting) fn();
   }
 
-  /** Runs `listener` when the connection closes (at once when it already has), with why it was cut. */
-  once(_event: "close", listener: (reason?: string) => void): void {
-    if (this.closed) listener(this.closeReason);
+  /**
+   * "close": runs `listener` when the connection is closed for requests and answers (at once when
+   * it already is), with why it was cut. "gone": when the socket itself is closed, which for a
+   * connection the server closes may be up to CLOSE_GRACE_MS later.
+   */
+  once(event: "close" | "gone", listener: (reason?: string) => void): void {
+    if (event === "gone") {
+      if (this.gone) listener();
+      else this.goneListeners.push(listener);
+    } else if (this.closed) listener(this.closeReason);
     else this.closeListeners.push(listener);
   }
   pause(): void {
@@ -108,18 +162,51 @@ export class Connection implements GuardedSocket {
     this.socket.resume();
   }
 
-  /** Writes `data`, then closes once it is out. */
-  end(data: string | Uint8Array, done: () => void = () => {}): void {
+  /**
+   * Writes `data`, then closes once it is out. `withinMs`: closed that long from now whether or
+   * not the client took it (the front end's own short answers; an app's answer is bounded by the
+   * send-stall deadline instead).
+   */
+  end(data: string | Uint8Array, withinMs?: number): void {
     this.write(data);
     this.ending = true;
+    if (withinMs !== undefined) setTimeout(() => this.destroy(), withinMs).unref();
     this.whenFlushed(() => {
-      this.socket.end();
-      done();
+      this.closeSocket();
+      this.onClosed();
     });
   }
 
+  /** An answer of the front end's own; the connection is closed once it is out, within a second. */
   endWithProblem(problem: Problem, requestId = requestIdOf(undefined), instance?: string): void {
-    this.end(rawProblem(problem, requestId, this.extraHead, instance));
+    this.end(rawProblem(problem, requestId, this.extraHead, instance), CLOSE_GRACE_MS);
+  }
+
+  /**
+   * Closes a socket whose output is all with the kernel, keeping what the kernel holds for the
+   * client. Plain TCP: end() closes the descriptor at once. TLS: Bun's end() sends close_notify
+   * and keeps the descriptor, detached from us, until the client answers with its own, which a
+   * client that reads and never closes does not do; and close() straight after a write whose
+   * ciphertext the kernel has not all taken waits for it with no limit either. So TLS sends
+   * close_notify and a FIN (shutdown) and, unless the client closes first, closes the descriptor
+   * CLOSE_GRACE_MS later (close(), which lets the kernel deliver what it holds; terminate() would
+   * reset the connection and drop it).
+   */
+  private closeSocket(): void {
+    if (this.gone || this.closeTimer !== undefined) return;
+    this.hooks.closing(this);
+    if (this.tls) this.socket.shutdown();
+    else this.socket.end();
+    this.closeTimer = setTimeout(() => {
+      if (!this.gone) this.socket.close();
+    }, CLOSE_GRACE_MS);
+    this.closeTimer.unref();
+  }
+
+  /** Closes the socket now, resetting it: a connection evicted while it was closing. */
+  forceClose(): void {
+    if (!this.gone) this.socket.terminate();
+    this.onClosed();
   }
 
   /**
@@ -129,11 +216,31 @@ export class Connection implements GuardedSocket {
    */
   destroy(reason?: string): void {
     this.closeReason ??= reason;
-    if (!this.closed) {
-      if (this.output.length === 0) this.socket.end();
-      else this.socket.terminate();
+    if (!this.closed && !this.gone) {
+      if (this.output.length === 0) this.closeSocket();
+      else {
+        this.hooks.closing(this);
+        this.socket.terminate();
+      }
     }
     this.onClosed();
+  }
+
+  /** The socket is closed (Bun's close or error callback). */
+  onGone(): void {
+    this.onClosed();
+    if (this.gone) return;
+    this.gone = true;
+    clearTimeout(this.closeTimer);
+    const listeners = this.goneListeners;
+    this.goneListeners = [];
+    for (const fn of listeners) fn();
+  }
+
+  private release(hold: number): void {
+    if (hold === 0) return;
+    this.held -= hold;
+    this.hooks.held(this, -hold);
   }
 
   onClosed(): void {
@@ -141,6 +248,8 @@ export class Connection implements GuardedSocket {
     this.closed = true;
     this.output = [];
     this.queued = 0;
+    this.waitingSince = null;
+    this.release(this.held);
     this.afterFlush = [];
     const listeners = this.closeListeners;
     this.closeListeners = [];
