@@ -44,7 +44,7 @@ export function composeBox(ctx: AppContext) {
     intakeModule(base),
     enforcement,
     adminModule({ ...base, credentials }),
-    kioskModule(base),
+    kioskModule({ ...base, trustedProxies: ctx.trustedProxies }),
     webModule({
       ...auth,
       credentials,

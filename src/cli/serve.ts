@@ -5,7 +5,7 @@ import { isTimeZone } from "../domain/time/zoned.ts";
 import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import type { TlsMaterial } from "../platform/http/tls.ts";
-import { log, logError } from "../platform/log.ts";
+import { log, logError, setRequestLogging } from "../platform/log.ts";
 import { appliedSchemaVersion, openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
@@ -155,6 +155,11 @@ export const serveOptions = [
     valueName: "FILE",
     help: "file holding the --metrics-token (one line), kept out of the process list",
   },
+  {
+    name: "log-requests",
+    type: "boolean" as const,
+    help: "write a log line for every request (off: only 5xx answers get one; the counts are in /metrics either way)",
+  },
   ...limitOptions,
   {
     name: "body-limit-kb",
@@ -179,6 +184,7 @@ export const serveCommand: Command = {
     const limits = connectionLimits(v, config.trustProxy);
     const own = ownCertificate(v, plain);
     const allowedHosts = allowedHostsOpt(v);
+    setRequestLogging(v["log-requests"] === true);
 
     let lock: ReturnType<typeof acquireServeLock>;
     try {

@@ -36,4 +36,9 @@ export const CREDENTIAL_REFUSALS = {
     title: "No such credential",
     example: 'no live token with id or name "tok_3f9a1c22b7e4"',
   },
+  "password-checks-busy": {
+    kind: "busy",
+    title: "Password checks busy",
+    example: "8 password checks are waiting; try again in 1 s",
+  },
 } as const satisfies RefusalTable;

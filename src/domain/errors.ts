@@ -15,9 +15,10 @@ export interface FieldError {
  * it contradicts what we store; stale: it was made against a version of a record that has since
  * changed (a write with If-Match naming an older version); forbidden: it may not be made this way
  * (a browser write without its session's proof); too-many: the asker holds as much as it may
- * (it may try again after `retryAfterSeconds`).
+ * (it may try again after `retryAfterSeconds`); busy: the box takes no more of this work now,
+ * whoever asks (try again after `retryAfterSeconds`).
  */
-export type RefusalKind = "invalid" | "not-found" | "conflict" | "stale" | "forbidden" | "too-many";
+export type RefusalKind = "invalid" | "not-found" | "conflict" | "stale" | "forbidden" | "too-many" | "busy";
 
 export class DomainError extends Error {
   constructor(

@@ -7,11 +7,20 @@ export class Gate {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(readonly size: number) {}
+  /** `maxWaiting`: how many may wait for a turn; `full` says when that many do. */
+  constructor(
+    readonly size: number,
+    readonly maxWaiting = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Tasks waiting for a turn. */
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** A task started now would wait behind `maxWaiting` others: the caller should refuse it. */
+  get full(): boolean {
+    return this.running >= this.size && this.waiting.length >= this.maxWaiting;
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {

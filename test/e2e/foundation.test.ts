@@ -81,7 +81,7 @@ describe("the binary from an empty folder", () => {
 describe("serve", () => {
   test("HTTP: a token created and revoked while it runs counts within a second; SIGTERM exits 0", async () => {
     const box = newBox();
-    const server = await box.serve(["--http"]);
+    const server = await box.serve(["--http", "--log-requests"]);
     const token = await box.token("live", "permits:read");
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);

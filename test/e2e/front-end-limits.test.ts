@@ -209,7 +209,7 @@ describe("slow and abandoned requests", () => {
     const box = newBox();
     const admin = await box.token("operator", "admin");
     const writer = await box.token("terminal", "tickets:write");
-    const server = await box.serve(["--http"]);
+    const server = await box.serve(["--http", "--log-requests"]);
     for (let i = 0; i < 5; i++) {
       const s = connect(server.port, "127.0.0.1", () =>
         s.write(

@@ -27,7 +27,7 @@ describe("the log, as an operator searches it", () => {
   test("one JSON shape for every line: start-up, requests with the client address, auth failures, shutdown", async () => {
     const box = newBox();
     const token = await box.token("terminal-1", "tickets:write");
-    const server = await box.serve([]);
+    const server = await box.serve(["--log-requests"]);
     const tls = { tls: { rejectUnauthorized: false } };
     expect((await fetch(`${server.url}/healthz`, tls)).status).toBe(200);
     const wrong = "0".repeat(64);
@@ -63,7 +63,7 @@ describe("the log, as an operator searches it", () => {
 
     const health = requests.find((l) => l.route === "/healthz")!;
     expect(health).toMatchObject({
-      level: "info",
+      level: "debug",
       msg: "request",
       method: "GET",
       status: 200,
@@ -81,5 +81,64 @@ describe("the log, as an operator searches it", () => {
     expect(text).not.toContain(token);
     expect(text).not.toContain(wrong);
     expect(all.length).toBeGreaterThan(15);
+  }, 60_000);
+
+  /** Drives `n` answered requests (lots, whoami, a 404, a 401) at the box; returns how many. */
+  async function drive(url: string, token: string, n: number): Promise<number> {
+    const auth = { authorization: `Bearer ${token}` };
+    let sent = 0;
+    for (let i = 0; i < n; i += 4) {
+      const answers = await Promise.all([
+        fetch(`${url}/api/v1/parkings`),
+        fetch(`${url}/api/v1/whoami`, { headers: auth }),
+        fetch(`${url}/api/v1/nothing-here`, { headers: auth }),
+        fetch(`${url}/api/v1/lookups`, { headers: auth }),
+      ]);
+      for (const a of answers) await a.arrayBuffer();
+      sent += answers.length;
+    }
+    return sent;
+  }
+
+  const requestLines = (text: string) =>
+    lines(text).filter((l) => l.msg === "request" && l.route !== "/healthz");
+
+  test("no line per request by default (the counts are in /metrics); --log-requests: one per request", async () => {
+    const box = newBox();
+    const token = await box.token("terminal-1", "tickets:write");
+    const quiet = await box.serve(["--http", "--public-rate-limit-per-second", "0"]);
+    const sent = await drive(quiet.url, token, 300);
+    const admin = await box.token("office", "admin");
+    const metrics = await (
+      await fetch(`${quiet.url}/metrics`, { headers: { authorization: `Bearer ${admin}` } })
+    ).text();
+    expect(await quiet.stop("SIGTERM")).toBe(0);
+    expect(requestLines(quiet.stdout())).toEqual([]);
+    // Nothing per request on stderr either (a terminal's token on an admin route is a 403, no
+    // authentication failure): the start-up summary and the shutdown only.
+    expect(lines(quiet.stderr()).length).toBeLessThan(10);
+    // /metrics still counts every request.
+    const counted = [...metrics.matchAll(/^parkd_http_requests_total\{[^}]*route="([^"]+)"[^}]*\} (\d+)$/gm)]
+      .filter((m) => m[1] !== "/healthz" && m[1] !== "/metrics")
+      .reduce((sum, m) => sum + Number(m[2]), 0);
+    expect(counted).toBe(sent);
+
+    const loud = await box.serve(["--http", "--public-rate-limit-per-second", "0", "--log-requests"]);
+    const sentLoud = await drive(loud.url, token, 300);
+    expect(await loud.stop("SIGTERM")).toBe(0);
+    const logged = requestLines(loud.stdout());
+    expect(logged.length).toBe(sentLoud);
+    expect(new Set(logged.map((l) => l.requestId)).size).toBe(sentLoud);
+    expect(logged.every((l) => l.level === "debug")).toBe(true);
+    expect(new Set(logged.map((l) => l.status))).toEqual(new Set([200, 403, 404]));
+  }, 120_000);
+
+  test("PARKD_LOG_REQUESTS=true turns request lines on as the flag does", async () => {
+    const box = newBox();
+    const token = await box.token("terminal-1", "tickets:write");
+    const server = await box.serve(["--http"], { env: { PARKD_LOG_REQUESTS: "true" } });
+    const sent = await drive(server.url, token, 40);
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(requestLines(server.stdout()).length).toBe(sent);
   }, 60_000);
 });

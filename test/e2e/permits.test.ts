@@ -49,7 +49,7 @@ describe("permit lookups on the built binary", () => {
     const admin = await box.token("office", "admin");
     const handheld = await box.token("handheld-1", "permits:read");
     const terminal = await box.token("terminal-1", "tickets:write");
-    const server = await box.serve(["--http", "--timezone", "Europe/Stockholm"]);
+    const server = await box.serve(["--http", "--timezone", "Europe/Stockholm", "--log-requests"]);
 
     const made = await fetch(`${server.url}/api/v1/permits`, {
       method: "POST",

@@ -175,6 +175,42 @@ describe("failed-authentication lockout", () => {
     }
   }, 60_000);
 
+  test("Basic on the intake: a check that would wait behind 8 others is refused at once with 503", async () => {
+    const s = testApp();
+    await s.user("terminal-1", "correct horse battery", "tickets:write");
+    const ask = (ip: string, name: string, password: string) =>
+      s.app.handle(from(ip, "GET", "/api/v1/whoami", { authorization: basic(name, password) }));
+    expect((await ask("10.0.0.5", "terminal-1", "correct horse battery")).status).toBe(200);
+    expect((await ask("10.0.0.5", "nobody", "warms the dummy hash")).status).toBe(401);
+    const real = Bun.password.verify;
+    const held: (() => void)[] = [];
+    const verify = spyOn(Bun.password, "verify").mockImplementation(async (password, hash) => {
+      await new Promise<void>((r) => held.push(r));
+      return real(password, hash);
+    });
+    let release: ReturnType<typeof setInterval> | undefined;
+    try {
+      const queued = Array.from({ length: 10 }, (_, i) =>
+        ask(`10.0.1.${i + 1}`, `guess-${i}`, "Summer2026!"),
+      );
+      for (let i = 0; i < 200 && held.length < 2; i++) await Bun.sleep(10);
+      const busy = await problemOf(await ask("10.0.2.1", "guess-late", "Summer2026!"));
+      expect(busy.status).toBe(503);
+      expect(busy.json.type).toBe("/problems/password-checks-busy");
+      expect(busy.headers.get("retry-after")).toBe("1");
+      // The terminal verified before is served meanwhile.
+      expect((await ask("10.0.2.2", "terminal-1", "correct horse battery")).status).toBe(200);
+      release = setInterval(() => {
+        for (const r of held.splice(0)) r();
+      }, 5);
+      expect((await Promise.all(queued)).map((r) => r.status)).toEqual(Array(10).fill(401));
+    } finally {
+      clearInterval(release);
+      verify.mockRestore();
+      for (const r of held.splice(0)) r();
+    }
+  }, 60_000);
+
   test("a steady terminal never waits for argon2id: its password is checked again in the background before it lapses", async () => {
     const clock = testClock();
     const s = testApp({}, clock);

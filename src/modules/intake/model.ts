@@ -76,11 +76,14 @@ const VatRate = t.Union([Int({ minimum: 0, maximum: 100 }), t.String({ pattern: 
   description: "VAT rate in percent",
   errorMessage: "must be a VAT rate: an integer from 0 to 100 or a string of digits",
 });
+/**
+ * Three capital letters (ISO 4217, as the interface's example): the code reaches the revenue
+ * report and its CSV, where any other text could be a spreadsheet formula.
+ */
 const CurrencyCode = t.String({
-  minLength: 1,
-  maxLength: 8,
-  description: "Currency code, e.g. SEK",
-  errorMessage: "must be a currency code string such as SEK",
+  pattern: "^[A-Z]{3}$",
+  description: "Currency code: three capital letters (ISO 4217), e.g. SEK",
+  errorMessage: "must be a currency code of three capital letters such as SEK",
 });
 /** CreateOrUpdate only: whole units with a decimal comma, "12,50" = 1250 cents. */
 export const DECIMAL_COMMA_AMOUNT = "^[0-9]{1,13}(,[0-9]{1,2})?$";

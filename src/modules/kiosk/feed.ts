@@ -15,6 +15,12 @@ export const KIOSK_REFUSALS = {
 
 /** Open board streams in all: the route is public, so the box bounds what strangers can hold open. */
 export const MAX_BOARD_STREAMS = 64;
+/**
+ * Open board streams from one client address: a lobby screen holds one, and a few more cover a
+ * reload while its old connection is still open (a dropped Wi-Fi leaves it so for a while).
+ */
+export const MAX_BOARD_STREAMS_PER_ADDRESS = 4;
+const RETRY_AFTER_SECONDS = 30;
 const HEARTBEAT_MS = 15_000;
 /** Tickets end and prices change with the clock, without a write to announce it. */
 const CLOCK_MS = 30_000;
@@ -22,6 +28,13 @@ const CLOCK_MS = 30_000;
 const THROTTLE_MS = 1_000;
 
 const encoder = new TextEncoder();
+
+/** An open stream, as its address's list holds it (oldest first). */
+interface OpenBoard {
+  /** Order of opening, to find the oldest among addresses holding as many. */
+  seq: number;
+  close: () => void;
+}
 
 interface Watched {
   ids: number[] | null;
@@ -35,11 +48,15 @@ export const boardJson = (b: Board) => JSON.stringify({ ...b, at: formatMicros(b
 /**
  * The kiosk board as server-sent events: boards showing the same lots share one reading, made
  * again after intake commits (at most once a second) and every 30 s; a reading sent only when it
- * reads differently.
+ * reads differently. One address holds at most a few streams, and at the total cap a new board
+ * takes the place of the oldest stream of whichever address holds the most, so one address (or a
+ * few) cannot keep the kiosks elsewhere off the air.
  */
 export class BoardFeed {
   private readonly watched = new Map<string, Watched>();
   private open = 0;
+  private opened = 0;
+  private readonly byAddress = new Map<string, OpenBoard[]>();
   private timers: ReturnType<typeof setInterval>[] = [];
   private stopListening: (() => void) | undefined;
   private pending: ReturnType<typeof setTimeout> | undefined;
@@ -49,16 +66,17 @@ export class BoardFeed {
     private readonly site: Site,
   ) {}
 
-  stream(ids: number[] | null): Response {
-    if (this.open >= MAX_BOARD_STREAMS)
+  /** `address`: the client's address bucket (an IPv6 client is its /64). */
+  stream(ids: number[] | null, address: string): Response {
+    const mine = this.byAddress.get(address) ?? [];
+    if (mine.length >= MAX_BOARD_STREAMS_PER_ADDRESS)
       throw refuse(
         KIOSK_REFUSALS,
         "too-many-boards",
-        `${MAX_BOARD_STREAMS} board streams are open; try again later`,
-        {
-          retryAfterSeconds: 30,
-        },
+        `This address holds ${MAX_BOARD_STREAMS_PER_ADDRESS} board streams, the most one address may; close one or try again later`,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
+    if (this.open >= MAX_BOARD_STREAMS) this.makeRoom(mine.length + 1);
     const key = ids ? ids.join(",") : "";
     let w = this.watched.get(key);
     if (!w) {
@@ -68,6 +86,7 @@ export class BoardFeed {
     const watched = w;
     let send: ((chunk: Uint8Array) => void) | undefined;
     let close = () => {};
+    const board: OpenBoard = { seq: ++this.opened, close: () => close() };
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         let live = true;
@@ -84,12 +103,14 @@ export class BoardFeed {
           live = false;
           stopOnClose();
           this.drop(key, send!);
+          this.forget(address, board);
           try {
             controller.close();
           } catch {}
         };
         watched.subscribers.add(send);
         this.open++;
+        this.byAddress.set(address, [...(this.byAddress.get(address) ?? []), board]);
         this.start();
         controller.enqueue(encoder.encode(`retry: 5000\n\nevent: board\ndata: ${watched.body}\n\n`));
       },
@@ -139,6 +160,35 @@ export class BoardFeed {
         this.refresh();
       }, THROTTLE_MS);
     });
+  }
+
+  /**
+   * At the total cap: ends the oldest stream of the address holding the most, when it holds more
+   * than the newcomer's address would with the new one (never toward a smaller share); else 429.
+   */
+  private makeRoom(newcomerWouldHold: number): void {
+    let victim: OpenBoard[] | undefined;
+    for (const list of this.byAddress.values())
+      if (
+        !victim ||
+        list.length > victim.length ||
+        (list.length === victim.length && list[0]!.seq < victim[0]!.seq)
+      )
+        victim = list;
+    if (!victim || victim.length <= newcomerWouldHold)
+      throw refuse(
+        KIOSK_REFUSALS,
+        "too-many-boards",
+        `${MAX_BOARD_STREAMS} board streams are open; try again later`,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      );
+    victim[0]!.close();
+  }
+
+  private forget(address: string, board: OpenBoard): void {
+    const left = (this.byAddress.get(address) ?? []).filter((b) => b !== board);
+    if (left.length) this.byAddress.set(address, left);
+    else this.byAddress.delete(address);
   }
 
   private drop(key: string, send: (chunk: Uint8Array) => void): void {

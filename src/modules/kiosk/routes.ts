@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
+import { addressBucket } from "../../platform/http/rate-limit.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { metaOf } from "../../platform/http/request-meta.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
 import { BoardFeed, boardJson } from "./feed.ts";
 import type { KioskDeps } from "./index.ts";
@@ -53,14 +55,22 @@ export function kioskRoutes(ctx: KioskDeps) {
         },
       },
     )
-    .get("/api/v1/board/events", ({ query }) => feed.stream(boardLotIds(query.lots)), {
-      rateLimit: "address",
-      query: BoardQuery,
-      detail: {
-        summary: "The kiosk board as server-sent events: `board` on connect and whenever its figures change",
-        description:
-          "Figures are read again after ticket writes (at most once a second) and every 30 s. An event `tick` every 15 s keeps the connection open and tells the page the box is there. At most 64 open streams in all (429 beyond).",
-        tags: ["parking lots"],
+    .get(
+      "/api/v1/board/events",
+      ({ query, request }) => {
+        const client = ctx.trustedProxies.client(metaOf(request).ip, request.headers.get("x-forwarded-for"));
+        return feed.stream(boardLotIds(query.lots), addressBucket(client));
       },
-    });
+      {
+        rateLimit: "address",
+        query: BoardQuery,
+        detail: {
+          summary:
+            "The kiosk board as server-sent events: `board` on connect and whenever its figures change",
+          description:
+            "Figures are read again after ticket writes (at most once a second) and every 30 s. An event `tick` every 15 s keeps the connection open and tells the page the box is there. At most 4 open streams from one client address (429 too-many-boards beyond) and 64 in all: at 64, a new stream ends the oldest stream of the address holding the most, when that address holds more than the new stream's would; else 429 too-many-boards. An ended board reconnects after 5 s (its `retry`).",
+          tags: ["parking lots"],
+        },
+      },
+    );
 }

@@ -25,7 +25,7 @@ export const STATUS_TEXT: Record<string, string> = {
   "429":
     "Too many failed authentications from this address, or this credential over its rate limit (see Retry-After)",
   "500": "Internal error (logged; no internals in the answer)",
-  "503": "The store is not writable; the request changed nothing",
+  "503": "The store is not writable, or too many password checks are waiting; the request changed nothing",
 };
 
 /**
@@ -61,6 +61,8 @@ export function kindsFor(
     if (scope) add(403, "insufficient-scope");
     // A browser session authenticates like a credential; its writes need the csrf value.
     if (method !== "get" && method !== "head") add(403, "csrf");
+    // A password check that would wait behind too many others is refused.
+    if (security.some((s) => "basic" in s)) add(503, "password-checks-busy");
   }
   if (limitedByAddress) add(429, "rate-limited");
   for (const [status, list] of Object.entries(contract?.problems ?? {})) add(status, ...list);

@@ -75,8 +75,13 @@ export function operationsRoutes(
         new Response(documents().html, {
           headers: {
             "content-type": "text/html; charset=utf-8",
-            // Nothing on the page may come from anywhere but this box.
-            "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'",
+            // Nothing on the page may come from anywhere but this box, and no other page may
+            // frame it (clickjacking); X-Frame-Options for browsers that predate frame-ancestors.
+            "content-security-policy":
+              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            "x-frame-options": "DENY",
+            "x-content-type-options": "nosniff",
+            "referrer-policy": "no-referrer",
           },
         }),
       {

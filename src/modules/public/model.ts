@@ -14,7 +14,10 @@ export const ListQuery = t.Object({
 });
 export const QuoteQuery = t.Object({
   start: t.String({ description: "ISO 8601; without an offset it is wall time in the site time zone" }),
-  end: t.String({ description: "ISO 8601; not before start" }),
+  end: t.String({
+    description:
+      "ISO 8601; not before start, and at most 31 days after it (an hour more across the autumn clock change); a longer stay is a 400 naming `/end`",
+  }),
 });
 
 export const QuoteLine = t.Object({

@@ -3,8 +3,14 @@ import type { ParkingLot } from "../../domain/lots/lot.ts";
 import { priceStay, type Site } from "../../domain/tariff/engine.ts";
 import { formatMicros, parseInstant } from "../../domain/time/zoned.ts";
 
-/** Longer stays than this are not quoted: a price for years of parking helps nobody. */
-export const MAX_QUOTE_DAYS = 400;
+/**
+ * Longer stays than this are not quoted. The route is public and a quote's work grows with its
+ * length (a 13-month quote held the event loop ~5 ms and answered 161 KB): a month is the longest
+ * stay a visitor prices, and longer parking is a permit.
+ */
+export const MAX_QUOTE_DAYS = 31;
+/** The hour the autumn clock change adds, so that a month from the 1st to the 1st is quoted. */
+const MAX_QUOTE_MS = MAX_QUOTE_DAYS * 86_400_000 + 3_600_000;
 
 function badQuery(errors: FieldError[]): never {
   const detail = errors.map((e) => `${e.pointer.slice(1)}: ${e.message}`).join("; ");
@@ -35,10 +41,10 @@ export function quoteStay(lot: ParkingLot, startText: string, endText: string, s
   if (end === null) errors.push({ pointer: "/end", message: unreadable, in: "query" });
   if (start !== null && end !== null) {
     if (end < start) errors.push({ pointer: "/end", message: "Must not be before start", in: "query" });
-    else if (end - start > MAX_QUOTE_DAYS * 86_400_000)
+    else if (end - start > MAX_QUOTE_MS)
       errors.push({
         pointer: "/end",
-        message: `Must be within ${MAX_QUOTE_DAYS} days of start`,
+        message: `Must be within ${MAX_QUOTE_DAYS} days of start: longer stays are not quoted`,
         in: "query",
       });
   }

@@ -46,7 +46,12 @@ export function publicLotRoutes(deps: PublicDeps) {
         params: LotId,
         query: QuoteQuery,
         response: Quote,
-        detail: { summary: "The price of parking on a lot from start to end", tags: TAGS },
+        detail: {
+          summary: "The price of parking on a lot from start to end",
+          description:
+            "Stays of at most 31 days are quoted (an hour more across the autumn clock change); a longer one is a 400 validation problem whose error names `/end`.",
+          tags: TAGS,
+        },
       },
     );
 }

@@ -88,9 +88,10 @@ export const webContract: ApiContract = {
         403: ["cross-origin"],
         415: ["unsupported-media-type"],
         429: ["too-many-requests"],
+        503: ["password-checks-busy"],
       },
       description:
-        "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after failures are refused (429, with Retry-After) until the lockout ends. Each credential holds at most 50 sessions: past that its own least recently used ends.",
+        "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after 10 failures, or an address after 30 failures across user names (counted with Basic on the API), are refused (429, with Retry-After) until the lockout ends; a locked address is still served a name and password verified before. A password that would wait behind 8 others for its check is refused at once (503 password-checks-busy, Retry-After: 1). Each credential holds at most 50 sessions: past that its own least recently used ends.",
     },
     "POST /api/v1/session/codes": {
       tag: "web app",

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Credential } from "../../domain/credentials.ts";
 import { invalid } from "../../domain/errors.ts";
+import { passwordFailureKeys } from "../../platform/http/auth.ts";
 import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
 import { problem, problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
@@ -49,11 +50,15 @@ export function sessionRoutes(ctx: WebContext) {
       "/api/v1/session",
       async ({ body, request, set }) => {
         const meta = metaOf(request);
-        // Counted as the API counts them: per address for tokens, per address and name for users.
+        // Counted as the API counts them: per address for tokens; per address and name, and per
+        // address across names, for users (the same keys as Basic, so the two add up).
         const client = ctx.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
-        const failures = "username" in body ? `basic ${client} ${body.username}` : `bearer ${client}`;
-        const refuseIfLocked = () => {
-          const wait = ctx.limiter.blockedFor(failures);
+        const keys: [string, number][] =
+          "username" in body
+            ? Object.values(passwordFailureKeys(ctx.limiter, client, body.username))
+            : [[`bearer ${client}`, ctx.limiter.limit]];
+        const refuseIfLocked = (which = keys) => {
+          const wait = Math.max(0, ...which.map(([key, max]) => ctx.limiter.blockedFor(key, max)));
           if (wait <= 0) return;
           ctx.metrics.authRateLimited();
           throw problems.tooManyRequests(
@@ -63,14 +68,20 @@ export function sessionRoutes(ctx: WebContext) {
         };
         // A valid token is never refused (as for the API's Bearer): a page elsewhere that makes
         // its visitors fail sign-ins must not lock them out. A password can be guessed, a token
-        // cannot: a locked name and address is refused before the password is checked.
-        if ("username" in body) refuseIfLocked();
+        // cannot: a locked name and address is refused before the password is checked; an
+        // address locked across names is still served a name and password verified before, and
+        // refused any other without a password hash being spent on it.
+        let addressLocked = false;
+        if ("username" in body) {
+          refuseIfLocked(keys.slice(0, 1));
+          addressLocked = ctx.limiter.blockedFor(...keys[1]!) > 0;
+        }
         const credential =
           "token" in body
             ? ctx.credentials.verifyBearer(body.token.trim())
             : "code" in body
               ? codeCredential(ctx, body.code.trim())
-              : await ctx.credentials.verifyBasic(body.username, body.password);
+              : await ctx.credentials.verifyBasic(body.username, body.password, addressLocked);
         if (!credential) {
           refuseIfLocked();
           // Counted and logged like a refused API credential: the same alerts watch both.
@@ -81,7 +92,7 @@ export function sessionRoutes(ctx: WebContext) {
             reason: "browser sign-in",
             requestId: meta.id,
           });
-          if (ctx.limiter.fail(failures)) ctx.metrics.authLockout();
+          for (const [key, max] of keys) if (ctx.limiter.fail(key, max)) ctx.metrics.authLockout();
           throw problems.unauthorized(
             "The token, code, or name and password are unknown, used, expired or revoked",
             CHALLENGE,

@@ -14,6 +14,10 @@ export class RequestAccounting {
   constructor(private readonly metrics: Metrics) {}
 
   finish(entry: RequestLine): void {
+    // Every 5xx line says why; one the app did not explain is named by its route, which for the
+    // front end's own answers says what happened ("(request timeout)").
+    if (entry.status >= 500 && entry.reason === undefined)
+      entry.reason = entry.route.startsWith("(") ? entry.route : `the route answered ${entry.status}`;
     logRequest(entry);
     this.metrics.request(entry);
   }
@@ -34,6 +38,9 @@ export function accountRequests<A extends Handles>(app: A, accounting: RequestAc
       const response = await inner(request);
       status = response.status;
       return response;
+    } catch (e) {
+      meta.reason ??= `internal: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+      throw e;
     } finally {
       accounting.finish({
         method: request.method,
@@ -43,6 +50,7 @@ export function accountRequests<A extends Handles>(app: A, accounting: RequestAc
         client: meta.ip,
         credential: meta.credential,
         requestId: meta.id,
+        ...(meta.reason === undefined ? {} : { reason: meta.reason }),
       });
     }
   };

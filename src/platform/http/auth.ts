@@ -68,6 +68,22 @@ function decodeBasic(value: string): { name: string; password: string } | null {
 const BASIC_ADDRESS_LIMIT_FACTOR = 3;
 
 /**
+ * The two lockout keys a name and password attempt counts against, with their limits: the
+ * address and user name, and the address across all names. Basic on the API and the browser
+ * sign-in count against the same keys, so a spray cannot alternate between the two.
+ */
+export function passwordFailureKeys(
+  limiter: FailureLimiter,
+  client: string,
+  name: string,
+): { byUser: [key: string, max: number]; byAddress: [key: string, max: number] } {
+  return {
+    byUser: [`basic ${client} ${name}`, limiter.limit],
+    byAddress: [`basic ${client}`, limiter.limit * BASIC_ADDRESS_LIMIT_FACTOR],
+  };
+}
+
+/**
  * A refused authentication as its own log event, naming the client and the reason, never what
  * was sent; each of `failures` (lockout keys, with their limit) counts it, and the failure that
  * crosses a limit is logged and counted as a lockout.
@@ -129,9 +145,9 @@ export async function authenticate(
   let credential: Credential | null = null;
   if (scheme === "basic" && need.basic) {
     const pair = decodeBasic(value);
-    const byUser = `basic ${client} ${pair?.name ?? ""}`;
-    const byAddressAllNames = `basic ${client}`;
-    const addressLimit = deps.limiter.limit * BASIC_ADDRESS_LIMIT_FACTOR;
+    const keys = passwordFailureKeys(deps.limiter, client, pair?.name ?? "");
+    const [byUser] = keys.byUser;
+    const [byAddressAllNames, addressLimit] = keys.byAddress;
     lockedOut(
       deps,
       byUser,
@@ -143,14 +159,7 @@ export async function authenticate(
     if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password, addressLocked);
     if (!credential && addressLocked) lockedOut(deps, byAddressAllNames, ADDRESS_LOCKED, addressLimit);
     if (!credential) {
-      refuse(
-        deps,
-        meta,
-        client,
-        "unknown, expired or revoked credentials",
-        [byUser, deps.limiter.limit],
-        [byAddressAllNames, addressLimit],
-      );
+      refuse(deps, meta, client, "unknown, expired or revoked credentials", keys.byUser, keys.byAddress);
       throw problems.unauthorized("The credentials are unknown, expired or revoked", challenge);
     }
   } else if (scheme === "bearer") {

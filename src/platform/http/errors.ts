@@ -4,7 +4,7 @@ import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.t
 import { logError } from "../log.ts";
 import { isStoreUnavailable } from "../store/db.ts";
 import { asProblem, readJsonBody } from "./json-body.ts";
-import { problemOf, problems } from "./problem.ts";
+import { type Problem, problemOf, problems } from "./problem.ts";
 import { metaOf } from "./request-meta.ts";
 import { messageOf } from "./validation.ts";
 
@@ -40,25 +40,52 @@ export const requestHandling = (opts: {
     })
     .onParse({ as: "global" }, ({ request }) => readJsonBody(request, opts.bodyLimit))
     .onError({ as: "global" }, ({ code, error, request, path, route }) => {
-      if (route) metaOf(request).route = route;
-      const problem = asProblem(error);
-      if (problem) return problem.toResponse(path);
-      switch (code) {
-        case "VALIDATION":
-          return problemOf(invalid(fieldErrors(error))).toResponse(path);
-        case "PARSE":
-          return problems.malformedJson("The body could not be read as JSON").toResponse(path);
-        case "NOT_FOUND": {
-          const known = opts.methodsOf?.(path);
-          if (!known) return problems.routeNotFound(request.method, path).toResponse(path);
-          metaOf(request).route = known.template;
-          return problems.methodNotAllowed(request.method, path, known.methods).toResponse(path);
-        }
-        default: {
-          if (isStoreUnavailable(error)) return problems.storeUnavailable().toResponse(path);
-          const meta = metaOf(request);
-          logError("unhandled error", error, { requestId: meta.id, route: meta.route ?? path });
-          return problems.internal().toResponse(path);
-        }
-      }
+      const meta = metaOf(request);
+      if (route) meta.route = route;
+      const problem = answerFor(code, error, request, path, opts.methodsOf);
+      // A 5xx is always logged: its line says why (a full disk, a busy box, a fault).
+      if (problem.status >= 500)
+        meta.reason =
+          problem.kind === "store-unavailable" && storeCode(error)
+            ? `${problem.kind}: ${storeCode(error)}`
+            : problem.kind === "internal"
+              ? `internal: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`
+              : `${problem.kind}: ${problem.message}`;
+      return problem.toResponse(path);
     });
+
+/** The SQLite code of a store failure (SQLITE_FULL, SQLITE_READONLY, ...), when it has one. */
+function storeCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** The problem a failed request is answered with; an unexpected error is logged with its stack. */
+function answerFor(
+  code: string | number,
+  error: unknown,
+  request: Request,
+  path: string,
+  methodsOf: ((path: string) => { template: string; methods: string[] } | undefined) | undefined,
+): Problem {
+  const problem = asProblem(error);
+  if (problem) return problem;
+  switch (code) {
+    case "VALIDATION":
+      return problemOf(invalid(fieldErrors(error as ValidationError)));
+    case "PARSE":
+      return problems.malformedJson("The body could not be read as JSON");
+    case "NOT_FOUND": {
+      const known = methodsOf?.(path);
+      if (!known) return problems.routeNotFound(request.method, path);
+      metaOf(request).route = known.template;
+      return problems.methodNotAllowed(request.method, path, known.methods);
+    }
+    default: {
+      if (isStoreUnavailable(error)) return problems.storeUnavailable();
+      const meta = metaOf(request);
+      logError("unhandled error", error, { requestId: meta.id, route: meta.route ?? path });
+      return problems.internal();
+    }
+  }
+}

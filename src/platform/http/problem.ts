@@ -186,6 +186,7 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   stale: 412,
   forbidden: 403,
   "too-many": 429,
+  busy: 503,
 };
 
 /** The one place a domain refusal becomes an HTTP status. */

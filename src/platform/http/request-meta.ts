@@ -7,6 +7,8 @@ export interface RequestMeta {
   ip: string;
   route?: string;
   credential?: string;
+  /** Why the answer is a 5xx (for its log line): the problem's type and detail, or the error. */
+  reason?: string;
   /** performance.now() when the front end received it; the app's own start otherwise. */
   startedAt?: number;
 }

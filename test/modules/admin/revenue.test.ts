@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { revenueCsv } from "../../../src/modules/admin/reports/csv.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { examples } from "../intake/examples.ts";
 
@@ -153,5 +154,51 @@ describe("GET /api/v1/reports/revenue.csv", () => {
       400,
       "validation",
     );
+  });
+});
+
+describe("the CSV cannot carry a spreadsheet formula", () => {
+  test("the intake refuses a currency code that is not three capital letters, and stores nothing", async () => {
+    const s = setup();
+    const writer = s.token("tickets:write");
+    for (const code of ["=1+2", "+SEK", "@SUM(A1)", "sek", "SEKK", "SE", "S K"]) {
+      const r = await call(s.app, "POST", "/api/v1/actions/tickets", {
+        token: writer,
+        body: ticket(`F-${code}`, cost(1_000, 25, code)),
+      });
+      const p = expectProblem(r, 400, "validation");
+      expect(p.errors!.map((e) => e.pointer)).toEqual(["/ticketCost/currencyCode"]);
+    }
+    expect((await s.report("from=2026-06-15&to=2026-06-15")).json.data).toEqual([]);
+  });
+
+  test("text cells that a spreadsheet reads as a formula get a leading quote; numbers never do", () => {
+    // Stored by an earlier version, which took any text of up to 8 characters as a currency; the
+    // amounts negative, as a refund's would be (the rule counts them; they must stay numbers).
+    const row = (currency: string) => ({
+      day: "2026-06-15",
+      currency,
+      tickets: 1,
+      net: -800,
+      vat: -200,
+      gross: -1000,
+    });
+    const csv = revenueCsv(
+      ["=1+2", "+1", "-1", "@SUM", "\t=1", "\r=1", "SEK", "a=b"].map(row),
+      ["day"],
+      "rfc4180",
+    );
+    expect(csv.split("\r\n").slice(1, -1)).toEqual([
+      "2026-06-15,'=1+2,1,-8.00,-2.00,-10.00",
+      "2026-06-15,'+1,1,-8.00,-2.00,-10.00",
+      "2026-06-15,'-1,1,-8.00,-2.00,-10.00",
+      "2026-06-15,'@SUM,1,-8.00,-2.00,-10.00",
+      "2026-06-15,'\t=1,1,-8.00,-2.00,-10.00",
+      '2026-06-15,"\'\r=1",1,-8.00,-2.00,-10.00',
+      "2026-06-15,SEK,1,-8.00,-2.00,-10.00",
+      "2026-06-15,a=b,1,-8.00,-2.00,-10.00",
+    ]);
+    // A quoted field is neutralised inside its quotes.
+    expect(revenueCsv([row("=1;2")], [], "se")).toContain(`"'=1;2"`);
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { MAX_BOARD_STREAMS, MAX_BOARD_STREAMS_PER_ADDRESS } from "../../../src/modules/kiosk/feed.ts";
+import { attachMeta } from "../../../src/platform/http/request-meta.ts";
 import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { examples } from "../intake/examples.ts";
@@ -112,4 +114,88 @@ describe("GET /board", () => {
     expect(js.status).toBe(200);
     expect(js.text).toContain("/api/v1/board/events");
   });
+});
+
+describe("board streams are shared fairly among addresses", () => {
+  /** A board stream from a client address: its answer, and whether the box has ended it. */
+  async function openFrom(s: Awaited<ReturnType<typeof setup>>, ip: string) {
+    const r = request("GET", "/api/v1/board/events?lots=1");
+    attachMeta(r, { id: "t", ip });
+    const res = await s.app.handle(r);
+    if (res.status !== 200) return { res, ended: async () => true, cancel: async () => {} };
+    const reader = res.body!.getReader();
+    await reader.read(); // the first board
+    let done = false;
+    const reading = (async () => {
+      while (!(await reader.read()).done);
+      done = true;
+    })().catch(() => {});
+    return {
+      res,
+      /** True once the box has closed the stream (within a short bound). */
+      ended: async () => {
+        await Promise.race([reading, Bun.sleep(200)]);
+        return done;
+      },
+      cancel: () => reader.cancel().catch(() => {}),
+    };
+  }
+
+  test("one address holds at most a few streams; the rest get 429 too-many-boards", async () => {
+    const s = await setup();
+    const mine = [];
+    for (let i = 0; i < MAX_BOARD_STREAMS_PER_ADDRESS; i++) mine.push(await openFrom(s, "10.0.0.1"));
+    expect(mine.map((b) => b.res.status)).toEqual(Array(MAX_BOARD_STREAMS_PER_ADDRESS).fill(200));
+    const refused = await openFrom(s, "10.0.0.1");
+    const text = await refused.res.text();
+    const p = expectProblem(
+      { status: refused.res.status, headers: refused.res.headers, text, json: JSON.parse(text) },
+      429,
+      "too-many-boards",
+    );
+    expect(p.detail).toContain("This address");
+    expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    // A kiosk elsewhere is served, and a closed stream frees its place.
+    const elsewhere = await openFrom(s, "10.0.0.2");
+    expect(elsewhere.res.status).toBe(200);
+    await mine[0]!.cancel();
+    expect((await openFrom(s, "10.0.0.1")).res.status).toBe(200);
+    for (const b of [...mine, elsewhere]) await b.cancel();
+  });
+
+  test("at the total cap a new kiosk ends the oldest stream of the address holding the most", async () => {
+    const s = await setup();
+    const held: Awaited<ReturnType<typeof openFrom>>[][] = [];
+    const addresses = MAX_BOARD_STREAMS / MAX_BOARD_STREAMS_PER_ADDRESS;
+    for (let a = 0; a < addresses; a++) {
+      const list = [];
+      for (let i = 0; i < MAX_BOARD_STREAMS_PER_ADDRESS; i++) list.push(await openFrom(s, `10.1.0.${a + 1}`));
+      expect(list.map((b) => b.res.status)).toEqual(Array(MAX_BOARD_STREAMS_PER_ADDRESS).fill(200));
+      held.push(list);
+    }
+    const kiosk = await openFrom(s, "192.168.5.20");
+    expect(kiosk.res.status).toBe(200);
+    // The first address to take its full share lost its oldest stream, and only that one.
+    expect(await held[0]![0]!.ended()).toBe(true);
+    expect(await held[0]![1]!.ended()).toBe(false);
+    expect(await held[1]![0]!.ended()).toBe(false);
+    // A second kiosk elsewhere takes from the next address holding the most.
+    const second = await openFrom(s, "192.168.5.21");
+    expect(second.res.status).toBe(200);
+    expect(await held[1]![0]!.ended()).toBe(true);
+    // An address already holding as many as the largest share takes nothing from the others.
+    expectProblem(
+      await (async () => {
+        const r = (await openFrom(s, "10.1.0.1")).res;
+        const text = await r.text();
+        return { status: r.status, headers: r.headers, text, json: JSON.parse(text) };
+      })(),
+      429,
+      "too-many-boards",
+    );
+    // The kiosks keep their streams.
+    expect(await kiosk.ended()).toBe(false);
+    expect(await second.ended()).toBe(false);
+    for (const b of [...held.flat(), kiosk, second]) await b.cancel();
+  }, 30_000);
 });

@@ -42,4 +42,9 @@ describe("deploy/parkd.service", () => {
     // The JIT needs writable+executable memory.
     expect(settings.has("MemoryDenyWriteExecute")).toBe(false);
   });
+
+  test("lets journald keep a busy box's lines: above its default 10,000 in 30 s", () => {
+    expect(settings.get("LogRateLimitIntervalSec")).toBe("30s");
+    expect(Number(settings.get("LogRateLimitBurst"))).toBeGreaterThanOrEqual(30 * 1000);
+  });
 });

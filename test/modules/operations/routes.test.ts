@@ -161,6 +161,16 @@ describe("GET /docs", () => {
   const s = testApp();
   const app = withFeatureRoutes(s);
 
+  test("no page elsewhere may frame it, nor the web app or the kiosk board", async () => {
+    for (const path of ["/docs", "/", "/board"]) {
+      const res = await call(app, "GET", path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toStartWith("text/html");
+      expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+    }
+  });
+
   test("is HTML that lists every operation and loads nothing from elsewhere", async () => {
     const res = await call(app, "GET", "/docs");
     expect(res.status).toBe(200);

@@ -125,6 +125,35 @@ describe("price quotes (public)", () => {
     );
   });
 
+  test("stays of more than 31 days are not quoted: 400 naming /end", async () => {
+    const s = lotSetup();
+    const lot = await createdLot(s);
+    for (const [start, end] of [
+      ["2026-01-01T00:00Z", "2027-02-01T00:00Z"], // 13 months
+      ["2026-06-01T00:00", "2026-07-03T00:00"], // 32 days
+      ["2026-06-01T00:00Z", "2026-07-02T01:00:01Z"], // 31 days, 1 h and a second
+    ]) {
+      const long = expectProblem(await call(s.app, "GET", q(lot.id, start!, end!)), 400, "validation");
+      expect(long.errors as unknown[]).toEqual([
+        {
+          pointer: "/end",
+          message: "Must be within 31 days of start: longer stays are not quoted",
+          in: "query",
+        },
+      ]);
+      expect(long.detail).toContain("end");
+    }
+    // A month from the 1st to the 1st is quoted, across the autumn clock change (31 days and an hour) too.
+    for (const [start, end] of [
+      ["2026-07-01T00:00", "2026-08-01T00:00"],
+      ["2026-10-01T00:00", "2026-11-01T00:00"],
+    ]) {
+      const ok = await call(s.app, "GET", q(lot.id, start!, end!));
+      expect(ok.status).toBe(200);
+      expect(ok.json.data.amount_incl_vat).toBeGreaterThan(0);
+    }
+  });
+
   test("a zero-length stay costs nothing", async () => {
     const s = lotSetup();
     const lot = await createdLot(s);

@@ -1,6 +1,8 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
+import { CHECKS_WAITING } from "../../../src/modules/admin/credentials/passwords.ts";
 import { MAX_SESSIONS_PER_CREDENTIAL } from "../../../src/modules/web/sessions.ts";
-import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { attachMeta } from "../../../src/platform/http/request-meta.ts";
+import { call, expectProblem, request, testApp, testClock } from "../../support/app.ts";
 
 const SESSION = "/api/v1/session";
 const cookieOf = (res: { headers: Headers }) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
@@ -99,6 +101,109 @@ describe("sign-in lockout", () => {
     });
     expectProblem(right, 429, "too-many-requests");
   });
+});
+
+/** A sign-in with a name and password from a client address, as the front end hands it over. */
+async function signInFrom(s: ReturnType<typeof testApp>, ip: string, username: string, password: string) {
+  const r = request("POST", SESSION, { body: { username, password } });
+  attachMeta(r, { id: "t", ip });
+  const res = await s.app.handle(r);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+}
+
+describe("a password spray over changing user names", () => {
+  test("is stopped per address across names; a user signed in before from there is still served", async () => {
+    const s = testApp();
+    await s.user("operator", "correct horse battery", "admin");
+    await s.user("attendant", "another long password", "permits:read");
+    expect((await signInFrom(s, "10.0.0.9", "operator", "correct horse battery")).status).toBe(200);
+    const verify = spyOn(Bun.password, "verify");
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++)
+        statuses.push((await signInFrom(s, "10.0.0.9", `guess-${i}`, "Summer2026!")).status);
+      // 30 failures (three times the per-name limit), then 429 for every further new name.
+      expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
+      expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+      expect(verify.mock.calls.length).toBe(30);
+      const locked = await signInFrom(s, "10.0.0.9", "attendant", "another long password");
+      const p = expectProblem(locked, 429, "too-many-requests");
+      expect(p.detail).toContain("this address");
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(verify.mock.calls.length).toBe(30);
+      // The name and password verified before from there: served, without argon2id work.
+      expect((await signInFrom(s, "10.0.0.9", "operator", "correct horse battery")).status).toBe(200);
+      expect(verify.mock.calls.length).toBe(30);
+      expect((await signInFrom(s, "10.0.0.7", "attendant", "another long password")).status).toBe(200);
+    } finally {
+      verify.mockRestore();
+    }
+  }, 60_000);
+
+  test("Basic failures on the API and sign-in failures add up per address", async () => {
+    const s = testApp();
+    const ask = (name: string) => {
+      const r = request("GET", "/api/v1/whoami", {
+        authorization: `Basic ${Buffer.from(`${name}:Summer2026!`).toString("base64")}`,
+      });
+      attachMeta(r, { id: "t", ip: "10.0.0.4" });
+      return s.app.handle(r);
+    };
+    for (let i = 0; i < 20; i++) expect((await ask(`api-${i}`)).status).toBe(401);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await signInFrom(s, "10.0.0.4", `web-${i}`, "Summer2026!")).status);
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+    expect((await ask("api-late")).status).toBe(429);
+  }, 60_000);
+
+  test("past a few waiting password checks a new one is refused at once; a pair verified before is served", async () => {
+    const s = testApp();
+    await s.user("operator", "correct horse battery", "admin");
+    expect((await signInFrom(s, "10.0.1.1", "operator", "correct horse battery")).status).toBe(200);
+    // An unknown name is checked against a hash made on first need: made now, not under the mock.
+    expect((await signInFrom(s, "10.0.1.1", "nobody", "Summer2026!")).status).toBe(401);
+    const real = Bun.password.verify;
+    const held: (() => void)[] = [];
+    let release: ReturnType<typeof setInterval> | undefined;
+    const verify = spyOn(Bun.password, "verify").mockImplementation(async (password, hash) => {
+      await new Promise<void>((r) => held.push(r));
+      return real(password, hash);
+    });
+    try {
+      // Spread over addresses, so that no lockout stops them first.
+      const queued = Array.from({ length: 2 + CHECKS_WAITING }, (_, i) =>
+        signInFrom(s, `10.0.2.${i + 1}`, `guess-${i}`, "Summer2026!"),
+      );
+      for (let i = 0; i < 200 && held.length < 2; i++) await Bun.sleep(10);
+      await Bun.sleep(20);
+      expect(held.length).toBe(2);
+      const refused = await Promise.race([
+        signInFrom(s, "10.0.3.1", "guess-late", "Summer2026!"),
+        Bun.sleep(2_000).then(() => null),
+      ]);
+      expect(refused).not.toBeNull();
+      expectProblem(refused!, 503, "password-checks-busy");
+      expect(refused!.headers.get("retry-after")).toBe("1");
+      // A pair verified before skips the queue.
+      const known = await Promise.race([
+        signInFrom(s, "10.0.3.2", "operator", "correct horse battery"),
+        Bun.sleep(2_000).then(() => null),
+      ]);
+      expect(known?.status).toBe(200);
+      // Released, the queued checks are answered (401: those names do not exist).
+      release = setInterval(() => {
+        for (const r of held.splice(0)) r();
+      }, 5);
+      expect((await Promise.all(queued)).map((r) => r.status)).toEqual(Array(queued.length).fill(401));
+      expect((await signInFrom(s, "10.0.3.1", "guess-late", "Summer2026!")).status).toBe(401);
+    } finally {
+      clearInterval(release);
+      verify.mockRestore();
+      for (const r of held.splice(0)) r();
+    }
+  }, 60_000);
 });
 
 describe("sessions per credential", () => {

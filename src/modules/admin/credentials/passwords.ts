@@ -1,3 +1,5 @@
+import { CREDENTIAL_REFUSALS } from "../../../domain/credentials.ts";
+import { refuse } from "../../../domain/errors.ts";
 import { Gate } from "../../../platform/gate.ts";
 
 /** A verified Basic password is trusted this long before argon2id runs again. */
@@ -14,24 +16,43 @@ const MAX_REMEMBERED = 10_000;
  * requests (a spray over changing user names, or every terminal after a restart) queues instead.
  */
 const CHECKS_AT_ONCE = 2;
+/**
+ * Checks that may wait for a turn. Past it a new check is refused at once (503
+ * password-checks-busy) rather than queued: a spray over changing user names from many addresses
+ * would otherwise make a real user's sign-in wait behind hundreds of guesses. Eight waiting is
+ * about a second of argon2id work at two at once.
+ */
+export const CHECKS_WAITING = 8;
+/** Whole seconds a refused check is told to wait before trying again. */
+const BUSY_RETRY_SECONDS = 1;
+
+const passwordChecksBusy = () =>
+  refuse(
+    CREDENTIAL_REFUSALS,
+    "password-checks-busy",
+    `${CHECKS_WAITING} password checks are waiting; try again in ${BUSY_RETRY_SECONDS} s`,
+    { retryAfterSeconds: BUSY_RETRY_SECONDS },
+  );
 
 export type PasswordAnswer = "valid" | "invalid" | "unknown-pair";
 
 /**
- * Basic passwords: argon2id checks, at most two at once, one per name and password at a time
- * (concurrent requests with the same pair wait for the check in flight), and the pairs verified
- * in this process remembered (by a SHA-256 of name and password, with the hash they matched).
+ * Basic passwords: argon2id checks, at most two at once and eight waiting, one per name and
+ * password at a time (concurrent requests with the same pair wait for the check in flight), and
+ * the pairs verified in this process remembered (by a SHA-256 of name and password, with the hash
+ * they matched). A remembered pair never waits in the queue.
  */
 export class PasswordChecks {
   private readonly verified = new Map<string, { passwordHash: string; at: number }>();
   private readonly inFlight = new Map<string, Promise<boolean>>();
-  private readonly gate = new Gate(CHECKS_AT_ONCE);
+  private readonly gate = new Gate(CHECKS_AT_ONCE, CHECKS_WAITING);
 
   constructor(private readonly now: () => number) {}
 
   /**
    * Whether `password` matches `passwordHash` for the pair `key`. `knownOnly`: answer only from
-   * what was verified before ("unknown-pair" otherwise), spending no argon2id work.
+   * what was verified before ("unknown-pair" otherwise), spending no argon2id work. Throws
+   * password-checks-busy (503) when the check would have to wait behind too many others.
    */
   async check(
     key: string,
@@ -42,9 +63,13 @@ export class PasswordChecks {
     const now = this.now();
     const seen = this.verified.get(key);
     const known = seen !== undefined && seen.passwordHash === passwordHash;
-    if (known && now - seen.at < TRUSTED_MS) {
+    // A full queue also serves a remembered pair past its time: the stored hash is the one it
+    // matched, so checking again could only say the same, and a terminal must not be turned away
+    // because others are guessing.
+    if (known && (now - seen.at < TRUSTED_MS || this.gate.full)) {
       // Refreshed off the request's path before it lapses; a failed refresh forgets the pair.
-      if (now - seen.at >= REFRESH_AFTER_MS) void this.verify(key, password, passwordHash);
+      if (now - seen.at >= REFRESH_AFTER_MS && !this.gate.full)
+        this.verify(key, password, passwordHash).catch(() => this.verified.delete(key));
       return "valid";
     }
     if (knownOnly && !known) return "unknown-pair";
@@ -69,10 +94,14 @@ export class PasswordChecks {
     });
   }
 
-  /** One check per key at a time: a second caller waits for the first's answer. */
+  /**
+   * One check per key at a time: a second caller waits for the first's answer. A new check past
+   * the queue's bound is refused (it costs nothing, so an unknown name is refused as fast).
+   */
   private single(key: string, check: () => Promise<boolean>): Promise<boolean> {
     let pending = this.inFlight.get(key);
     if (!pending) {
+      if (this.gate.full) throw passwordChecksBusy();
       pending = this.gate.run(check).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }

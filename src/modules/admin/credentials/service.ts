@@ -299,7 +299,7 @@ export class CredentialService {
       this.flushFailing = true;
       const code = (e as { code?: unknown })?.code;
       logLine({
-        level: "warn",
+        level: "warning",
         msg: "last-used times not written; kept for the next try",
         error: typeof code === "string" ? code : String((e as Error)?.message ?? e),
       });

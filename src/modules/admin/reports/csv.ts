@@ -16,6 +16,16 @@ function field(value: string, separator: string): string {
 }
 
 /**
+ * A text cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab or carriage
+ * return before one) gets a leading `'`, which makes it text there (the OWASP advice against CSV
+ * injection). Only text: numbers and amounts are written by us, and a refund's `-12,50` must stay
+ * a number.
+ */
+export function textCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/**
  * The report as CSV: `se` with semicolons, decimal commas and a byte order mark (a Swedish
  * spreadsheet reads the commas as decimals and needs the mark to take the file as UTF-8), `rfc4180`
  * with commas and decimal points. Both end lines with CRLF, as RFC 4180 says.
@@ -61,11 +71,12 @@ export function revenueCsv(
   const lines = [head.map((h) => field(h, sep)).join(sep)];
   for (const r of rows) {
     const cells = group.map((g) => {
-      const v = g === "day" ? r.day : g === "lot" ? r.lotId : g === "zone" ? r.zone : r.vatRate;
+      if (g === "day") return textCell(r.day ?? "");
+      const v = g === "lot" ? r.lotId : g === "zone" ? r.zone : r.vatRate;
       return v === null || v === undefined ? "" : String(v);
     });
     cells.push(
-      r.currency,
+      textCell(r.currency),
       String(r.tickets),
       decimalAmount(r.net, se),
       decimalAmount(r.vat, se),
