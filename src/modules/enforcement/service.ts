@@ -69,8 +69,12 @@ export class Enforcement {
    */
   zonePermits(zone: number, credential: string): Required<LookupAnswer> {
     const at = this.ctx.now();
-    const list = zonePermits(this.ctx, zone, at);
-    const body = JSON.stringify(list);
+    const { taken_at, ...content } = zonePermits(this.ctx, zone, at);
+    // The ETag is the content's, not the instant's: unchanged content is a 304, after which the
+    // handheld knows its list is current as of now.
+    const same = JSON.stringify(content);
+    const body = `${same.slice(0, -1)},"taken_at":${JSON.stringify(taken_at)}}`;
+    const list = content;
     this.ctx.lookupRecorder.record({
       at,
       credential,
@@ -79,7 +83,7 @@ export class Enforcement {
       results: list.plates.length,
       verdict: null,
     });
-    return { body, etag: etagOf(body) };
+    return { body, etag: etagOf(same) };
   }
 
   /** A car's checks today at this site, newest first. */

@@ -227,11 +227,21 @@ describe("GET /api/v1/tickets/zone/{zone}/permits", () => {
       timezone: "Europe/Stockholm",
     });
     const etag = res.headers.get("etag")!;
+    // A minute later, nothing changed: 304, though the list would be taken at another instant.
+    s.clock.advance(MIN);
     const again = await call(s.app, "GET", "/api/v1/tickets/zone/1002/permits", {
       token: s.reader,
       headers: { "if-none-match": etag },
     });
     expect(again.status).toBe(304);
+    // A write to one of its plates elsewhere changes it.
+    await send("d", "HERE1", 1003);
+    const changed = await call(s.app, "GET", "/api/v1/tickets/zone/1002/permits", {
+      token: s.reader,
+      headers: { "if-none-match": etag },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.json.taken_at).toBe("2026-06-15T10:01:00.000000Z");
     s.lookupRecorder.flush();
     const page = await call(s.app, "GET", "/api/v1/lookups?limit=10", { token: s.admin });
     expect(page.json.data[0]).toMatchObject({ by: "zone_list", query: "1002", results: 1 });

@@ -402,6 +402,11 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         const body = await res.text();
         await savePermits(z, body, res.headers.get("etag"));
         saved.set(z, savedZone(JSON.parse(body) as ZonePermits));
+      } else if (res.status === 304 && kept) {
+        // Unchanged, as the box says now: the list is current as of now.
+        const list = { ...kept.list, taken_at: new Date().toISOString() };
+        await savePermits(z, JSON.stringify(list), kept.etag);
+        saved.set(z, savedZone(list));
       }
     } catch {
       // Kept as it was; asked again with the next change or minute.
