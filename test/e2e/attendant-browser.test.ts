@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
-import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import {
+  axeViolations,
+  openBrowser,
+  screenshotPath,
+  skipWithoutChromium,
+  waitInPage,
+} from "../support/browser.ts";
 
 const newBox = boxesForFile();
 const PHONE = { width: 390, height: 844 };
@@ -46,6 +52,8 @@ async function send(
 }
 
 async function browser(name: string, locale?: string): Promise<Page> {
+  // One handheld at a time: each open page holds a zone feed, and a credential may hold 8.
+  for (const c of contexts.splice(0)) await c.close().catch(() => {});
   const ctx = await openBrowser(join(box.dir, `profile-${name}`), PHONE, locale);
   contexts.push(ctx);
   return ctx.pages()[0] ?? (await ctx.newPage());
@@ -211,7 +219,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
   test("a frozen box: checks answered from the saved list within seconds, as the box would, and the list says it is not live", async () => {
     const page = await signedIn("frozen", tokens.attendant!, 1002);
     // The saved list for offline verdicts is kept once the zone is live.
-    await page.waitForFunction(async () => {
+    await waitInPage(page, async () => {
       const cache = await caches.open("parkd-zones-v1");
       return !!(await cache.match("/api/v1/tickets/zone/1002/permits"));
     });
@@ -239,6 +247,22 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
       await page.waitForSelector("#zone-state.offline", { timeout: 30_000 });
       expect(await page.textContent("#zone-state")).toMatch(/^Not live · nothing from the box for \d+ s/);
       await page.screenshot({ path: screenshotPath("phone-zone-not-live") });
+      // Opened again while the box hangs, with a list three hours old: the page opens on what the
+      // phone holds, and an old list never answers in green.
+      await page.evaluate(async () => {
+        const cache = await caches.open("parkd-zones-v1");
+        const path = "/api/v1/tickets/zone/1002/permits";
+        const kept = (await cache.match(path))!;
+        const list = await kept.json();
+        list.taken_at = new Date(Date.now() - 3 * 3_600_000).toISOString();
+        await cache.put(path, new Response(JSON.stringify(list), { headers: kept.headers }));
+      });
+      await page.reload();
+      await page.waitForSelector("#plate", { timeout: 20_000 });
+      expect(await check(page, "HERE1")).toBe("valid_here");
+      expect(await page.getAttribute("#result", "class")).toContain("warn");
+      expect(await page.textContent("#offline-band")).toContain("old list");
+      await page.screenshot({ path: screenshotPath("phone-offline-old-list") });
     } finally {
       process.kill(server.pid, "SIGCONT");
     }

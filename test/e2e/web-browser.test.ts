@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { boxesForFile, type Server } from "../support/binary.ts";
-import { openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { openBrowser, screenshotPath, skipWithoutChromium, waitInPage } from "../support/browser.ts";
 
 const newBox = boxesForFile();
 const PHONE = { width: 390, height: 844 };
@@ -144,22 +144,30 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     );
     await page.screenshot({ path: screenshotPath("phone-attendant-live") });
 
+    // The saved list for offline verdicts follows the zone's changes within 15 s.
+    await waitInPage(
+      page,
+      async () => {
+        const kept = await (await caches.open("parkd-zones-v1")).match("/api/v1/tickets/zone/7/permits");
+        return !!kept && (await kept.text()).includes("XYZ789");
+      },
+      25_000,
+    );
+
     // The network cut: the page says so and keeps the last list, with its age.
     await page.context().setOffline(true);
     await page.waitForSelector("#net:not([hidden])");
     await page.waitForFunction(() => document.querySelector("#zone-state")?.className.includes("offline"));
     expect(await page.textContent("#zone-state")).toMatch(/Offline · Saved list from .* ago/);
     expect(await page.locator("#plates li").allTextContents()).toEqual(["XYZ789"]);
-    // A plate in the saved list is answered from it, marked as such, with the list's age.
+    // A plate in the saved list is judged from it as the box would, marked as offline.
     await page.fill("#plate", "xyz 789");
     await page.click("#check-form button");
-    await page.waitForSelector('[data-verdict="saved_list"]');
-    expect(await page.textContent("#result")).toMatch(
-      /Offline answer: XYZ789 is in the saved list of zone 7 \(\d+ s old\)/,
-    );
+    await page.waitForSelector('#result [data-verdict="valid_here"]');
+    expect(await page.textContent("#offline-band")).toMatch(/^Offline · list from \d\d:\d\d$/);
     await page.fill("#plate", "ABC 1");
     await page.click("#check-form button");
-    await page.waitForSelector('[data-verdict="not_in_saved_list"]');
+    await page.waitForSelector('#result [data-verdict="not_in_list"]');
     await page.screenshot({ path: screenshotPath("phone-offline") });
 
     // Opened again without a network: the service worker serves the page and the saved list.

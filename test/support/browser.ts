@@ -78,3 +78,19 @@ export async function axeViolations(
     .filter((v) => !opts.bestPractice || v.impact !== "minor")
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
 }
+
+/**
+ * Waits until `check`, run in the page, resolves truthy. Playwright's waitForFunction takes the
+ * promise an async function returns as a truthy answer, so an async check must be polled here.
+ */
+export async function waitInPage(
+  page: import("playwright-core").Page,
+  check: () => Promise<unknown>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(check))) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms in the page for ${check}`);
+    await Bun.sleep(250);
+  }
+}

@@ -5,6 +5,8 @@ import type { PlateChecks } from "./model.ts";
 
 /** More than a day of rounds past one car; the oldest beyond it are left out. */
 const CHECKS_SHOWN = 50;
+/** Pages of records read at most: an all-digit plate shares its text with a zone's lookups. */
+const PAGES_READ = 10;
 
 type Check = PlateChecks["data"][number];
 
@@ -29,13 +31,21 @@ export function plateChecksToday(
   at: number,
 ): PlateChecks {
   const from = startOfDay(at, ctx.config.timezone);
+  // A plate may hold '@' itself: a verdict is this plate's when what is before its last '@' is
+  // the plate (the zone after it is digits).
   const mine = (r: LookupRecord) =>
     r.at >= from &&
     ((r.by === "registration_number" && r.query === plateNorm) ||
-      (r.by === "verdict" && r.query.startsWith(`${plateNorm}@`)));
-  const waiting = ctx.lookupRecorder.waiting().filter(mine).reverse();
-  const written = ctx.store.lookups
-    .page({ plate: plateNorm, from }, undefined, CHECKS_SHOWN)
-    .filter((r) => r.by === "verdict" || r.by === "registration_number");
-  return { data: [...waiting, ...written].slice(0, CHECKS_SHOWN).map(checkOf) };
+      (r.by === "verdict" && r.query.slice(0, r.query.lastIndexOf("@")) === plateNorm));
+  const found = ctx.lookupRecorder.waiting().filter(mine).reverse();
+  // The store's page by plate also holds zone lookups of an all-digit plate's number and other
+  // plates' verdicts that start with it and '@': read on until enough are this plate's.
+  let before: number | undefined;
+  for (let page = 0; page < PAGES_READ && found.length < CHECKS_SHOWN; page++) {
+    const rows = ctx.store.lookups.page({ plate: plateNorm, from }, before, CHECKS_SHOWN);
+    for (const r of rows) if (mine(r)) found.push(r);
+    if (rows.length < CHECKS_SHOWN) break;
+    before = rows[rows.length - 1]!.id;
+  }
+  return { data: found.slice(0, CHECKS_SHOWN).map(checkOf) };
 }

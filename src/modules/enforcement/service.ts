@@ -1,3 +1,4 @@
+import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
 import type { EnforcementContext } from "./index.ts";
 import { knownZones } from "./known-zones.ts";
@@ -18,8 +19,15 @@ export interface LookupAnswer {
  * What an attendant's handheld asks, answered and recorded: every lookup leaves a record of who
  * asked what and how many permits it got back.
  */
+/** Zones whose saved list is kept made (each up to a few MB for the largest zones). */
+const SAVED_LISTS_KEPT = 16;
+
 export class Enforcement {
   private readonly lookups: PermitLookups;
+  private readonly savedLists = new Map<
+    number,
+    { key: string; content: string; etag: string; plates: number }
+  >();
 
   constructor(private readonly ctx: EnforcementContext) {
     this.lookups = ctx.lookups;
@@ -69,21 +77,38 @@ export class Enforcement {
    */
   zonePermits(zone: number, credential: string): Required<LookupAnswer> {
     const at = this.ctx.now();
-    const { taken_at, ...content } = zonePermits(this.ctx, zone, at);
-    // The ETag is the content's, not the instant's: unchanged content is a 304, after which the
-    // handheld knows its list is current as of now.
-    const same = JSON.stringify(content);
-    const body = `${same.slice(0, -1)},"taken_at":${JSON.stringify(taken_at)}}`;
-    const list = content;
+    const list = this.savedList(zone, at);
     this.ctx.lookupRecorder.record({
       at,
       credential,
       by: "zone_list",
       query: String(zone),
-      results: list.plates.length,
+      results: list.plates,
       verdict: null,
     });
-    return { body, etag: etagOf(same) };
+    // The ETag is the content's, not the instant's: unchanged content is a 304, after which the
+    // handheld knows its list is current as of now.
+    const body = `${list.content.slice(0, -1)},"taken_at":${JSON.stringify(formatMicros(at))}}`;
+    return { body, etag: list.etag };
+  }
+
+  /**
+   * A zone's saved list, made again only after a write (this process's notes, another process's
+   * commit) or a minute on: a big zone's list takes a second to make, and every handheld in the
+   * zone asks for it. Within the minute only its edges move (a holding passing the look-back or
+   * the day ahead), which the handheld judges by its own clock anyway.
+   */
+  private savedList(zone: number, at: number): { content: string; etag: string; plates: number } {
+    const key = `${this.ctx.store.written.serial}:${this.ctx.store.dataVersion()}:${Math.floor(at / 60_000)}`;
+    const held = this.savedLists.get(zone);
+    if (held?.key === key) return held;
+    const { taken_at: _, ...content } = zonePermits(this.ctx, zone, at);
+    const text = JSON.stringify(content);
+    const made = { key, content: text, etag: etagOf(text), plates: content.plates.length };
+    this.savedLists.delete(zone);
+    this.savedLists.set(zone, made);
+    if (this.savedLists.size > SAVED_LISTS_KEPT) this.savedLists.delete(this.savedLists.keys().next().value!);
+    return made;
   }
 
   /** A car's checks today at this site, newest first. */

@@ -345,6 +345,29 @@ describe("GET /api/v1/attendants/checks", () => {
     ]);
   });
 
+  test("only this plate's: not another plate's verdict that starts with it and '@', and an all-digit plate past its number's zone lookups", async () => {
+    const s = setup(0);
+    s.clock.set(Date.parse("2026-06-15T06:00:00Z"));
+    await online(s, "1234", 5);
+    await online(s, "ZZZ9", 6);
+    await online(s, "ZZZ9@77", 5);
+    s.lookupRecorder.flush();
+    // Sixty lookups of zone 1234 after it: their query is the plate's text too.
+    for (let i = 0; i < 60; i++)
+      expect(
+        (await call(s.app, "GET", "/api/v1/attendants/check-tickets?zone=1234", { token: s.reader })).status,
+      ).toBe(200);
+    s.lookupRecorder.flush();
+    const digits = await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=1234", {
+      token: s.reader,
+    });
+    expect(digits.json.data.map((c: { zone: number }) => c.zone)).toEqual([5]);
+    const zzz = await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=ZZZ9", {
+      token: s.reader,
+    });
+    expect(zzz.json.data.map((c: { zone: number }) => c.zone)).toEqual([6]);
+  });
+
   test("without a plate, or with one that cannot be a plate: 400", async () => {
     const s = setup(0);
     expectProblem(

@@ -17,10 +17,18 @@ import { openFeed } from "./zone-feed.ts";
 const ZONE_KEY = "parkd.zone";
 const KNOWN_KEY = "parkd.knownZones";
 const GEO_ASKED = "parkd.geoAsked";
+const CLOCK_OFFSET_KEY = "parkd.clockOffset";
+/** An offline answer from a list older than this is never green: a cancel may have been missed. */
+export const LIST_TRUSTED_MS = 2 * 3_600_000;
 /** A check with no answer by then is answered from the saved list: an attendant cannot wait. */
 export const CHECK_TIMEOUT_MS = 3_000;
-/** The saved list is asked for again this often while live, and after the feed's changes. */
+/**
+ * The saved list is asked for again this often while live (a 304 when unchanged); a change of
+ * the zone asks sooner, but never more often than every SAVED_LIST_SOONEST_MS: a big zone's list
+ * is a second's work for the box, and every handheld in the zone asks.
+ */
 const SAVED_LIST_EVERY_MS = 60_000;
+const SAVED_LIST_SOONEST_MS = 15_000;
 
 /** A change of the zone list, as the live feed sends it with ?changes=1. */
 interface ZoneChange {
@@ -67,6 +75,7 @@ export function byDistance(
 }
 
 const clockTime = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
 
 /**
  * The attendant's page: check a plate where the attendant stands, watch that zone. Made for one
@@ -221,6 +230,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     }
     if (z !== undefined && z !== zone) watch(z);
     showBlock("pending-answer", h("p", { class: "pending" }, "…"));
+    // Only the latest check's answer is shown: a late answer to an earlier car never replaces it.
+    const mine = ++checks;
+    const latest = () => mine === checks;
     try {
       if (z === undefined) {
         const found = await api<Found[]>(
@@ -229,6 +241,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
           undefined,
           CHECK_TIMEOUT_MS,
         );
+        if (!latest()) return;
         showBlock(found.some((f) => f.active) ? "warn" : "bad", ...checkTicketsView(p, found, Date.now()));
       } else {
         const v = await api<Verdict>(
@@ -237,12 +250,14 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
           undefined,
           CHECK_TIMEOUT_MS,
         );
+        if (!latest()) return;
         showBlock(LOOKS[v.state].tone, ...verdictView(v, Date.now()));
         void showEarlier(v.registration_number, v.checked_at);
       }
     } catch (e) {
+      if (!latest()) return;
       if (e instanceof ApiError && e.status === 401) return; // the app signs in again (api.ts)
-      if (e instanceof Offline && z !== undefined) await showOffline(p, z, e.silent);
+      if (e instanceof Offline && z !== undefined) await showOffline(p, z, e.silent, latest);
       else if (e instanceof Offline)
         showBlock("warn", h("p", { class: "verdict", "data-verdict": "offline" }, t("offlineCheck")));
       else showBlock("warn", h("p", { class: "verdict", "data-verdict": "error" }, (e as Error).message));
@@ -252,8 +267,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   }
 
   /** The box does not answer: the verdict the saved list gives, by the box's own rules. */
-  async function showOffline(p: string, z: number, silent: boolean): Promise<void> {
+  async function showOffline(p: string, z: number, silent: boolean, latest: () => boolean): Promise<void> {
     const saved = await loadSaved(z);
+    if (!latest()) return;
     if (!saved) {
       showBlock(
         "warn",
@@ -261,15 +277,21 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       );
       return;
     }
-    const at = Date.now();
+    // Judged at the box's time as the phone last learnt it, not the phone's own clock.
+    const at = Date.now() + clockOffset();
+    const old = at - saved.takenAt > LIST_TRUSTED_MS;
+    const listTime = sameDay(saved.takenAt, at) ? clockTime(saved.takenAt) : when(saved.takenAt);
     const band = h(
       "p",
       { class: "offline-band", id: "offline-band" },
-      t(silent ? "silentBand" : "offlineBand", { time: clockTime(saved.takenAt) }),
+      t(silent ? "silentBand" : "offlineBand", { time: listTime }),
+      old ? ` · ${t("listOld")}` : "",
     );
     const v = offlineVerdict(saved, p, at);
     if (v) {
-      showBlock(`${LOOKS[v.state].tone} offline-answer`, ...verdictView(v, at, band));
+      // An old list may have missed a cancel or a revoked permit: it never answers in green.
+      const tone = old && LOOKS[v.state].tone === "ok" ? "warn" : LOOKS[v.state].tone;
+      showBlock(`${tone} offline-answer`, ...verdictView(v, at, band));
       return;
     }
     showBlock(
@@ -280,6 +302,17 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       h("p", { class: "detail" }, t("notInListDetail", { zone: z, time: clockTime(saved.takenAt) })),
       h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, at)),
     );
+  }
+
+  /** How far the box's clock is ahead of the phone's, as learnt from its answers (ms). */
+  function clockOffset(): number {
+    return Number(localStorage.getItem(CLOCK_OFFSET_KEY)) || 0;
+  }
+
+  function learnClock(res: Response): void {
+    const date = Date.parse(res.headers.get("date") ?? "");
+    // The Date header is cut to the second: half a second is its mean loss.
+    if (Number.isFinite(date)) localStorage.setItem(CLOCK_OFFSET_KEY, String(date + 500 - Date.now()));
   }
 
   /** The car's earlier checks today at this site: a returning car, or a new one. */
@@ -344,6 +377,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   const saved = new Map<number, SavedZone>();
   let savedTimer: ReturnType<typeof setTimeout> | undefined;
   let savedAsking = false;
+  let lastAsked = 0;
+  let savedDue = 0;
+  let checks = 0;
 
   const renderPlates = () => {
     const f = filter.value.replace(/[\s-]/g, "").toUpperCase();
@@ -383,11 +419,24 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   }
 
   /** Asks the box for the zone's saved list (a 304 when it has not changed), and keeps it. */
-  async function refreshSaved(z: number): Promise<void> {
+  function refreshSaved(z: number, soon = false): void {
+    const at = Math.max(Date.now(), lastAsked + (soon ? SAVED_LIST_SOONEST_MS : SAVED_LIST_EVERY_MS));
+    // An ask already due sooner stands; a later one is brought forward.
+    if (savedTimer !== undefined && savedDue <= at) return;
     clearTimeout(savedTimer);
-    savedTimer = setTimeout(() => void refreshSaved(z), SAVED_LIST_EVERY_MS);
+    savedDue = at;
+    savedTimer = setTimeout(() => {
+      savedTimer = undefined;
+      void askSaved(z);
+    }, at - Date.now());
+  }
+
+  async function askSaved(z: number): Promise<void> {
+    if (zone !== z) return;
     if (savedAsking) return;
     savedAsking = true;
+    lastAsked = Date.now();
+    refreshSaved(z);
     try {
       const kept = await savedPermits(z).catch(() => null);
       const headers: Record<string, string> = { accept: "application/json" };
@@ -398,13 +447,14 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         cache: "no-store",
         signal: AbortSignal.timeout(15_000),
       });
+      learnClock(res);
       if (res.status === 200) {
         const body = await res.text();
         await savePermits(z, body, res.headers.get("etag"));
         saved.set(z, savedZone(JSON.parse(body) as ZonePermits));
       } else if (res.status === 304 && kept) {
         // Unchanged, as the box says now: the list is current as of now.
-        const list = { ...kept.list, taken_at: new Date().toISOString() };
+        const list = { ...kept.list, taken_at: new Date(Date.now() + clockOffset()).toISOString() };
         await savePermits(z, JSON.stringify(list), kept.etag);
         saved.set(z, savedZone(list));
       }
@@ -425,9 +475,11 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     const list = await savedPlates(z).catch(() => null);
     if (zone !== z || live) return;
     zoneState.className = "zone-state offline";
-    const lost = lastHeard
-      ? `${t("notLive", { age: age(Date.now() - lastHeard) })} · `
-      : `${t("offline")} · `;
+    // The phone's own network gone says so; a box gone silent says how long.
+    const lost =
+      lastHeard && navigator.onLine
+        ? `${t("notLive", { age: age(Date.now() - lastHeard) })} · `
+        : `${t("offline")} · `;
     if (!list) {
       current = [];
       replace(zoneState, `${lost}${t("noSavedList")}`);
@@ -446,10 +498,12 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   function watch(z: number): void {
     feed?.close();
     clearTimeout(savedTimer);
+    savedTimer = undefined;
     zone = z;
     listId = "";
     current = [];
     lastHeard = 0;
+    lastAsked = 0;
     live = false;
     localStorage.setItem(ZONE_KEY, String(z));
     zoneState.className = "zone-state";
@@ -485,7 +539,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         showLive(z);
         renderPlates();
         void saveZone(z, current).catch(() => {});
-        void refreshSaved(z);
+        refreshSaved(z, true);
       },
       alive: () => {
         lastHeard = Date.now();
@@ -494,7 +548,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
           live = true;
           showLive(z);
         }
-        void refreshSaved(z);
+        refreshSaved(z, true);
       },
       lost: () => {
         live = false;

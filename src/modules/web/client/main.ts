@@ -234,6 +234,9 @@ function started(s: Session, offline = false): void {
   route();
 }
 
+/** How long the page waits for the box at start before opening on what the device holds. */
+const BOOT_TIMEOUT_MS = 4_000;
+
 async function boot(): Promise<void> {
   onUnauthorized(() => void sessionLost());
   void offlineUse; // registers the service worker
@@ -276,7 +279,9 @@ async function boot(): Promise<void> {
     return signInPage();
   }
   try {
-    const s = await api<{ data: Session }>("GET", "/api/v1/session");
+    // A box that takes the request and never answers (frozen) is as good as gone: the remembered
+    // session opens the page on the saved lists rather than a blank page.
+    const s = await api<{ data: Session }>("GET", "/api/v1/session", undefined, BOOT_TIMEOUT_MS);
     started(s.data);
   } catch (e) {
     const last = rememberedSession();

@@ -21,6 +21,8 @@ declare const self: {
 };
 
 const SHELL = "parkd-shell-v2";
+/** How long the network may take before the kept copy answers (when there is one). */
+const NETWORK_WAIT_MS = 4_000;
 const ZONE_LIST = /^\/api\/v1\/tickets\/zone\/\d+$/;
 
 async function cacheShell(): Promise<void> {
@@ -63,7 +65,10 @@ async function networkFirst(
 ): Promise<Response> {
   const cache = await caches.open(cacheName);
   try {
-    const res = await fetch(request);
+    // A frozen box holds the request open without answering: past a few seconds the kept copy
+    // is served, so the app still opens on a handheld whose box hangs.
+    const kept = await cache.match(key);
+    const res = await fetch(request, kept ? { signal: AbortSignal.timeout(NETWORK_WAIT_MS) } : undefined);
     if (res.ok) {
       if (stamp) {
         const headers = new Headers(res.headers);

@@ -117,9 +117,14 @@ export function openFeed(url: string, lastId: () => string, on: FeedHandlers): {
       on.lost("unreachable");
       return retry();
     }
-    failures = 0;
     on.alive();
-    const parser = new EventParser(on.event);
+    const openedAt = Date.now();
+    // Backoff starts over only once a feed has delivered: a box that answers and then drops
+    // every feed at once is not asked again every second by every handheld.
+    const parser = new EventParser((e) => {
+      failures = 0;
+      on.event(e);
+    });
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     try {
       for (;;) {
@@ -133,6 +138,7 @@ export function openFeed(url: string, lastId: () => string, on: FeedHandlers): {
     }
     clearTimeout(silenceTimer);
     if (closed || controller !== mine) return;
+    if (Date.now() - openedAt >= SILENCE_MS) failures = 0;
     on.lost(silent ? "silent" : "unreachable");
     retry();
   }

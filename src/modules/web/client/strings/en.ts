@@ -43,6 +43,7 @@ export const en = {
   endedShort: "ended {at}",
   offlineBand: "Offline · list from {time}",
   silentBand: "Box not answering · list from {time}",
+  listOld: "old list: check again when the box answers",
   notInList: "NOT IN THE SAVED LIST",
   notInListDetail:
     "Zone {zone}'s list from {time} has nothing for this car here. It may be valid in another zone: check again when the box answers.",

@@ -45,6 +45,7 @@ export const sv: Record<Key, string> = {
   endedShort: "slutade {at}",
   offlineBand: "Offline · lista från {time}",
   silentBand: "Boxen svarar inte · lista från {time}",
+  listOld: "gammal lista: kontrollera igen när boxen svarar",
   notInList: "FINNS INTE I SPARADE LISTAN",
   notInListDetail:
     "Zon {zone}s lista från {time} har inget för den här bilen här. Den kan vara giltig i en annan zon: kontrollera igen när boxen svarar.",
