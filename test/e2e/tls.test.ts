@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
@@ -191,4 +191,44 @@ describe.skipIf(!ownNetwork)("a reload under load", () => {
     expect(seen.errors).toEqual({});
     expect(seen.servedAfter).toBe(seen.renewed);
   }, 60_000);
+});
+
+describe("parkd tls new-ca", () => {
+  test("a box with a CA made before name constraints warns at start; tls new-ca replaces it, keeps the old files aside, and a reload serves from the new one", async () => {
+    const box = newBox();
+    await box.run(["migrate"]);
+    mkdirSync(join(box.dataDir, "tls"), { recursive: true, mode: 0o700 });
+    const old = await createCertificateAuthority({ commonName: "parkd local CA (old)" });
+    writeFileSync(join(box.dataDir, "tls", "ca.pem"), old.certPem);
+    writeFileSync(join(box.dataDir, "tls", "ca-key.pem"), old.keyPem, { mode: 0o600 });
+    const server = await box.serve([]);
+    expect(server.stderr()).toContain("the local CA has no name constraints");
+    expect(box.certificatePem()).toBeTruthy();
+
+    const made = await box.run(["tls", "new-ca", "--tls-domains", "parking.example.org"]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain(
+      "it may issue for: localhost, local, lan, internal, home.arpa, parking.example.org",
+    );
+    expect(made.stderr).toMatch(/kept aside: .*ca-key\.pem\.before-new-ca-/);
+    const ca = readFileSync(join(box.dataDir, "tls", "ca.pem"), "utf8");
+    expect(permittedNamesOf(ca)).not.toBeNull();
+    process.kill(server.pid, "SIGHUP");
+    const fresh = new X509Certificate(ca);
+    let served = "";
+    for (let i = 0; i < 50 && served !== new X509Certificate(box.certificatePem()).fingerprint256; i++) {
+      await Bun.sleep(50);
+      served = await servedFingerprint(server.port);
+    }
+    expect(served).toBe(new X509Certificate(box.certificatePem()).fingerprint256);
+    expect(new X509Certificate(box.certificatePem()).checkIssued(fresh)).toBe(true);
+    expect(await server.stop("SIGTERM")).toBe(0);
+
+    const bad = await box.run(["tls", "new-ca", "--tls-domains", "*.example.org"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("is not a DNS domain");
+    const elsewhere = await box.run(["tls", "new-ca", "--data-dir", join(box.dir, "nothing-here")]);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain("no store at");
+  });
 });
