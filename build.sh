@@ -30,7 +30,8 @@ ensure_packages() {
   fi
 }
 
-# Debian packages some tests drive (chromium for /docs, promtool for metrics and alert rules):
+# Debian packages some tests drive (chromium for /docs, promtool for metrics and alert rules,
+# certutil to install the box's CA in a browser profile):
 # installed when missing and running as root; elsewhere those tests skip, except with CI=true.
 apt_updated=""
 ensure_debian_package() { # command package
@@ -152,6 +153,7 @@ case "${1:-build}" in
     ensure_debian_package chromium chromium
     ensure_debian_package promtool prometheus
     ensure_debian_package openssl openssl
+    ensure_debian_package certutil libnss3-tools
     ensure_postgres
     echo "== tests" >&2
     shift

@@ -8,6 +8,7 @@ import { doctorCommand } from "./doctor.ts";
 import { lotsCommand } from "./lots.ts";
 import { backupCommand, purgeCommand, restoreCommand } from "./operations.ts";
 import { serveCommand } from "./serve.ts";
+import { tlsCommand } from "./tls.ts";
 
 const migrateCommand: Command = {
   name: "migrate",
@@ -48,6 +49,7 @@ export const rootCommand: Command = {
     purgeCommand,
     migrateCommand,
     doctorCommand,
+    tlsCommand,
     centralCommand,
     versionCommand,
   ],

@@ -1,5 +1,5 @@
-import type { FrontEnd } from "../platform/http/server.ts";
-import { boxNames, loadTls, type TlsMaterial } from "../platform/http/tls.ts";
+import { type FrontEnd, queuedConnectionsMigrate } from "../platform/http/server.ts";
+import { boxNames, isDnsName, loadTls, type TlsMaterial } from "../platform/http/tls.ts";
 import { log } from "../platform/log.ts";
 import { type OptionValues, stringOpt, UsageError } from "./args.ts";
 
@@ -18,13 +18,46 @@ export function ownCertificate(
   return { certFile, keyFile };
 }
 
+export const tlsDomainsOption = {
+  name: "tls-domains",
+  type: "string" as const,
+  valueName: "DOMAIN,...",
+  help: "the site's own DNS domains a new local CA may also issue for, beside .lan, .local, .internal, .home.arpa and the private addresses (a renamed box within them needs no new CA)",
+};
+
+/** --tls-domains (or PARKD_TLS_DOMAINS): comma-separated DNS names, each standing for itself and all below it. */
+export function tlsDomainsOpt(v: OptionValues): string[] {
+  const text = stringOpt(v, "tls-domains");
+  if (text === undefined) return [];
+  const domains = text
+    .split(",")
+    .map((d) =>
+      d
+        .trim()
+        .toLowerCase()
+        .replace(/^\.|\.$/g, ""),
+    )
+    .filter(Boolean);
+  for (const d of domains)
+    if (!isDnsName(d))
+      throw new UsageError(
+        `--tls-domains: "${d}" is not a DNS domain (e.g. parking.example.org; no wildcard, no address: the private addresses are permitted already)`,
+      );
+  return domains;
+}
+
+/** Where the served certificate comes from, and the names it is for. */
+export interface CertificateSettings {
+  dataDir: string;
+  own: { certFile: string; keyFile: string } | undefined;
+  publicUrl: string | undefined;
+  /** --tls-domains, for a local CA made now. */
+  domains: string[];
+}
+
 /** The served certificate, with what a handheld needs to trust it; a bad file is the operator's to fix. */
-export async function servedCertificate(
-  dataDir: string,
-  own: { certFile: string; keyFile: string } | undefined,
-  publicUrl: string | undefined,
-): Promise<TlsMaterial> {
-  const tls = await loadTls(dataDir, own, boxNames(publicUrl));
+export async function servedCertificate(where: CertificateSettings): Promise<TlsMaterial> {
+  const tls = await loadTls(where.dataDir, where.own, boxNames(where.publicUrl, where.domains));
   if (tls.warning) log("warning", tls.warning);
   if (tls.source === "self-signed")
     log(
@@ -53,15 +86,10 @@ export interface CertificateHolder {
  */
 export function keepCertificate(
   front: FrontEnd,
-  where: {
-    dataDir: string;
-    own: { certFile: string; keyFile: string } | undefined;
-    publicUrl: string | undefined;
-  },
+  where: CertificateSettings,
   holder: CertificateHolder,
 ): void {
-  const reload = (why: "SIGHUP" | "daily check") =>
-    void reloadCertificate(front, where.dataDir, where.own, where.publicUrl, holder, why);
+  const reload = (why: "SIGHUP" | "daily check") => void reloadCertificate(front, where, holder, why);
   process.on("SIGHUP", () => {
     if (!holder.current) log("info", "SIGHUP: plain HTTP, no certificate to reload");
     else reload("SIGHUP");
@@ -77,18 +105,21 @@ export function keepCertificate(
  */
 export async function reloadCertificate(
   front: FrontEnd,
-  dataDir: string,
-  own: { certFile: string; keyFile: string } | undefined,
-  publicUrl: string | undefined,
+  where: CertificateSettings,
   holder: CertificateHolder,
   why: "SIGHUP" | "daily check",
 ): Promise<void> {
   try {
-    const tls = await loadTls(dataDir, own, boxNames(publicUrl));
+    const tls = await loadTls(where.dataDir, where.own, boxNames(where.publicUrl, where.domains));
     if (tls.warning) log("warning", `${why}: ${tls.warning}`);
     if (why === "daily check" && tls.fingerprint === holder.current?.fingerprint) return;
     front.reloadTls(tls);
     holder.current = tls;
+    if (queuedConnectionsMigrate() === false)
+      log(
+        "warning",
+        `${why}: net.ipv4.tcp_migrate_req is 0, so connections waiting to be accepted while the listener changed were reset; set it to 1 (docs/network.md)`,
+      );
     log("notice", `${why}: serving the certificate with SHA-256 fingerprint ${tls.fingerprint}`, {
       fingerprint: tls.fingerprint,
       ...(tls.ca ? { caFingerprint: tls.ca.fingerprint } : {}),

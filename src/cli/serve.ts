@@ -20,6 +20,8 @@ import {
   keepCertificate,
   ownCertificate,
   servedCertificate,
+  tlsDomainsOpt,
+  tlsDomainsOption,
 } from "./serve-tls.ts";
 import { centralServeOptions, syncSettingsOf } from "./sync.ts";
 
@@ -102,6 +104,7 @@ export const serveOptions = [
   },
   { name: "tls-key", type: "string" as const, valueName: "FILE", help: "PEM private key for --tls-cert" },
   { name: "http", type: "boolean" as const, help: "serve plain HTTP (behind a TLS proxy, or for tests)" },
+  tlsDomainsOption,
   publicUrlOption,
   {
     name: "timezone",
@@ -183,6 +186,7 @@ export const serveCommand: Command = {
     const config = appConfig(v);
     const limits = connectionLimits(v, config.trustProxy);
     const own = ownCertificate(v, plain);
+    const tlsDomains = tlsDomainsOpt(v);
     const allowedHosts = allowedHostsOpt(v);
     setRequestLogging(v["log-requests"] === true);
 
@@ -210,7 +214,14 @@ export const serveCommand: Command = {
       });
     let tls: TlsMaterial | undefined;
     try {
-      tls = plain ? undefined : await servedCertificate(store.dataDir, own, config.publicUrl);
+      tls = plain
+        ? undefined
+        : await servedCertificate({
+            dataDir: store.dataDir,
+            own,
+            publicUrl: config.publicUrl,
+            domains: tlsDomains,
+          });
     } catch (e) {
       store.close();
       lock.release();
@@ -306,7 +317,11 @@ export const serveCommand: Command = {
       };
       process.on("SIGTERM", () => stop("SIGTERM"));
       process.on("SIGINT", () => stop("SIGINT"));
-      keepCertificate(front, { dataDir: store.dataDir, own, publicUrl: config.publicUrl }, certificate);
+      keepCertificate(
+        front,
+        { dataDir: store.dataDir, own, publicUrl: config.publicUrl, domains: tlsDomains },
+        certificate,
+      );
     });
     log("notice", "stopped");
     return 0;

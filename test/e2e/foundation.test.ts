@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ENGINE_RAM_BYTES, ENGINE_RAM_VARIABLE } from "../../src/platform/engine-heap.ts";
 import { createSelfSigned } from "../../src/platform/http/x509.ts";
 import { boxesForFile } from "../support/binary.ts";
+import { fetchTrusting } from "../support/trusted-client.ts";
 
 const newBox = boxesForFile();
 
@@ -173,7 +174,7 @@ describe("serve", () => {
     expect(s1.stderr()).toContain(cert.fingerprint256);
     expect(s1.stderr()).toContain(new X509Certificate(caPem).fingerprint256);
     // Trusting the CA (as a handheld set up once does) works.
-    const r = await fetch(`${s1.url}/healthz`, { tls: { ca: caPem } });
+    const r = await fetchTrusting(`${s1.url}/healthz`, caPem);
     expect(r.status).toBe(200);
     // Without trusting it, verification fails.
     await expect(fetch(`${s1.url}/healthz`)).rejects.toThrow();

@@ -3,8 +3,17 @@ import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
+import { issueServerCertificate } from "../../src/platform/http/x509.ts";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
-import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import {
+  axeViolations,
+  CERTUTIL,
+  openBrowser,
+  screenshotPath,
+  skipWithoutChromium,
+  trustingCa,
+} from "../support/browser.ts";
+import { fetchTrusting } from "../support/trusted-client.ts";
 
 const newBox = boxesForFile();
 // Browser tests on a shared machine: each gets the minute the other browser tests give theirs.
@@ -110,9 +119,9 @@ describe("the box's local CA, as a client that installed it sees it", () => {
     const ca = readFileSync(join(b.dataDir, "tls", "ca.pem"), "utf8");
     const caFingerprint = new X509Certificate(ca).fingerprint256;
     expect(s1.stderr()).toContain(`local CA SHA-256 fingerprint ${caFingerprint} (new local CA)`);
-    expect((await fetch(`${s1.url}/healthz`, { tls: { ca } })).status).toBe(200);
+    expect((await fetchTrusting(`${s1.url}/healthz`, ca)).status).toBe(200);
     await expect(fetch(`${s1.url}/healthz`)).rejects.toThrow();
-    const setup = (await (await fetch(`${s1.url}/api/v1/handheld-setup`, { tls: { ca } })).json()) as {
+    const setup = JSON.parse((await fetchTrusting(`${s1.url}/api/v1/handheld-setup`, ca)).body) as {
       data: { certificate: string; fingerprint: string };
     };
     expect(setup.data).toMatchObject({ certificate: "local_ca", fingerprint: caFingerprint });
@@ -122,7 +131,51 @@ describe("the box's local CA, as a client that installed it sees it", () => {
     expect(b.certificatePem()).toBe(served);
     expect(readFileSync(join(b.dataDir, "tls", "ca.pem"), "utf8")).toBe(ca);
     expect(s2.stderr()).not.toContain("(new local CA)");
-    expect((await fetch(`${s2.url}/healthz`, { tls: { ca } })).status).toBe(200);
+    expect((await fetchTrusting(`${s2.url}/healthz`, ca)).status).toBe(200);
     expect(await s2.stop()).toBe(0);
   });
 });
+
+/**
+ * Chromium with the box's CA installed (in its NSS database, as a Linux user would add it): the
+ * name-constrained CA is trusted for the box, and a certificate its key signs for a public name
+ * is refused. Skipped only without Chromium or certutil, never with CI=true.
+ */
+describe.skipIf(skipWithoutChromium || (!CERTUTIL && process.env.CI !== "true"))(
+  "a browser that installed the box's CA",
+  () => {
+    test("trusts the box's own certificate, and refuses one the CA key signs for a public name", async () => {
+      const b = newBox();
+      const s = await b.serve([]);
+      const ca = readFileSync(join(b.dataDir, "tls", "ca.pem"), "utf8");
+      const home = trustingCa(join(b.dir, "home"), ca);
+      const ctx = await openBrowser(join(b.dir, "profile-trusting"), PHONE, "en-GB", { home });
+      contexts.push(ctx);
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      const answer = await page.goto(`${s.url}/healthz`);
+      expect(answer?.status()).toBe(200);
+
+      // Whoever copied tls/ca-key.pem signs a certificate for this address and a public name.
+      const forged = await issueServerCertificate(
+        { certPem: ca, keyPem: readFileSync(join(b.dataDir, "tls", "ca-key.pem"), "utf8") },
+        { commonName: "www.example.com", dnsNames: ["www.example.com"], ips: ["127.0.0.1"], days: 30 },
+      );
+      const impostor = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        tls: { cert: forged.certPem, key: forged.keyPem },
+        fetch: () => new Response("impostor"),
+      });
+      try {
+        const refused = await page.goto(`https://127.0.0.1:${impostor.port}/`).then(
+          () => "loaded",
+          (e: Error) => e.message,
+        );
+        expect(refused).toContain("ERR_CERT");
+      } finally {
+        impostor.stop(true);
+      }
+      expect(await s.stop()).toBe(0);
+    });
+  },
+);

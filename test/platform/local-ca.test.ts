@@ -5,14 +5,19 @@ import { join } from "node:path";
 import {
   type BoxNames,
   boxNames,
+  CA_DAYS,
+  caNameSpace,
   loadTls,
+  permittedNamesText,
   RENEW_BEFORE_DAYS,
+  replaceLocalCa,
   SERVER_CERTIFICATE_DAYS,
 } from "../../src/platform/http/tls.ts";
 import {
   createCertificateAuthority,
   createSelfSigned,
   issueServerCertificate,
+  permittedNamesOf,
 } from "../../src/platform/http/x509.ts";
 import { tempDirs } from "../support/temp.ts";
 
@@ -179,5 +184,238 @@ describe("the local CA's files, when something is off", () => {
     await loadTls(d, undefined, NAMES);
     writeFileSync(join(d, "tls", "cert.pem"), "not a certificate");
     await expect(loadTls(d, undefined, NAMES)).rejects.toThrow(/cert\.pem is not a PEM certificate/);
+  });
+});
+
+const openssl = Bun.which("openssl");
+if (!openssl && process.env.CI === "true")
+  throw new Error("openssl is required in CI (./build.sh test installs it)");
+
+function run(cmd: string[], cwd?: string): { code: number; out: string } {
+  const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
+  return { code: r.exitCode, out: r.stdout.toString() + r.stderr.toString() };
+}
+
+/** A leaf the CA's key signs for `san` with openssl, as whoever copied tls/ca-key.pem could. */
+function mintedWithCaKey(d: string, name: string, san: string): string {
+  const tls = join(d, "tls");
+  const ext = join(d, `${name}.ext`);
+  writeFileSync(ext, `subjectAltName=${san}\nextendedKeyUsage=serverAuth\n`);
+  const req = run([
+    openssl!,
+    "req",
+    "-new",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    join(d, `${name}.key`),
+    "-subj",
+    `/CN=${name}`,
+    "-out",
+    join(d, `${name}.csr`),
+  ]);
+  expect(req.code, req.out).toBe(0);
+  const signed = run([
+    openssl!,
+    "x509",
+    "-req",
+    "-in",
+    join(d, `${name}.csr`),
+    "-CA",
+    join(tls, "ca.pem"),
+    "-CAkey",
+    join(tls, "ca-key.pem"),
+    "-CAcreateserial",
+    "-days",
+    "30",
+    "-extfile",
+    ext,
+    "-out",
+    join(d, `${name}.pem`),
+  ]);
+  expect(signed.code, signed.out).toBe(0);
+  return join(d, `${name}.pem`);
+}
+
+const verify = (d: string, leaf: string) =>
+  run([openssl!, "verify", "-CAfile", join(d, "tls", "ca.pem"), leaf]);
+
+describe.skipIf(!openssl)("the local CA speaks for the site's names only (openssl's view)", () => {
+  test("Name Constraints, critical, permit the private addresses, the site's domains and the box's names; five years", async () => {
+    const d = dataDir();
+    const tls = await loadTls(d, undefined, {
+      ...NAMES,
+      host: "parking-box",
+      dnsNames: ["localhost", "parking-box"],
+    });
+    const text = run([openssl!, "x509", "-noout", "-text", "-in", join(d, "tls", "ca.pem")]).out;
+    expect(text).toContain("X509v3 Name Constraints: critical");
+    for (const p of [
+      "DNS:localhost",
+      "DNS:lan",
+      "DNS:local",
+      "DNS:internal",
+      "DNS:home.arpa",
+      "DNS:parking-box",
+      "IP:10.0.0.0/255.0.0.0",
+      "IP:172.16.0.0/255.240.0.0",
+      "IP:192.168.0.0/255.255.0.0",
+      "IP:127.0.0.0/255.0.0.0",
+      "IP:169.254.0.0/255.255.0.0",
+      "IP:100.64.0.0/255.192.0.0",
+      "IP:FC00:0:0:0:0:0:0:0/FE00:0:0:0:0:0:0:0",
+      "IP:FE80:0:0:0:0:0:0:0/FFC0:0:0:0:0:0:0:0",
+      "IP:0:0:0:0:0:0:0:1/FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF",
+    ])
+      expect(text).toContain(p);
+    expect(text).not.toContain("Excluded");
+    const ca = new X509Certificate(tls.ca!.pem);
+    expect(Math.round((new Date(ca.validTo).getTime() - new Date(ca.validFrom).getTime()) / DAY)).toBe(
+      CA_DAYS,
+    );
+    expect(tls.warning).toBeUndefined();
+  });
+
+  test("openssl verify accepts the box's own certificate and refuses one minted with the CA key for a public name or address", async () => {
+    const d = dataDir();
+    const tls = await loadTls(d, undefined, {
+      host: "parking-box",
+      dnsNames: ["localhost", "parking-box", "parking-box.lan"],
+      ips: ["127.0.0.1", "::1", "192.168.1.20", "10.20.0.5", "fd00::5"],
+    });
+    writeFileSync(join(d, "served.pem"), tls.cert);
+    expect(verify(d, join(d, "served.pem"))).toMatchObject({ code: 0 });
+    // Within the constraints, minted by hand: accepted (the constraints, not the minting, refuse).
+    expect(verify(d, mintedWithCaKey(d, "printer", "DNS:printer.lan,IP:192.168.1.30")).code).toBe(0);
+    for (const [name, san] of [
+      ["www", "DNS:www.example.com"],
+      ["dns", "IP:8.8.8.8"],
+      ["mixed", "DNS:parking-box.lan,DNS:bank.example"],
+      ["v6", "IP:2001:db8::1"],
+    ] as const) {
+      const r = verify(d, mintedWithCaKey(d, name, san));
+      expect(r.code, `${san}: ${r.out}`).not.toBe(0);
+      expect(r.out).toContain("violation");
+    }
+  });
+});
+
+describe("names outside the local CA's constraints", () => {
+  test("a public address or name of the box is left out of its certificate, said in a warning; the certificate stays valid", async () => {
+    const d = dataDir();
+    await loadTls(d, undefined, NAMES);
+    const tls = await loadTls(d, undefined, {
+      ...NAMES,
+      host: "box2.example.com",
+      dnsNames: ["localhost", "box2.example.com"],
+      ips: [...NAMES.ips, "203.0.113.7", "10.9.9.9"],
+    });
+    expect(tls.made).toBe("certificate");
+    const leaf = new X509Certificate(tls.cert);
+    expect(leaf.subjectAltName).not.toContain("203.0.113.7");
+    expect(leaf.subjectAltName).not.toContain("example.com");
+    expect(leaf.subject).toBe("CN=parkd");
+    expect(tls.warning).toContain("outside the local CA's name constraints: box2.example.com, 203.0.113.7");
+    // Not issued again at every start for the names it cannot carry.
+    const again = await loadTls(d, undefined, {
+      ...NAMES,
+      host: "box2.example.com",
+      dnsNames: ["localhost", "box2.example.com"],
+      ips: [...NAMES.ips, "203.0.113.7", "10.9.9.9"],
+    });
+    expect(again.made).toBeNull();
+    expect(again.fingerprint).toBe(tls.fingerprint);
+  });
+
+  test("--tls-domains: a new CA permits the site's own domain, so a box renamed within it needs no new CA", async () => {
+    const d = dataDir();
+    const names = (host: string): BoxNames => ({
+      host,
+      dnsNames: ["localhost", host],
+      ips: NAMES.ips,
+      domains: ["parking.example.org"],
+    });
+    const first = await loadTls(d, undefined, names("box1.parking.example.org"));
+    const renamed = await loadTls(d, undefined, names("gate-2.parking.example.org"));
+    expect(renamed.ca!.fingerprint).toBe(first.ca!.fingerprint);
+    expect(renamed.warning).toBeUndefined();
+    expect(new X509Certificate(renamed.cert).checkHost("gate-2.parking.example.org")).toBe(
+      "gate-2.parking.example.org",
+    );
+    // A domain named after the CA was made: the CA cannot take it, and the operator is told how.
+    const later = await loadTls(d, undefined, {
+      ...names("box1.parking.example.org"),
+      domains: ["other.example"],
+    });
+    expect(later.warning).toContain(
+      "--tls-domains names other.example, which the local CA (made before) does not permit",
+    );
+  });
+
+  test("a certificate never outlives its CA, and one ending with its CA is not issued again and again", async () => {
+    const d = dataDir();
+    mkdirSync(join(d, "tls"));
+    const ca = await createCertificateAuthority({
+      commonName: "short",
+      days: 50,
+      permitted: caNameSpace(NAMES),
+    });
+    writeFileSync(join(d, "tls", "ca.pem"), ca.certPem);
+    writeFileSync(join(d, "tls", "ca-key.pem"), ca.keyPem, { mode: 0o600 });
+    const first = await loadTls(d, undefined, NAMES);
+    expect(first.made).toBe("certificate");
+    expect(new X509Certificate(first.cert).validTo).toBe(new X509Certificate(ca.certPem).validTo);
+    const again = await loadTls(d, undefined, NAMES);
+    expect(again.made).toBeNull();
+    expect(again.warning).toContain("the local CA ends on");
+  });
+});
+
+describe("a CA made before name constraints (boxes already deployed)", () => {
+  async function unconstrained(d: string): Promise<string> {
+    mkdirSync(join(d, "tls"), { recursive: true });
+    const old = await createCertificateAuthority({ commonName: "parkd local CA (box)" });
+    writeFileSync(join(d, "tls", "ca.pem"), old.certPem);
+    writeFileSync(join(d, "tls", "ca-key.pem"), old.keyPem, { mode: 0o600 });
+    return old.certPem;
+  }
+
+  test("is kept and served (handhelds trust it), with a warning that names the fix", async () => {
+    const d = dataDir();
+    const old = await unconstrained(d);
+    const tls = await loadTls(d, undefined, NAMES);
+    expect(tls.ca!.pem).toBe(old);
+    expect(tlsFile(d, "ca.pem")).toBe(old);
+    expect(tls.warning).toContain("the local CA has no name constraints");
+    expect(tls.warning).toContain("parkd tls new-ca");
+    expect(permittedNamesText(old)).toBe("any name (no name constraints)");
+  });
+
+  test("replaceLocalCa (parkd tls new-ca): the old files are kept aside and a constrained CA issues the served certificate", async () => {
+    const d = dataDir();
+    const old = await unconstrained(d);
+    const before = await loadTls(d, undefined, NAMES);
+    const { aside, tls } = await replaceLocalCa(
+      d,
+      { ...NAMES, domains: ["parking.example.org"] },
+      Date.UTC(2026, 5, 1),
+    );
+    expect(aside.map((p) => p.slice(join(d, "tls").length + 1)).sort()).toEqual(
+      ["ca-key.pem", "ca.pem", "cert.pem", "key.pem"]
+        .map((f) => `${f}.before-new-ca-20260601T000000Z`)
+        .sort(),
+    );
+    expect(readFileSync(aside.find((p) => p.includes("/ca.pem."))!, "utf8")).toBe(old);
+    expect(tls.made).toBe("ca");
+    expect(tls.warning).toBeUndefined();
+    expect(tls.ca!.fingerprint).not.toBe(before.ca!.fingerprint);
+    expect(permittedNamesOf(tls.ca!.pem)!.dns).toContain("parking.example.org");
+    expect(permittedNamesText(tls.ca!.pem)).toContain("192.168.0.0/16, 127.0.0.0/8");
+    expect(permittedNamesText(tls.ca!.pem)).toContain("fc00::/7, fe80::/10, ::1/128");
+    expect(new X509Certificate(tls.cert).checkIssued(new X509Certificate(tls.ca!.pem))).toBe(true);
+    expect(statSync(join(d, "tls", "ca-key.pem")).mode & 0o777).toBe(0o600);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BrowserContext } from "playwright-core";
 
@@ -34,7 +34,7 @@ export async function openBrowser(
   viewport: { width: number; height: number },
   locale = "en-GB",
   /** As a user who clicked through the certificate warning: the page loads, trust is not given. */
-  opts: { ignoreHTTPSErrors?: boolean } = {},
+  opts: { ignoreHTTPSErrors?: boolean; home?: string } = {},
 ): Promise<BrowserContext> {
   if (!CHROMIUM)
     throw new Error("Chromium is not installed (./build.sh test installs the Debian package as root)");
@@ -47,6 +47,8 @@ export async function openBrowser(
     locale,
     timezoneId: "UTC",
     ignoreHTTPSErrors: opts.ignoreHTTPSErrors ?? false,
+    // Chromium on Linux trusts the CAs in $HOME/.pki/nssdb (see trustingCa).
+    ...(opts.home ? { env: { ...process.env, HOME: opts.home } } : {}),
   });
 }
 
@@ -93,4 +95,28 @@ export async function waitInPage(
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms in the page for ${check}`);
     await Bun.sleep(250);
   }
+}
+
+/** NSS's certutil (Debian's libnss3-tools), which ./build.sh test installs when missing as root. */
+export const CERTUTIL = Bun.which("certutil");
+
+/**
+ * A home folder whose NSS database trusts `caPem` to identify web sites, as a handheld that
+ * installed the box's CA: pass it to openBrowser as `home`.
+ */
+export function trustingCa(home: string, caPem: string): string {
+  if (!CERTUTIL)
+    throw new Error("certutil is not installed (./build.sh test installs libnss3-tools as root)");
+  const db = join(home, ".pki", "nssdb");
+  mkdirSync(db, { recursive: true });
+  const ca = join(home, "ca.pem");
+  writeFileSync(ca, caPem);
+  for (const args of [
+    ["-N", "--empty-password"],
+    ["-A", "-n", "parkd local CA", "-t", "C,,", "-i", ca],
+  ]) {
+    const r = Bun.spawnSync([CERTUTIL, "-d", `sql:${db}`, ...args], { stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`certutil ${args[0]}: ${r.stderr.toString()}`);
+  }
+  return home;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { TCPSocketListener } from "bun";
 import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
@@ -236,11 +237,14 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     });
   };
 
+  // Honoured by Bun 1.4.4's Bun.listen, though its types name the option for Bun.serve only.
+  const REUSE_PORT = { reusePort: true };
   const listen = (certificate: ServedCertificate | undefined, port: number): TCPSocketListener<Connection> =>
     Bun.listen<Connection>({
       hostname: opts.host,
       port,
-      exclusive: true,
+      // SO_REUSEPORT, so that a reload's new listener is open before the old one closes (below).
+      ...REUSE_PORT,
       ...(certificate ? { tls: tlsListenOptions(certificate) } : {}),
       socket: {
         open(socket) {
@@ -287,24 +291,26 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       },
     });
 
-  let listener = listen(opts.tls, opts.port);
-  const port = listener.port;
+  // A port held by anyone else (another parkd, another program) is refused here as it always was:
+  // an exclusive bind, closed at once, before the listener that shares the port with its reloads.
+  const probe = Bun.listen({ hostname: opts.host, port: opts.port, exclusive: true, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  let listener = listen(opts.tls, port);
   const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
   return Promise.resolve({
     url: `${tls ? "https" : "http"}://${host}:${port}`,
     port,
     reloadTls(certificate) {
       if (!tls) throw new Error("this front end serves plain HTTP");
-      // Bun's listener takes its certificate once: a new listener on the same port takes over,
-      // and connections the old one accepted stay open with theirs.
-      const previous = listener;
-      previous.stop(false);
-      try {
-        listener = listen(certificate, port);
-      } catch (e) {
-        listener = listen(opts.tls, port);
-        throw e;
-      }
+      // Bun's listener takes its certificate once: a new listener joins the old one's port
+      // (SO_REUSEPORT) and only then is the old one closed, so there is never a moment without
+      // one. Connections the old one accepted stay open with their certificate. Those still in
+      // its accept queue when it closes go to the new one where net.ipv4.tcp_migrate_req is 1
+      // (the Debian package sets it), and are reset where it is 0 (docs/network.md).
+      const next = listen(certificate, port);
+      listener.stop(false);
+      listener = next;
       opts.tls = certificate;
     },
     close(graceMs = 10_000) {
@@ -313,4 +319,16 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       return drainConnections(guard, graceMs);
     },
   });
+}
+
+/**
+ * Whether the kernel hands connections queued on a closing SO_REUSEPORT listener to another in
+ * its group (net.ipv4.tcp_migrate_req, Linux 5.14 on); null where that cannot be read.
+ */
+export function queuedConnectionsMigrate(): boolean | null {
+  try {
+    return readFileSync("/proc/sys/net/ipv4/tcp_migrate_req", "utf8").trim() === "1";
+  } catch {
+    return null;
+  }
 }

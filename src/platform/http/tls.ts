@@ -3,7 +3,14 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { isIP } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { createCertificateAuthority, fingerprintOfPem, issueServerCertificate } from "./x509.ts";
+import {
+  createCertificateAuthority,
+  fingerprintOfPem,
+  isPermitted,
+  issueServerCertificate,
+  type NameSpace,
+  permittedNamesOf,
+} from "./x509.ts";
 
 /** TLS 1.2 only with ECDHE and AEAD suites (no CBC, no SHA-1 MACs, no static RSA), and TLS 1.3. */
 export const TLS_CIPHERS = [
@@ -57,20 +64,67 @@ export interface TlsMaterial extends ServedCertificate {
 export const SERVER_CERTIFICATE_DAYS = 825;
 /** Renewed when less than this is left, at a start, a SIGHUP or the daily check. */
 export const RENEW_BEFORE_DAYS = 60;
+/**
+ * A local CA made now lasts five years: long enough for a handheld's working life (installing it
+ * again means visiting every handheld), short enough that a copy of its key taken from a stolen
+ * box or an old disk stops working within a handheld generation. Earlier CAs lasted ten.
+ */
+export const CA_DAYS = 1826;
+/** The start-up line warns this long before the local CA ends. */
+const CA_WARN_DAYS = 90;
 const DAY_MS = 86_400_000;
+
+/**
+ * What a site's box can be called, and so all the local CA may ever issue for: the private and
+ * local address blocks, and the DNS names no public site has. Everything else (a public name, a
+ * public address) is outside its name constraints, so a copy of its key cannot speak for another
+ * site to the handhelds that trust it.
+ */
+export const SITE_ADDRESS_BLOCKS = [
+  "10.0.0.0/8",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "100.64.0.0/10",
+  "fc00::/7",
+  "fe80::/10",
+  "::1/128",
+];
+export const SITE_DOMAINS = ["localhost", "local", "lan", "internal", "home.arpa"];
 
 /** What the box's certificate must name: localhost, the host name, every address, and --public-url's host. */
 export interface BoxNames {
   host: string;
   dnsNames: string[];
   ips: string[];
+  /** The operator's own domains a new local CA may also issue for (--tls-domains). */
+  domains?: string[];
+}
+
+/**
+ * The names a new local CA is constrained to: the site's address blocks and domains, the
+ * operator's domains, and the box's own names (its host name, --public-url's host) where those
+ * do not already cover them. A single-label host name (`parking-box`) can only be permitted by
+ * naming it, so renaming the box later takes --tls-domains and a new CA.
+ */
+export function caNameSpace(names: BoxNames): NameSpace {
+  const dns: string[] = [...SITE_DOMAINS];
+  for (const d of [...(names.domains ?? []), ...names.dnsNames].map((n) => n.toLowerCase()))
+    if (!isPermitted({ dns, ips: [] }, d)) dns.push(d);
+  return { dns, ips: [...SITE_ADDRESS_BLOCKS] };
 }
 
 /** A DNS name a certificate may carry: ASCII labels, no wildcard (a host name can be anything). */
 const DNS_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
-export function boxNames(publicUrl?: string): BoxNames {
+/** A DNS name a certificate (or a name constraint) may carry: ASCII labels, no wildcard. */
+export function isDnsName(name: string): boolean {
+  return DNS_NAME.test(name) && isIP(name) === 0;
+}
+
+export function boxNames(publicUrl?: string, domains: string[] = []): BoxNames {
   const name = hostname();
   const host = DNS_NAME.test(name) ? name : "parkd";
   const dnsNames = new Set(["localhost", host]);
@@ -83,7 +137,7 @@ export function boxNames(publicUrl?: string): BoxNames {
     if (isIP(name)) ips.add(name);
     else if (DNS_NAME.test(name)) dnsNames.add(name);
   }
-  return { host, dnsNames: [...dnsNames], ips: [...ips] };
+  return { host, dnsNames: [...dnsNames], ips: [...ips], domains };
 }
 
 function readPair(certPath: string, keyPath: string): { cert: string; key: string; x509: X509Certificate } {
@@ -133,17 +187,34 @@ function isSelfSigned(x509: X509Certificate): boolean {
   return x509.issuer === x509.subject && x509.verify(x509.publicKey);
 }
 
-/** The served certificate is still good: issued by the CA, not near its end, naming every name. */
+/**
+ * The served certificate is still good: issued by the CA, not near its end (unless it already
+ * ends with the CA, which a new one could not outlive), naming every name.
+ */
 function stillGood(x509: X509Certificate, ca: X509Certificate, names: BoxNames, now: number): boolean {
   if (!x509.checkIssued(ca) || !x509.verify(ca.publicKey)) return false;
-  if (new Date(x509.validTo).getTime() - now < RENEW_BEFORE_DAYS * DAY_MS) return false;
+  const ends = new Date(x509.validTo).getTime();
+  if (ends - now < RENEW_BEFORE_DAYS * DAY_MS && ends < new Date(ca.validTo).getTime()) return false;
   return (
     names.dnsNames.every((d) => x509.checkHost(d, { wildcards: false }) === d) &&
     names.ips.every((ip) => x509.checkIP(ip) !== undefined)
   );
 }
 
-async function localCa(dir: string, host: string): Promise<{ pem: string; key: string; made: boolean }> {
+/** Makes a local CA constrained to the site's names in `dir` (ca.pem and ca-key.pem, which must not exist). */
+export async function makeLocalCa(dir: string, names: BoxNames): Promise<{ pem: string; key: string }> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const made = await createCertificateAuthority({
+    commonName: `parkd local CA (${names.host})`,
+    days: CA_DAYS,
+    permitted: caNameSpace(names),
+  });
+  writeAtomically(join(dir, "ca-key.pem"), made.keyPem, 0o600);
+  writeAtomically(join(dir, "ca.pem"), made.certPem, 0o644);
+  return { pem: made.certPem, key: made.keyPem };
+}
+
+async function localCa(dir: string, names: BoxNames): Promise<{ pem: string; key: string; made: boolean }> {
   const caPath = join(dir, "ca.pem");
   const caKeyPath = join(dir, "ca-key.pem");
   if (existsSync(caPath) || existsSync(caKeyPath)) {
@@ -156,10 +227,50 @@ async function localCa(dir: string, host: string): Promise<{ pem: string; key: s
     const { cert, key } = readPair(caPath, caKeyPath);
     return { pem: cert, key, made: false };
   }
-  const made = await createCertificateAuthority({ commonName: `parkd local CA (${host})` });
-  writeAtomically(caKeyPath, made.keyPem, 0o600);
-  writeAtomically(caPath, made.certPem, 0o644);
-  return { pem: made.certPem, key: made.keyPem, made: true };
+  return { ...(await makeLocalCa(dir, names)), made: true };
+}
+
+/**
+ * What of the box's names the CA may issue for (all, for a CA without name constraints), and what
+ * the operator should hear about the CA: no constraints, a --tls-domains domain it does not
+ * permit, names left out, its end near.
+ */
+function withinCa(
+  caPem: string,
+  caX509: X509Certificate,
+  names: BoxNames,
+  now: number,
+): { names: BoxNames; warnings: string[] } {
+  const permitted = permittedNamesOf(caPem);
+  const warnings: string[] = [];
+  const newCa =
+    "make a new one with 'parkd tls new-ca' and install it again on every handheld (docs/network.md)";
+  if (!permitted)
+    warnings.push(
+      `the local CA has no name constraints, so whoever holds tls/ca-key.pem can make certificates for any site that the handhelds trusting it accept; ${newCa}`,
+    );
+  const foreign = (names.domains ?? []).filter((d) => !isPermitted(permitted, d));
+  if (foreign.length)
+    warnings.push(
+      `--tls-domains names ${foreign.join(", ")}, which the local CA (made before) does not permit; ${newCa}`,
+    );
+  const dnsNames = names.dnsNames.filter((d) => isPermitted(permitted, d));
+  const ips = names.ips.filter((ip) => isPermitted(permitted, ip));
+  const left = [
+    ...names.dnsNames.filter((d) => !dnsNames.includes(d)),
+    ...names.ips.filter((ip) => !ips.includes(ip)),
+  ];
+  if (left.length)
+    warnings.push(
+      `left out of the certificate, outside the local CA's name constraints: ${left.join(", ")} (a handheld reaching the box by one of them refuses it; a name of the site's own domain takes --tls-domains and 'parkd tls new-ca', docs/network.md)`,
+    );
+  const caEnds = new Date(caX509.validTo).getTime();
+  if (caEnds - now < CA_WARN_DAYS * DAY_MS)
+    warnings.push(
+      `the local CA ends on ${new Date(caEnds).toISOString().slice(0, 10)}; ${newCa} before then`,
+    );
+  const host = dnsNames.includes(names.host) ? names.host : "parkd";
+  return { names: { ...names, host, dnsNames, ips }, warnings };
 }
 
 /**
@@ -187,9 +298,12 @@ export async function loadTls(
     return fromFiles(certPath, keyPath, isSelfSigned(x509) ? "self-signed" : "own");
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const ca = await localCa(dir, names.host);
+  const ca = await localCa(dir, names);
   const caX509 = new X509Certificate(ca.pem);
   const caInfo = { pem: ca.pem, fingerprint: fingerprintOfPem(ca.pem) };
+  const { names: issuable, warnings } = withinCa(ca.pem, caX509, names, now);
+  const warning = warnings.length ? warnings.join("; ") : undefined;
+  names = issuable;
   let keyPem: string | undefined;
   /** The served certificate, paired and from this CA, while it is not yet too old to serve. */
   let stillServable: TlsMaterial | undefined;
@@ -210,6 +324,7 @@ export async function loadTls(
       source: "local-ca",
       ca: caInfo,
       made: null,
+      ...(warning ? { warning } : {}),
     };
     if (pairs && stillGood(x509, caX509, names, now)) return current;
     if (pairs && new Date(x509.validTo).getTime() > now) stillServable = current;
@@ -235,7 +350,10 @@ export async function loadTls(
     if (!stillServable) throw e;
     return {
       ...stillServable,
-      warning: `a renewed certificate could not be written (${(e as Error).message}); the previous one is still served`,
+      warning: [
+        `a renewed certificate could not be written (${(e as Error).message}); the previous one is still served`,
+        ...warnings,
+      ].join("; "),
     };
   }
   return {
@@ -245,5 +363,58 @@ export async function loadTls(
     source: "local-ca",
     ca: caInfo,
     made: ca.made ? "ca" : "certificate",
+    ...(warning ? { warning } : {}),
   };
+}
+
+/**
+ * `parkd tls new-ca`: the CA, and the certificate it issued, are moved aside (kept, never deleted)
+ * and a new CA constrained to the site's names issues the served certificate. Every handheld that
+ * trusted the old CA must install the new one, so this is the operator's explicit step, never
+ * something a start does by itself.
+ */
+export async function replaceLocalCa(
+  dataDir: string,
+  names: BoxNames,
+  now = Date.now(),
+): Promise<{ aside: string[]; tls: TlsMaterial }> {
+  const dir = join(dataDir, "tls");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const suffix = `.before-new-ca-${new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")}`;
+  const aside: string[] = [];
+  // The key files first: whatever happens next, no key is left under a name the box would serve
+  // beside another's certificate.
+  for (const f of ["ca-key.pem", "ca.pem", "key.pem", "cert.pem"]) {
+    const path = join(dir, f);
+    if (!existsSync(path)) continue;
+    if (existsSync(path + suffix)) throw new Error(`${path + suffix} exists already; try again in a second`);
+    renameSync(path, path + suffix);
+    aside.push(path + suffix);
+  }
+  return { aside, tls: await loadTls(dataDir, undefined, names, now) };
+}
+
+/** The names a CA may issue for, as a line for a person ("any name" without constraints). */
+export function permittedNamesText(caPem: string): string {
+  const permitted = permittedNamesOf(caPem);
+  if (!permitted) return "any name (no name constraints)";
+  return [
+    ...permitted.dns,
+    ...permitted.ips.map((b) => {
+      const bits = [...b.mask].reduce((n, m) => n + m.toString(2).replace(/0/g, "").length, 0);
+      return `${b.network.length === 4 ? [...b.network].join(".") : ipv6Text(b.network)}/${bits}`;
+    }),
+  ].join(", ");
+}
+
+/** An IPv6 address's 16 bytes as text, its longest run of zero groups as `::`. */
+function ipv6Text(bytes: Uint8Array): string {
+  const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i]! << 8) | bytes[2 * i + 1]!).toString(16));
+  const text = groups.join(":");
+  const runs = text.match(/(?:^|:)0(?::0)+(?::|$)/g) ?? [];
+  const longest = runs.sort((a, b) => b.length - a.length)[0];
+  return longest ? text.replace(longest, "::") : text;
 }

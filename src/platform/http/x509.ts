@@ -3,7 +3,7 @@
  * so the box needs no openssl to serve HTTPS out of the box: its local certificate authority and
  * the server certificates it issues, or a stand-alone self-signed one.
  */
-import { createPublicKey } from "node:crypto";
+import { createPublicKey, X509Certificate } from "node:crypto";
 
 function len(n: number): number[] {
   if (n < 0x80) return [n];
@@ -131,12 +131,16 @@ async function sign(opts: {
   spki: Uint8Array;
   issuer: Signer;
   days: number;
+  /** No later than this (the issuing CA's own end). */
+  until?: Date;
   extensions: Uint8Array[];
 }): Promise<Uint8Array> {
   const serial = crypto.getRandomValues(new Uint8Array(16));
   serial[0]! &= 0x7f;
   const notBefore = new Date(Date.now() - 60_000);
-  const notAfter = new Date(notBefore.getTime() + opts.days * DAY_MS);
+  const notAfter = new Date(
+    Math.min(notBefore.getTime() + opts.days * DAY_MS, opts.until?.getTime() ?? Number.POSITIVE_INFINITY),
+  );
   const tbs = seq(
     explicit(0, integer(Uint8Array.of(2))),
     integer(serial),
@@ -213,20 +217,120 @@ export function createSelfSigned(opts: {
 }
 
 /**
- * A certificate authority that signs server certificates only (path length 0): what a handheld
- * trusts once, so that a new address or a renewed certificate needs nothing more on it.
+ * The names a CA may issue for (RFC 5280 §4.2.1.10 permitted subtrees): DNS names, each with every
+ * name below it, and address blocks in CIDR notation (`10.0.0.0/8`, `fc00::/7`).
  */
-export function createCertificateAuthority(opts: { commonName: string; days?: number }): Promise<Issued> {
+export interface NameSpace {
+  dns: string[];
+  ips: string[];
+}
+
+/** An address block as the extension carries it: the address's bytes, then the mask's. */
+function cidrBytes(cidr: string): Uint8Array {
+  const [address, bits] = cidr.split("/") as [string, string | undefined];
+  const a = ipBytes(address);
+  const n = Number(bits);
+  if (!a || bits === undefined || !Number.isInteger(n) || n < 0 || n > a.length * 8)
+    throw new Error(`not an address block: ${cidr}`);
+  const mask = new Uint8Array(a.length);
+  for (let i = 0; i < a.length; i++) mask[i] = 0xff & (0xff << Math.max(0, 8 - Math.max(0, n - 8 * i)));
+  return concat(
+    a.map((b, i) => b & mask[i]!),
+    mask,
+  );
+}
+
+/** nameConstraints, critical, with permitted subtrees only: a name outside them fails verification. */
+function nameConstraints(permitted: NameSpace): Uint8Array {
+  const subtrees = [
+    ...permitted.dns.map((d) => seq(tlv(0x82, new TextEncoder().encode(d)))),
+    ...permitted.ips.map((c) => seq(tlv(0x87, cidrBytes(c)))),
+  ];
+  return seq(oid("2.5.29.30"), tlv(0x01, [0xff]), octets(seq(tlv(0xa0, concat(...subtrees)))));
+}
+
+/**
+ * A certificate authority that signs server certificates only (path length 0): what a handheld
+ * trusts once, so that a new address or a renewed certificate needs nothing more on it. With
+ * `permitted`, it can only speak for those names, so its key cannot mint a certificate for any
+ * other site that the handhelds trusting it would accept.
+ */
+export function createCertificateAuthority(opts: {
+  commonName: string;
+  days?: number;
+  permitted?: NameSpace;
+}): Promise<Issued> {
   return signedByItself(opts.commonName, opts.days ?? 3650, (keyId) => [
     // basicConstraints, critical: CA, pathLenConstraint 0
     seq(oid("2.5.29.19"), tlv(0x01, [0xff]), octets(seq(tlv(0x01, [0xff]), tlv(0x02, [0])))),
     // keyUsage, critical: keyCertSign and cRLSign
     seq(oid("2.5.29.15"), tlv(0x01, [0xff]), octets(tlv(0x03, [0x01, 0x06]))),
     seq(oid("2.5.29.14"), octets(octets(keyId))),
+    ...(opts.permitted ? [nameConstraints(opts.permitted)] : []),
   ]);
 }
 
-/** A server certificate for these names and addresses, signed by `ca` (from createCertificateAuthority). */
+/** A permitted address block, read back: the network's bytes and the mask's. */
+export interface AddressBlock {
+  network: Uint8Array;
+  mask: Uint8Array;
+}
+
+/**
+ * The permitted subtrees of a certificate's nameConstraints (DNS names and address blocks), or
+ * null when it has none: such a CA may issue for any name. Excluded subtrees are not read (the
+ * box never writes them).
+ */
+export function permittedNamesOf(certPem: string): { dns: string[]; ips: AddressBlock[] } | null {
+  const cert = derOfPem(certPem);
+  const extensions = tbsFields(cert).find((f) => f[0] === 0xa3);
+  if (!extensions) return null;
+  const list = element(extensions, element(extensions, 0).start); // [3] { SEQUENCE OF Extension }
+  for (let at = list.start; at < list.end; ) {
+    const ext = element(extensions, at);
+    const parts = children(extensions, ext.start, ext.end);
+    const id = parts[0]!;
+    if (Buffer.from(id).equals(Buffer.from(oid("2.5.29.30")))) {
+      const value = parts[parts.length - 1]!; // OCTET STRING holding NameConstraints
+      const nc = value.subarray(element(value, 0).start);
+      const out = { dns: [] as string[], ips: [] as AddressBlock[] };
+      for (const subtrees of children(nc, element(nc, 0).start, element(nc, 0).end)) {
+        if (subtrees[0] !== 0xa0) continue;
+        for (const subtree of children(subtrees, element(subtrees, 0).start, subtrees.length)) {
+          const base = children(subtree, element(subtree, 0).start, subtree.length)[0]!;
+          const content = base.subarray(element(base, 0).start, element(base, 0).end);
+          if (base[0] === 0x82) out.dns.push(new TextDecoder().decode(content).toLowerCase());
+          else if (base[0] === 0x87)
+            out.ips.push({
+              network: content.slice(0, content.length / 2),
+              mask: content.slice(content.length / 2),
+            });
+        }
+      }
+      return out;
+    }
+    at = ext.end;
+  }
+  return null;
+}
+
+/** Whether a DNS name or address lies in the permitted names (null: no constraints at all). */
+export function isPermitted(permitted: { dns: string[]; ips: AddressBlock[] } | null, name: string): boolean {
+  if (!permitted) return true;
+  const address = ipBytes(name);
+  if (address)
+    return permitted.ips.some(
+      (b) =>
+        b.network.length === address.length && address.every((v, i) => (v & b.mask[i]!) === b.network[i]),
+    );
+  const n = name.toLowerCase().replace(/\.$/, "");
+  return permitted.dns.some((d) => n === d || n.endsWith(`.${d}`));
+}
+
+/**
+ * A server certificate for these names and addresses, signed by `ca` (from
+ * createCertificateAuthority), ending no later than the CA does.
+ */
 export async function issueServerCertificate(
   ca: { certPem: string; keyPem: string },
   opts: { commonName: string; dnsNames: string[]; ips: string[]; days: number; keyPem?: string },
@@ -253,6 +357,8 @@ export async function issueServerCertificate(
     spki,
     issuer,
     days: opts.days,
+    // A certificate outliving its CA would only seem to: it fails with the CA.
+    until: new Date(new X509Certificate(ca.certPem).validTo),
     extensions: [
       ...serverExtensions(opts.dnsNames, opts.ips, await keyIdOf(spki)),
       // authorityKeyIdentifier: [0] keyIdentifier
@@ -277,6 +383,17 @@ function element(der: Uint8Array, at: number): { start: number; end: number } {
   let length = 0;
   for (let i = 0; i < n; i++) length = length * 256 + der[at + 2 + i]!;
   return { start: at + 2 + n, end: at + 2 + n + length };
+}
+
+/** The elements inside `der` from `start` to `end`, each whole (tag, length and content). */
+function children(der: Uint8Array, start: number, end: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let at = start; at < end; ) {
+    const e = element(der, at);
+    out.push(der.subarray(at, e.end));
+    at = e.end;
+  }
+  return out;
 }
 
 /** The elements of the TBSCertificate in a certificate's DER. */
