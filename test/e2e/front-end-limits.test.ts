@@ -99,7 +99,7 @@ describe("the request target", () => {
         expect(server.stdout() + server.stderr()).toContain("--lenient-request-target has no effect");
       expect(await server.stop("SIGTERM")).toBe(0);
     }
-  });
+  }, 30_000);
 });
 
 interface Slow {
