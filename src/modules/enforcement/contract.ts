@@ -92,6 +92,7 @@ export const enforcementContract: ApiContract = {
           },
           { zone: 1002, lots: [], recent: true },
         ],
+        complete: true,
       },
     },
     CheckTicketsBody: {

@@ -3,6 +3,11 @@ import type { KnownZones } from "./model.ts";
 
 /** A zone with a ticket or permit this recently counts as one of the site's zones. */
 export const KNOWN_ZONE_DAYS = 30;
+/**
+ * Zones listed at most besides the lots' own: far more than a site has, few enough that a
+ * terminal sending every zone number there is cannot make each handheld's start slow.
+ */
+export const KNOWN_ZONES_MAX = 1_000;
 
 /**
  * The zones an attendant of this site may stand in: every lot's zone (with the lots' names and
@@ -27,7 +32,14 @@ export function knownZones(ctx: Pick<EnforcementContext, "store">, at: number): 
       name: lot.name,
       locations: lot.parking_lot_location.map((l) => ({ latitude: l.latitude, longitude: l.longitude })),
     });
-  for (const n of ctx.store.tickets.zonesSince(since)) zone(n).recent = true;
-  for (const n of ctx.store.permits.zonesSince(since)) zone(n).recent = true;
-  return { data: [...zones.values()].sort((a, b) => a.zone - b.zone) };
+  const lots = zones.size;
+  let complete = true;
+  for (const n of [...ctx.store.tickets.zonesSince(since), ...ctx.store.permits.zonesSince(since)]) {
+    if (!zones.has(n) && zones.size >= lots + KNOWN_ZONES_MAX) {
+      complete = false;
+      continue;
+    }
+    zone(n).recent = true;
+  }
+  return { data: [...zones.values()].sort((a, b) => a.zone - b.zone), complete };
 }

@@ -140,6 +140,10 @@ export const KnownZones = t.Object({
     }),
     { description: "By zone number" },
   ),
+  complete: t.Boolean({
+    description:
+      "false: more than 1,000 zones had tickets or permits in the last 30 days and not all are listed, so a zone missing here is not necessarily unknown",
+  }),
 });
 export type KnownZones = Static<typeof KnownZones>;
 

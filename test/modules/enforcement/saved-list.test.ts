@@ -311,6 +311,40 @@ describe("GET /api/v1/attendants/zones", () => {
   });
 });
 
+test("past 1,000 recent zones the list says it is not complete (the lots' zones always listed)", async () => {
+  const s = setup(0);
+  expect(
+    (
+      await call(s.app, "POST", "/api/v1/parkings", {
+        token: s.admin,
+        body: { ...cityLot(), zone_number: 999_999 },
+      })
+    ).status,
+  ).toBe(201);
+  for (let z = 1; z <= 1_001; z++)
+    expect(
+      (
+        await call(s.app, "POST", "/api/v1/actions/tickets", {
+          token: s.terminal,
+          body: {
+            eventType: "TicketCreated",
+            ticketId: `z${z}`,
+            zoneCode: String(z),
+            parkingLotId: null,
+            startDate: iso(T0 - H),
+            endDate: iso(T0 + H),
+            licenseNumber: "ABC123",
+            ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+          },
+        })
+      ).status,
+    ).toBe(200);
+  const res = await call(s.app, "GET", "/api/v1/attendants/zones", { token: s.reader });
+  expect(res.json.complete).toBe(false);
+  expect(res.json.data.length).toBe(1_001);
+  expect(res.json.data.at(-1).zone).toBe(999_999);
+}, 60_000);
+
 describe("GET /api/v1/attendants/checks", () => {
   test("today's verdicts and plate lookups of the car, newest first, written or still waiting", async () => {
     const s = setup(0);

@@ -15,6 +15,7 @@ import {
 import { openFeed } from "./zone-feed.ts";
 
 const ZONE_KEY = "parkd.zone";
+type KnownZoneList = { data: KnownZones; complete: boolean };
 const KNOWN_KEY = "parkd.knownZones";
 const GEO_ASKED = "parkd.geoAsked";
 const CLOCK_OFFSET_KEY = "parkd.clockOffset";
@@ -123,8 +124,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   /** Unknown zones the attendant said to check anyway: asked once each. */
   const confirmed = new Set<number>();
 
-  function showKnown(zones: KnownZones): void {
-    known = new Map(zones.map((z) => [z.zone, z]));
+  function showKnown(answer: KnownZoneList): void {
+    const zones = Array.isArray(answer.data) ? answer.data : [];
+    // Not all listed (a site with over a thousand zones): a zone missing is not surely a typo.
+    known = answer.complete ? new Map(zones.map((z) => [z.zone, z])) : null;
     replace(
       knownList,
       byDistance(zones, here).map((z) =>
@@ -141,12 +144,12 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
 
   async function loadKnown(): Promise<void> {
     const kept = localStorage.getItem(KNOWN_KEY);
-    if (kept) showKnown(JSON.parse(kept) as KnownZones);
+    if (kept) showKnown(JSON.parse(kept) as KnownZoneList);
     try {
-      const zones = (await api<{ data: KnownZones }>("GET", "/api/v1/attendants/zones", undefined, 10_000))
-        .data;
-      localStorage.setItem(KNOWN_KEY, JSON.stringify(zones));
-      showKnown(zones);
+      const answer = await api<KnownZoneList>("GET", "/api/v1/attendants/zones", undefined, 10_000);
+      localStorage.setItem(KNOWN_KEY, JSON.stringify(answer));
+      showKnown(answer);
+      const zones = answer.data;
       // Asked once: nearest zones first where lots have map points.
       const located = zones.some((z) => z.lots.some((l) => l.locations.length));
       const permission = await navigator.permissions?.query({ name: "geolocation" }).catch(() => null);
@@ -159,7 +162,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         navigator.geolocation.getCurrentPosition(
           (pos) => {
             here = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
-            showKnown(zones);
+            showKnown(answer);
           },
           () => {},
           { maximumAge: 60_000, timeout: 15_000 },
