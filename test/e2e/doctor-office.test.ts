@@ -34,7 +34,7 @@ describe.skipIf(!available)("doctor and the office", () => {
 
     const bare = await box.run(args, { env });
     expect(bare.code).toBe(1);
-    expect(find(bare.stdout, "office link")).toMatchObject({ level: "fail" });
+    expect(find(bare.stdout, "office link")).toMatchObject({ level: "fail", condition: "office-schema" });
     expect(find(bare.stdout, "office link").summary).toContain("parkd central init");
     expect(find(bare.stdout, "clock").summary).toMatch(/^\d+\.\d s (ahead of|behind) the office/);
 

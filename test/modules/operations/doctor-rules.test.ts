@@ -100,10 +100,28 @@ describe("doctor's rules: every failure carries a fix", () => {
   test.each([
     { days: 400, source: "own", level: "ok" },
     { days: 29, source: "own", level: "warn" },
-    { days: -1, source: "own", level: "fail", fix: "put a renewed certificate at /d/tls/cert.pem" },
-    { days: -1, source: "self-signed", level: "fail", fix: "serve makes a local CA and issues from it" },
+    {
+      days: -1,
+      source: "own",
+      level: "fail",
+      condition: "tls-expired",
+      fix: "put a renewed certificate at /d/tls/cert.pem",
+    },
+    {
+      days: -1,
+      source: "self-signed",
+      level: "fail",
+      condition: "tls-expired",
+      fix: "serve makes a local CA and issues from it",
+    },
     // serve issues a new one from the local CA at its start: no 'self-signed' in the fix.
-    { days: -1, source: "local-ca", level: "warn", fix: "serve issues the new certificate itself" },
+    {
+      days: -1,
+      source: "local-ca",
+      level: "warn",
+      condition: "tls-local-ca-renews",
+      fix: "serve issues the new certificate itself",
+    },
   ] as const)("certificate ($source) valid for $days days: $level", ({ days, source, level, ...rest }) => {
     const [expiry] = certificateRules(
       {
@@ -119,6 +137,7 @@ describe("doctor's rules: every failure carries a fix", () => {
     );
     expect(expiry!.level).toBe(level as never);
     if ("fix" in rest) expect(expiry!.fix).toContain(rest.fix);
+    if ("condition" in rest) expect(expiry!.condition).toBe(rest.condition);
     expect(expiry!.fix ?? "").not.toContain("a new self-signed certificate");
   });
 
