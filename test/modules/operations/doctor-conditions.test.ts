@@ -23,7 +23,11 @@ describe("the conditions doctor and /readyz share", () => {
 
   test.each(Object.entries(CONDITIONS))("%s says what serve does and how to fix it", (id, c) => {
     expect(c.serve.length).toBeGreaterThan(10);
-    const fix = fixFor(id as keyof typeof CONDITIONS, { dataDir: "/var/lib/parkd", file: "/x", site: "north" });
+    const fix = fixFor(id as keyof typeof CONDITIONS, {
+      dataDir: "/var/lib/parkd",
+      file: "/x",
+      site: "north",
+    });
     expect(fix.length).toBeGreaterThan(10);
     // No fix promises what serve no longer does (an earlier text said a self-signed one is made).
     expect(fix).not.toContain("new self-signed certificate");

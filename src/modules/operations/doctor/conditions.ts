@@ -37,7 +37,7 @@ export const CONDITIONS = {
     check: "store integrity",
     level: "fail",
     serve:
-      "starts and serves what it can read; requests touching the damaged pages answer 500, and /readyz answers 503 once one has",
+      "starts and serves what it can read; requests touching the damaged pages answer 500 (a quick_check of the whole store is doctor's, not /readyz's)",
     fix: (at) =>
       `stop the service, then 'parkd restore --data-dir ${at.dataDir ?? "<data folder>"} FILE' a backup (or a copy in backups/): restore replaces the store with the backup's contents, so what was written since that backup is lost; check the disk (dmesg, smartctl)`,
   },
