@@ -142,3 +142,12 @@ describe("a site's role at the office", () => {
     expect(scramVerifier(a, salt)).not.toBe(scramVerifier(a, Buffer.alloc(16, 8)));
   });
 });
+
+describe("the wait before trying a failed office again", () => {
+  test("is between half the probe interval and all of it, never growing", async () => {
+    const { retryWait } = await import("../../../src/modules/sync/job.ts");
+    expect(retryWait(5_000, () => 0)).toBe(2_500);
+    expect(retryWait(5_000, () => 0.999999)).toBeLessThan(5_000);
+    for (let i = 0; i < 100; i++) expect(retryWait(5_000)).toBeLessThanOrEqual(5_000);
+  });
+});
