@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, rmSync, writeSync } from "node:fs";
 import {
   CENTRAL_SCHEMA_VERSION,
   checkCentralSchema,
@@ -22,6 +22,9 @@ export const centralPasswordOption: OptionSpec = {
   valueName: "FILE",
   help: "file whose first line is the office database password (or set PARKD_CENTRAL_PASSWORD)",
 };
+
+/** Where a box keeps its office password (docs/central.md, deploy/debian/parkd.env). */
+export const BOX_PASSWORD_FILE = "/etc/parkd/central-password";
 
 /** The office URL (a positional or PARKD_CENTRAL) and the owner's password, checked. */
 function officeTarget(v: OptionValues, text: string | undefined): { url: string; password?: string } {
@@ -101,13 +104,18 @@ const addSiteCommand: Command = {
       where.username = role;
       process.stderr.write(
         `${r.created ? "created" : "set the password of"} role ${role} for site ${site} at ${redactedUrl(target.url)}` +
-          ` (password ${made ? "written to" : "read from"} ${file})\n`,
+          ` (password ${made ? "written to" : "read from"} ${file}; copy it to the box as ${BOX_PASSWORD_FILE}, 0640 root:parkd)\n`,
       );
+      // The box's own lines for /etc/parkd/parkd.env: the path is where the box keeps the file,
+      // not where this office-side run wrote it.
       process.stdout.write(
-        `PARKD_CENTRAL=${where.toString()}\nPARKD_SITE=${site}\nPARKD_CENTRAL_PASSWORD_FILE=${file}\n`,
+        `PARKD_CENTRAL=${where.toString()}\nPARKD_SITE=${site}\nPARKD_CENTRAL_PASSWORD_FILE=${BOX_PASSWORD_FILE}\n`,
       );
       return 0;
     } catch (e) {
+      // A password made for a role that was not made is no one's: it goes, so that a run again
+      // does not take it for the role's.
+      if (made) rmSync(file, { force: true });
       return fail(
         `central add-site ${site} against ${redactedUrl(target.url)} failed: ${(e as Error).message}`,
       );

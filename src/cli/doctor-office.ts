@@ -1,28 +1,37 @@
+import { conditionFinding } from "../modules/operations/doctor/conditions.ts";
 import type { Finding } from "../modules/operations/doctor/rules.ts";
-import { checkCentralSchema } from "../modules/sync/central-schema.ts";
+import { CentralSchemaError, checkCentralSchema } from "../modules/sync/central-schema.ts";
 import {
   CentralConfigError,
   centralPassword,
   checkCentralUrl,
   connectCentral,
+  PLAINTEXT_LINK,
   redactedUrl,
+  sslModeOf,
 } from "../modules/sync/connection.ts";
+import { officePositions, SiteClaimedError } from "../modules/sync/pusher.ts";
+import { checkSiteRole, SiteRoleError } from "../modules/sync/site-roles.ts";
 
 export interface OfficeLook {
-  finding: Finding;
+  findings: Finding[];
   /** This box's clock minus the office's, in ms (the round trip's midpoint); undefined when unreached. */
   skewMs?: number;
 }
 
 /**
- * Reaches the office's PostgreSQL as serve would (same URL, same password source), checks its
- * schema, and reads its clock. lastSync: when this box's sync cursors last moved.
+ * Reaches the office's PostgreSQL as serve would (same URL, same password source, same TLS
+ * mode), checks its schema, that the role is this site's and that no other box holds the site
+ * id (what serve's sync refuses on), and reads its clock. Reads only. lastSync: when this box's
+ * sync cursors last moved; boxId: the id this box's store holds at the office (none yet: undefined).
  */
 export async function lookAtOffice(
   url: string,
   passwordFile: string | undefined,
   lastSync: { push?: number; pull?: number },
   now: number,
+  site?: string,
+  boxId?: string,
 ): Promise<OfficeLook> {
   const check = "office link";
   let target: { url: string; password?: string };
@@ -34,11 +43,22 @@ export async function lookAtOffice(
   } catch (e) {
     if (e instanceof CentralConfigError)
       return {
-        finding: { check, level: "fail", summary: e.message, fix: "correct --central / PARKD_CENTRAL" },
+        findings: [
+          {
+            check,
+            level: "fail",
+            summary: `${e.message}: serve refuses to start`,
+            fix: "correct --central / PARKD_CENTRAL",
+          },
+        ],
       };
     throw e;
   }
   const shown = redactedUrl(target.url);
+  const findings: Finding[] =
+    sslModeOf(target.url) === "disable"
+      ? [conditionFinding("office-plaintext", `${shown}: ${PLAINTEXT_LINK}`)]
+      : [];
   const sql = connectCentral(target, { max: 1 });
   let skewMs: number | undefined;
   try {
@@ -49,26 +69,30 @@ export async function lookAtOffice(
     const back = Date.now();
     skewMs = Math.round((sent + back) / 2 - Number(row!.ms));
     const version = await checkCentralSchema(sql);
+    if (site !== undefined) {
+      await checkSiteRole(sql, site);
+      await officePositions(sql, site, boxId ?? "");
+    }
     const age = (at?: number) => (at === undefined ? "never" : `${Math.round((now - at) / 1000)} s ago`);
-    return {
-      skewMs,
-      finding: {
-        check,
-        level: "ok",
-        summary: `${shown} answers in ${back - sent} ms, central schema ${version}; this box last pushed ${age(lastSync.push)}, last pulled permits ${age(lastSync.pull)}`,
-      },
-    };
+    findings.push({
+      check,
+      level: "ok",
+      summary: `${shown} answers in ${back - sent} ms, central schema ${version}${site ? `, role and site id ${site} this box's` : ""}; this box last pushed ${age(lastSync.push)}, last pulled permits ${age(lastSync.pull)}`,
+    });
   } catch (e) {
-    return {
-      skewMs,
-      finding: {
-        check,
-        level: "fail",
-        summary: `${shown}: ${(e as Error).message}`,
-        fix: "check the network to the office, the password (--central-password-file or PARKD_CENTRAL_PASSWORD), the office's pg_hba.conf, and that 'parkd central init' was run there",
-      },
-    };
+    const seen = `${shown}: ${(e as Error).message}`;
+    const at = { site };
+    findings.push(
+      e instanceof SiteRoleError
+        ? conditionFinding("office-role-not-site", seen, at)
+        : e instanceof SiteClaimedError
+          ? conditionFinding("office-site-claimed", seen, at)
+          : e instanceof CentralSchemaError
+            ? conditionFinding("office-schema", seen, at)
+            : conditionFinding("office-unreachable", seen, at),
+    );
   } finally {
     await sql.close({ timeout: 1 }).catch(() => {});
   }
+  return { skewMs, findings };
 }

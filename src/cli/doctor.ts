@@ -9,7 +9,9 @@ import {
   portRule,
   systemdRule,
   timezoneRule,
+  tlsRule,
 } from "../modules/operations/doctor/box-rules.ts";
+import { conditionFinding } from "../modules/operations/doctor/conditions.ts";
 import {
   applyRepair,
   boxAddresses,
@@ -20,9 +22,11 @@ import {
   ntpSynchronized,
   portState,
   serveLockHeld,
+  tlsFacts,
   unitFacts,
 } from "../modules/operations/doctor/host.ts";
 import {
+  DISK_FULL_BYTES,
   diskRule,
   type Finding,
   integrityRule,
@@ -68,13 +72,31 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
 
   const terminals: TerminalFacts[] = [];
   const lastSync: { push?: number; pull?: number } = {};
-  if (folder && existsSync(storePath(dataDir))) {
+  let boxId: string | undefined;
+  /** The credentials were read: only then can doctor say which terminals there are. */
+  let storeRead = false;
+  const hasStore = folder !== null && existsSync(storePath(dataDir));
+  if (hasStore) {
     try {
       const seen = inspectStore(dataDir);
       try {
-        out.push(integrityRule(seen.quickCheck, seen.storeBytes));
+        const healthy = seen.quickCheck.length === 1 && seen.quickCheck[0] === "ok";
         out.push(
-          schemaRule(seen.schema.applied, seen.schema.pending.length, seen.schema.unknown, seen.known),
+          healthy
+            ? integrityRule(seen.quickCheck, seen.storeBytes)
+            : conditionFinding(
+                "store-damaged",
+                `quick_check reports damage: ${seen.quickCheck.slice(0, 3).join("; ")}`,
+                { dataDir },
+              ),
+        );
+        out.push(
+          seen.schema.unknown > 0
+            ? conditionFinding(
+                "store-newer-schema",
+                `schema ${seen.schema.applied}, this binary knows ${seen.known}`,
+              )
+            : schemaRule(seen.schema.applied, seen.schema.pending.length, seen.schema.unknown, seen.known),
         );
         out.push(walRule(seen.walBytes));
         const live = (t: { revokedAt: number | null; expiresAt: number | null }) =>
@@ -88,16 +110,23 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
         for (const t of terminals) t.lastEventAt = seen.store.ticketSearch.lastEventBy(t.label);
         lastSync.push = seen.store.syncCursors.updatedAt("events");
         lastSync.pull = seen.store.syncCursors.updatedAt("permits");
+        boxId = seen.store.syncCursors.get("box");
+        storeRead = true;
       } finally {
         seen.store.close();
       }
     } catch (e) {
-      out.push({
-        check: "store",
-        level: "fail",
-        summary: `cannot read ${storePath(dataDir)}: ${(e as Error).message}`,
-        fix: "run doctor as the service user or root; if the file is damaged, 'parkd restore FILE' a backup",
-      });
+      const message = (e as Error).message;
+      out.push(
+        /malformed|not a database|corrupt/i.test(message)
+          ? conditionFinding("store-damaged", `cannot read ${storePath(dataDir)}: ${message}`, { dataDir })
+          : {
+              check: "store",
+              level: "fail",
+              summary: `cannot read ${storePath(dataDir)}: ${message}`,
+              fix: "run doctor as the service user or root",
+            },
+      );
     }
   } else if (folder)
     out.push({
@@ -108,42 +137,40 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
     });
   if (folder) {
     const disk = diskFacts(dataDir);
-    out.push(diskRule(disk.free, disk.total, dataDir));
+    const found = diskRule(disk.free, disk.total, dataDir);
+    // A full disk under a store: serve starts and serves reads, writes wait for space.
+    out.push(
+      found.level === "fail" && hasStore && disk.free < DISK_FULL_BYTES
+        ? conditionFinding("store-not-writable", found.summary)
+        : found,
+    );
   }
 
   const plain = v.http === true;
   if (!plain) {
-    const own = stringOpt(v, "tls-cert");
-    const file = own ?? `${dataDir}/tls/cert.pem`;
-    if (existsSync(file)) {
-      try {
-        out.push(
-          ...certificateRules(certificateFacts(file, own !== undefined), boxAddresses(), hostname(), now),
-        );
-      } catch (e) {
-        out.push({
-          check: "certificate",
-          level: "fail",
-          summary: `${file}: ${(e as Error).message}`,
-          fix: "replace it with a PEM certificate",
-        });
-      }
-    } else
-      out.push({
-        check: "certificate",
-        level: own ? "fail" : "info",
-        summary: own
-          ? `${file} does not exist`
-          : "no certificate yet: serve makes a self-signed one at its first start",
-        ...(own ? { fix: "give --tls-cert the certificate's path" } : {}),
-      });
+    const certFile = stringOpt(v, "tls-cert");
+    const keyFile = stringOpt(v, "tls-key");
+    const facts = tlsFacts(dataDir, certFile && keyFile ? { certFile, keyFile } : undefined);
+    const seen = tlsRule(facts, dataDir);
+    if ("finding" in seen) out.push(seen.finding);
+    else
+      out.push(
+        ...certificateRules(certificateFacts(facts.certFile, seen.source), boxAddresses(), hostname(), now),
+      );
   }
 
   const zone = stringOpt(v, "timezone") ?? systemTimezone();
   out.push(timezoneRule(zone, isTimeZone(zone), systemTimezone()));
   const central = stringOpt(v, "central");
   const office = central
-    ? await lookAtOffice(central, stringOpt(v, "central-password-file"), lastSync, now)
+    ? await lookAtOffice(
+        central,
+        stringOpt(v, "central-password-file"),
+        lastSync,
+        now,
+        stringOpt(v, "site"),
+        boxId,
+      )
     : null;
   out.push(clockRule(office?.skewMs, ntpSynchronized()));
 
@@ -152,9 +179,19 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
   out.push(portRule(await portState(host, port, !plain, serveLockHeld(dataDir)), host, port));
   out.push(systemdRule(unitFacts()));
   const silentMinutes = intOpt(v, "silent-minutes", 1, 100_000) ?? 30;
-  out.push(terminalsRule(terminals, now, silentMinutes * 60_000));
   out.push(
-    office?.finding ?? { check: "office link", level: "info", summary: "not configured (no --central)" },
+    storeRead
+      ? terminalsRule(terminals, now, silentMinutes * 60_000)
+      : {
+          check: "terminals",
+          level: "info",
+          summary: hasStore ? "not checked: the store could not be read" : "not checked: no store yet",
+        },
+  );
+  out.push(
+    ...(office?.findings ?? [
+      { check: "office link", level: "info", summary: "not configured (no --central)" },
+    ]),
   );
   return out;
 }

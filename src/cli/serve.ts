@@ -199,7 +199,7 @@ export const serveCommand: Command = {
     }
     let store: ReturnType<typeof openStore>;
     try {
-      store = openStore(dataDir);
+      store = openStore(dataDir, { aloneWhenFull: true });
     } catch (e) {
       lock.release();
       // The lock file can be usable where the store is not (a store file on its own disk trouble).
@@ -297,6 +297,12 @@ export const serveCommand: Command = {
       log(
         "warning",
         "--lenient-request-target has no effect any more: raw UTF-8 in the request target is always read",
+      );
+    if (store.heldAlone)
+      log(
+        "warning",
+        `the disk holding ${store.dataDir} is full: lookups are served, writes answer 503 until there is space; other parkd commands on this folder (token, backup, doctor) wait until serve is restarted once space is freed`,
+        { dataDir: store.dataDir },
       );
     if (store.readOnly)
       log("warning", `${store.path} is write-protected: writes answer 503 until it is writable again`, {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "bun";
 import { boxesForFile } from "../support/binary.ts";
@@ -63,7 +63,18 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     expect(added.stderr).toContain("created role parkd_site_e2e-site for site e2e-site");
     expect(added.code).toBe(0);
     const siteUrl = pg.url.replace("parkd_office@", "parkd_site_e2e-site@");
-    expect(added.stdout).toContain(`PARKD_CENTRAL=${siteUrl}\nPARKD_SITE=e2e-site\n`);
+    // The box's lines: TLS required in so many words, and the password file where the box keeps it.
+    expect(added.stdout).toBe(
+      `PARKD_CENTRAL=${siteUrl}?sslmode=require\nPARKD_SITE=e2e-site\nPARKD_CENTRAL_PASSWORD_FILE=/etc/parkd/central-password\n`,
+    );
+    expect(added.stderr).toContain(`copy it to the box as /etc/parkd/central-password`);
+    // A failed add-site leaves no password file behind for a role it did not make.
+    const lost = join(box.dir, "never-made.pw");
+    const refused = await box.run(["central", "add-site", "e2e-lost", pg.url, "--site-password-file", lost], {
+      env: { PARKD_CENTRAL_PASSWORD: "not-the-owners" },
+    });
+    expect(refused.code).toBe(1);
+    expect(existsSync(lost)).toBe(false);
     expect(statSync(pwFile).mode & 0o777).toBe(0o600);
     expect(readFileSync(pwFile, "utf8")).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
     // Again with the same file: the password is read from it, and the role keeps it.

@@ -114,3 +114,76 @@ describe("disk full while serving", () => {
     60_000,
   );
 });
+
+/**
+ * A box whose disk is already full when serve starts (a restart after the disk filled, or
+ * systemd restarting it): with a store there, serve starts, serves lookups and answers every
+ * write 503 ("store-not-writable"), and takes writes again once space is freed, without a
+ * restart (other commands wait for serve's next start).
+ */
+describe("a start on a full disk", () => {
+  const full = isRoot ? new Box() : undefined;
+  let on = "";
+  afterAll(async () => {
+    if (on) spawnSync(["umount", "-l", on]);
+    await full?.cleanup().catch(() => {});
+  });
+
+  test.skipIf(!isRoot)(
+    "store-not-writable: reads served, writes 503, /readyz 503; all back once space is freed",
+    async () => {
+      const b = full!;
+      mkdirSync(b.dataDir, { recursive: true });
+      mount(b.dataDir, "2m");
+      on = b.dataDir;
+      const terminal = await b.token("terminal", "tickets:write");
+      const handheld = await b.token("handheld", "permits:read");
+      const first = await b.serve(["--http"]);
+      const post = (n: number, url: string) =>
+        fetch(`${url}/api/v1/actions/tickets`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${terminal}` },
+          body: JSON.stringify(event(n)),
+        });
+      expect((await post(1, first.url)).status).toBe(200);
+      expect(await first.stop("SIGTERM")).toBe(0);
+      // Every block taken: not even SQLite's shared-memory file can grow.
+      spawnSync(["dd", "if=/dev/zero", `of=${join(b.dataDir, "filler")}`, "bs=4k"], { stderr: "ignore" });
+      const server = await b.serve(["--http"]);
+      expect(server.stderr()).toContain("is full: lookups are served");
+      const look = await fetch(`${server.url}/api/v1/attendants/check-tickets?registration_number=F1`, {
+        headers: { Authorization: `Bearer ${handheld}` },
+      });
+      expect(look.status).toBe(200);
+      expect(Array.isArray(await look.json())).toBe(true);
+      const refused = await post(2, server.url);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("content-type")).toContain("application/problem+json");
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+      // What doctor says of it: the condition serve is in, with its fix.
+      const doctor = await b.run(["doctor", "--json", "--http", "--port", "0"]);
+      const conditions = (JSON.parse(doctor.stdout) as { findings: { condition?: string }[] }).findings
+        .map((f) => f.condition)
+        .filter(Boolean);
+      expect(conditions).toContain("store-not-writable");
+
+      spawnSync(["rm", join(b.dataDir, "filler")]);
+      const deadline = Date.now() + 20_000;
+      while ((await fetch(`${server.url}/readyz`)).status !== 200) {
+        if (Date.now() > deadline) throw new Error("not ready again within 20 s of space freed");
+        await Bun.sleep(250);
+      }
+      expect((await post(3, server.url)).status).toBe(200);
+      expect(await server.stop("SIGTERM")).toBe(0);
+      // Held alone until a restart: then other commands open the store beside serve again.
+      const again = await b.serve(["--http"]);
+      expect(again.stderr()).not.toContain("is full");
+      expect((await b.run(["token", "list"])).code).toBe(0);
+      expect(await again.stop("SIGTERM")).toBe(0);
+      const db = new Database(join(b.dataDir, "parkd.db"), { readonly: true });
+      expect((db.query("SELECT count(*) AS n FROM tickets").get() as { n: number }).n).toBe(2);
+      db.close(false);
+    },
+    90_000,
+  );
+});

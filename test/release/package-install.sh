@@ -58,3 +58,19 @@ echo "purged.data=$(test -e "$R/var/lib/parkd" && echo kept || echo gone)"
 echo "purged.etc=$(test -e "$R/etc/parkd" && echo kept || echo gone)"
 echo "purged.status=$(in_root dpkg-query -W -f='${db:Status-Status}' parkd 2>/dev/null || echo unknown)"
 echo "purged.user=$(in_root getent passwd parkd >/dev/null && echo kept || echo gone)"
+
+# A box set up by hand as the README shows (binary in /usr/local/bin, unit in /etc/systemd/system,
+# enabled), holding a 0.1.0 store; then the package installed over it.
+in_root install -d -o parkd -g parkd -m 0700 /var/lib/parkd
+in_root install -o parkd -g parkd -m 0600 /mnt/release/old-store.db /var/lib/parkd/parkd.db
+printf '#!/bin/sh\necho hand-installed parkd\n' >"$R/usr/local/bin/parkd"
+chmod 0755 "$R/usr/local/bin/parkd"
+printf '[Service]\nUser=parkd\nExecStart=/usr/local/bin/parkd serve --data-dir /var/lib/parkd --rate-limit-per-second 100\n[Install]\nWantedBy=multi-user.target\n' >"$R/etc/systemd/system/parkd.service"
+: >"$R/run/unit-calls"
+in_root dpkg -i /mnt/release/parkd.deb >"$work/hand.log" 2>&1 || { cat "$work/hand.log"; exit 1; }
+echo "hand.calls=$(tr '\n' ';' <"$R/run/unit-calls")"
+echo "hand.unit=$(test -e "$R/etc/systemd/system/parkd.service" && echo present || echo moved)"
+echo "hand.aside=$(test -f "$R/etc/systemd/system/parkd.service.hand-installed" && echo kept || echo missing)"
+echo "hand.said=$(grep -c 'installed by hand' "$work/hand.log" || true)"
+echo "hand.migrate=$(grep 'schema upgraded' "$work/hand.log" || true)"
+echo "hand.store=$(in_root runuser -u parkd -- /usr/bin/parkd migrate --data-dir /var/lib/parkd 2>&1 | tail -1)"

@@ -115,6 +115,15 @@ describe("the Debian packages", () => {
         expect([seen["purged.data"], seen["purged.etc"]]).toEqual(["gone", "gone"]);
         expect(seen["purged.status"]).not.toBe("installed");
         expect(seen["purged.user"]).toBe("kept");
+        // Over a hand-installed box: its unit stopped, disabled and moved aside (said so), the
+        // store it served migrated, the package's unit started in its place.
+        expect(seen["hand.calls"]).toMatch(
+          /systemctl stop parkd\.service;systemctl disable parkd\.service;.*deb-systemd-invoke start parkd\.service/,
+        );
+        expect([seen["hand.unit"], seen["hand.aside"]]).toEqual(["moved", "kept"]);
+        expect(Number(seen["hand.said"])).toBeGreaterThanOrEqual(2);
+        expect(seen["hand.migrate"]).toMatch(/store schema upgraded from version 3 to \d+/);
+        expect(seen["hand.store"]).toMatch(/is at schema version \d+$/);
       } finally {
         rmSync(work, { recursive: true, force: true });
       }

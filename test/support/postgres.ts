@@ -74,6 +74,43 @@ export interface PgOptions {
   maxConnections?: number;
   /** More server settings, NAME=VALUE (benchmarks: pg_stat_statements). */
   settings?: string[];
+  /**
+   * TLS on, with a certificate made here (default: on, as an office server should be; boxes
+   * require TLS unless their URL says sslmode=disable). false: a server without TLS.
+   */
+  ssl?: boolean;
+}
+
+/** A self-signed server certificate and key for the test server, in its folder. */
+function serverCertificate(dir: string, owner: { uid: number; gid: number } | undefined): string[] {
+  const cert = join(dir, "server.crt");
+  const key = join(dir, "server.key");
+  const made = spawnSync(
+    [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdout: "ignore", stderr: "pipe" },
+  );
+  if (made.exitCode !== 0)
+    throw new Error(`openssl could not make the test server's certificate: ${made.stderr}`);
+  if (owner) for (const f of [cert, key]) chownSync(f, owner.uid, owner.gid);
+  chmodSync(key, 0o600);
+  return ["-c", "ssl=on", "-c", `ssl_cert_file=${cert}`, "-c", `ssl_key_file=${key}`];
 }
 
 export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
@@ -111,6 +148,7 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed: ${init.stderr.toString()}`);
   }
+  const tls = opts.ssl === false ? [] : serverCertificate(dir, owner);
   const port = await freePort();
   let proc: ReturnType<typeof spawn> | null = null;
   let log = "";
@@ -154,6 +192,7 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
           `fsync=${opts.durable ? "on" : "off"}`,
           "-c",
           `max_connections=${opts.maxConnections ?? 200}`,
+          ...tls,
           ...(opts.settings ?? []).flatMap((kv) => ["-c", kv]),
         ],
         { ...as, cwd: dir, stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin", LANG: "C" } },

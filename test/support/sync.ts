@@ -78,8 +78,7 @@ export function siteBox(site: string, dir = mkdtempSync(join(tmpdir(), `parkd-si
         timeZone: "Europe/Stockholm",
         idleMs: 50,
         pullIntervalMs: 200,
-        backoffMinMs: 50,
-        backoffMaxMs: 400,
+        retryMs: 100,
         timeoutMs: 10_000,
         ...opts,
       });

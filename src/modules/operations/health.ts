@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { CONDITIONS, type ConditionId, type ReportedProblem, reported } from "./doctor/conditions.ts";
 import type { OperationsDeps } from "./index.ts";
 
 export const HealthStatus = t.Object({ status: t.Literal("ok") });
@@ -12,6 +13,7 @@ const Instant = t.Union([t.String({ description: "ISO 8601, UTC" }), t.Null()]);
 export const SyncReadiness = t.Object({
   site: t.String(),
   central: t.String({ description: "The office's PostgreSQL, without credentials" }),
+  encrypted: t.Boolean({ description: "false only where --central says sslmode=disable" }),
   reachable: t.Boolean({ description: "The last push and pull reached the office" }),
   pending_events: t.Integer({ description: "Ticket events the office does not have yet" }),
   oldest_pending_age_seconds: t.Number(),
@@ -23,7 +25,24 @@ export const SyncReadiness = t.Object({
   central_permits: t.Integer({ description: "Office permits held for this site" }),
 });
 
-export const ReadyStatus = t.Object({ status: t.Literal("ok"), sync: t.Optional(SyncReadiness) });
+/** A condition the box works under only in part (doctor's list, docs/operations.md). */
+export const ReadyProblem = t.Object({
+  condition: t.String({
+    description: `The condition's id, as parkd doctor names it: ${Object.keys(CONDITIONS).join(", ")}`,
+  }),
+  summary: t.String(),
+  fix: t.String(),
+});
+
+export const ReadyStatus = t.Object({
+  status: t.Literal("ok"),
+  sync: t.Optional(SyncReadiness),
+  problems: t.Optional(
+    t.Array(ReadyProblem, {
+      description: "What the box is ready despite (the office link's faults); absent when there is none",
+    }),
+  ),
+});
 
 const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
 
@@ -31,15 +50,34 @@ const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
 export interface OfficeLinkState {
   site: string;
   central: string;
+  encrypted: boolean;
   reachable: boolean;
   pendingEvents: number;
   oldestPendingAgeSeconds: number;
   lastPushAt: number | null;
   lastPullAt: number | null;
   lastError: string | null;
+  lastFault: "role-not-site" | "site-claimed" | "schema" | "unreachable" | null;
   lastErrorAt: number | null;
   errors: { push: number; pull: number };
   centralPermits: number;
+}
+
+const FAULT_CONDITION = {
+  "role-not-site": "office-role-not-site",
+  "site-claimed": "office-site-claimed",
+  schema: "office-schema",
+  unreachable: "office-unreachable",
+} as const satisfies Record<NonNullable<OfficeLinkState["lastFault"]>, ConditionId>;
+
+/** What /readyz lists of the office link: a plaintext link, and why it fails while it does. */
+export function officeLinkProblems(s: OfficeLinkState | undefined): ReportedProblem[] {
+  if (!s) return [];
+  const out: ReportedProblem[] = [];
+  if (!s.encrypted) out.push(reported("office-plaintext", `${s.central}: sslmode=disable`));
+  if (!s.reachable && s.lastFault && s.lastError)
+    out.push(reported(FAULT_CONDITION[s.lastFault], s.lastError, { site: s.site }));
+  return out;
 }
 
 /** The office link's state as /readyz and the console's status show it; undefined without --central. */
@@ -49,6 +87,7 @@ export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
   return {
     site: s.site,
     central: s.central,
+    encrypted: s.encrypted,
     reachable: s.reachable,
     pending_events: s.pendingEvents,
     oldest_pending_age_seconds: s.oldestPendingAgeSeconds,
@@ -90,7 +129,12 @@ export function healthRoutes(ctx: OperationsDeps) {
           );
         }
         const sync = syncReadiness(ctx);
-        return sync ? { status: "ok" as const, sync } : { status: "ok" as const };
+        const faults = officeLinkProblems(ctx.officeLink());
+        return {
+          status: "ok" as const,
+          ...(sync ? { sync } : {}),
+          ...(faults.length ? { problems: faults } : {}),
+        };
       },
       {
         rateLimit: "address",

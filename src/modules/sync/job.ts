@@ -2,11 +2,23 @@ import type { SQL } from "bun";
 import { RepeatedFault } from "../../platform/fault-log.ts";
 import { log } from "../../platform/log.ts";
 import type { Store } from "../../platform/store/db.ts";
-import { type CentralTarget, connectCentral, redactedUrl } from "./connection.ts";
+import { CentralSchemaError } from "./central-schema.ts";
+import { type CentralTarget, connectCentral, PLAINTEXT_LINK, redactedUrl, sslModeOf } from "./connection.ts";
 import { SyncLocal } from "./local.ts";
 import { notePull, pullPermits } from "./puller.ts";
-import { pushBatch } from "./pusher.ts";
+import { pushBatch, SiteClaimedError } from "./pusher.ts";
 import { reconcile, verifyOffice } from "./reconcile.ts";
+import { SiteRoleError } from "./site-roles.ts";
+
+/** Why the office link last failed, as /readyz and doctor tell it apart. */
+export type LinkFault = "role-not-site" | "site-claimed" | "schema" | "unreachable";
+
+function faultOf(e: unknown): LinkFault {
+  if (e instanceof SiteRoleError) return "role-not-site";
+  if (e instanceof SiteClaimedError) return "site-claimed";
+  if (e instanceof CentralSchemaError) return "schema";
+  return "unreachable";
+}
 
 export interface SyncOptions {
   store: Store;
@@ -22,9 +34,12 @@ export interface SyncOptions {
   /** Wait between pushes once caught up. */
   idleMs?: number;
   pullIntervalMs?: number;
-  /** Backoff while the office is unreachable: first wait, doubling up to the max. */
-  backoffMinMs?: number;
-  backoffMaxMs?: number;
+  /**
+   * Once a round has failed, the next comes within this (between half of it and all of it): an
+   * office that is back is found within about this long, where a doubling backoff left boxes
+   * up to a minute behind it.
+   */
+  retryMs?: number;
   /** A push or pull that takes longer is abandoned and its connections dropped. */
   timeoutMs?: number;
   /** Pulled permits that ended this long ago are dropped (they are never listed again). */
@@ -34,6 +49,8 @@ export interface SyncOptions {
 export interface SyncStatus {
   site: string;
   central: string;
+  /** The link's TLS mode: false only where the URL says sslmode=disable. */
+  encrypted: boolean;
   /** Whether the last push and pull reached the office. */
   reachable: boolean;
   pendingEvents: number;
@@ -41,6 +58,8 @@ export interface SyncStatus {
   lastPushAt: number | null;
   lastPullAt: number | null;
   lastError: string | null;
+  /** The kind of the last failure (null: none yet). */
+  lastFault: LinkFault | null;
   lastErrorAt: number | null;
   errors: { push: number; pull: number };
   pushed: { events: number; tickets: number; lookups: number; lots: number };
@@ -56,6 +75,15 @@ export interface SyncStatus {
  * short snapshots, so intake and lookups never wait for the office. While it is unreachable
  * they back off exponentially; what was not sent stays in the store and goes when it is back.
  */
+/**
+ * The wait before the next try at an office that failed: a fixed probe, jittered over its second
+ * half so a fleet that lost the office together does not come back in lockstep. One probe costs
+ * the office a connection attempt; 5 s across a thousand boxes is 200 a second at most.
+ */
+export function retryWait(retryMs: number, random: () => number = Math.random): number {
+  return retryMs / 2 + random() * (retryMs / 2);
+}
+
 export class CentralSync {
   private readonly o: Required<
     Omit<SyncOptions, "store" | "target" | "site" | "version" | "now" | "timeZone">
@@ -75,13 +103,14 @@ export class CentralSync {
   private pullOk = false;
   /** One line when the office goes away, a summary a minute while it stays away, one when it is back. */
   private readonly faults = {
-    push: new RepeatedFault("central sync: push to the office failed; retrying with backoff"),
-    pull: new RepeatedFault("central sync: pull from the office failed; retrying with backoff"),
+    push: new RepeatedFault("central sync: push to the office failed; retrying every few seconds"),
+    pull: new RepeatedFault("central sync: pull from the office failed; retrying every few seconds"),
   };
   private readonly state = {
     lastPushAt: null as number | null,
     lastPullAt: null as number | null,
     lastError: null as string | null,
+    lastFault: null as LinkFault | null,
     lastErrorAt: null as number | null,
     errors: { push: 0, pull: 0 },
     pushed: { events: 0, tickets: 0, lookups: 0, lots: 0 },
@@ -95,8 +124,7 @@ export class CentralSync {
       batchSize: opts.batchSize ?? 500,
       idleMs: opts.idleMs ?? 1_000,
       pullIntervalMs: opts.pullIntervalMs ?? 30_000,
-      backoffMinMs: opts.backoffMinMs ?? 1_000,
-      backoffMaxMs: opts.backoffMaxMs ?? 60_000,
+      retryMs: opts.retryMs ?? 5_000,
       timeoutMs: opts.timeoutMs ?? 60_000,
       keepEndedMs: opts.keepEndedMs ?? 7 * 86_400_000,
     };
@@ -109,7 +137,14 @@ export class CentralSync {
       this.loop("push", () => this.pushOnce(), this.o.idleMs),
       this.loop("pull", () => this.pullOnce().then(() => false), this.o.pullIntervalMs),
     ];
-    log("info", "central sync started", { site: this.opts.site, central: redactedUrl(this.opts.target.url) });
+    const sslmode = sslModeOf(this.opts.target.url);
+    log("info", "central sync started", {
+      site: this.opts.site,
+      central: redactedUrl(this.opts.target.url),
+      sslmode,
+    });
+    // Said at every start, not once: a plaintext link should never become part of the furniture.
+    if (sslmode === "disable") log("warning", PLAINTEXT_LINK, { site: this.opts.site });
   }
 
   /** Stops both loops; a push under way finishes or is cut off within a few seconds. */
@@ -136,21 +171,16 @@ export class CentralSync {
 
   /** Runs `round` until stopped: again at once while it reports more work, else after `idle`. */
   private async loop(kind: "push" | "pull", round: () => Promise<boolean>, idle: number): Promise<void> {
-    let failures = 0;
     while (this.running) {
       let wait = idle;
       try {
         const more = await this.withTimeout(round());
         this.faults[kind].recovered({ direction: kind });
-        failures = 0;
         if (more) wait = 0;
       } catch (e) {
         if (!this.running) break;
-        failures++;
         this.failed(kind, e);
-        const ceiling = Math.min(this.o.backoffMaxMs, this.o.backoffMinMs * 2 ** (failures - 1));
-        // Full jitter: a fleet that lost the office together does not come back in lockstep.
-        wait = Math.max(this.o.backoffMinMs / 2, Math.random() * ceiling);
+        wait = retryWait(this.o.retryMs);
       }
       if (wait > 0) await this.sleep(wait);
     }
@@ -166,6 +196,7 @@ export class CentralSync {
     // An office out of reach or refusing is expected (the box works on); the message says which.
     this.faults[kind].failed(e, true, { direction: kind });
     this.state.lastError = message;
+    this.state.lastFault = faultOf(e);
     this.state.lastErrorAt = this.now();
   }
 
@@ -283,6 +314,7 @@ export class CentralSync {
     return {
       site: this.opts.site,
       central: redactedUrl(this.opts.target.url),
+      encrypted: sslModeOf(this.opts.target.url) !== "disable",
       reachable: this.pushOk && this.pullOk,
       pendingEvents: pending.events,
       oldestPendingAgeSeconds:
@@ -290,6 +322,7 @@ export class CentralSync {
       lastPushAt: this.state.lastPushAt,
       lastPullAt: this.state.lastPullAt,
       lastError: this.state.lastError,
+      lastFault: this.state.lastFault,
       lastErrorAt: this.state.lastErrorAt,
       errors: { ...this.state.errors },
       pushed: { ...this.state.pushed },

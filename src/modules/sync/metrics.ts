@@ -49,7 +49,7 @@ export function syncGauges(status: () => SyncStatus): GaugeSource[] {
     }),
     () => ({
       name: "parkd_sync_errors_total",
-      help: "Failed push and pull rounds (each is retried with backoff).",
+      help: "Failed push and pull rounds (each is tried again within 5 s).",
       type: "counter",
       samples: [
         { labels: { ...site(), direction: "push" }, value: read().errors.push },

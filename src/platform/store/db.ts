@@ -1,5 +1,5 @@
 import { Database, type Statement } from "bun:sqlite";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { ChangeRecords } from "./changes.ts";
@@ -67,6 +67,8 @@ export class Store {
   readonly written = new WrittenRows();
   /** Set when opening the store upgraded its schema (after a copy of it was taken). */
   upgrade: StoreUpgrade | null = null;
+  /** Opened on a full disk, holding the store alone until it is closed (openStore's aloneWhenFull). */
+  heldAlone = false;
 
   constructor(
     /** Absolute path of the SQLite file. */
@@ -253,7 +255,19 @@ export function storePath(dataDir: string): string {
  * token into a fresh, empty store nobody serves. WAL with synchronous=FULL: a commit is on disk
  * before we answer, so an acknowledged event survives a power cut.
  */
-export function openStore(dataDir: string, opts: { migrate?: boolean; create?: boolean } = {}): Store {
+export function openStore(
+  dataDir: string,
+  opts: {
+    migrate?: boolean;
+    create?: boolean;
+    /**
+     * On a full disk, hold the store alone (serve): SQLite's shared-memory file cannot grow
+     * there, so the connection keeps that index in its own memory. Writes resume by themselves
+     * once space returns; other processes (token, backup, doctor) wait until serve restarts.
+     */
+    aloneWhenFull?: boolean;
+  } = {},
+): Store {
   const dir = resolve(dataDir);
   const path = join(dir, STORE_FILE);
   if (opts.create === false && !existsSync(path)) throw new StoreMissingError(dir);
@@ -261,11 +275,22 @@ export function openStore(dataDir: string, opts: { migrate?: boolean; create?: b
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     sqlite = new Database(path, { create: opts.create !== false, strict: true });
-    configureConnection(sqlite);
+    let alone = false;
+    try {
+      configureConnection(sqlite);
+    } catch (e) {
+      if (!(opts.aloneWhenFull && existsSync(path) && diskFull(dir) && isStoreUnavailable(e))) throw e;
+      sqlite.close(false);
+      sqlite = new Database(path, { strict: true });
+      sqlite.run("PRAGMA locking_mode = EXCLUSIVE");
+      configureConnection(sqlite);
+      alone = true;
+    }
     const db = drizzle({ client: sqlite, schema });
     const upgrade = opts.migrate !== false ? upgradeSchema(sqlite, db, path, dir) : null;
     const store = new Store(path, dir, sqlite, db);
     store.upgrade = upgrade;
+    store.heldAlone = alone;
     return store;
   } catch (e) {
     sqlite?.close(false);
@@ -275,6 +300,16 @@ export function openStore(dataDir: string, opts: { migrate?: boolean; create?: b
     if (isStoreUnavailable(e) || isStoreUnavailable(cause) || /^E(ROFS|ACCES|PERM|NOSPC)$/.test(code))
       throw folderTrouble(dir, cause);
     throw e;
+  }
+}
+
+/** No space left for an unprivileged writer on the disk holding `dir`. */
+function diskFull(dir: string): boolean {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail === 0 || fs.ffree === 0;
+  } catch {
+    return false;
   }
 }
 

@@ -62,6 +62,9 @@ export function acquireServeLock(dataDir: string): ServeLock {
   }
   try {
     lockDb.run("PRAGMA busy_timeout = 0");
+    // The lock writes nothing; a journal in memory lets it be taken on a full disk too, where a
+    // box with a store still starts and serves reads.
+    lockDb.run("PRAGMA journal_mode = MEMORY");
     lockDb.run("BEGIN EXCLUSIVE");
   } catch (e) {
     lockDb.close(false);

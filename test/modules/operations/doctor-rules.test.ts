@@ -98,14 +98,35 @@ describe("doctor's rules: every failure carries a fix", () => {
   });
 
   test.each([
-    { days: 400, level: "ok" },
-    { days: 29, level: "warn" },
-    { days: -1, level: "fail" },
-  ])("certificate valid for $days days: $level", ({ days, level }) => {
+    { days: 400, source: "own", level: "ok" },
+    { days: 29, source: "own", level: "warn" },
+    {
+      days: -1,
+      source: "own",
+      level: "fail",
+      condition: "tls-expired",
+      fix: "put a renewed certificate at /d/tls/cert.pem",
+    },
+    {
+      days: -1,
+      source: "self-signed",
+      level: "fail",
+      condition: "tls-expired",
+      fix: "serve makes a local CA and issues from it",
+    },
+    // serve issues a new one from the local CA at its start: no 'self-signed' in the fix.
+    {
+      days: -1,
+      source: "local-ca",
+      level: "warn",
+      condition: "tls-local-ca-renews",
+      fix: "serve issues the new certificate itself",
+    },
+  ] as const)("certificate ($source) valid for $days days: $level", ({ days, source, level, ...rest }) => {
     const [expiry] = certificateRules(
       {
         file: "/d/tls/cert.pem",
-        own: false,
+        source,
         validTo: NOW + days * 86_400_000 + 1000,
         dns: ["localhost"],
         ips: [],
@@ -115,12 +136,15 @@ describe("doctor's rules: every failure carries a fix", () => {
       NOW,
     );
     expect(expiry!.level).toBe(level as never);
+    if ("fix" in rest) expect(expiry!.fix).toContain(rest.fix);
+    if ("condition" in rest) expect(expiry!.condition).toBe(rest.condition);
+    expect(expiry!.fix ?? "").not.toContain("a new self-signed certificate");
   });
 
   test("certificate names: every address of the box and its host name, or a warning naming the missing ones", () => {
     const cert = {
       file: "c",
-      own: true,
+      source: "own" as const,
       validTo: NOW + 1e10,
       dns: ["localhost", "kiosk-1"],
       ips: ["10.0.0.5"],
@@ -143,7 +167,7 @@ describe("doctor's rules: every failure carries a fix", () => {
   test("an IPv6 address in the certificate's long spelling covers the system's short one", () => {
     const cert = {
       file: "c",
-      own: false,
+      source: "local-ca" as const,
       validTo: NOW + 1e10,
       dns: ["vm"],
       ips: ["FD00:0:0:0:0:0:0:2", "192.0.2.2"],

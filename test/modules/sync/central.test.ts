@@ -330,3 +330,26 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     ]);
   }, 60_000);
 });
+
+describe.skipIf(!available)("an office that comes back", () => {
+  test("a box resumes within 10 s of PostgreSQL's return (probes every 5 s once failed)", async () => {
+    const b = await box("resume");
+    await b.create("before-outage");
+    // The default probe (5 s), not the tests' short one.
+    const s = b.sync(pg, { retryMs: undefined });
+    s.start();
+    await eventually(() => s.status().pushed.events === 1);
+    await pg.stop("fast");
+    await b.create("during-outage");
+    await eventually(() => s.status().errors.push > 0, 30_000);
+    // Down for a while, as an outage is: past where a doubling backoff would have grown.
+    await Bun.sleep(12_000);
+    await pg.start();
+    const back = Date.now();
+    await eventually(() => s.status().pushed.events === 2, 30_000);
+    const resumedAfterMs = Date.now() - back;
+    await s.stop();
+    process.stderr.write(`resumed ${resumedAfterMs} ms after the office was back\n`);
+    expect(resumedAfterMs).toBeLessThan(10_000);
+  }, 90_000);
+});

@@ -61,7 +61,7 @@ describe.skipIf(!available)("rows the office lost are sent again", () => {
     // the box ask where the office stands: it stays out of the way here.
     const sync = b.office.connect(
       { target: siteTarget(pg, "gaps"), site: "gaps" },
-      { idleMs: 50, pullIntervalMs: 3_600_000, backoffMinMs: 50, backoffMaxMs: 200 },
+      { idleMs: 50, pullIntervalMs: 3_600_000, retryMs: 100 },
     );
     for (let i = 1; i <= 20; i++) {
       await b.create(`g-${i}`);

@@ -49,7 +49,7 @@ async function box(site: string): Promise<SiteBox> {
 const connect = (b: SiteBox) =>
   b.office.connect(
     { target: siteTarget(pg, b.site), site: b.site },
-    { pullIntervalMs: 100, idleMs: 50, backoffMinMs: 50, backoffMaxMs: 200 },
+    { pullIntervalMs: 100, idleMs: 50, retryMs: 100 },
   );
 
 const byPlate = async (b: SiteBox, plate: string) =>

@@ -2,7 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CentralConfigError, checkCentralUrl, redactedUrl } from "../../../src/modules/sync/connection.ts";
+import {
+  CentralConfigError,
+  checkCentralUrl,
+  redactedUrl,
+  sslModeOf,
+  withSslMode,
+} from "../../../src/modules/sync/connection.ts";
 import { localPermit } from "../../../src/modules/sync/puller.ts";
 import { syncSettings } from "../../../src/modules/sync/settings.ts";
 import { newSitePassword, scramVerifier, siteRoleName } from "../../../src/modules/sync/site-roles.ts";
@@ -22,6 +28,21 @@ describe("the office link's settings", () => {
     );
   });
 
+  test("the link is encrypted unless the URL says sslmode=disable; modes that may fall back to plaintext are refused", () => {
+    expect(checkCentralUrl("postgres://parkd@office:5432/parkd")).toBe(
+      "postgres://parkd@office:5432/parkd?sslmode=require",
+    );
+    expect(sslModeOf(checkCentralUrl("postgres://parkd@office/parkd"))).toBe("require");
+    for (const mode of ["verify-ca", "verify-full", "disable"] as const)
+      expect(sslModeOf(checkCentralUrl(`postgres://parkd@office/parkd?sslmode=${mode}`))).toBe(mode);
+    for (const mode of ["prefer", "allow", "nonsense"])
+      expect(() => checkCentralUrl(`postgres://parkd@office/parkd?sslmode=${mode}`)).toThrow(
+        /require \(the default\), verify-ca, verify-full, or disable/,
+      );
+    expect(withSslMode("postgres://u@h/db")).toBe("postgres://u@h/db?sslmode=require");
+    expect(withSslMode("postgres://u@h/db?sslmode=disable")).toBe("postgres://u@h/db?sslmode=disable");
+  });
+
   test("logs show the URL without password or query", () => {
     expect(redactedUrl("postgres://u:pw@h:1/db?sslrootcert=/x")).toBe("postgres://u@h:1/db");
   });
@@ -33,7 +54,7 @@ describe("the office link's settings", () => {
       writeFileSync(file, "from-file\nignored\n");
       const url = "postgres://parkd@office/parkd";
       expect(syncSettings({ central: url, site: "north-1", passwordFile: file }, {})).toEqual({
-        target: { url, password: "from-file" },
+        target: { url: `${url}?sslmode=require`, password: "from-file" },
         site: "north-1",
       });
       expect(
@@ -119,5 +140,14 @@ describe("a site's role at the office", () => {
     const salt = Buffer.alloc(16, 7);
     expect(scramVerifier(a, salt)).toBe(scramVerifier(a, salt));
     expect(scramVerifier(a, salt)).not.toBe(scramVerifier(a, Buffer.alloc(16, 8)));
+  });
+});
+
+describe("the wait before trying a failed office again", () => {
+  test("is between half the probe interval and all of it, never growing", async () => {
+    const { retryWait } = await import("../../../src/modules/sync/job.ts");
+    expect(retryWait(5_000, () => 0)).toBe(2_500);
+    expect(retryWait(5_000, () => 0.999999)).toBeLessThan(5_000);
+    for (let i = 0; i < 100; i++) expect(retryWait(5_000)).toBeLessThanOrEqual(5_000);
   });
 });

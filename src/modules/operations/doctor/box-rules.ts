@@ -2,11 +2,13 @@
  * Doctor's rules for the box around the data: certificate, time, port, service manager. Pure,
  * as rules.ts.
  */
+import { conditionFinding, fixFor } from "./conditions.ts";
 import type { Finding } from "./rules.ts";
 
 export interface CertificateFacts {
   file: string;
-  own: boolean;
+  /** Who makes a new one: the operator (own), serve from its local CA, nobody (an old self-signed one). */
+  source: "own" | "local-ca" | "self-signed";
   validTo: number;
   /** DNS names and IP addresses the certificate names. */
   dns: string[];
@@ -32,12 +34,16 @@ export function certificateRules(
   now: number,
 ): Finding[] {
   const days = Math.floor((c.validTo - now) / 86_400_000);
-  const renew = c.own
-    ? `put a renewed certificate at ${c.file} and restart the service`
-    : `move ${c.file} and its key aside and restart the service: a new self-signed certificate is made (handhelds that pin the fingerprint need the new one from the start-up log)`;
+  const at = { file: c.file };
+  // What renews it is what serve will do: the local CA's is issued anew by serve itself.
+  const renew = c.source === "local-ca" ? fixFor("tls-local-ca-renews", at) : fixFor("tls-expired", at);
   const expiry: Finding =
     days < 0
-      ? { check: "certificate", level: "fail", summary: `${c.file} expired ${-days} days ago`, fix: renew }
+      ? conditionFinding(
+          c.source === "local-ca" ? "tls-local-ca-renews" : "tls-expired",
+          `${c.file} expired ${-days} days ago`,
+          at,
+        )
       : days < 30
         ? { check: "certificate", level: "warn", summary: `${c.file} expires in ${days} days`, fix: renew }
         : { check: "certificate", level: "ok", summary: `${c.file} valid for ${days} more days` };
@@ -50,7 +56,7 @@ export function certificateRules(
         check: "certificate names",
         level: "warn",
         summary: `the certificate does not name ${uncovered.join(", ")} (it names ${[...c.dns, ...c.ips].join(", ")}): clients that verify it fail on those`,
-        fix: c.own ? `get a certificate that also names ${uncovered.join(", ")}` : renew,
+        fix: c.source === "own" ? `get a certificate that also names ${uncovered.join(", ")}` : renew,
       }
     : {
         check: "certificate names",
@@ -58,6 +64,124 @@ export function certificateRules(
         summary: `covers the host name and every address (${addresses.join(", ")})`,
       };
   return [expiry, names];
+}
+
+/** The certificate files as serve reads them (host.ts tlsFacts). */
+export interface TlsFacts {
+  own: boolean;
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+  caKeyFile: string;
+  certPresent: boolean;
+  keyPresent: boolean;
+  caPresent: boolean;
+  caKeyPresent: boolean;
+  /** The certificate parses as PEM. */
+  certReadable: boolean;
+  /** ca.pem parses and ca-key.pem is its key. */
+  caUsable: boolean;
+  /** The key file holds the certificate's key. */
+  pairs: boolean;
+  issuedByCa: boolean;
+  selfSigned: boolean;
+}
+
+/**
+ * What serve's loadTls will do with these files, as a finding: refuse (a fail), issue a new
+ * certificate itself (a warning naming that), or serve them (null: the certificate's own rules
+ * then look at its dates and names, with the source returned).
+ */
+export function tlsRule(
+  f: TlsFacts,
+  dataDir: string,
+): { finding: Finding } | { source: CertificateFacts["source"] } {
+  const where = { dataDir };
+  const pair = (source: "own" | "self-signed"): { finding: Finding } | { source: typeof source } => {
+    if (!f.certPresent || !f.keyPresent)
+      return {
+        finding: conditionFinding(
+          "tls-unreadable",
+          `${f.certPresent ? f.keyFile : f.certFile} does not exist`,
+          {
+            file: f.certPresent ? f.keyFile : f.certFile,
+          },
+        ),
+      };
+    if (!f.certReadable)
+      return {
+        finding: conditionFinding("tls-unreadable", `${f.certFile} is not a PEM certificate`, {
+          file: f.certFile,
+        }),
+      };
+    if (!f.pairs)
+      return {
+        finding: conditionFinding(
+          "tls-pair-mismatch",
+          `the key in ${f.keyFile} does not belong to the certificate in ${f.certFile}`,
+          { ...where, file: f.certFile },
+        ),
+      };
+    return { source };
+  };
+  if (f.own) return pair("own");
+  const served = f.certPresent && f.keyPresent;
+  if (served && !f.caPresent && !f.caKeyPresent) return pair(f.selfSigned ? "self-signed" : "own");
+  if (!f.caPresent && !f.caKeyPresent)
+    return {
+      finding: {
+        check: "certificate",
+        level: "info",
+        summary:
+          "no certificate yet: serve makes the box's local CA and issues a certificate from it at its first start",
+      },
+    };
+  if (f.caPresent !== f.caKeyPresent) {
+    const missing = f.caPresent ? f.caKeyFile : f.caFile;
+    return {
+      finding: conditionFinding(
+        "tls-ca-half-missing",
+        `${missing} is missing beside the local CA's other file`,
+        {
+          ...where,
+          file: missing,
+        },
+      ),
+    };
+  }
+  if (!f.caUsable)
+    return {
+      finding: conditionFinding(
+        "tls-ca-unusable",
+        `${f.caFile} and ${f.caKeyFile} are not a PEM certificate and its key`,
+        where,
+      ),
+    };
+  if (!f.certPresent || !f.keyPresent)
+    return {
+      finding: {
+        check: "certificate",
+        level: "info",
+        summary: "no server certificate yet: serve issues one from the local CA at its start",
+      },
+    };
+  if (!f.certReadable)
+    return {
+      finding: conditionFinding("tls-unreadable", `${f.certFile} is not a PEM certificate`, {
+        file: f.certFile,
+      }),
+    };
+  // A certificate the CA did not issue is the operator's: served as it is, if it pairs.
+  if (!f.issuedByCa) return pair("own");
+  if (!f.pairs)
+    return {
+      finding: conditionFinding(
+        "tls-local-ca-renews",
+        `the key in ${f.keyFile} does not belong to the certificate in ${f.certFile}`,
+        where,
+      ),
+    };
+  return { source: "local-ca" };
 }
 
 export function timezoneRule(zone: string, valid: boolean, system: string): Finding {

@@ -4,12 +4,12 @@
  */
 
 import { Database } from "bun:sqlite";
-import { X509Certificate } from "node:crypto";
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
-import type { CertificateFacts, PortState, UnitFacts } from "./box-rules.ts";
+import type { CertificateFacts, PortState, TlsFacts, UnitFacts } from "./box-rules.ts";
 import type { PathFacts, Repair } from "./rules.ts";
 
 function facts(path: string, kind: PathFacts["kind"]): PathFacts | null {
@@ -60,7 +60,7 @@ export function boxAddresses(): string[] {
 
 export { hostname };
 
-export function certificateFacts(file: string, own: boolean): CertificateFacts {
+export function certificateFacts(file: string, source: CertificateFacts["source"]): CertificateFacts {
   const c = new X509Certificate(readFileSync(file));
   const dns: string[] = [];
   const ips: string[] = [];
@@ -68,7 +68,54 @@ export function certificateFacts(file: string, own: boolean): CertificateFacts {
     if (part.startsWith("DNS:")) dns.push(part.slice(4));
     else if (part.startsWith("IP Address:")) ips.push(part.slice(11).toLowerCase());
   }
-  return { file, own, validTo: Date.parse(c.validTo), dns, ips };
+  return { file, source, validTo: Date.parse(c.validTo), dns, ips };
+}
+
+function parsed(file: string): X509Certificate | null {
+  try {
+    return new X509Certificate(readFileSync(file));
+  } catch {
+    return null;
+  }
+}
+
+function pairs(cert: X509Certificate | null, keyFile: string): boolean {
+  if (!cert) return false;
+  try {
+    return cert.checkPrivateKey(createPrivateKey(readFileSync(keyFile)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The certificate files as serve's loadTls reads them (src/platform/http/tls.ts): the operator's
+ * own pair, or the data folder's tls/ with or without the box's local CA. Reads only.
+ */
+export function tlsFacts(dataDir: string, own?: { certFile: string; keyFile: string }): TlsFacts {
+  const dir = join(dataDir, "tls");
+  const certFile = own?.certFile ?? join(dir, "cert.pem");
+  const keyFile = own?.keyFile ?? join(dir, "key.pem");
+  const caFile = join(dir, "ca.pem");
+  const caKeyFile = join(dir, "ca-key.pem");
+  const cert = existsSync(certFile) ? parsed(certFile) : null;
+  const ca = !own && existsSync(caFile) ? parsed(caFile) : null;
+  return {
+    own: own !== undefined,
+    certFile,
+    keyFile,
+    caFile,
+    caKeyFile,
+    certPresent: existsSync(certFile),
+    keyPresent: existsSync(keyFile),
+    caPresent: !own && existsSync(caFile),
+    caKeyPresent: !own && existsSync(caKeyFile),
+    certReadable: cert !== null,
+    caUsable: ca !== null && pairs(ca, caKeyFile),
+    pairs: pairs(cert, keyFile),
+    issuedByCa: cert !== null && ca !== null && cert.checkIssued(ca) && cert.verify(ca.publicKey),
+    selfSigned: cert !== null && cert.issuer === cert.subject && cert.verify(cert.publicKey),
+  };
 }
 
 /**

@@ -5,6 +5,8 @@
  * the data (store, folder, disk, terminals); box-rules.ts: the box around it.
  */
 
+import type { ConditionId } from "./conditions.ts";
+
 /** ok: fine. warn: look at it, it may be fine (a terminal silent at night). fail: something is wrong. */
 export type Level = "ok" | "info" | "warn" | "fail";
 
@@ -19,6 +21,8 @@ export interface Finding {
   summary: string;
   fix?: string;
   repair?: Repair;
+  /** The condition of conditions.ts it is (what serve refuses, repairs or /readyz reports). */
+  condition?: ConditionId;
 }
 
 const MB = 1024 * 1024;
@@ -77,6 +81,9 @@ export function walRule(walBytes: number): Finding {
     fix: "close any sqlite3 shell on the store; if it keeps growing, restart the service (systemctl restart parkd)",
   };
 }
+
+/** Less than this free: SQLite cannot take a request's write (a body up to the limit and its WAL pages). */
+export const DISK_FULL_BYTES = 4 * MB;
 
 export function diskRule(freeBytes: number, totalBytes: number, dir: string): Finding {
   const share = totalBytes > 0 ? freeBytes / totalBytes : 0;
