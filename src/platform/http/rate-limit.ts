@@ -15,9 +15,12 @@ export const MAX_KEYS = 10_000;
 function makeRoom<V>(map: Map<string, V>, max: number, expired: (v: V) => boolean): void {
   if (map.size < max) return;
   for (const [key, v] of map) if (expired(v)) map.delete(key);
-  // Oldest first: a Map iterates in insertion order, and entries are re-inserted when renewed.
+  // Down to nine tenths, not to one below the cap: a flood of new keys would otherwise walk the
+  // whole map on every request once it is full. Oldest first: a Map iterates in insertion
+  // order, and entries are re-inserted when renewed.
+  const room = max - Math.max(1, Math.floor(max / 10));
   for (const key of map.keys()) {
-    if (map.size < max) break;
+    if (map.size <= room) break;
     map.delete(key);
   }
 }

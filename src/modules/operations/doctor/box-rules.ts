@@ -13,6 +13,8 @@ export interface CertificateFacts {
   /** DNS names and IP addresses the certificate names. */
   dns: string[];
   ips: string[];
+  /** A name-constrained local CA: whether it may name this host name or address; null: any. */
+  permitted?: ((name: string) => boolean) | null;
 }
 
 /** One spelling per address: certificates write IPv6 in full (0:0:0:0:0:0:0:1), the system short (::1). */
@@ -50,7 +52,13 @@ export function certificateRules(
   const named = new Set(c.ips.map(canonicalIp));
   const missing = addresses.filter((a) => !named.has(canonicalIp(a)));
   const nameMissing = hostName && !c.dns.includes(hostName) ? [hostName] : [];
-  const uncovered = [...nameMissing, ...missing];
+  // A name the local CA may not speak for (a public address) is left out by design: said, not warned.
+  const allowed = c.permitted ?? (() => true);
+  const outside = [...nameMissing, ...missing].filter((n) => !allowed(n));
+  const uncovered = [...nameMissing, ...missing].filter((n) => allowed(n));
+  const leftOut = outside.length
+    ? `; leaves out ${outside.join(", ")}, which the local CA may not name (the site's private names only: --tls-domains, or --tls-cert for a public name)`
+    : "";
   const names: Finding = uncovered.length
     ? {
         check: "certificate names",
@@ -61,7 +69,7 @@ export function certificateRules(
     : {
         check: "certificate names",
         level: "ok",
-        summary: `covers the host name and every address (${addresses.join(", ")})`,
+        summary: `covers the host name and every address the local CA may name (${addresses.filter(allowed).join(", ")})${leftOut}`,
       };
   return [expiry, names];
 }

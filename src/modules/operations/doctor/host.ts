@@ -8,7 +8,8 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { isPermitted, permittedNamesOf } from "../../../platform/http/x509.ts";
 import type { CertificateFacts, PortState, TlsFacts, UnitFacts } from "./box-rules.ts";
 import type { PathFacts, Repair } from "./rules.ts";
 
@@ -68,7 +69,14 @@ export function certificateFacts(file: string, source: CertificateFacts["source"
     if (part.startsWith("DNS:")) dns.push(part.slice(4));
     else if (part.startsWith("IP Address:")) ips.push(part.slice(11).toLowerCase());
   }
-  return { file, source, validTo: Date.parse(c.validTo), dns, ips };
+  // What the local CA may speak for: names outside it are left out of the certificate by design.
+  const caFile = join(dirname(file), "ca.pem");
+  let permitted: CertificateFacts["permitted"] = null;
+  if (source === "local-ca" && existsSync(caFile)) {
+    const names = permittedNamesOf(readFileSync(caFile, "utf8"));
+    if (names) permitted = (name) => isPermitted(names, name);
+  }
+  return { file, source, validTo: Date.parse(c.validTo), dns, ips, permitted };
 }
 
 function parsed(file: string): X509Certificate | null {
