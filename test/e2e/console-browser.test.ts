@@ -125,26 +125,73 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(await bad.evaluate((el: HTMLInputElement) => el.validationMessage)).toContain("12,50");
   });
 
-  test("a fee over 100 times the lot's others asks first; declined, nothing is saved", async () => {
-    const id = await newLot("Quay");
-    const page = await signedInConsole("outlier");
-    const answers: string[] = [];
-    let accept = false;
-    page.on("dialog", (d) => {
-      answers.push(d.message());
-      void (accept ? d.accept() : d.dismiss());
-    });
-    const cost = await openLot(page, id);
-    await cost.fill("1250");
-    await page.click("#lot-form button[type=submit]");
-    await Bun.sleep(300);
-    expect(answers).toHaveLength(1);
-    expect(answers[0]).toContain("more than 100 times");
-    expect(await weekdayFee(id)).toBe(2000);
-    accept = true;
-    await page.click("#lot-form button[type=submit]");
-    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
-    expect(await weekdayFee(id)).toBe(125_000);
+  test("a fee 10 times what it replaces, a tenth of it, or 100 times the lot's others asks first (en, sv); declined, nothing is saved", async () => {
+    for (const [locale, raised, lowered, others] of [
+      ["en-GB", "replaces SEK 12.50: 100 times as much", "1/104 as much", "at least 100 times"],
+      ["sv-SE", "ersätter 12,50 kr: 100 gånger så mycket", "1/104 så mycket", "minst 100 gånger"],
+    ] as const) {
+      // The guard's own example: every fee 12,50 kr, and "1250" typed in one.
+      const made = await api("POST", "/api/v1/parkings", {
+        name: `Quay ${locale}`,
+        zone_number: 7,
+        parking_lot_fee: [fee(1, 1250), fee(2, 1250), fee(3, 1250)],
+      });
+      const id = ((await made.json()) as { data: { id: number } }).data.id;
+      const page = await signedInConsole(`outlier-${locale}`, locale);
+      const answers: string[] = [];
+      let accept = false;
+      page.on("dialog", (d) => {
+        answers.push(d.message().replaceAll("\u00a0", " "));
+        void (accept ? d.accept() : d.dismiss());
+      });
+      const cost = await openLot(page, id);
+      await cost.fill("1250");
+      await page.click("#lot-form button[type=submit]");
+      await Bun.sleep(300);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]).toContain(raised);
+      expect(await weekdayFee(id)).toBe(1250);
+      // A decimal mark the other way: 0,12 for 12,50.
+      await cost.fill(locale === "en-GB" ? "0.12" : "0,12");
+      await page.click("#lot-form button[type=submit]");
+      await Bun.sleep(300);
+      expect(answers).toHaveLength(2);
+      expect(answers[1]).toContain(lowered);
+      expect(await weekdayFee(id)).toBe(1250);
+      // A new row: nothing it replaces, so measured against the lot's others.
+      await cost.fill("12,50");
+      await page.locator("#fees tbody tr:first-child input[name=end_time]").fill("12:00:00");
+      await page.click("#fees button.add");
+      const added = page.locator("#fees tbody tr:nth-child(4)");
+      await added.locator('select[name="type_of_day"]').selectOption("1");
+      await added.locator('input[name="start_time"]').fill("12:00:00");
+      await added.locator('input[name="end_time"]').fill("24:00:00");
+      await added.locator('input[name="cost_per_unit"]').fill("1250");
+      await page.click("#lot-form button[type=submit]");
+      await Bun.sleep(300);
+      expect(answers).toHaveLength(3);
+      expect(answers[2]).toContain(others);
+      await page.screenshot({ path: screenshotPath(`desktop-fee-guard-${locale}`), fullPage: true });
+      accept = true;
+      await page.click("#lot-form button[type=submit]");
+      await page.waitForFunction(() =>
+        /^(Saved|Sparat)$/.test(document.querySelector("#lot-status")?.textContent ?? ""),
+      );
+      const stored = (
+        (await (await api("GET", `/api/v1/parkings/${id}`)).json()) as {
+          data: { parking_lot_fee: { cost_per_unit: number }[] };
+        }
+      ).data.parking_lot_fee.map((f) => f.cost_per_unit);
+      expect(stored.sort((a, b) => a - b)).toEqual([1250, 1250, 1250, 125_000]);
+      // Saved as it stands, the same fee is not asked about again.
+      const asked = answers.length;
+      await openLot(page, id);
+      await page.click("#lot-form button[type=submit]");
+      await page.waitForFunction(() =>
+        /^(Saved|Sparat)$/.test(document.querySelector("#lot-status")?.textContent ?? ""),
+      );
+      expect(answers).toHaveLength(asked);
+    }
   });
 
   test("the lot list shows each lot's fees; the Swedish page writes 12,50", async () => {

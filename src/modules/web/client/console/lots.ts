@@ -2,6 +2,7 @@ import { ApiError, api, versioned } from "../api.ts";
 import type { Lot } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
+import type { FeeEdit } from "./amounts.ts";
 import { objectHistory } from "./changes.ts";
 import { isStale, whenStale } from "./conflict.ts";
 import { clearFieldErrors, markFieldErrors } from "./field-errors.ts";
@@ -18,6 +19,24 @@ const LOT_TABLES = {
   parking_lot_open: "opening-hours",
   parking_lot_location: "locations",
 };
+
+type Priced = { id?: unknown; cost_per_unit?: unknown; unit?: unknown };
+
+/**
+ * The form's fees and variable fees, each with the stored amount it replaces (by the row's id in
+ * its own table), for the decimal-mark question before a save.
+ */
+function feeEdits(lot: Lot | null, fees: Priced[], variable: Priced[]): FeeEdit[] {
+  const stored = (rows: readonly Priced[] | undefined) =>
+    new Map((rows ?? []).map((r) => [Number(r.id), Number(r.cost_per_unit)]));
+  const edits = (rows: Priced[], was: Map<number, number>) =>
+    rows.map((r) => ({
+      cost: Number(r.cost_per_unit),
+      unit: Number(r.unit),
+      was: r.id === undefined ? null : (was.get(Number(r.id)) ?? null),
+    }));
+  return [...edits(fees, stored(lot?.parking_lot_fee)), ...edits(variable, stored(lot?.variable_fees))];
+}
 
 /** The lots page; `lotId` (from `#/lots/ID`) opens that lot. */
 export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): () => void {
@@ -223,8 +242,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
         parking_lot_open: open.values(),
         parking_lot_location: where.values(),
       };
-      const costs = (body.parking_lot_fee as { cost_per_unit: number }[]).map((f) => f.cost_per_unit);
-      if (!confirmOutliers(costs)) return;
+      if (!confirmOutliers(feeEdits(lot, body.parking_lot_fee, body.variable_fees))) return;
       replace(status);
       clearFieldErrors(form);
       try {

@@ -217,8 +217,10 @@ export const en = {
   setupDeviceNotReady: "Does not trust the box yet: offline use is not available here.",
   setupBack: "Back",
   notAnAmount: "An amount, such as 12, 12.50 or 12,50",
-  priceOutlier:
-    "{amounts} is more than 100 times this lot's other fees. Was a decimal mark lost (1250 for 12,50)? Save anyway?",
+  priceOutlier: "Was a decimal mark lost or added on the way (1250 for 12,50)? Save anyway?",
+  priceRaised: "{amount} replaces {was}: {times} times as much.",
+  priceLowered: "{amount} replaces {was}: 1/{times} as much.",
+  priceOthers: "{amount} is at least 100 times this lot's cheapest other fee in the same unit ({than}).",
   ts_active: "Active",
   ts_ended: "Ended",
   ts_canceled: "Canceled",

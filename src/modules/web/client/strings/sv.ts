@@ -219,8 +219,10 @@ export const sv: Record<Key, string> = {
   setupDeviceNotReady: "Litar inte på boxen än: användning utan anslutning fungerar inte här.",
   setupBack: "Tillbaka",
   notAnAmount: "Ett belopp, till exempel 12, 12,50 eller 12.50",
-  priceOutlier:
-    "{amounts} är mer än 100 gånger parkeringens andra avgifter. Föll ett decimaltecken bort (1250 för 12,50)? Spara ändå?",
+  priceOutlier: "Föll ett decimaltecken bort eller kom ett till (1250 för 12,50)? Spara ändå?",
+  priceRaised: "{amount} ersätter {was}: {times} gånger så mycket.",
+  priceLowered: "{amount} ersätter {was}: 1/{times} så mycket.",
+  priceOthers: "{amount} är minst 100 gånger parkeringens billigaste andra avgift i samma enhet ({than}).",
   ts_active: "Aktiv",
   ts_ended: "Avslutad",
   ts_canceled: "Makulerad",
