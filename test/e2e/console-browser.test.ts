@@ -405,30 +405,46 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await page.fill('#lot-form input[name="number_of_spaces"]', "77");
     await page.click("#lot-form button[type=submit]");
     await page.waitForSelector("#conflict");
-    const said = (await page.locator("#conflict").textContent()) ?? "";
-    expect(said).toContain("name, number_of_spaces.");
-    expect(said).not.toContain("parking_lot_fee");
+    // Theirs and mine, each said apart, by the form's words.
+    expect(await page.locator("#conflict-theirs-fields").textContent()).toBe("Changed meanwhile: Name.");
+    expect(await page.locator("#conflict-mine-fields").textContent()).toBe("Changed by you: Spaces.");
+    expect(await page.locator("#conflict-both-fields").count()).toBe(0);
+    expect((await page.locator("#conflict").textContent()) ?? "").not.toContain("parking_lot_fee");
     expect(await page.locator('#lot-form input[name="number_of_spaces"]').inputValue()).toBe("77");
     expect(await page.locator("#lot-status").textContent()).not.toContain("Saved");
     const stored = async () =>
       (
         (await (await api("GET", `/api/v1/parkings/${id}`)).json()) as {
-          data: { name: string; number_of_spaces: number };
+          data: { name: string; number_of_spaces: number; max_fee: number };
         }
       ).data;
     expect(await stored()).toMatchObject({ name: "Renamed elsewhere", number_of_spaces: 40 });
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("desktop-lot-conflict"), fullPage: true });
+    // Saving mine writes my field only: their rename stays.
+    await page.click("#conflict-mine");
+    await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+    expect(await stored()).toMatchObject({ name: "Renamed elsewhere", number_of_spaces: 77 });
+    expect(await page.locator('#lot-form input[name="name"]').inputValue()).toBe("Renamed elsewhere");
+
+    // Both change the same field: that one is the real conflict, named as such.
+    expect((await api("PATCH", `/api/v1/parkings/${id}`, { name: "Theirs", max_fee: 9900 })).status).toBe(
+      200,
+    );
+    await page.fill('#lot-form input[name="name"]', "Mine");
+    await page.click("#lot-form button[type=submit]");
+    await page.waitForSelector("#conflict");
+    expect(await page.locator("#conflict-both-fields").textContent()).toContain("Name");
+    expect(await page.locator("#conflict-theirs-fields").textContent()).toBe("Changed meanwhile: Max fee.");
     await page.click("#conflict-theirs");
     await page.waitForFunction(
-      () =>
-        document.querySelector<HTMLInputElement>('#lot-form input[name="name"]')?.value ===
-        "Renamed elsewhere",
+      () => document.querySelector<HTMLInputElement>('#lot-form input[name="name"]')?.value === "Theirs",
     );
     // Then a change of theirs: saved over the version just read, with no conflict.
     await page.fill('#lot-form input[name="number_of_spaces"]', "78");
     await page.click("#lot-form button[type=submit]");
     await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
-    expect(await stored()).toMatchObject({ name: "Renamed elsewhere", number_of_spaces: 78 });
+    expect(await stored()).toMatchObject({ name: "Theirs", number_of_spaces: 78, max_fee: 9900 });
   });
 
   test("a lot can be deleted, with what happens to its tickets said first", async () => {
@@ -464,17 +480,22 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect((await api("GET", "/api/v1/tickets/GONE-1")).status).toBe(200);
   });
 
-  test("a permit has its own address, and a permit changed meanwhile is not overwritten unasked", async () => {
+  test("a permit has its own address, and a permit changed meanwhile is merged by field (Swedish, phone)", async () => {
     const made = await api("POST", "/api/v1/permits", {
       registration_number: "RES 1",
       zone: 7,
       start_at: "2026-06-01",
       end_at: null,
       note: "resident",
+      days: [
+        { weekday: 3, start_time: "07:00:00", end_time: "18:00:00" },
+        { weekday: 1, start_time: "07:00:00", end_time: "18:00:00" },
+        { weekday: 2, start_time: "09:00:00", end_time: "10:00:00" },
+      ],
     });
     expect(made.status).toBe(201);
     const id = ((await made.json()) as { data: { id: number } }).data.id;
-    const page = await signedInConsole("permit-conflict");
+    const page = await signedInConsole("permit-conflict", "sv-SE", { width: 390, height: 844 });
     const versionRead = page.waitForResponse(
       (r) => r.url().endsWith(`/api/v1/permits/${id}`) && r.request().method() === "GET",
     );
@@ -485,16 +506,20 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await page.fill('#permit-form input[name="zone"]', "8");
     await page.click("#permit-form button[type=submit]");
     await page.waitForSelector("#conflict");
-    const said = (await page.locator("#conflict").textContent()) ?? "";
-    expect(said).toContain("zone, note.");
+    expect(await page.locator("#conflict-theirs-fields").textContent()).toBe(
+      "Ändrat under tiden: Anteckning.",
+    );
+    expect(await page.locator("#conflict-mine-fields").textContent()).toBe("Ändrat av dig: Zon.");
     const stored = async () =>
       ((await (await api("GET", `/api/v1/permits/${id}`)).json()) as { data: { zone: number; note: string } })
         .data;
     expect(await stored()).toMatchObject({ zone: 7, note: "changed at the desk" });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-permit-conflict-sv"), fullPage: true });
     await page.click("#conflict-mine");
     await page.waitForFunction(async () => !document.querySelector("#conflict"));
     await Bun.sleep(300);
-    expect(await stored()).toMatchObject({ zone: 8, note: "resident" });
+    expect(await stored()).toMatchObject({ zone: 8, note: "changed at the desk" });
   });
 
   test("a refused save marks the field the box names, says it once in words, and never says Saved", async () => {

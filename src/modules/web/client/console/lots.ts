@@ -4,8 +4,9 @@ import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
 import type { FeeEdit } from "./amounts.ts";
 import { objectHistory } from "./changes.ts";
-import { isStale, whenStale } from "./conflict.ts";
+import { isStale, myChanges, whenStale } from "./conflict.ts";
 import { clearFieldErrors, markFieldErrors } from "./field-errors.ts";
+import { fieldLabels } from "./field-labels.ts";
 import { exportLots, previewImport } from "./lot-import.ts";
 import { quotePreview } from "./lot-quote.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
@@ -205,7 +206,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
 
     /** Someone changed the lot meanwhile: the form stays as it is, and the operator chooses. */
     const stale = (mine: Record<string, unknown>, retry: () => Promise<void>, deleting = false) =>
-      whenStale<Lot>(conflict, `/api/v1/parkings/${lot!.id}`, mine, deleting, {
+      whenStale<Lot>(conflict, `/api/v1/parkings/${lot!.id}`, lot, mine, deleting, fieldLabels("lot"), {
         reopen: edit,
         retry: (version) => {
           etag = version;
@@ -243,16 +244,31 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
         parking_lot_location: where.values(),
       };
       if (!confirmOutliers(feeEdits(lot, body.parking_lot_fee, body.variable_fees))) return;
+      await write(body, false);
+    }
+
+    /**
+     * Writes the form: all of it (a new lot, or a save against the version it was opened on), or,
+     * after a conflict, only the fields changed in the form, so another's change to the others stays.
+     */
+    async function write(body: Record<string, unknown>, onlyMine: boolean): Promise<void> {
       replace(status);
       clearFieldErrors(form);
       try {
-        const saved = lot
-          ? (await versioned<{ data: Lot }>("PUT", `/api/v1/parkings/${lot.id}`, body, etag)).data
-          : await api<{ data: Lot }>("POST", "/api/v1/parkings", body);
+        const saved = !lot
+          ? await api<{ data: Lot }>("POST", "/api/v1/parkings", body)
+          : (
+              await versioned<{ data: Lot }>(
+                onlyMine ? "PATCH" : "PUT",
+                `/api/v1/parkings/${lot.id}`,
+                onlyMine ? myChanges(lot, body) : body,
+                etag,
+              )
+            ).data;
         await load(saved.data.id);
         replace(document.getElementById("lot-status") ?? status, t("saved"));
       } catch (e) {
-        if (isStale(e)) await stale(body, save);
+        if (isStale(e)) await stale(body, () => write(body, true));
         else {
           // Each error at its field, once, in words; the status line only counts them.
           const unplaced = markFieldErrors(form, e, LOT_TABLES);

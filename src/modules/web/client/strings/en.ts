@@ -246,9 +246,14 @@ export const en = {
   import_refused: "Refused",
   changedElsewhere:
     "Changed by someone else since you opened it: nothing was saved, and your edits are still in the form.",
-  changedFields: "Where it now differs from your form: {fields}.",
+  maxTime: "Max time",
+  maxFeeShort: "Max fee",
+  weeklyHours: "Weekly hours",
+  theirChanges: "Changed meanwhile: {fields}.",
+  myChanges: "Changed by you: {fields}.",
+  bothChanged: "Changed on both sides (yours would replace theirs): {fields}.",
   useTheirs: "Open their version (drop my edits)",
-  keepMine: "Save mine over it",
+  keepMine: "Save my changes into it",
   deleteLot: "Delete lot",
   deleteLotConfirm:
     "Delete lot {id} · {name}? Its tickets stay in the history and still name lot {id}, without a name from now on; terminals that send lot {id} afterwards are still accepted, marked as an unknown lot. New lots are never given its id by themselves (only an import or API call naming it would reuse it). This cannot be undone.",

@@ -248,9 +248,14 @@ export const sv: Record<Key, string> = {
   import_refused: "Avvisad",
   changedElsewhere:
     "Ändrad av någon annan sedan du öppnade den: inget sparades, och dina ändringar finns kvar i formuläret.",
-  changedFields: "Där den nu skiljer sig från ditt formulär: {fields}.",
+  maxTime: "Längsta tid",
+  maxFeeShort: "Maxavgift",
+  weeklyHours: "Veckotider",
+  theirChanges: "Ändrat under tiden: {fields}.",
+  myChanges: "Ändrat av dig: {fields}.",
+  bothChanged: "Ändrat på båda håll (ditt skulle ersätta deras): {fields}.",
   useTheirs: "Öppna deras version (släpp mina ändringar)",
-  keepMine: "Spara min över den",
+  keepMine: "Spara mina ändringar i den",
   deleteLot: "Ta bort parkeringen",
   deleteLotConfirm:
     "Ta bort parkering {id} · {name}? Dess biljetter finns kvar i historiken och anger fortfarande parkering {id}, utan namn från och med nu; terminaler som skickar parkering {id} därefter tas fortfarande emot, markerade som okänd parkering. Nya parkeringar får aldrig dess id av sig själva (bara en import eller ett API-anrop som anger det återanvänder det). Det går inte att ångra.",
