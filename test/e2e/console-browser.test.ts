@@ -783,6 +783,45 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(await page.locator("#audit-table tbody").textContent()).toContain("token:handheld-audit");
   });
 
+  test("the audit says what each verdict told the attendant (en desk, sv phone)", async () => {
+    const reader = await box.token("handheld-verdicts", "permits:read");
+    expect(
+      (
+        await api("POST", "/api/v1/permits", {
+          registration_number: "VRD 1",
+          zone: 1001,
+          start_at: "2026-01-01T00:00:00Z",
+          end_at: null,
+        })
+      ).status,
+    ).toBe(201);
+    for (const zone of ["1001", "1002"])
+      await fetch(`${server.url}/api/v1/attendants/verdict?registration_number=VRD1&zone=${zone}`, {
+        headers: { authorization: `Bearer ${reader}` },
+      });
+    await fetch(`${server.url}/api/v1/attendants/verdict?registration_number=NOPE1&zone=1001`, {
+      headers: { authorization: `Bearer ${reader}` },
+    });
+    await Bun.sleep(1500);
+    for (const [locale, viewport, valid, elsewhere, none] of [
+      ["en-GB", DESKTOP, "valid here", "valid elsewhere", "no valid permit"],
+      ["sv-SE", { width: 390, height: 844 }, "giltigt här", "giltigt i annan zon", "inget giltigt tillstånd"],
+    ] as const) {
+      const page = await signedInConsole(`audit-verdicts-${locale}`, locale, viewport);
+      await page.goto(`${server.url}/#/audit`);
+      await page.fill('#audit-filter input[name="credential"]', "token:handheld-verdicts");
+      await page.click("#audit-filter button[type=submit]");
+      await page.waitForFunction(() => document.querySelectorAll("#audit-table tbody tr").length === 3);
+      const told = await page.locator("#audit-table tbody [data-verdict]").allTextContents();
+      expect(told).toEqual([none, elsewhere, valid]);
+      expect(await page.locator("#audit-table tbody tr:first-child td:nth-child(4)").textContent()).toBe(
+        "NOPE1@1001",
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`audit-verdicts-${locale}`), fullPage: true });
+    }
+  });
+
   test("More on the audit and the change list goes on with the filter as searched, once per click", async () => {
     const page = await signedInConsole("more-as-searched");
     // Every page the box answers (slowly) says more follows, so More is always there to click.
@@ -794,6 +833,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
         by: "registration_number",
         query: "AAA111",
         results: 0,
+        verdict: null,
       },
       changes: {
         id: 9,

@@ -356,6 +356,33 @@ describe("lookup records, filtered for the audit", () => {
       "validation",
     );
   });
+
+  test("each record says what a verdict told the attendant; other lookups say null", async () => {
+    const s = setup();
+    await call(s.app, "POST", "/api/v1/permits", {
+      token: s.admin,
+      body: { registration_number: "VAL 1", zone: 7, start_at: "2026-06-01", end_at: null },
+    });
+    const ask = (path: string) => call(s.app, "GET", path, { token: s.reader });
+    await ask("/api/v1/attendants/verdict?registration_number=VAL1&zone=7");
+    await ask("/api/v1/attendants/verdict?registration_number=VAL1&zone=8");
+    await ask("/api/v1/attendants/verdict?registration_number=NONE1&zone=7");
+    await ask("/api/v1/attendants/check-tickets?registration_number=VAL1");
+    // A busy site's batch (50 records and more go in one statement) keeps them too.
+    for (let i = 0; i < 60; i++) await ask(`/api/v1/attendants/verdict?registration_number=VAL1&zone=7`);
+    s.lookupRecorder.flush();
+    const rows = (await call(s.app, "GET", "/api/v1/lookups?limit=200", { token: s.admin })).json.data as {
+      query: string;
+      verdict: string | null;
+    }[];
+    expect(rows.slice(60).map((r) => [r.query, r.verdict])).toEqual([
+      ["VAL1", null],
+      ["NONE1@7", "none"],
+      ["VAL1@8", "valid_elsewhere"],
+      ["VAL1@7", "valid_here"],
+    ]);
+    expect(rows.slice(0, 60).every((r) => r.verdict === "valid_here")).toBe(true);
+  });
 });
 
 describe("lookup records, paged", () => {
