@@ -271,6 +271,106 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect((await other.locator("#ticket-facts").textContent()) ?? "").toContain("Active");
   });
 
+  test("ticket search: one vocabulary of states, filters in the address, a count, lot and amount, CSV (en desk, sv phone)", async () => {
+    const lotId = await newLot("Kajen");
+    const now = Date.now();
+    const H = 3_600_000;
+    const send = async (ticketId: string, from: number, to: number, plate: string) => {
+      const r = await fetch(`${server.url}/api/v1/actions/tickets`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${terminal}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          eventType: "TicketCreated",
+          ticketId,
+          zoneCode: "9",
+          parkingLotId: lotId,
+          startDate: new Date(from).toISOString(),
+          endDate: new Date(to).toISOString(),
+          licenseNumber: plate,
+          ticketCost: { amountInclVat: 4250, vatRate: 25, currencyCode: "SEK" },
+        }),
+      });
+      expect(r.status).toBe(200);
+    };
+    // Both "running" as the terminal left them; one has ended by the clock.
+    await send("Q-NOW", now - H, now + H, "QQ 100");
+    await send("Q-PAST", now - 5 * H, now - 3 * H, "QQ 200");
+    for (const [locale, viewport, ended, found, amount] of [
+      ["en-GB", { width: 1440, height: 900 }, "Ended", "1 ticket found", "SEK 42.50"],
+      ["sv-SE", { width: 390, height: 844 }, "Avslutad", "1 biljett hittad", "42,50 kr"],
+    ] as const) {
+      const page = await signedInConsole(`ticket-search-${locale}`, locale, viewport);
+      await page.goto(`${server.url}/#/tickets`);
+      await page.waitForSelector("#tickets-table tbody tr");
+      // The filter offers the column's states, in the page's language.
+      const offered = await page.locator('#ticket-search select[name="state"] option').allTextContents();
+      expect(offered.slice(1)).toEqual(
+        locale === "en-GB"
+          ? ["Active", "Not started", "Ended", "Canceled"]
+          : ["Aktiv", "Ej påbörjad", "Avslutad", "Makulerad"],
+      );
+      await page.fill('#ticket-search input[name="zone"]', "9");
+      await page.selectOption('#ticket-search select[name="state"]', "ended");
+      await page.click("#ticket-search button[type=submit]");
+      await page.waitForFunction(
+        () =>
+          document.querySelector("#tickets-total")?.textContent !== "" &&
+          document.querySelectorAll("#tickets-table tbody tr").length === 1,
+      );
+      expect(page.url()).toContain("#/tickets?zone=9&state=ended");
+      expect(await page.textContent("#tickets-total")).toBe(found);
+      const row = page.locator("#tickets-table tbody tr").first();
+      expect(await row.locator("[data-state]").textContent()).toBe(ended);
+      expect((await row.textContent()) ?? "").toContain("Kajen");
+      expect(((await row.locator("td.amount").textContent()) ?? "").replaceAll("\u00a0", " ")).toBe(amount);
+      // The CSV is the search as it stands.
+      const csv = await page.evaluate(async () => {
+        const a = document.querySelector<HTMLAnchorElement>("#tickets-csv")!;
+        return (await fetch(a.href)).text();
+      });
+      expect(csv).toContain("Q-PAST");
+      expect(csv).not.toContain("Q-NOW");
+      expect(csv).toContain(locale === "en-GB" ? ",ended," : ";Avslutad;");
+      // Dates keep to one line.
+      const lines = await row
+        .locator("td.when")
+        .first()
+        .evaluate((td) => {
+          const r = document.createRange();
+          r.selectNodeContents(td);
+          return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+        });
+      expect(lines).toBe(1);
+      // Nothing wider than the screen but the table, which scrolls on its own on a phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      if (locale === "en-GB") {
+        const width = await page.locator("#tickets-table").evaluate((t) => t.getBoundingClientRect().width);
+        expect(width).toBeGreaterThan(1200);
+      }
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`ticket-search-${locale}`), fullPage: true });
+      // A ticket opened, then Back: the search comes back as it was.
+      await row.locator("a").click();
+      await page.waitForSelector("#ticket-facts");
+      await page.goBack();
+      await page.waitForFunction(
+        () =>
+          document.querySelector<HTMLSelectElement>('#ticket-search select[name="state"]')?.value === "ended",
+      );
+      await page.waitForFunction(() => document.querySelectorAll("#tickets-table tbody tr").length === 1);
+      expect(await page.inputValue('#ticket-search input[name="zone"]')).toBe("9");
+      await page.close();
+    }
+    // A link shared with a colleague opens the same search.
+    const other = await signedInConsole("ticket-search-link");
+    await other.goto(`${server.url}/#/tickets?zone=9&state=active`);
+    await other.waitForFunction(() => document.querySelectorAll("#tickets-table tbody tr").length === 1);
+    expect(await other.locator("#tickets-table tbody").textContent()).toContain("Q-NOW");
+    expect(await other.inputValue('#ticket-search select[name="state"]')).toBe("active");
+  });
+
   test("tickets and permits sort by a column heading, either way, said to screen readers", async () => {
     const page = await signedInConsole("sorting");
     await page.goto(`${server.url}/#/tickets`);

@@ -214,7 +214,9 @@ function started(s: Session, offline = false): void {
     if (SIGN_IN_LINK.test(location.hash)) return; // boot() starts again for it
     leave?.();
     leave = undefined;
-    const [page = "", item] = location.hash.replace(/^#\/?/, "").split("/", 2);
+    // A page's filters may follow its path as a query (`#/tickets?state=active`): the page reads them.
+    const path = location.hash.replace(/^#\/?/, "").split("?", 1)[0] ?? "";
+    const [page = "", item] = path.split("/", 2);
     const wanted = admin ? page || "lots" : location.hash === SETUP_HASH ? "setup" : "check";
     const entry = CONSOLE.find(([id]) => id === wanted) ?? CONSOLE[1]!;
     for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a"))
