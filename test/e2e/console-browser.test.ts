@@ -744,7 +744,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
     await page.waitForSelector("#lot-editor .history table.changes");
     const own = (await page.locator("#lot-editor .history").textContent()) ?? "";
-    expect(own).toContain('name: "Before" → "After"');
+    expect(own).toContain("Name: Before → After");
     expect(own).toContain("token:console (console)");
     expect(own).toContain("Created");
 
@@ -756,6 +756,68 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await page.waitForFunction(() => !document.querySelector('#changes-list a[href^="#/lots/"]'));
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("desktop-changes"), fullPage: true });
+  });
+
+  test("the history shows a fee change as one, in kronor beside the old one, and long values on demand (en desk, sv phone)", async () => {
+    const id = await newLot("Fee history");
+    const note = `${"Resident of block A, parks by the east gate. ".repeat(4)}— the end of the note`;
+    const made = await api("POST", "/api/v1/permits", {
+      registration_number: "LONG 1",
+      zone: 7,
+      start_at: "2026-06-01T00:00:00Z",
+      end_at: null,
+      note: "short",
+    });
+    const permitId = ((await made.json()) as { data: { id: number } }).data.id;
+    expect((await api("PATCH", `/api/v1/permits/${permitId}`, { note })).status).toBe(200);
+    for (const [locale, viewport, fees, before, after] of [
+      [
+        "en-GB",
+        DESKTOP,
+        "Fees",
+        "SEK 20.00/hour Weekdays 00:00–24:00",
+        "SEK 12.50/hour Weekdays 00:00–24:00",
+      ],
+      [
+        "sv-SE",
+        { width: 390, height: 844 },
+        "Avgifter",
+        "20,00 kr/timme Vardagar 00:00–24:00",
+        "12,50 kr/timme Vardagar 00:00–24:00",
+      ],
+    ] as const) {
+      const page = await signedInConsole(`fee-history-${locale}`, locale, viewport);
+      if (locale === "en-GB") {
+        const cost = await openLot(page, id);
+        await cost.fill("12.50");
+        await page.click("#lot-form button[type=submit]");
+        await page.waitForFunction(() => document.querySelector("#lot-status")?.textContent === "Saved");
+      }
+      await page.goto(`${server.url}/#/lots/${id}`);
+      await page.waitForSelector('#lot-editor .history [data-field="parking_lot_fee"] table.rows-diff');
+      const item = page.locator('#lot-editor .history [data-field="parking_lot_fee"]').first();
+      expect(await item.locator(".field-name").textContent()).toBe(fees);
+      const changed = item.locator("tr.changed");
+      expect(await changed.count()).toBe(1);
+      const cells = (await changed.locator("td").allTextContents()).map((c) => c.replaceAll("\u00a0", " "));
+      expect(cells).toEqual([before, after]);
+      // The other two fees stand beside themselves, unchanged.
+      expect(await item.locator("tr.same").count()).toBe(2);
+      expect((await page.locator("#lot-editor .history").textContent()) ?? "").not.toContain("cost_per_unit");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`history-fee-${locale}`), fullPage: true });
+
+      // A long note: cut to a line, the whole of it on demand.
+      await page.goto(`${server.url}/#/changes`);
+      await page.waitForSelector('#changes-list [data-field="note"] details.full-value');
+      const long = page.locator('#changes-list [data-field="note"] details.full-value').first();
+      expect(await long.locator("summary").textContent()).toEndWith("…");
+      await long.locator("summary").click();
+      expect(await long.textContent()).toContain("the end of the note");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`history-list-${locale}`), fullPage: true });
+      await page.close();
+    }
   });
 
   test("every console page, at desk and phone size: axe-core finds nothing moderate or worse", async () => {
