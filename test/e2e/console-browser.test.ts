@@ -820,19 +820,127 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     }
   });
 
-  test("every console page, at desk and phone size: axe-core finds nothing moderate or worse", async () => {
-    const found: string[] = [];
-    for (const [size, viewport] of [
-      ["desk", DESKTOP],
-      ["phone", { width: 390, height: 844 }],
+  test("smaller things: a skip link, a permit's state in words, long permits in days, notes and coordinates kept whole", async () => {
+    // Any weekday but today's: the resident's permit is outside its hours now.
+    const other = ((new Date().getUTCDay() + 6) % 7) + 1 === 1 ? 3 : 1;
+    const made = await api("POST", "/api/v1/permits", {
+      registration_number: "RES 9",
+      zone: 1010,
+      start_at: new Date(Date.now() - 86_400_000).toISOString(),
+      end_at: null,
+      note: "Resident of Storgatan 4, parking by the east gate, key card 1234, call the office before towing",
+      days: [{ weekday: other, start_time: "07:00:00", end_time: "08:00:00" }],
+    });
+    expect(made.status).toBe(201);
+    expect(
+      (
+        await api("POST", "/api/v1/permits", {
+          registration_number: "LONG 34",
+          zone: 1011,
+          start_at: new Date(Date.now() - 86_400_000).toISOString(),
+          end_at: new Date(Date.now() + 34 * 86_400_000 + 9.5 * 3_600_000).toISOString(),
+        })
+      ).status,
+    ).toBe(201);
+    const lotId = await newLot("Coordinates");
+    expect(
+      (
+        await api("PATCH", `/api/v1/parkings/${lotId}`, {
+          parking_lot_location: [{ latitude: 59.329323, longitude: 18.068581 }],
+        })
+      ).status,
+    ).toBe(200);
+    for (const [locale, outside, days] of [
+      ["en-GB", "Outside its hours", /^34 days 9 h left/],
+      ["sv-SE", "Utanför sina tider", /^34 dagar 9 h/],
     ] as const) {
-      const page = await signedInConsole(`a11y-${size}`, "en-GB", viewport);
+      const page = await signedInConsole(`smaller-${locale}`, locale, { width: 1440, height: 900 });
+      await page.goto(`${server.url}/#/permits`);
+      // Opened afresh (a bookmark): the keyboard starts at the top of the page.
+      await page.reload();
+      await page.waitForSelector("#permits-list tbody tr");
+      // The first Tab reaches the skip link; Enter puts the focus on the page, the address stays.
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.className)).toBe("skip-link");
+      await page.keyboard.press("Enter");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("page-title");
+      expect(page.url()).toEndWith("#/permits");
+      await page.fill('#permit-filter input[name="zone"]', "1010");
+      await page.click('#permit-filter button[type="submit"]');
+      await page.waitForFunction(() => document.querySelectorAll("#permits-list tbody tr").length === 1);
+      expect(await page.textContent("#permits-list [data-permit-state]")).toBe(outside);
+      // The note keeps to its column: the list scrolls within it, never runs under the editor.
+      await page.click("#permits-list a[data-permit]");
+      await page.waitForSelector("#permit-form");
+      const [listRight, editorLeft, overflow] = await page.evaluate(() => {
+        const list = document.querySelector("#permits-list")!;
+        return [
+          list.getBoundingClientRect().right,
+          document.querySelector("#permit-editor")!.getBoundingClientRect().left,
+          getComputedStyle(list).overflowX,
+        ] as const;
+      });
+      expect(listRight).toBeLessThanOrEqual(editorLeft);
+      expect(overflow).toBe("auto");
+      // Cut to a line of its column's width (14rem), whole in its title.
+      const [noteWidth, rem, title] = await page
+        .locator("#permits-list .note-text")
+        .evaluate((el) => [
+          el.getBoundingClientRect().width,
+          Number.parseFloat(getComputedStyle(document.documentElement).fontSize),
+          el.getAttribute("title"),
+        ]);
+      expect(noteWidth).toBeLessThanOrEqual(14 * (rem as number) + 1);
+      expect(title).toContain("call the office before towing");
+      await page.screenshot({ path: screenshotPath(`permits-state-${locale}`), fullPage: true });
+      // Coordinates are shown whole.
+      await page.goto(`${server.url}/#/lots/${lotId}`);
+      await page.waitForSelector("#locations tbody tr");
+      for (const name of ["latitude", "longitude"]) {
+        const whole = await page
+          .locator(`#locations input[name="${name}"]`)
+          .evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth);
+        expect(whole).toBe(true);
+      }
+      // A long permit's time left is in days.
+      await page.goto(`${server.url}/#/check`);
+      await page.fill("#zone", "1011");
+      await page.fill("#plate", "LONG 34");
+      await page.click("#check-form button[type=submit]");
+      await page.waitForSelector("#verdict-line");
+      expect((await page.textContent("#verdict-line")) ?? "").toMatch(days);
+      await page.close();
+    }
+  });
+
+  test("every console page and form, at desk and phone size, in English and Swedish: axe-core finds nothing moderate or worse", async () => {
+    const lotId = await newLot("Axe");
+    const permit = await api("POST", "/api/v1/permits", {
+      registration_number: "AXE 1",
+      zone: 7,
+      start_at: "2026-01-01T00:00:00Z",
+      end_at: null,
+      note: "A resident",
+      days: [{ weekday: 1, start_time: "07:00:00", end_time: "18:00:00" }],
+    });
+    const permitId = ((await permit.json()) as { data: { id: number } }).data.id;
+    const found: string[] = [];
+    for (const [size, viewport, locale] of [
+      ["desk", { width: 1440, height: 900 }, "en-GB"],
+      ["phone", { width: 390, height: 844 }, "en-GB"],
+      ["desk-sv", { width: 1440, height: 900 }, "sv-SE"],
+      ["phone-sv", { width: 390, height: 844 }, "sv-SE"],
+    ] as const) {
+      const page = await signedInConsole(`a11y-${size}`, locale, viewport);
       for (const route of [
         "check",
         "today",
         "lots",
+        `lots/${lotId}`,
         "permits",
+        `permits/${permitId}`,
         "tickets",
+        "tickets/S-ENDED",
         "credentials",
         "audit",
         "status",
@@ -844,12 +952,16 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
         await Bun.sleep(200);
         for (const v of await axeViolations(page, { bestPractice: true, targetSize: true }))
           found.push(`${size} #/${route}: ${v}`);
-        await page.screenshot({ path: screenshotPath(`${size}-console-${route}`), fullPage: true });
+        await page.screenshot({
+          path: screenshotPath(`${size}-console-${route.replaceAll("/", "-")}`),
+          fullPage: true,
+        });
         expect(await page.title()).toContain("parkd");
       }
     }
     expect(found).toEqual([]);
-  });
+    // Thirteen pages in four browsers on a shared machine: more than one test's minute.
+  }, 300_000);
 
   test("New sign-in code: a token's QR code, made again, signs a fresh browser in as that token", async () => {
     const made = await api("POST", "/api/v1/tokens", { name: "handheld-again", scopes: ["permits:read"] });

@@ -186,8 +186,23 @@ function started(s: Session, offline = false): void {
     : null;
   const banner = h("div", { class: "net", id: "net", hidden: navigator.onLine });
   replace(banner, t("offline"));
+  // The first stop of the keyboard: past the bar (eleven links on the console) to the page.
+  const skip = h(
+    "a",
+    {
+      class: "skip-link",
+      href: "#page-title",
+      onclick: (e: Event) => {
+        // The address holds the page's route: the link moves the focus, never the address.
+        e.preventDefault();
+        document.getElementById("page-title")?.focus();
+      },
+    },
+    t("skipToContent"),
+  );
   replace(
     app,
+    skip,
     h(
       "header",
       { class: admin ? "bar wide" : "bar" },

@@ -41,6 +41,28 @@ function windowsOf(rows: Record<string, unknown>[]): Window[] {
 const byDayAndTime = (a: Window, b: Window) =>
   a.weekday - b.weekday || a.start_time.localeCompare(b.start_time);
 
+/**
+ * What a permit is now, said in words: active; or why not: outside its weekly hours, ended, not
+ * started. A blank would read as "nothing to say" for a resident's permit outside its hours.
+ */
+function permitState(p: Permit) {
+  const now = Date.now();
+  const state = p.active
+    ? "active"
+    : p.end_at !== null && Date.parse(p.end_at) <= now
+      ? "ended"
+      : Date.parse(p.start_at) > now
+        ? "not_started"
+        : "outside_hours";
+  const words = {
+    active: t("active"),
+    ended: t("permitEnded"),
+    not_started: t("permitNotStarted"),
+    outside_hours: t("permitOutsideHours"),
+  };
+  return h("span", { class: `state ${state}`, "data-permit-state": state }, words[state]);
+}
+
 /** The permits page; `permitId` (from `#/permits/ID`) opens that permit. */
 export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: string): () => void {
   const listBox = h("div", { class: "list", id: "permits-list" });
@@ -77,7 +99,7 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
             { label: t("zone"), sort: "zone" },
             { label: t("start"), sort: "start_at", newestFirst: true },
             { label: t("endShort"), sort: "end_at", newestFirst: true },
-            { label: t("active") },
+            { label: t("state") },
             { label: t("note") },
           ]),
           permits,
@@ -88,8 +110,8 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
             String(p.zone),
             when(p.start_at),
             when(p.end_at),
-            p.active ? "✓" : "",
-            p.note,
+            permitState(p),
+            h("span", { class: "note-text", title: p.note ?? "" }, p.note ?? ""),
           ],
         ),
       );

@@ -113,6 +113,8 @@ export class RowsEditor {
       default:
         return h("input", {
           type: "number",
+          // A coordinate (any step) is shown whole: 59.329323 must not be cut to 59.32.
+          class: c.step === "any" ? "coordinate" : undefined,
           step: c.step ?? "1",
           name,
           value: String(value ?? 0),
