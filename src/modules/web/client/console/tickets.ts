@@ -177,9 +177,21 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     try {
       const v = (await api<{ data: TicketView }>("GET", page(null))).data;
       if (mine !== asked) return;
-      const history = table([t("received"), t("event"), t("by"), t("outcome"), ""], [], () => [], {
-        id: "ticket-history",
-      });
+      const history = table(
+        [
+          t("received"),
+          t("event"),
+          t("by"),
+          t("outcome"),
+          // The body as the terminal sent it: a column with a heading, not an empty one.
+          "JSON",
+        ],
+        [],
+        () => [],
+        {
+          id: "ticket-history",
+        },
+      );
       const rows = history.querySelector("tbody")!;
       const more = h("button", { type: "button", id: "history-more", hidden: true }, t("more"));
       let cursor: string | null = null;
