@@ -75,6 +75,7 @@ describe.skipIf(skipWithoutChromium)("the kiosk board in a browser", () => {
       { ...cityLot(), id: 1, name: "Storgatan", number_of_spaces: 3 },
       { ...cityLot(), id: 2, name: "Hamnen P-hus", number_of_spaces: 1 },
       { ...cityLot(), id: 3, name: "Torget", number_of_spaces: 0 },
+      { ...cityLot(), id: 4, name: "Kyrkan", number_of_spaces: 5, parking_lot_fee: [] },
     ])
       expect((await api(tokens.admin!, "POST", "/api/v1/parkings", lot)).status).toBe(201);
     await park("B-1", 1, "ABC123");
@@ -94,6 +95,45 @@ describe.skipIf(skipWithoutChromium)("the kiosk board in a browser", () => {
     await page.screenshot({ path: screenshotPath("board-phone") });
     expect(refused).toEqual([]);
   }, 60_000);
+  test("a free lot reads Free / Gratis, not a price of 0", async () => {
+    for (const [locale, word] of [
+      ["en-GB", "Free"],
+      ["sv-SE", "Gratis"],
+    ] as const) {
+      const page = await browser(`free-${locale}`, PHONE, locale);
+      await page.goto(`${server.url}/board?lots=1,4`);
+      await page.waitForSelector(".board-lot");
+      const prices = await page.locator(".board-price").allTextContents();
+      expect(prices[1]).toBe(word);
+      expect(prices[0]).not.toBe(word);
+      expect(prices.join(" ")).not.toMatch(/\b0 (kr )?per/);
+      await page.close();
+    }
+  }, 60_000);
+
+  test("a frozen box (the socket open, nothing coming) is noticed within 13 s of its last sign of life", async () => {
+    const page = await browser("frozen", SCREEN, "en-GB");
+    // The page's clock is driven by the test: no waiting on real time for the silence.
+    await page.clock.install();
+    await page.goto(`${server.url}/board?lots=1,2`);
+    await page.waitForSelector(".board-lot");
+    expect(await page.locator(".board-stale").count()).toBe(0);
+    process.kill(server.pid, "SIGSTOP");
+    try {
+      // Whatever the box sent last came at most one heartbeat (5 s) ago: 13 s on, it is stale.
+      await page.clock.runFor(13_000);
+      // Drawn by the timer that just ran: looked at now, not waited for in real time.
+      expect(await page.locator(".board-stale").count()).toBe(1);
+      expect(await page.evaluate(() => document.body.classList.contains("stale"))).toBe(true);
+      expect(await page.textContent(".board-stale")).toMatch(
+        /^Not updated since \d\d:\d\d \(\d+ min ago\)\. The box cannot be reached\.$/,
+      );
+    } finally {
+      process.kill(server.pid, "SIGCONT");
+    }
+    await page.close();
+  }, 60_000);
+
   test("figures saved by an earlier version (other field names) are not shown as NaN", async () => {
     const page = await browser("upgraded", PHONE, "sv-SE");
     const old = {
@@ -147,14 +187,39 @@ describe.skipIf(skipWithoutChromium)("the kiosk board in a browser", () => {
     const html = await page.content();
     for (const plate of ["ABC123", "XYZ789", "DEF456"]) expect(html).not.toContain(plate);
 
-    // The box is gone (stopped; the last test of the file): the last figures stay, with their age.
+    // The service worker keeps the board, so a reload while the box is away still draws it.
+    await page.waitForFunction(async () => {
+      await navigator.serviceWorker.ready;
+      for (const key of await caches.keys()) if (await (await caches.open(key)).match("/board")) return true;
+      return false;
+    });
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.waitForSelector(".board-lot");
+
+    // The box is gone (stopped; the last test of the file): the whole screen says since when.
     await server.stop();
     await page.waitForSelector(".board-stale", { timeout: 15_000 });
     expect(await page.textContent(".board-stale")).toMatch(
-      /Ingen kontakt med boxen\. Siffror från \d\d:\d\d \(\d+ min sedan\)/,
+      /^Inte uppdaterad sedan \d\d:\d\d \(\d+ min sedan\)\. Ingen kontakt med boxen\.$/,
     );
+    expect(await page.evaluate(() => document.body.classList.contains("stale"))).toBe(true);
+    // Figures greyed: no free count keeps its green.
+    expect(
+      await page
+        .locator(".board-free")
+        .first()
+        .evaluate((el) => getComputedStyle(el).color),
+    ).toBe("rgb(141, 150, 161)");
     expect((await rows())[0]).toContain("1 lediga");
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("board-screen-offline") });
-    expect(refused).toEqual([]);
+
+    // A reload while the box is down: the page from the service worker, the figures from storage.
+    await page.reload();
+    await page.waitForSelector(".board-stale");
+    expect((await rows())[0]).toContain("1 lediga");
+    await page.screenshot({ path: screenshotPath("board-screen-offline-reloaded") });
+    expect(refused.filter((r) => !/net::|Failed to load resource/.test(r))).toEqual([]);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { cityLot } from "../support/lots.ts";
 
 const newBox = boxesForFile();
 const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1440, height: 900 };
 
 let server: Server;
 let dir: string;
@@ -23,8 +23,12 @@ async function api(token: string, method: string, path: string, body?: unknown):
   });
 }
 
-async function browser(name: string, viewport: { width: number; height: number }): Promise<Page> {
-  const ctx = await openBrowser(join(dir, `profile-${name}`), viewport);
+async function browser(
+  name: string,
+  viewport: { width: number; height: number },
+  locale = "en-GB",
+): Promise<Page> {
+  const ctx = await openBrowser(join(dir, `profile-${name}`), viewport, locale);
   contexts.push(ctx);
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   page.on("pageerror", (e) => refused.push(`page error (${name}): ${e.message}`));
@@ -89,12 +93,22 @@ describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
     for (const c of contexts) await c.close().catch(() => {});
   });
 
-  for (const [name, viewport] of [
-    ["desktop", DESKTOP],
-    ["phone", PHONE],
+  for (const [name, viewport, locale, words] of [
+    [
+      "desktop",
+      DESKTOP,
+      "en-GB",
+      { total: "Total SEK 300.00 · 7 tickets", lots: ["SEK 170", "SEK 130"], csv: "lot_name" },
+    ],
+    [
+      "phone",
+      PHONE,
+      "sv-SE",
+      { total: "Summa 300,00 kr · 7 biljetter", lots: ["170 kr", "130 kr"], csv: "Parkeringens namn" },
+    ],
   ] as const)
-    test(`charts on the ${name}`, async () => {
-      const page = await browser(name, viewport);
+    test(`charts on the ${name} (${locale}): figures on the revenue, its CSV, the lot's day up to now`, async () => {
+      const page = await browser(name, viewport, locale);
       await page.goto(`${server.url}/`);
       await page.fill("#token", tokens.admin!);
       await page.click("#token-form button[type=submit]");
@@ -102,14 +116,43 @@ describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
       await page.goto(`${server.url}/#/today`);
       await page.waitForSelector("#today-occupancy svg.chart");
       await page.waitForSelector("#lot-curve svg.chart");
-      expect(await page.locator("svg.chart").count()).toBe(4);
+      await page.waitForSelector("#revenue-charts svg.chart");
+      expect(await page.locator("svg.chart").count()).toBe(5);
       // Storgatan 3 of 4, Hamnen 3 of 2 (over its spaces, drawn red), fullest first.
       expect(await page.locator("#today-occupancy .chart-value").allTextContents()).toEqual(["3/2", "3/4"]);
       expect(await page.locator("#today-occupancy .chart-bar.over").count()).toBe(1);
       const arrivals = await page.locator("#today-arrivals .chart-bar").count();
       expect(arrivals).toBeGreaterThanOrEqual(23);
-      expect(await page.locator("#today-revenue .chart-bar").count()).toBe(30);
-      expect(await page.locator("#lot-curve .chart-limit").count()).toBe(1);
+      // Revenue: 30 days, each day with money carrying its figure; per lot by name with figures.
+      const perDay = page.locator("#revenue-charts svg.chart").first();
+      expect(await perDay.locator(".chart-bar").count()).toBe(30);
+      expect(await perDay.locator(".chart-value-up").count()).toBeGreaterThanOrEqual(2);
+      const nbsp = (xs: string[]) => xs.map((x) => x.replaceAll("\u00a0", " "));
+      expect(nbsp([(await page.textContent("#revenue-total")) ?? ""])).toEqual([words.total]);
+      const perLot = page.locator("#revenue-charts svg.chart").nth(1);
+      expect(await perLot.locator(".chart-label").allTextContents()).toEqual(["Storgatan", "Hamnen P-hus"]);
+      expect(nbsp(await perLot.locator(".chart-value").allTextContents())).toEqual([...words.lots]);
+      // The CSV button downloads the chosen days' report, lots by name, with its totals row.
+      await page.selectOption("#revenue-group", "lot");
+      await page.waitForFunction(() =>
+        document.querySelector<HTMLAnchorElement>("#revenue-csv")?.href.includes("group=lot"),
+      );
+      const csv = await page.evaluate(async () => {
+        const a = document.querySelector<HTMLAnchorElement>("#revenue-csv")!;
+        return (await fetch(a.href)).text();
+      });
+      expect(csv).toContain(words.csv);
+      expect(csv).toContain("Storgatan");
+      expect(csv).toMatch(locale === "en-GB" ? /\r\ntotal,,SEK,7,/ : /\r\nSumma;;SEK;7;/);
+      // The lot's day stops at now, and says so.
+      expect(await page.locator("#lot-curve .chart-now").count()).toBe(1);
+      // Each label of the lot form stands apart from the field before it.
+      const gap = await page.evaluate(() => {
+        const select = document.querySelector("#curve-lot")!.getBoundingClientRect();
+        const label = document.querySelector('label[for="curve-day"]')!.getBoundingClientRect();
+        return label.top > select.bottom - 2 ? 100 : label.left - select.right;
+      });
+      expect(gap).toBeGreaterThanOrEqual(8);
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: screenshotPath(`today-${name}`), fullPage: true });
       expect(refused).toEqual([]);

@@ -79,6 +79,7 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
     { scope: "permits:read", basic: false },
   ],
   ["GET", "/api/v1/tickets", "/api/v1/tickets", admin],
+  ["GET", "/api/v1/tickets.csv", "/api/v1/tickets.csv", admin],
   ["GET", "/api/v1/lookups", "/api/v1/lookups", admin],
   ["GET", "/api/v1/changes", "/api/v1/changes", admin],
   ["GET", "/api/v1/tokens", "/api/v1/tokens", admin],

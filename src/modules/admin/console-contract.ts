@@ -10,7 +10,7 @@ import {
   UserList,
 } from "./credentials/api-routes.ts";
 import { LookupPage } from "./lookups/routes.ts";
-import { TicketPage } from "./tickets/search-routes.ts";
+import { MAX_CSV_TICKETS, TicketPage } from "./tickets/search-routes.ts";
 
 const token = {
   id: "tok_3f9a1c22b7e4",
@@ -62,15 +62,20 @@ export const adminConsoleContract: ApiContract = {
         data: [
           {
             ticket_id: "100234",
+            state: "active",
             status: "running",
             zone: 1234,
             parking_lot_id: 12,
+            lot_name: "Hamnen",
             license_number: "ABC123",
             start_at: "2026-06-15T08:00:00.000000Z",
             end_at: "2026-06-15T10:00:00.000000Z",
+            amount_incl_vat: 4000,
+            currency_code: "SEK",
             updated_at: "2026-06-15T08:00:01.000000Z",
           },
         ],
+        total: 1,
         next_cursor: "WyJ0aWNrZXRzIiwiLXN0YXJ0X2F0IiwxNzgxNTEwNDAwMDAwLDEwMDIzNF0",
       },
     },
@@ -84,6 +89,7 @@ export const adminConsoleContract: ApiContract = {
             by: "zone_list",
             query: "1234",
             results: 37,
+            verdict: null,
           },
         ],
         next_cursor: null,
@@ -127,6 +133,17 @@ export const adminConsoleContract: ApiContract = {
       ok: { 204: { description: "Deleted" } },
     },
     "GET /api/v1/tickets": { tag: "tickets" },
+    "GET /api/v1/tickets.csv": {
+      tag: "tickets",
+      description: `Every ticket the search finds (the filters and sort of GET /api/v1/tickets, no paging), at most ${MAX_CSV_TICKETS} (a bigger search is a 400: narrow it by time). \`se\` (default): Swedish headings, semicolons, decimal commas, site time, a byte order mark; \`rfc4180\`: snake_case headings, commas, decimal points, instants in UTC. Text cells starting with = + - @ get a leading ' (CSV injection).`,
+      ok: {
+        200: {
+          description: "The tickets as CSV (a download)",
+          contentType: "text/csv",
+          schema: { type: "string" },
+        },
+      },
+    },
     "GET /api/v1/lookups": { tag: "attendant lookups" },
     "GET /api/v1/changes": {
       tag: "changes",

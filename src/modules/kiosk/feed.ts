@@ -21,7 +21,8 @@ export const MAX_BOARD_STREAMS = 64;
  */
 export const MAX_BOARD_STREAMS_PER_ADDRESS = 4;
 const RETRY_AFTER_SECONDS = 30;
-const HEARTBEAT_MS = 15_000;
+/** Often enough for a board to tell a frozen box within 15 s (it waits 12 s of silence). */
+const HEARTBEAT_MS = 5_000;
 /** Tickets end and prices change with the clock, without a write to announce it. */
 const CLOCK_MS = 30_000;
 /** A burst of intake is answered by one refresh a second at most. */

@@ -68,7 +68,7 @@ export function kioskRoutes(ctx: KioskDeps) {
           summary:
             "The kiosk board as server-sent events: `board` on connect and whenever its figures change",
           description:
-            "Figures are read again after ticket writes (at most once a second) and every 30 s. An event `tick` every 15 s keeps the connection open and tells the page the box is there. At most 4 open streams from one client address (429 too-many-boards beyond) and 64 in all: at 64, a new stream ends the oldest stream of the address holding the most, when that address holds more than the new stream's would; else 429 too-many-boards. An ended board reconnects after 5 s (its `retry`).",
+            "Figures are read again after ticket writes (at most once a second) and every 30 s. An event `tick` every 5 s keeps the connection open and tells the page the box is there (a board that hears nothing for 12 s shows its figures as stale). At most 4 open streams from one client address (429 too-many-boards beyond) and 64 in all: at 64, a new stream ends the oldest stream of the address holding the most, when that address holds more than the new stream's would; else 429 too-many-boards. An ended board reconnects after 5 s (its `retry`).",
           tags: ["parking lots"],
         },
       },

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { formatMicros } from "../../../src/domain/time/zoned.ts";
+import { MAX_CSV_TICKETS } from "../../../src/modules/admin/tickets/search-routes.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { seedTicket } from "../../support/seed.ts";
 
@@ -123,6 +124,135 @@ describe("users over the API", () => {
   });
 });
 
+describe("ticket search by the state the console shows, counted, with lots and amounts, and as CSV", () => {
+  const s = setup();
+  const lot = (name: string) =>
+    call(s.app, "POST", "/api/v1/parkings", {
+      token: s.admin,
+      body: { name, zone_number: 30, parking_lot_fee: [] },
+    });
+  seedTicket(s.ctx, { ticketId: "ACTIVE", plate: "AAA111", zone: 30, start: at(-1), end: at(1) });
+  seedTicket(s.ctx, { ticketId: "OPEN", plate: "AAA112", zone: 30, start: at(-1) });
+  // Running as the last event left it, but its end has passed: ended, as the column says.
+  seedTicket(s.ctx, { ticketId: "RAN-OUT", plate: "BBB222", zone: 30, start: at(-5), end: at(-4) });
+  seedTicket(s.ctx, {
+    ticketId: "STOPPED",
+    plate: "CCC333",
+    zone: 30,
+    start: at(-3),
+    end: at(2),
+    status: "stopped",
+  });
+  seedTicket(s.ctx, { ticketId: "LATER", plate: "DDD444", zone: 30, start: at(1), end: at(2) });
+  seedTicket(s.ctx, {
+    ticketId: "GONE",
+    plate: "EEE555",
+    zone: 30,
+    start: at(-1),
+    end: at(1),
+    status: "canceled",
+  });
+  const ids = async (q: string) =>
+    (
+      await call(s.app, "GET", `/api/v1/tickets?zone=30&sort=ticket_id${q}`, { token: s.admin })
+    ).json.data.map((t: { ticket_id: string; state: string }) => `${t.ticket_id}:${t.state}`);
+
+  test("state=active|not_started|ended|canceled finds what the column says, at the request's time", async () => {
+    expect(await ids("&state=active")).toEqual(["ACTIVE:active", "OPEN:active"]);
+    expect(await ids("&state=ended")).toEqual(["RAN-OUT:ended", "STOPPED:ended"]);
+    expect(await ids("&state=not_started")).toEqual(["LATER:not_started"]);
+    expect(await ids("&state=canceled")).toEqual(["GONE:canceled"]);
+    expect((await ids("")).length).toBe(6);
+    // The clock moves on: the active ticket with an end is ended an hour and a bit later.
+    s.clock.advance(1.5 * H);
+    expect(await ids("&state=active")).toEqual(["LATER:active", "OPEN:active"]);
+    s.clock.advance(-1.5 * H);
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/tickets?state=running", { token: s.admin }),
+      400,
+      "validation",
+    );
+  });
+
+  test("total on the first page only; lot names and amounts on each row", async () => {
+    const made = await lot("=Hamnen");
+    const lotId = made.json.data.id as number;
+    seedTicket(s.ctx, {
+      ticketId: "PAID",
+      plate: "FFF666",
+      zone: 31,
+      start: at(-1),
+      end: at(1),
+      parkingLotId: lotId,
+    });
+    seedTicket(s.ctx, {
+      ticketId: "NOLOT",
+      plate: "FFF667",
+      zone: 31,
+      start: at(-1),
+      end: at(1),
+      parkingLotId: 999,
+    });
+    const first = await call(s.app, "GET", "/api/v1/tickets?zone=30&limit=2", { token: s.admin });
+    expect(first.json.total).toBe(6);
+    const next = await call(
+      s.app,
+      "GET",
+      `/api/v1/tickets?zone=30&limit=2&cursor=${first.json.next_cursor}`,
+      {
+        token: s.admin,
+      },
+    );
+    expect(next.json.total).toBeNull();
+    const rows = (await call(s.app, "GET", "/api/v1/tickets?zone=31&sort=ticket_id", { token: s.admin })).json
+      .data;
+    expect(rows.map((r: { lot_name: string | null }) => r.lot_name)).toEqual([null, "=Hamnen"]);
+  });
+
+  test("the search as CSV: its filters and order, lots by name, both forms, formulas neutralised", async () => {
+    const se = await call(s.app, "GET", "/api/v1/tickets.csv?zone=30&state=ended&sort=ticket_id", {
+      token: s.admin,
+    });
+    expect(se.status).toBe(200);
+    expect(se.headers.get("content-type")).toStartWith("text/csv");
+    expect(se.headers.get("content-disposition")).toContain("attachment");
+    expect(se.text.split("\r\n")).toEqual([
+      "\uFEFFBiljett;Registreringsnummer;Zon;Parkering;Parkeringens namn;Tillstånd;Start;Slut;Belopp;Valuta",
+      "RAN-OUT;BBB222;30;;;Avslutad;2026-06-15 09:00;2026-06-15 10:00;;",
+      "STOPPED;CCC333;30;;;Avslutad;2026-06-15 11:00;2026-06-15 16:00;;",
+      "",
+    ]);
+    const plain = await call(s.app, "GET", "/api/v1/tickets.csv?zone=31&sort=ticket_id&variant=rfc4180", {
+      token: s.admin,
+    });
+    const lines = plain.text.split("\r\n");
+    expect(lines[0]).toBe(
+      "ticket_id,registration_number,zone,parking_lot_id,lot_name,state,start_at,end_at,amount,currency",
+    );
+    expect(lines[2]).toMatch(/^PAID,FFF666,31,\d+,'=Hamnen,active,2026-06-15T11:00:00\.000000Z,/);
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/tickets.csv?state=running", { token: s.admin }),
+      400,
+      "validation",
+    );
+    expectProblem(await call(s.app, "GET", "/api/v1/tickets.csv"), 401, "unauthorized");
+    expectProblem(
+      await call(s.app, "GET", "/api/v1/tickets.csv", { token: s.reader }),
+      403,
+      "insufficient-scope",
+    );
+  });
+
+  test("a search past the CSV's size is refused, to be narrowed; nothing is cut off silently", async () => {
+    const big = setup();
+    for (let i = 0; i <= MAX_CSV_TICKETS; i++)
+      seedTicket(big.ctx, { ticketId: `M${i}`, plate: "MMM1", zone: 40, start: at(-1), end: at(1) });
+    const res = await call(big.app, "GET", "/api/v1/tickets.csv?zone=40", { token: big.admin });
+    expectProblem(res, 400, "validation");
+    expect(res.text).toContain(`finds ${MAX_CSV_TICKETS + 1} tickets`);
+  }, 60_000);
+});
+
 describe("ticket search", () => {
   const s = setup();
   for (let i = 0; i < 7; i++)
@@ -160,14 +290,19 @@ describe("ticket search", () => {
     ]);
     expect(res.json.data[0]).toEqual({
       ticket_id: "A0",
+      state: "ended",
       status: "stopped",
       zone: 10,
       parking_lot_id: null,
+      lot_name: null,
       license_number: "ABC123",
       start_at: formatMicros(at(0)),
       end_at: formatMicros(at(0.5)),
+      amount_incl_vat: null,
+      currency_code: null,
       updated_at: formatMicros(at(0)),
     });
+    expect(res.json.total).toBe(7);
     expect(
       (await search("?registration_number=åbc123")).json.data.map((t: { ticket_id: string }) => t.ticket_id),
     ).toEqual(["B1"]);
@@ -355,6 +490,33 @@ describe("lookup records, filtered for the audit", () => {
       400,
       "validation",
     );
+  });
+
+  test("each record says what a verdict told the attendant; other lookups say null", async () => {
+    const s = setup();
+    await call(s.app, "POST", "/api/v1/permits", {
+      token: s.admin,
+      body: { registration_number: "VAL 1", zone: 7, start_at: "2026-06-01", end_at: null },
+    });
+    const ask = (path: string) => call(s.app, "GET", path, { token: s.reader });
+    await ask("/api/v1/attendants/verdict?registration_number=VAL1&zone=7");
+    await ask("/api/v1/attendants/verdict?registration_number=VAL1&zone=8");
+    await ask("/api/v1/attendants/verdict?registration_number=NONE1&zone=7");
+    await ask("/api/v1/attendants/check-tickets?registration_number=VAL1");
+    // A busy site's batch (50 records and more go in one statement) keeps them too.
+    for (let i = 0; i < 60; i++) await ask(`/api/v1/attendants/verdict?registration_number=VAL1&zone=7`);
+    s.lookupRecorder.flush();
+    const rows = (await call(s.app, "GET", "/api/v1/lookups?limit=200", { token: s.admin })).json.data as {
+      query: string;
+      verdict: string | null;
+    }[];
+    expect(rows.slice(60).map((r) => [r.query, r.verdict])).toEqual([
+      ["VAL1", null],
+      ["NONE1@7", "none"],
+      ["VAL1@8", "valid_elsewhere"],
+      ["VAL1@7", "valid_here"],
+    ]);
+    expect(rows.slice(0, 60).every((r) => r.verdict === "valid_here")).toBe(true);
   });
 });
 

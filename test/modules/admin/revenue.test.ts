@@ -129,7 +129,9 @@ describe("GET /api/v1/reports/revenue.csv", () => {
       "\uFEFFDag;Momssats %;Valuta;Biljetter;Netto;Moms;Brutto\r\n" +
         "2026-06-15;12;SEK;1;8,93;1,07;10,00\r\n" +
         "2026-06-15;25;SEK;1;72,00;18,00;90,00\r\n" +
-        "2026-06-16;25;SEK;1;7,99;2,00;9,99\r\n",
+        "2026-06-16;25;SEK;1;7,99;2,00;9,99\r\n" +
+        // The spreadsheet form ends with its sums, per currency.
+        "Summa;;SEK;3;88,92;21,07;109,99\r\n",
     );
   });
 
@@ -144,9 +146,49 @@ describe("GET /api/v1/reports/revenue.csv", () => {
         token: s.admin,
       },
     );
+    // Lots by name beside their id (these ids name no lot); no totals row unless asked for.
     expect(r.text).toBe(
-      "parking_lot_id,currency,tickets,net,vat,gross\r\n12,SEK,1,8.93,1.07,10.00\r\n13,SEK,1,72.00,18.00,90.00\r\n",
+      "parking_lot_id,lot_name,currency,tickets,net,vat,gross\r\n12,,SEK,1,8.93,1.07,10.00\r\n13,,SEK,1,72.00,18.00,90.00\r\n",
     );
+    for (const [id, name] of [
+      [12, "Hamnen"],
+      [13, "=Torget"],
+    ] as const)
+      expect(
+        (
+          await call(s.app, "POST", "/api/v1/parkings", {
+            token: s.admin,
+            body: { id, name, zone_number: 1, parking_lot_fee: [] },
+          })
+        ).status,
+      ).toBe(201);
+    const named = await call(
+      s.app,
+      "GET",
+      "/api/v1/reports/revenue.csv?from=2026-06-15&to=2026-06-15&group=lot&variant=rfc4180&totals=true",
+      { token: s.admin },
+    );
+    expect(named.text).toBe(
+      "parking_lot_id,lot_name,currency,tickets,net,vat,gross\r\n" +
+        "12,Hamnen,SEK,1,8.93,1.07,10.00\r\n" +
+        "13,'=Torget,SEK,1,72.00,18.00,90.00\r\n" +
+        "total,,SEK,2,80.93,19.07,100.00\r\n",
+    );
+    const se = await call(
+      s.app,
+      "GET",
+      "/api/v1/reports/revenue.csv?from=2026-06-15&to=2026-06-15&group=lot",
+      {
+        token: s.admin,
+      },
+    );
+    expect(se.text.split("\r\n")).toEqual([
+      "\uFEFFParkering;Parkeringens namn;Valuta;Biljetter;Netto;Moms;Brutto",
+      "12;Hamnen;SEK;1;8,93;1,07;10,00",
+      "13;'=Torget;SEK;1;72,00;18,00;90,00",
+      "Summa;;SEK;2;80,93;19,07;100,00",
+      "",
+    ]);
     expectProblem(
       await call(s.app, "GET", "/api/v1/reports/revenue.csv?from=2026-06-15&to=2026-06-15&variant=xlsx", {
         token: s.admin,

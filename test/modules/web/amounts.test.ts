@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { outlierFees, parseMoney } from "../../../src/modules/web/client/console/amounts.ts";
+import { doubtfulFees, parseMoney } from "../../../src/modules/web/client/console/amounts.ts";
 
 describe("amounts as the console reads them", () => {
   test.each([
@@ -21,12 +21,33 @@ describe("amounts as the console reads them", () => {
     },
   );
 
-  test("a fee over 100 times the lot's cheapest other fee stands out; one fee alone never does", () => {
-    expect(outlierFees([125_000, 500, 1_000])).toEqual([125_000]);
-    expect(outlierFees([50_000, 500])).toEqual([]);
-    expect(outlierFees([50_001, 500])).toEqual([50_001]);
-    expect(outlierFees([125_000])).toEqual([]);
-    expect(outlierFees([125_000, 0])).toEqual([]);
+  const fee = (cost: number, was: number | null = cost, unit = 1) => ({ cost, unit, was });
+
+  test("a fee 100 times or more the lot's cheapest other fee in its unit stands out; one fee alone never does", () => {
+    expect(doubtfulFees([fee(125_000, null), fee(500), fee(1_000)])).toEqual([
+      { cost: 125_000, why: "others", than: 500 },
+    ]);
+    expect(doubtfulFees([fee(49_999, null), fee(500)])).toEqual([]);
+    // Exactly 100 times is asked about: the guard's own example (12,50 typed as 1250).
+    expect(doubtfulFees([fee(50_000, null), fee(500)])).toEqual([{ cost: 50_000, why: "others", than: 500 }]);
+    expect(doubtfulFees([fee(125_000, null)])).toEqual([]);
+    expect(doubtfulFees([fee(125_000, null), fee(0)])).toEqual([]);
+    // A monthly fee beside an hourly one differs that much by design.
+    expect(doubtfulFees([fee(300_000, null, 4), fee(2_000)])).toEqual([]);
+  });
+
+  test("a changed fee 10 times or more, or a tenth or less, of the amount it replaces stands out", () => {
+    // All the lot's fees are 12,50 and one becomes 1250: 100 times what it replaces.
+    expect(doubtfulFees([fee(125_000, 1_250), fee(1_250), fee(1_250)])).toEqual([
+      { cost: 125_000, why: "raised", than: 1_250 },
+    ]);
+    expect(doubtfulFees([fee(12_500, 1_250)])).toEqual([{ cost: 12_500, why: "raised", than: 1_250 }]);
+    expect(doubtfulFees([fee(12_499, 1_250)])).toEqual([]);
+    expect(doubtfulFees([fee(125, 1_250)])).toEqual([{ cost: 125, why: "lowered", than: 1_250 }]);
+    expect(doubtfulFees([fee(126, 1_250)])).toEqual([]);
+    // A fee saved as it was is never asked about again, and free is meant either way.
+    expect(doubtfulFees([fee(125_000), fee(1_250)])).toEqual([]);
+    expect(doubtfulFees([fee(0, 1_250), fee(1_250, 0)])).toEqual([]);
   });
 });
 

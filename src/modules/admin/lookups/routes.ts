@@ -34,6 +34,10 @@ export const LookupPage = t.Object({
       by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict"]),
       query: t.String({ description: "The normalized plate or the zone number; a verdict: PLATE@ZONE" }),
       results: t.Integer(),
+      verdict: t.Union(
+        [t.UnionEnum(["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"]), t.Null()],
+        { description: "What a verdict told the attendant; null for every other lookup" },
+      ),
     }),
   ),
   next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
@@ -61,6 +65,7 @@ export function lookupRecordRoutes(ctx: AdminDeps) {
           by: r.by,
           query: r.query,
           results: r.results,
+          verdict: r.verdict,
         })),
         next_cursor: p.more && p.last ? rowCursor("lookups", p.last.id) : null,
       };

@@ -11,7 +11,7 @@ export function decimalAmount(ore: number, comma: boolean): string {
 }
 
 /** A field quoted when it holds the separator, a quote or a line break (RFC 4180 §2.6-2.7). */
-function field(value: string, separator: string): string {
+export function field(value: string, separator: string): string {
   return value.includes(separator) || /["\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
@@ -25,6 +25,14 @@ export function textCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
+/** What a CSV adds to the report's rows: lots' names, and a totals row per currency. */
+export interface CsvExtras {
+  /** A lot's name (null: no lot has the id); with a lot group, a column beside the id. */
+  lotName?: (id: number) => string | null;
+  /** A last row per currency summing every row above: "Summa" in `se`, "total" in `rfc4180`. */
+  totals?: boolean;
+}
+
 /**
  * The report as CSV: `se` with semicolons, decimal commas and a byte order mark (a Swedish
  * spreadsheet reads the commas as decimals and needs the mark to take the file as UTF-8), `rfc4180`
@@ -34,6 +42,7 @@ export function revenueCsv(
   rows: readonly RevenueRow[],
   group: readonly RevenueGroup[],
   variant: CsvVariant,
+  extras: CsvExtras = {},
 ): string {
   const se = variant === "se";
   const sep = se ? ";" : ",";
@@ -41,6 +50,7 @@ export function revenueCsv(
     ? {
         day: "Dag",
         lot: "Parkering",
+        lotName: "Parkeringens namn",
         zone: "Zon",
         vat: "Momssats %",
         currency: "Valuta",
@@ -48,10 +58,12 @@ export function revenueCsv(
         net: "Netto",
         vatAmount: "Moms",
         gross: "Brutto",
+        total: "Summa",
       }
     : {
         day: "day",
         lot: "parking_lot_id",
+        lotName: "lot_name",
         zone: "zone",
         vat: "vat_rate",
         currency: "currency",
@@ -59,30 +71,55 @@ export function revenueCsv(
         net: "net",
         vatAmount: "vat",
         gross: "gross",
+        total: "total",
       };
+  const named = extras.lotName !== undefined && group.includes("lot");
+  const dims = group.flatMap((g) => (g === "lot" && named ? ["lot", "lotName"] : [g])) as (
+    | RevenueGroup
+    | "lotName"
+  )[];
   const head = [
-    ...group.map((g) => names[g]),
+    ...dims.map((g) => names[g]),
     names.currency,
     names.tickets,
     names.net,
     names.vatAmount,
     names.gross,
   ];
-  const lines = [head.map((h) => field(h, sep)).join(sep)];
+  const line = (cells: string[]) => cells.map((c) => field(c, sep)).join(sep);
+  const sums = (r: Pick<RevenueRow, "currency" | "tickets" | "net" | "vat" | "gross">) => [
+    textCell(r.currency),
+    String(r.tickets),
+    decimalAmount(r.net, se),
+    decimalAmount(r.vat, se),
+    decimalAmount(r.gross, se),
+  ];
+  const lines = [line(head)];
   for (const r of rows) {
-    const cells = group.map((g) => {
+    const cells = dims.map((g) => {
       if (g === "day") return textCell(r.day ?? "");
+      if (g === "lotName")
+        return r.lotId === null || r.lotId === undefined ? "" : textCell(extras.lotName?.(r.lotId) ?? "");
       const v = g === "lot" ? r.lotId : g === "zone" ? r.zone : r.vatRate;
       return v === null || v === undefined ? "" : String(v);
     });
-    cells.push(
-      textCell(r.currency),
-      String(r.tickets),
-      decimalAmount(r.net, se),
-      decimalAmount(r.vat, se),
-      decimalAmount(r.gross, se),
-    );
-    lines.push(cells.map((c) => field(c, sep)).join(sep));
+    lines.push(line([...cells, ...sums(r)]));
+  }
+  if (extras.totals) {
+    const byCurrency = new Map<
+      string,
+      { currency: string; tickets: number; net: number; vat: number; gross: number }
+    >();
+    for (const r of rows) {
+      const t = byCurrency.get(r.currency) ?? { currency: r.currency, tickets: 0, net: 0, vat: 0, gross: 0 };
+      t.tickets += r.tickets;
+      t.net += r.net;
+      t.vat += r.vat;
+      t.gross += r.gross;
+      byCurrency.set(r.currency, t);
+    }
+    for (const t of byCurrency.values())
+      lines.push(line([...dims.map((_, i) => (i === 0 ? names.total : "")), ...sums(t)]));
   }
   return `${se ? "\uFEFF" : ""}${lines.join("\r\n")}\r\n`;
 }

@@ -32,6 +32,12 @@ export const RevenueCsvQuery = t.Object({
       errorMessage: "must be se or rfc4180",
     }),
   ),
+  totals: t.Optional(
+    t.Boolean({
+      description:
+        "A last row per currency summing the rows above (Summa / total): true unless given in se, false unless given in rfc4180 (a script summing the column would count it twice)",
+    }),
+  ),
 });
 
 const Ore = (what: string) => t.Integer({ description: `${what}, öre (cents)` });

@@ -43,7 +43,11 @@ export function revenueRoutes(ctx: AdminDeps) {
       ({ query }) => {
         const r = revenueReport(ctx, query);
         const variant = query.variant ?? "se";
-        return new Response(revenueCsv(r.rows, r.group, variant), {
+        const csv = revenueCsv(r.rows, r.group, variant, {
+          lotName: (id) => ctx.store.lots.nameOf(id),
+          totals: query.totals ?? variant === "se",
+        });
+        return new Response(csv, {
           headers: {
             "Content-Type": `text/csv; charset=utf-8; header=present`,
             "Content-Disposition": `attachment; filename="revenue-${r.from}-${r.to}.csv"`,

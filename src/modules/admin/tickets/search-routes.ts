@@ -1,85 +1,213 @@
 import { Elysia, t } from "elysia";
+import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
+import { type TICKET_STATES, ticketStateAt } from "../../../domain/tickets/state.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
-import { TICKET_ORDERS } from "../../../platform/store/tickets/search.ts";
+import { TICKET_ORDERS, type TicketSearch } from "../../../platform/store/tickets/search.ts";
 import type { AdminDeps } from "../index.ts";
 import { CursorParam, instant, iso, isoOrNull } from "../paging.ts";
+import { RevenueCsvQuery } from "../reports/model.ts";
 import { pageCursor, readSort, sortParam } from "../sorting.ts";
+import { ticketsCsv } from "./csv.ts";
 
 const Instant = t.String({ format: "date-time" });
-const Status = t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("canceled")]);
+const Status = t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("canceled")], {
+  description:
+    "The stored status as the last event left it (running after a create, whatever the clock says)",
+});
+// Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
+const State = t.Union(
+  [t.Literal("active"), t.Literal("not_started"), t.Literal("ended"), t.Literal("canceled")],
+  {
+    description:
+      "What the ticket is now, read from its times and events: canceled; not_started (starts later); ended (stopped, or its end has passed); else active",
+  },
+);
 
-export const TicketSearchQuery = t.Object({
+/** The most rows one CSV holds: a bigger search is refused, to be narrowed by time. */
+export const MAX_CSV_TICKETS = 100_000;
+
+const filters = {
   registration_number: t.Optional(t.String({ maxLength: 32 })),
   zone: t.Optional(wholeNumberParam("zone", "query", 0, 2_147_483_647)),
-  // Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
+  state: t.Optional(State),
   status: t.Optional(Status),
   sort: sortParam(Object.keys(TICKET_ORDERS), "-start_at"),
   from: t.Optional(
     t.String({ description: "ISO 8601; without an offset it is site time, a date alone its start" }),
   ),
   to: t.Optional(t.String({ description: "ISO 8601, as from" })),
+};
+
+export const TicketSearchQuery = t.Object({
+  ...filters,
   cursor: CursorParam,
   limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Tickets a page (50 unless given)")),
+});
+
+export const TicketSearchCsvQuery = t.Object({
+  ...filters,
+  variant: RevenueCsvQuery.properties.variant,
 });
 
 export const TicketPage = t.Object({
   data: t.Array(
     t.Object({
       ticket_id: t.String(),
+      state: State,
       status: Status,
       zone: t.Integer(),
       parking_lot_id: t.Union([t.Integer(), t.Null()]),
+      lot_name: t.Union([t.String(), t.Null()], {
+        description: "null: no lot, or a lot the box does not know",
+      }),
       license_number: t.String(),
       start_at: Instant,
       end_at: t.Union([Instant, t.Null()]),
+      amount_incl_vat: t.Union([t.Integer(), t.Null()], {
+        description: "Öre (cents), as the terminal sent it",
+      }),
+      currency_code: t.Union([t.String(), t.Null()]),
       updated_at: Instant,
     }),
   ),
+  total: t.Union([t.Integer(), t.Null()], {
+    description:
+      "How many tickets the search finds in all: on the first page (no cursor); null on the others",
+  }),
   next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
 });
 
-/** The console's ticket search (scope admin): plate, zone, state and time, a page at a time. */
+type Filters = { [K in keyof typeof filters]?: unknown } & {
+  registration_number?: string;
+  zone?: number;
+  state?: (typeof TICKET_STATES)[number];
+  status?: "running" | "stopped" | "canceled";
+  from?: string;
+  to?: string;
+};
+
+/** The search's filters as the store takes them; the state is read at `now`. */
+function searchOf(
+  ctx: AdminDeps,
+  query: Filters,
+  now: number,
+): Omit<TicketSearch, "order" | "descending" | "limit"> {
+  const plate = query.registration_number?.trim();
+  return {
+    plateNorm: plate ? normalizePlate(plate) : undefined,
+    zone: query.zone,
+    status: query.status,
+    state: query.state === undefined ? undefined : { state: query.state, now },
+    from: instant(query.from, "from", ctx.config.timezone),
+    to: instant(query.to, "to", ctx.config.timezone),
+  };
+}
+
+/** The console's ticket search (scope admin): plate, zone, state and time, a page at a time, or as CSV. */
 export function ticketSearchRoutes(ctx: AdminDeps) {
-  return new Elysia({ name: "ticket-search" }).use(authPlugin(ctx.auth)).get(
-    "/api/v1/tickets",
-    ({ query }) => {
-      const plate = query.registration_number?.trim();
-      const sort = query.sort ?? "-start_at";
-      const p = ctx.store.ticketSearch.search({
-        plateNorm: plate ? normalizePlate(plate) : undefined,
-        zone: query.zone,
-        status: query.status,
-        from: instant(query.from, "from", ctx.config.timezone),
-        to: instant(query.to, "to", ctx.config.timezone),
-        ...readSort("tickets", sort, TICKET_ORDERS, query.cursor),
-        limit: query.limit ?? 50,
-      });
-      return {
-        data: p.rows.map((r) => ({
-          ticket_id: r.ticketId,
-          status: r.status,
-          zone: r.zone,
-          parking_lot_id: r.parkingLotId,
-          license_number: r.plate,
-          start_at: iso(r.startAt),
-          end_at: isoOrNull(r.endAt),
-          updated_at: iso(r.updatedAt),
-        })),
-        next_cursor: p.next && pageCursor("tickets", sort, p.next),
-      };
-    },
-    {
-      auth: { scope: "admin" },
-      query: TicketSearchQuery,
-      response: TicketPage,
-      detail: {
-        summary: "Search tickets, newest start first unless sorted otherwise, a page at a time",
-        description:
-          "registration_number matches however the plate was typed (as check-tickets does); from/to keep tickets whose stay overlaps the range. sort names a column, descending with a leading '-' (-start_at unless given); zone sorts a zone's tickets by end; tickets without an end sort first ascending, last descending. A cursor continues the sort it came from. limit 1-200 (50).",
-        tags: ["tickets"],
+  const lotName = (id: number | null) => (id === null ? null : ctx.store.lots.nameOf(id));
+  return new Elysia({ name: "ticket-search" })
+    .use(authPlugin(ctx.auth))
+    .get(
+      "/api/v1/tickets",
+      ({ query }) => {
+        const sort = query.sort ?? "-start_at";
+        const now = ctx.now();
+        const search = searchOf(ctx, query, now);
+        const p = ctx.store.ticketSearch.search({
+          ...search,
+          ...readSort("tickets", sort, TICKET_ORDERS, query.cursor),
+          limit: query.limit ?? 50,
+        });
+        return {
+          data: p.rows.map((r) => ({
+            ticket_id: r.ticketId,
+            state: ticketStateAt(r, now),
+            status: r.status,
+            zone: r.zone,
+            parking_lot_id: r.parkingLotId,
+            lot_name: lotName(r.parkingLotId),
+            license_number: r.plate,
+            start_at: iso(r.startAt),
+            end_at: isoOrNull(r.endAt),
+            amount_incl_vat: r.amountInclVat,
+            currency_code: r.currencyCode,
+            updated_at: iso(r.updatedAt),
+          })),
+          // Counted once per search: a page further on costs what the first one did.
+          total: query.cursor ? null : ctx.store.ticketSearch.count(search),
+          next_cursor: p.next && pageCursor("tickets", sort, p.next),
+        };
       },
-    },
-  );
+      {
+        auth: { scope: "admin" },
+        query: TicketSearchQuery,
+        response: TicketPage,
+        detail: {
+          summary: "Search tickets, newest start first unless sorted otherwise, a page at a time",
+          description:
+            "registration_number matches however the plate was typed (as check-tickets does); state is what the console shows (active, not_started, ended, canceled), read at the request's time; status, the stored status the last event left (running, stopped, canceled); from/to keep tickets whose stay overlaps the range. sort names a column, descending with a leading '-' (-start_at unless given); zone sorts a zone's tickets by end; tickets without an end sort first ascending, last descending. A cursor continues the sort it came from. limit 1-200 (50). total, on the first page, counts every ticket the search finds.",
+          tags: ["tickets"],
+        },
+      },
+    )
+    .get(
+      "/api/v1/tickets.csv",
+      ({ query }) => {
+        const sort = query.sort ?? "-start_at";
+        const now = ctx.now();
+        const search = searchOf(ctx, query, now);
+        const total = ctx.store.ticketSearch.count(search);
+        if (total > MAX_CSV_TICKETS)
+          throw invalid(
+            [
+              {
+                pointer: "/from",
+                message: `The search finds ${total} tickets; a CSV holds at most ${MAX_CSV_TICKETS}: narrow it (from, to)`,
+                in: "query",
+              },
+            ],
+            "Too many tickets for one CSV",
+          );
+        const rows = ctx.store.ticketSearch.search({
+          ...search,
+          ...readSort("tickets", sort, TICKET_ORDERS, undefined),
+          limit: MAX_CSV_TICKETS,
+        }).rows;
+        const variant = query.variant ?? "se";
+        const csv = ticketsCsv(
+          rows.map((r) => ({
+            ticketId: r.ticketId,
+            plate: r.plate,
+            zone: r.zone,
+            lotId: r.parkingLotId,
+            lotName: lotName(r.parkingLotId),
+            state: ticketStateAt(r, now),
+            startAt: r.startAt,
+            endAt: r.endAt,
+            amount: r.amountInclVat,
+            currency: r.currencyCode,
+          })),
+          variant,
+          ctx.config.timezone,
+          iso,
+        );
+        return new Response(csv, {
+          headers: {
+            "Content-Type": "text/csv; charset=utf-8; header=present",
+            "Content-Disposition": `attachment; filename="tickets-${iso(now).slice(0, 10)}.csv"`,
+          },
+        });
+      },
+      {
+        auth: { scope: "admin" },
+        query: TicketSearchCsvQuery,
+        detail: {
+          summary: "The ticket search as CSV (every ticket it finds, in its order): se or rfc4180",
+          tags: ["tickets"],
+        },
+      },
+    );
 }

@@ -1,8 +1,9 @@
 /**
  * The kiosk board at /board?lots=1,2: free spaces and the price of the next hour per lot, in
  * type big enough to read across a lobby, kept live by /api/v1/board/events. When the box cannot
- * be reached the last figures stay on screen with their age (also across a reload: they are kept
- * in localStorage), and the stream reconnects by itself. Nothing on it names a plate.
+ * be reached the whole screen says so: the last figures stay, greyed, under "not updated since
+ * 10:42" (also across a reload: the figures are kept in localStorage and the page itself by the
+ * service worker), and the stream reconnects by itself. Nothing on it names a plate.
  */
 import type { Board } from "./api-types.ts";
 import { h, replace } from "./dom.ts";
@@ -15,8 +16,10 @@ const T = sv
       free: "lediga",
       full: "Fullt",
       perHour: "per timme",
+      noCharge: "Gratis",
       noCount: "",
-      stale: "Ingen kontakt med boxen. Siffror från",
+      stale: "Inte uppdaterad sedan",
+      unreachable: "Ingen kontakt med boxen",
       ago: "sedan",
       min: "min",
       title: "Parkering",
@@ -25,8 +28,10 @@ const T = sv
       free: "free",
       full: "Full",
       perHour: "per hour",
+      noCharge: "Free",
       noCount: "",
-      stale: "The box cannot be reached. Figures from",
+      stale: "Not updated since",
+      unreachable: "The box cannot be reached",
       ago: "ago",
       min: "min",
       title: "Parking",
@@ -49,12 +54,25 @@ const money = (cents: number, currency: string) =>
 let last: Board | null = null;
 let connected = false;
 
+const hhmm = (iso: string) =>
+  new Date(iso).toLocaleTimeString(sv ? "sv-SE" : "en-GB", { hour: "2-digit", minute: "2-digit" });
+
 function render(): void {
   if (!last) return;
   const b = last;
   const age = Math.max(0, Math.round((Date.now() - Date.parse(b.at)) / 60_000));
+  // Old figures are never shown as current ones: the whole screen says how old they are.
+  document.body.classList.toggle("stale", !connected);
   replace(
     root,
+    connected
+      ? null
+      : h(
+          "p",
+          { class: "board-stale", role: "status" },
+          h("strong", null, `${T.stale} ${hhmm(b.at)}`),
+          ` (${age} ${T.min} ${T.ago}). ${T.unreachable}.`,
+        ),
     h("h1", { class: "board-title" }, T.title),
     h(
       "ul",
@@ -69,17 +87,14 @@ function render(): void {
             { class: "board-free" },
             l.full ? T.full : l.free === null ? "" : [h("strong", null, String(l.free)), ` ${T.free}`],
           ),
-          h("span", { class: "board-price" }, `${money(l.price_per_hour, b.currency)} ${T.perHour}`),
+          h(
+            "span",
+            { class: "board-price" },
+            l.price_per_hour === 0 ? T.noCharge : `${money(l.price_per_hour, b.currency)} ${T.perHour}`,
+          ),
         ),
       ),
     ),
-    connected
-      ? null
-      : h(
-          "p",
-          { class: "board-stale", role: "status" },
-          `${T.stale} ${new Date(b.at).toLocaleTimeString(sv ? "sv-SE" : "en-GB", { hour: "2-digit", minute: "2-digit" })} (${age} ${T.min} ${T.ago}).`,
-        ),
   );
 }
 
@@ -127,8 +142,11 @@ try {
   render();
 }
 
-/** The box sends `tick` every 15 s: hearing nothing for 40 s means it is gone (or the way to it). */
-const SILENCE_MS = 40_000;
+/**
+ * The box sends `tick` every 5 s: hearing nothing for 12 s means it is gone or frozen (the socket
+ * can stay open to a box that no longer answers), so a board notices within 13 s at most.
+ */
+const SILENCE_MS = 12_000;
 let events: EventSource | null = null;
 let heard = Date.now();
 
@@ -150,11 +168,19 @@ function connect(): void {
 }
 
 connect();
+let minute = -1;
 setInterval(() => {
   if (connected && Date.now() - heard > SILENCE_MS) {
     connected = false;
+    render();
     connect();
   }
   // The age on a stale board moves on by itself.
-  if (!connected) render();
-}, 10_000);
+  const now = Math.floor(Date.now() / 60_000);
+  if (!connected && now !== minute) render();
+  minute = now;
+}, 1_000);
+
+// Kept by the service worker, the board comes back on a reload while the box is away.
+if ("serviceWorker" in navigator && window.isSecureContext)
+  navigator.serviceWorker.register("/sw.js").catch(() => {});

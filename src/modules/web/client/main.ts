@@ -186,8 +186,23 @@ function started(s: Session, offline = false): void {
     : null;
   const banner = h("div", { class: "net", id: "net", hidden: navigator.onLine });
   replace(banner, t("offline"));
+  // The first stop of the keyboard: past the bar (eleven links on the console) to the page.
+  const skip = h(
+    "a",
+    {
+      class: "skip-link",
+      href: "#page-title",
+      onclick: (e: Event) => {
+        // The address holds the page's route: the link moves the focus, never the address.
+        e.preventDefault();
+        document.getElementById("page-title")?.focus();
+      },
+    },
+    t("skipToContent"),
+  );
   replace(
     app,
+    skip,
     h(
       "header",
       { class: admin ? "bar wide" : "bar" },
@@ -214,7 +229,9 @@ function started(s: Session, offline = false): void {
     if (SIGN_IN_LINK.test(location.hash)) return; // boot() starts again for it
     leave?.();
     leave = undefined;
-    const [page = "", item] = location.hash.replace(/^#\/?/, "").split("/", 2);
+    // A page's filters may follow its path as a query (`#/tickets?state=active`): the page reads them.
+    const path = location.hash.replace(/^#\/?/, "").split("?", 1)[0] ?? "";
+    const [page = "", item] = path.split("/", 2);
     const wanted = admin ? page || "lots" : location.hash === SETUP_HASH ? "setup" : "check";
     const entry = CONSOLE.find(([id]) => id === wanted) ?? CONSOLE[1]!;
     for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a"))

@@ -1,6 +1,7 @@
 /**
  * The service worker: keeps the page itself and the last zone lists, so a handheld that loses
- * the site Wi-Fi still opens the page and shows the list it last saw, with its age. Everything
+ * the site Wi-Fi still opens the page and shows the list it last saw, with its age; and the kiosk
+ * board's page, so a lobby screen reloaded while the box is away still shows its last figures. Everything
  * else goes to the network as it is; checks are reads and are never queued.
  */
 import { SAVED_AT, ZONE_CACHE } from "./zone-cache.ts";
@@ -25,11 +26,11 @@ const SHELL = "parkd-shell-v2";
 const NETWORK_WAIT_MS = 4_000;
 const ZONE_LIST = /^\/api\/v1\/tickets\/zone\/\d+$/;
 
-async function cacheShell(): Promise<void> {
-  const cache = await caches.open(SHELL);
-  const res = await fetch("/", { cache: "no-store" });
+/** A page of the app (`/`, the kiosk board's `/board`) and the files it names, each under its own key. */
+async function cachePage(cache: Cache, page: string): Promise<void> {
+  const res = await fetch(page, { cache: "no-store" });
   const html = await res.clone().text();
-  await cache.put("/", res);
+  await cache.put(page, res);
   const refs = [...html.matchAll(/(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]!);
   await Promise.all(
     refs.map(async (ref) => {
@@ -37,6 +38,12 @@ async function cacheShell(): Promise<void> {
       if (r.ok) await cache.put(ref, r);
     }),
   );
+}
+
+async function cacheShell(): Promise<void> {
+  const cache = await caches.open(SHELL);
+  // The board too: a kiosk that registered the worker comes back on a reload while the box is away.
+  await Promise.all([cachePage(cache, "/"), cachePage(cache, "/board")]);
 }
 
 self.addEventListener("install", (e) => {

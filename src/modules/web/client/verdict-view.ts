@@ -39,10 +39,11 @@ export function checkedText(at: number, now: number): string {
       });
 }
 
-/** "1 h 20 min", "45 min", "under 1 min": time left until `iso`. */
+/** "1 h 20 min", "45 min", "under 1 min", past two days "34 days 9 h": time left until `iso`. */
 function left(iso: string, now: number): string {
   const min = Math.floor((Date.parse(iso) - now) / 60_000);
   if (min < 1) return t("leftUnderMinute");
+  if (min >= 48 * 60) return t("daysLeft", { d: Math.floor(min / 1440), h: Math.floor((min % 1440) / 60) });
   return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
 }
 

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { TicketStatus } from "../../../domain/tickets/rules.ts";
+import { TICKET_STATE_SQL, type TicketState } from "../../../domain/tickets/state.ts";
 import { columnList } from "../columns.ts";
 import { tickets } from "../schema/index.ts";
 import { equalTo, type PageSpec, type SortColumn, type SortValue, sortedPage } from "../sorted-page.ts";
@@ -35,6 +36,8 @@ export interface TicketSearch {
   plateNorm?: string;
   zone?: number;
   status?: TicketStatus;
+  /** The state the console shows (active, not started, ended, canceled) at `now`. */
+  state?: { state: TicketState; now: number };
   /** A range keeps the tickets whose stay overlaps it. */
   from?: number;
   to?: number;
@@ -47,7 +50,16 @@ export interface TicketSearch {
 
 export type TicketSummaryRow = Pick<
   StoredTicket,
-  "ticketId" | "status" | "zone" | "parkingLotId" | "plate" | "startAt" | "endAt" | "updatedAt"
+  | "ticketId"
+  | "status"
+  | "zone"
+  | "parkingLotId"
+  | "plate"
+  | "startAt"
+  | "endAt"
+  | "updatedAt"
+  | "amountInclVat"
+  | "currencyCode"
 > & { plateNorm: string; position: number };
 
 const SUMMARY = `SELECT ${columnList(tickets, [
@@ -60,6 +72,8 @@ const SUMMARY = `SELECT ${columnList(tickets, [
   "startAt",
   "endAt",
   "updatedAt",
+  "amountInclVat",
+  "currencyCode",
 ])}, rowid AS position FROM tickets`;
 
 /** The filters of a search as SQL terms with named parameters. */
@@ -67,6 +81,10 @@ export function ticketFilter(
   q: Omit<TicketSearch, "order" | "descending" | "limit">,
 ): Pick<PageSpec, "where" | "params"> {
   const { where, params } = equalTo({ plate_norm: q.plateNorm, zone: q.zone, status: q.status });
+  if (q.state !== undefined) {
+    where.push(`(${TICKET_STATE_SQL[q.state.state]})`);
+    params.now = q.state.now;
+  }
   if (q.to !== undefined) {
     where.push("start_at < $to");
     params.to = q.to;
@@ -96,6 +114,16 @@ export class TicketSearchRecords {
   /** A page in the order asked for (ties by the order the box stored them); the filters given, ANDed. */
   search(q: TicketSearch): { rows: TicketSummaryRow[]; next: SortValue[] | null } {
     return sortedPage(this.sqlite, ticketPageSpec(q));
+  }
+
+  /** How many tickets the search finds in all (its filters; order and paging aside). */
+  count(q: Omit<TicketSearch, "order" | "descending" | "limit" | "after">): number {
+    const { where, params } = ticketFilter(q);
+    return this.sqlite
+      .prepare<{ n: number }, [Record<string, string | number>]>(
+        `SELECT count(*) AS n FROM tickets${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`,
+      )
+      .get(params)!.n;
   }
 
   /** How many events were received after `since` (index on received_at). */

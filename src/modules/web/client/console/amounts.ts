@@ -18,13 +18,39 @@ export function parseMoney(text: string): number | null {
   return ore <= MAX_MONEY ? ore : null;
 }
 
+/** A fee as the form holds it: its amount, its unit, and the stored amount it replaces (none: a new row). */
+export interface FeeEdit {
+  cost: number;
+  unit: number;
+  was: number | null;
+}
+
+/** Why a fee looks like a slipped decimal mark, and the amount it was measured against. */
+export interface DoubtfulFee {
+  cost: number;
+  why: "raised" | "lowered" | "others";
+  than: number;
+}
+
 /**
- * The fees that cost more than 100 times the lot's cheapest other fee: most likely a decimal
- * mark lost on the way (1250 for 12,50), so the console asks before saving them.
+ * The fees to ask about before saving, most likely a decimal mark lost or added on the way (1250
+ * for 12,50): a changed fee that is 10 times or more the amount it replaces, or a tenth or less of
+ * it; else a changed or new fee that is 100 times or more the cheapest other fee of the lot in the
+ * same unit (an hourly fee beside a monthly one differs that much by design). A fee saved as it
+ * was is never asked about again, and free (0) is taken as meant: no ratio to or from nothing.
  */
-export function outlierFees(costs: readonly number[]): number[] {
-  return costs.filter((c, i) => {
-    const others = costs.filter((o, k) => k !== i && o > 0);
-    return others.length > 0 && c > 100 * Math.min(...others);
+export function doubtfulFees(fees: readonly FeeEdit[]): DoubtfulFee[] {
+  const found: DoubtfulFee[] = [];
+  fees.forEach((f, i) => {
+    if (f.was === f.cost || f.cost <= 0) return;
+    if (f.was !== null && f.was > 0 && (f.cost >= 10 * f.was || f.cost * 10 <= f.was)) {
+      found.push({ cost: f.cost, why: f.cost > f.was ? "raised" : "lowered", than: f.was });
+      return;
+    }
+    const others = fees.filter((o, k) => k !== i && o.unit === f.unit && o.cost > 0).map((o) => o.cost);
+    const cheapest = Math.min(...others);
+    if (others.length > 0 && f.cost >= 100 * cheapest)
+      found.push({ cost: f.cost, why: "others", than: cheapest });
   });
+  return found;
 }

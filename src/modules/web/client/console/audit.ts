@@ -5,6 +5,17 @@ import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
 import { problemText, SCROLLS } from "./table.ts";
 
+/** What the attendant was told: a verdict's state, in the words the check page uses. */
+function answerOf(r: LookupRecord) {
+  return r.verdict === null
+    ? t("none")
+    : h(
+        "span",
+        { class: `verdict-state ${r.verdict}`, "data-verdict": r.verdict },
+        t(`verdict_${r.verdict}`),
+      );
+}
+
 export function auditPage(root: HTMLElement): () => void {
   const rows = h("tbody");
   const more = h("button", { type: "button", id: "audit-more", hidden: true }, t("more"));
@@ -41,7 +52,9 @@ export function auditPage(root: HTMLElement): () => void {
           h(
             "tr",
             null,
-            [when(r.at), r.credential, r.by, r.query, String(r.results)].map((c) => h("td", null, c)),
+            [when(r.at), r.credential, t(`lookup_${r.by}`), r.query, answerOf(r), String(r.results)].map(
+              (c) => h("td", null, c),
+            ),
           ),
         );
     },
@@ -64,7 +77,9 @@ export function auditPage(root: HTMLElement): () => void {
           h(
             "tr",
             null,
-            [t("at"), t("credential"), t("by"), t("asked"), t("results")].map((x) => h("th", null, x)),
+            [t("at"), t("credential"), t("lookupKind"), t("asked"), t("told"), t("results")].map((x) =>
+              h("th", null, x),
+            ),
           ),
         ),
         rows,

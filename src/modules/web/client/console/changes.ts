@@ -2,24 +2,10 @@ import { api, query } from "../api.ts";
 import type { Change } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
+import { changeDiff } from "./change-diff.ts";
 import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
 import { problemText, table } from "./table.ts";
-
-const short = (v: unknown) => {
-  const text = JSON.stringify(v) ?? "—";
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-};
-
-/** What changed, field by field: "name: "Old" → "New"". */
-function fieldsOf(c: Change) {
-  const keys = new Set([...Object.keys(c.before ?? {}), ...Object.keys(c.after ?? {})]);
-  return h(
-    "ul",
-    { class: "changed-fields" },
-    [...keys].map((k) => h("li", null, `${k}: ${short(c.before?.[k])} → ${short(c.after?.[k])}`)),
-  );
-}
 
 /** The record a change is about, linked where the console has a page for it. */
 function subjectOf(c: Change) {
@@ -37,7 +23,7 @@ function changeRows(items: Change[], withSubject: boolean) {
       `${c.actor} (${c.via})`,
       ...(withSubject ? [subjectOf(c)] : []),
       t(`action_${c.action}`),
-      fieldsOf(c),
+      changeDiff(c),
     ],
     { class: "changes" },
   );

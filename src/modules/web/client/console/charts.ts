@@ -73,31 +73,57 @@ export function barsAgainst(label: string, rows: readonly Bar[], W = 600): SVGSV
   return frame(label, W, Math.max(ROW, rows.length * ROW), ...parts);
 }
 
-/** Vertical columns with a value axis; `every` labels every n-th column under the axis. */
+/**
+ * Vertical columns with a value axis; `every` labels every n-th column under the axis. With
+ * `texts`, each column that is not zero carries its value above it (turned upright when the
+ * columns are narrow), so a figure is read, not guessed from the axis.
+ */
 export function columns(
   label: string,
   values: readonly number[],
   labels: readonly string[],
   every = 1,
   W = 600,
+  texts?: readonly string[],
 ): SVGSVGElement {
-  const H = 220;
   const LEFT = 48;
   const BOTTOM = 24;
-  const top = niceMax(Math.max(0, ...values));
   const slot = (W - LEFT) / Math.max(1, values.length);
-  const parts: Element[] = [axis(top, LEFT, W, H - BOTTOM)];
+  const upright = texts !== undefined && slot < 44;
+  // Room above the tallest column for its figure.
+  const HEAD = texts === undefined ? 0 : upright ? 52 : 18;
+  const H = 220 + HEAD;
+  const top = niceMax(Math.max(0, ...values));
+  const base = H - BOTTOM;
+  const parts: Element[] = [axis(top, LEFT, W, base, base - HEAD - 8)];
   values.forEach((v, i) => {
-    const h = ((H - BOTTOM - 8) * v) / top;
+    const h = ((base - HEAD - 8) * v) / top;
     const x = LEFT + i * slot + slot * 0.15;
-    parts.push(svg("rect", { x, y: H - BOTTOM - h, width: slot * 0.7, height: h, class: "chart-bar" }));
+    const mid = x + slot * 0.35;
+    parts.push(svg("rect", { x, y: base - h, width: slot * 0.7, height: h, class: "chart-bar" }));
     if (i % every === 0)
-      parts.push(svg("text", { x: x + slot * 0.35, y: H - 6, class: "chart-tick mid" }, labels[i] ?? ""));
+      parts.push(svg("text", { x: mid, y: H - 6, class: "chart-tick mid" }, labels[i] ?? ""));
+    if (texts && v > 0) {
+      const y = base - h - 4;
+      parts.push(
+        upright
+          ? svg(
+              "text",
+              { x: mid + 4, y, class: "chart-value-up", transform: `rotate(-90 ${mid + 4} ${y})` },
+              texts[i] ?? "",
+            )
+          : svg("text", { x: mid, y, class: "chart-tick mid chart-figure" }, texts[i] ?? ""),
+      );
+    }
   });
   return frame(label, W, H, ...parts);
 }
 
-/** A line over time, with a dashed limit (a lot's spaces) when given. */
+/**
+ * A line over time, with a dashed limit (a lot's spaces) when given. With `now` (the index of the
+ * step at the present, and its label), the line stops there and a marker says so: what has not
+ * happened yet is not drawn as a count of zero.
+ */
 export function line(
   label: string,
   values: readonly number[],
@@ -105,6 +131,7 @@ export function line(
   limit = 0,
   every = 1,
   W = 600,
+  now?: { index: number; text: string },
 ): SVGSVGElement {
   const H = 220;
   const LEFT = 48;
@@ -115,20 +142,26 @@ export function line(
   const parts: Element[] = [axis(top, LEFT, W, H - BOTTOM)];
   if (limit > 0)
     parts.push(svg("line", { x1: LEFT, x2: W, y1: y(limit), y2: y(limit), class: "chart-limit" }));
+  const drawn = now ? values.slice(0, now.index + 1) : values;
   parts.push(
-    svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "chart-line" }),
+    svg("polyline", { points: drawn.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "chart-line" }),
   );
+  if (now)
+    parts.push(
+      svg("line", { x1: x(now.index), x2: x(now.index), y1: 8, y2: H - BOTTOM, class: "chart-now" }),
+      svg("text", { x: x(now.index) + 4, y: 18, class: "chart-tick chart-now-label" }, now.text),
+    );
   labels.forEach((l, i) => {
     if (i % every === 0) parts.push(svg("text", { x: x(i), y: H - 6, class: "chart-tick mid" }, l));
   });
   return frame(label, W, H, ...parts);
 }
 
-/** Gridlines at 0, half and the top, with their values. */
-function axis(top: number, left: number, width: number, base: number): Element {
+/** Gridlines at 0, half and the top, with their values; `span` is the top's height above the base. */
+function axis(top: number, left: number, width: number, base: number, span = base - 8): Element {
   const g = svg("g", { class: "chart-axis" });
   for (const f of [0, 0.5, 1]) {
-    const y = base - (base - 8) * f;
+    const y = base - span * f;
     g.append(
       svg("line", { x1: left, x2: width, y1: y, y2: y, class: "chart-grid" }),
       svg("text", { x: left - 6, y: y + 4, class: "chart-tick end" }, String(Math.round(top * f * 10) / 10)),

@@ -47,7 +47,7 @@ export function quotePreview(lot: Lot | null): HTMLElement {
   return h(
     "section",
     { class: "quote" },
-    h("h3", null, t("quote")),
+    h("h2", null, t("quote")),
     // A new lot has no price yet: the endpoint prices saved lots only.
     lot
       ? h("div", { class: "grid" }, h("label", null, t("from"), start), h("label", null, t("to"), end))

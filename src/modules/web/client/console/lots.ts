@@ -2,9 +2,11 @@ import { ApiError, api, versioned } from "../api.ts";
 import type { Lot } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t } from "../i18n.ts";
+import type { FeeEdit } from "./amounts.ts";
 import { objectHistory } from "./changes.ts";
-import { isStale, whenStale } from "./conflict.ts";
+import { isStale, myChanges, whenStale } from "./conflict.ts";
 import { clearFieldErrors, markFieldErrors } from "./field-errors.ts";
+import { fieldLabels } from "./field-labels.ts";
 import { exportLots, previewImport } from "./lot-import.ts";
 import { quotePreview } from "./lot-quote.ts";
 import { confirmOutliers, feeSummary, moneyInput, moneyOf, noFees } from "./money.ts";
@@ -18,6 +20,24 @@ const LOT_TABLES = {
   parking_lot_open: "opening-hours",
   parking_lot_location: "locations",
 };
+
+type Priced = { id?: unknown; cost_per_unit?: unknown; unit?: unknown };
+
+/**
+ * The form's fees and variable fees, each with the stored amount it replaces (by the row's id in
+ * its own table), for the decimal-mark question before a save.
+ */
+function feeEdits(lot: Lot | null, fees: Priced[], variable: Priced[]): FeeEdit[] {
+  const stored = (rows: readonly Priced[] | undefined) =>
+    new Map((rows ?? []).map((r) => [Number(r.id), Number(r.cost_per_unit)]));
+  const edits = (rows: Priced[], was: Map<number, number>) =>
+    rows.map((r) => ({
+      cost: Number(r.cost_per_unit),
+      unit: Number(r.unit),
+      was: r.id === undefined ? null : (was.get(Number(r.id)) ?? null),
+    }));
+  return [...edits(fees, stored(lot?.parking_lot_fee)), ...edits(variable, stored(lot?.variable_fees))];
+}
 
 /** The lots page; `lotId` (from `#/lots/ID`) opens that lot. */
 export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): () => void {
@@ -186,7 +206,7 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
 
     /** Someone changed the lot meanwhile: the form stays as it is, and the operator chooses. */
     const stale = (mine: Record<string, unknown>, retry: () => Promise<void>, deleting = false) =>
-      whenStale<Lot>(conflict, `/api/v1/parkings/${lot!.id}`, mine, deleting, {
+      whenStale<Lot>(conflict, `/api/v1/parkings/${lot!.id}`, lot, mine, deleting, fieldLabels("lot"), {
         reopen: edit,
         retry: (version) => {
           etag = version;
@@ -223,18 +243,32 @@ export function lotsPage(root: HTMLElement, _lost: () => void, lotId?: string): 
         parking_lot_open: open.values(),
         parking_lot_location: where.values(),
       };
-      const costs = (body.parking_lot_fee as { cost_per_unit: number }[]).map((f) => f.cost_per_unit);
-      if (!confirmOutliers(costs)) return;
+      if (!confirmOutliers(feeEdits(lot, body.parking_lot_fee, body.variable_fees))) return;
+      await write(body, false);
+    }
+
+    /**
+     * Writes the form: all of it (a new lot, or a save against the version it was opened on), or,
+     * after a conflict, only the fields changed in the form, so another's change to the others stays.
+     */
+    async function write(body: Record<string, unknown>, onlyMine: boolean): Promise<void> {
       replace(status);
       clearFieldErrors(form);
       try {
-        const saved = lot
-          ? (await versioned<{ data: Lot }>("PUT", `/api/v1/parkings/${lot.id}`, body, etag)).data
-          : await api<{ data: Lot }>("POST", "/api/v1/parkings", body);
+        const saved = !lot
+          ? await api<{ data: Lot }>("POST", "/api/v1/parkings", body)
+          : (
+              await versioned<{ data: Lot }>(
+                onlyMine ? "PATCH" : "PUT",
+                `/api/v1/parkings/${lot.id}`,
+                onlyMine ? myChanges(lot, body) : body,
+                etag,
+              )
+            ).data;
         await load(saved.data.id);
         replace(document.getElementById("lot-status") ?? status, t("saved"));
       } catch (e) {
-        if (isStale(e)) await stale(body, save);
+        if (isStale(e)) await stale(body, () => write(body, true));
         else {
           // Each error at its field, once, in words; the status line only counts them.
           const unplaced = markFieldErrors(form, e, LOT_TABLES);

@@ -1,6 +1,6 @@
 import { h } from "../dom.ts";
 import { lang, list, money, t } from "../i18n.ts";
-import { outlierFees, parseMoney } from "./amounts.ts";
+import { doubtfulFees, type FeeEdit, parseMoney } from "./amounts.ts";
 
 /** Öre as the field shows them: `12,50` on the Swedish page, `12.50` on the English one. */
 export function moneyText(ore: number): string {
@@ -53,11 +53,23 @@ export function feeSummary(fees: readonly Fee[], currency = "SEK"): string {
     .join(" · ");
 }
 
-/** Asks whether the outliers are meant; true when there are none or the operator says yes. */
-export function confirmOutliers(costs: readonly number[], currency = "SEK"): boolean {
-  const high = outlierFees(costs);
-  if (high.length === 0) return true;
-  return confirm(t("priceOutlier", { amounts: high.map((c) => money(c, currency)).join(", ") }));
+/**
+ * Asks whether fees that look like a slipped decimal mark are meant (doubtfulFees), each with its
+ * reason; true when there are none or the operator says yes.
+ */
+export function confirmOutliers(fees: readonly FeeEdit[], currency = "SEK"): boolean {
+  const doubtful = doubtfulFees(fees);
+  if (doubtful.length === 0) return true;
+  const lines = doubtful.map((d) =>
+    d.why === "others"
+      ? t("priceOthers", { amount: money(d.cost, currency), than: money(d.than, currency) })
+      : t(d.why === "raised" ? "priceRaised" : "priceLowered", {
+          amount: money(d.cost, currency),
+          was: money(d.than, currency),
+          times: d.why === "raised" ? Math.round(d.cost / d.than) : Math.round(d.than / d.cost),
+        }),
+  );
+  return confirm(`${lines.join("\n")}\n\n${t("priceOutlier")}`);
 }
 
 /** What the lot list says for a lot without fees. */

@@ -14,8 +14,8 @@ export function pagedList<T>(o: {
   more: HTMLButtonElement;
   /** The query of a new search, read when it starts. */
   filter: () => Filter;
-  /** Draws a page: the first of a search (`next` false) or one more. */
-  show: (rows: T[], next: boolean) => void;
+  /** Draws a page: the first of a search (`next` false) or one more; `total` when the box counts. */
+  show: (rows: T[], next: boolean, total: number | null) => void;
   failed: (e: unknown) => void;
 }): { search: () => Promise<void> } {
   let searched: Filter = {};
@@ -26,12 +26,12 @@ export function pagedList<T>(o: {
     if (!next) searched = o.filter();
     o.more.disabled = true;
     try {
-      const page = await api<{ data: T[]; next_cursor: string | null }>(
+      const page = await api<{ data: T[]; next_cursor: string | null; total?: number | null }>(
         "GET",
         `${o.path}${query({ ...searched, cursor: next ? cursor : undefined })}`,
       );
       if (mine !== asked) return;
-      o.show(page.data, next);
+      o.show(page.data, next, page.total ?? null);
       cursor = page.next_cursor;
       o.more.hidden = cursor === null;
     } catch (e) {

@@ -3,8 +3,9 @@ import type { Permit } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { list, t, when } from "../i18n.ts";
 import { objectHistory } from "./changes.ts";
-import { isStale, whenStale } from "./conflict.ts";
+import { isStale, myChanges, whenStale } from "./conflict.ts";
 import { localValue } from "./datetime.ts";
+import { fieldLabels } from "./field-labels.ts";
 import { RowsEditor } from "./rows.ts";
 import { SortedHeadings } from "./sorting.ts";
 import { openingLink, problemText, table } from "./table.ts";
@@ -25,13 +26,41 @@ function windowRows(days: readonly Window[]): Record<string, unknown>[] {
 
 /** The form's rows as the API's windows: one per day of each row. */
 function windowsOf(rows: Record<string, unknown>[]): Window[] {
-  return rows.flatMap((r) =>
-    (r.weekdays as number[]).map((weekday) => ({
-      weekday,
-      start_time: r.start_time as string,
-      end_time: r.end_time as string,
-    })),
-  );
+  return rows
+    .flatMap((r) =>
+      (r.weekdays as number[]).map((weekday) => ({
+        weekday,
+        start_time: r.start_time as string,
+        end_time: r.end_time as string,
+      })),
+    )
+    .sort(byDayAndTime);
+}
+
+/** Windows in one order, the box's and the form's alike, so unchanged windows read as unchanged. */
+const byDayAndTime = (a: Window, b: Window) =>
+  a.weekday - b.weekday || a.start_time.localeCompare(b.start_time);
+
+/**
+ * What a permit is now, said in words: active; or why not: outside its weekly hours, ended, not
+ * started. A blank would read as "nothing to say" for a resident's permit outside its hours.
+ */
+function permitState(p: Permit) {
+  const now = Date.now();
+  const state = p.active
+    ? "active"
+    : p.end_at !== null && Date.parse(p.end_at) <= now
+      ? "ended"
+      : Date.parse(p.start_at) > now
+        ? "not_started"
+        : "outside_hours";
+  const words = {
+    active: t("active"),
+    ended: t("permitEnded"),
+    not_started: t("permitNotStarted"),
+    outside_hours: t("permitOutsideHours"),
+  };
+  return h("span", { class: `state ${state}`, "data-permit-state": state }, words[state]);
 }
 
 /** The permits page; `permitId` (from `#/permits/ID`) opens that permit. */
@@ -70,7 +99,7 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
             { label: t("zone"), sort: "zone" },
             { label: t("start"), sort: "start_at", newestFirst: true },
             { label: t("endShort"), sort: "end_at", newestFirst: true },
-            { label: t("active") },
+            { label: t("state") },
             { label: t("note") },
           ]),
           permits,
@@ -81,8 +110,8 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
             String(p.zone),
             when(p.start_at),
             when(p.end_at),
-            p.active ? "✓" : "",
-            p.note,
+            permitState(p),
+            h("span", { class: "note-text", title: p.note ?? "" }, p.note ?? ""),
           ],
         ),
       );
@@ -118,10 +147,14 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
     const conflict = h("div");
     // The version the form was opened on: writes carry it (If-Match), so none undoes another's.
     let etag = version;
+    // What the form was opened on, its windows in the form's order: the base of a merge.
+    const normal = (r: Permit) => ({ ...r, days: [...r.days].sort(byDayAndTime) });
+    const base = p ? normal(p) : null;
     /** Someone changed the permit meanwhile: the form stays as it is, and the operator chooses. */
     const stale = (mine: Record<string, unknown>, retry: () => Promise<void>, deleting = false) =>
-      whenStale<Permit>(conflict, `/api/v1/permits/${p!.id}`, mine, deleting, {
+      whenStale<Permit>(conflict, `/api/v1/permits/${p!.id}`, base, mine, deleting, fieldLabels("permit"), {
         reopen: edit,
+        normal,
         retry: (version) => {
           etag = version;
           void retry();
@@ -196,15 +229,24 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
         replace(status, h("span", { class: "error", role: "alert" }, t("chooseDays")));
         return;
       }
+      await write(body, false);
+    }
+    /** The whole form, or after a conflict only the fields changed in it (another's others stay). */
+    async function write(body: Record<string, unknown>, onlyMine: boolean): Promise<void> {
       try {
         const saved = p
-          ? await versioned<{ data: Permit }>("PUT", `/api/v1/permits/${p.id}`, body, etag)
+          ? await versioned<{ data: Permit }>(
+              onlyMine ? "PATCH" : "PUT",
+              `/api/v1/permits/${p.id}`,
+              onlyMine && base ? myChanges(base, body) : body,
+              etag,
+            )
           : await versioned<{ data: Permit }>("POST", "/api/v1/permits", body);
         // The answer carries the new version: the next save is made against it.
         edit(saved.data.data, saved.etag);
         await load();
       } catch (e) {
-        if (isStale(e)) await stale(body, save);
+        if (isStale(e)) await stale(body, () => write(body, true));
         else replace(status, `${t("error")}: ${problemText(e)}`);
       }
     }

@@ -1,6 +1,7 @@
 import { h, replace } from "../dom.ts";
 import { t } from "../i18n.ts";
 import { moneyInput, moneyOf } from "./money.ts";
+import { SCROLLS } from "./table.ts";
 
 export interface Column {
   name: string;
@@ -33,17 +34,19 @@ export class RowsEditor {
       "fieldset",
       { class: "rows", id },
       h("legend", null, title),
+      // Focusable: on a phone the table scrolls sideways, and a keyboard must reach that too.
       h(
         "table",
-        null,
+        SCROLLS,
         h(
           "thead",
           null,
           h(
             "tr",
             null,
-            columns.map((c) => h("th", null, c.label)),
-            h("th"),
+            columns.map((c) => h("th", { scope: "col" }, c.label)),
+            // The remove buttons' column is named too: a heading without text reads as nothing.
+            h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("remove"))),
           ),
         ),
         this.body,
@@ -110,6 +113,8 @@ export class RowsEditor {
       default:
         return h("input", {
           type: "number",
+          // A coordinate (any step) is shown whole: 59.329323 must not be cut to 59.32.
+          class: c.step === "any" ? "coordinate" : undefined,
           step: c.step ?? "1",
           name,
           value: String(value ?? 0),

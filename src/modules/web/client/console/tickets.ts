@@ -1,15 +1,21 @@
 import { api, query } from "../api.ts";
 import type { Ticket, TicketView } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
-import { money, t, when } from "../i18n.ts";
+import { lang, money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
 import { type Column, SortedHeadings } from "./sorting.ts";
 import { openingLink, problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
 
+/** The lot a listed ticket names: its name, its id when the box knows no such lot, or none. */
+function lotCell(tk: Ticket): string {
+  if (tk.parking_lot_id === null) return t("none");
+  return tk.lot_name ?? `${tk.parking_lot_id} (${t("unknownLot")})`;
+}
+
 /** A ticket's state as a badge, read from its time and events (ticket-state.ts). */
-function stateBadge(tk: Ticket) {
+function stateBadge(tk: { status: string; start_at: string; end_at: string | null }) {
   const state = ticketState(tk, Date.now());
   return h("span", { class: `state ${state}`, "data-state": state }, t(`ts_${state}`));
 }
@@ -26,22 +32,41 @@ async function lotText(v: TicketView): Promise<string> {
   }
 }
 
+/** The search's fields, as the address holds them (`#/tickets?state=active&zone=7`). */
+const FILTERS = ["registration_number", "zone", "state", "from", "to"] as const;
+const STATES = ["active", "not_started", "ended", "canceled"] as const;
+
+/** The filters and sort in the address's query, after the page's path. */
+function addressed(): URLSearchParams {
+  const q = location.hash.indexOf("?");
+  return new URLSearchParams(q < 0 ? "" : location.hash.slice(q + 1));
+}
+
 /** The tickets page; `ticketId` (from `#/tickets/ID`) opens that ticket. */
 export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: string): () => void {
   const rows = h("tbody");
   const more = h("button", { type: "button", id: "tickets-more", hidden: true }, t("more"));
   const note = h("p", { class: "note", role: "status" });
+  const total = h("p", { class: "total", id: "tickets-total", "aria-live": "polite" });
+  const csv = h(
+    "a",
+    { class: "button", id: "tickets-csv", download: "" },
+    t("exportCsv"),
+  ) as HTMLAnchorElement;
   const detail = h("div", { class: "editor", id: "ticket-detail" });
   const columns: Column[] = [
     { label: t("ticket"), sort: "ticket_id" },
     { label: t("plate"), sort: "registration_number" },
     { label: t("zone"), sort: "zone" },
+    { label: t("lot") },
     { label: t("state") },
     { label: t("start"), sort: "start_at", newestFirst: true },
     { label: t("endShort"), sort: "end_at", newestFirst: true },
+    { label: t("amountPaid") },
   ];
   const head = h("thead");
-  const headings = new SortedHeadings("-start_at", () => void search());
+  const given = addressed();
+  const headings = new SortedHeadings(given.get("sort") ?? "-start_at", () => void search());
   const form = h(
     "form",
     {
@@ -53,27 +78,34 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     h("input", { name: "zone", type: "number", min: 0, placeholder: t("zone"), "aria-label": t("zone") }),
     h(
       "select",
-      { name: "status", "aria-label": t("state") },
+      { name: "state", "aria-label": t("state") },
       h("option", { value: "" }, `${t("state")}: ${t("any")}`),
-      ["running", "stopped", "canceled"].map((s) => h("option", { value: s }, s)),
+      STATES.map((s) => h("option", { value: s }, t(`ts_${s}`))),
     ),
     h("input", { name: "from", type: "datetime-local", "aria-label": t("from") }),
     h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
     h("button", { type: "submit" }, t("search")),
   );
+  // A shared link or Back fills the form as it was searched.
+  for (const name of FILTERS) {
+    const el = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
+    el.value = given.get(name) ?? "";
+  }
+
+  /** The search as the address and the API take it (empty fields left out). */
+  const filter = () => ({
+    registration_number: field(form, "registration_number"),
+    zone: field(form, "zone"),
+    state: field(form, "state"),
+    from: isoOf(field(form, "from")),
+    to: isoOf(field(form, "to")),
+  });
 
   const tickets = pagedList<Ticket>({
     path: "/api/v1/tickets",
     more,
-    filter: () => ({
-      registration_number: field(form, "registration_number"),
-      zone: field(form, "zone"),
-      status: field(form, "status"),
-      from: isoOf(field(form, "from")),
-      to: isoOf(field(form, "to")),
-      sort: headings.sort,
-    }),
-    show: (page) => {
+    filter: () => ({ ...filter(), sort: headings.sort }),
+    show: (page, _next, count) => {
       for (const tk of page)
         rows.appendChild(
           h(
@@ -86,20 +118,52 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
                 open(tk.ticket_id),
               ),
             ),
-            h("td", null, tk.license_number),
+            h("td", { class: "plate" }, tk.license_number),
             h("td", null, String(tk.zone)),
-            h("td", null, stateBadge(tk)),
-            h("td", null, when(tk.start_at)),
-            h("td", null, when(tk.end_at)),
+            h("td", null, lotCell(tk)),
+            h(
+              "td",
+              null,
+              h("span", { class: `state ${tk.state}`, "data-state": tk.state }, t(`ts_${tk.state}`)),
+            ),
+            h("td", { class: "when" }, when(tk.start_at)),
+            h("td", { class: "when" }, when(tk.end_at)),
+            h(
+              "td",
+              { class: "amount" },
+              tk.amount_incl_vat === null ? t("none") : money(tk.amount_incl_vat, tk.currency_code ?? "SEK"),
+            ),
           ),
+        );
+      if (count !== null)
+        replace(
+          total,
+          count === 1
+            ? t("ticketFound")
+            : t("ticketsFound", { n: count.toLocaleString(lang === "sv" ? "sv-SE" : "en-GB") }),
         );
       replace(note, "");
     },
     failed: (e) => replace(note, problemText(e)),
   });
-  /** A new search: the list and its headings drawn afresh at once, the first page when it comes. */
-  function search(): Promise<void> {
+
+  /** A new search: into the address (Back and a shared link come back to it), then drawn afresh. */
+  function search(opening = false): Promise<void> {
+    const q = new URLSearchParams();
+    for (const name of FILTERS) {
+      const v = field(form, name);
+      if (v) q.set(name, v);
+    }
+    if (headings.sort !== "-start_at") q.set("sort", headings.sort);
+    const address = q.size ? `#/tickets?${q}` : "#/tickets";
+    // The search the page opens with is the address's own (or a ticket's): nothing to add to history.
+    if (!opening && address !== location.hash) history.pushState(null, "", address);
+    const api = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filter(), sort: headings.sort })) if (v) api.set(k, v);
+    api.set("variant", lang === "sv" ? "se" : "rfc4180");
+    csv.href = `/api/v1/tickets.csv?${api}`;
     replace(rows);
+    replace(total);
     replace(head, headings.row(columns));
     return tickets.search();
   }
@@ -113,9 +177,21 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     try {
       const v = (await api<{ data: TicketView }>("GET", page(null))).data;
       if (mine !== asked) return;
-      const history = table([t("received"), t("event"), t("by"), t("outcome"), ""], [], () => [], {
-        id: "ticket-history",
-      });
+      const history = table(
+        [
+          t("received"),
+          t("event"),
+          t("by"),
+          t("outcome"),
+          // The body as the terminal sent it: a column with a heading, not an empty one.
+          "JSON",
+        ],
+        [],
+        () => [],
+        {
+          id: "ticket-history",
+        },
+      );
       const rows = history.querySelector("tbody")!;
       const more = h("button", { type: "button", id: "history-more", hidden: true }, t("more"));
       let cursor: string | null = null;
@@ -192,12 +268,21 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
     root,
     h(
       "div",
-      { class: "split" },
-      h("section", null, form, note, h("table", { id: "tickets-table", ...SCROLLS }, head, rows), more),
+      { class: "tickets-page" },
       detail,
+      h(
+        "section",
+        { "aria-labelledby": "tickets-title" },
+        h("h2", { id: "tickets-title", class: "visually-hidden" }, t("tickets")),
+        form,
+        h("div", { class: "toolbar" }, total, csv),
+        note,
+        h("table", { id: "tickets-table", ...SCROLLS }, head, rows),
+        more,
+      ),
     ),
   );
-  void search();
+  void search(true);
   if (ticketId) void open(ticketId);
   return () => {};
 }
