@@ -11,7 +11,7 @@ export function decimalAmount(ore: number, comma: boolean): string {
 }
 
 /** A field quoted when it holds the separator, a quote or a line break (RFC 4180 §2.6-2.7). */
-function field(value: string, separator: string): string {
+export function field(value: string, separator: string): string {
   return value.includes(separator) || /["\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
