@@ -13,6 +13,7 @@ import { accountRequests } from "./platform/http/accounting.ts";
 import { type AuthDeps, refuseQueryTokens } from "./platform/http/auth.ts";
 import { requestHandling } from "./platform/http/errors.ts";
 import { limitMarkedRoutes, type MarkedRoute } from "./platform/http/rate-limit-plugin.ts";
+import { rawBodies } from "./platform/http/raw-body.ts";
 import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
 import type { AppModule } from "./platform/module.ts";
 
@@ -58,6 +59,7 @@ export function composeBox(ctx: AppContext) {
     }),
   ];
   const contracts = modules.flatMap((m) => m.contracts);
+  const raw = rawBodies(modules.flatMap((m) => m.rawBodies ?? []));
   const operations = operationsModule({
     ...base,
     officeLink: () => office.status(),
@@ -74,6 +76,7 @@ export function composeBox(ctx: AppContext) {
       requestHandling({
         bodyLimit: config.bodyLimit,
         methodsOf: routeMethods((): readonly RouteEntry[] => app.routes),
+        rawBodies: raw,
       }),
     );
   for (const m of modules) composed.use(m.routes);
@@ -86,6 +89,8 @@ export function composeBox(ctx: AppContext) {
     lookupRecorder: enforcement.lookupRecorder,
     readModel: enforcement.readModel,
     office,
+    /** The front end's body limit by route: photos are larger than any JSON body. */
+    bodyLimitOf: (method: string, path: string) => raw.limitOf(method, path, config.bodyLimit),
     /** What every module says of its routes in the OpenAPI document, beyond their schemas. */
     contracts: modules.flatMap((m) => m.contracts),
     /** What `serve` runs beside the requests: the store's jobs, then each module's, then the office link. */

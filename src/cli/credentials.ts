@@ -26,7 +26,7 @@ const scopeOption = {
   name: "scope",
   type: "list" as const,
   valueName: "SCOPE",
-  help: "tickets:write, permits:read or admin",
+  help: "tickets:write, permits:read, notices:write or admin",
 };
 
 export const tokenCommand: Command = {

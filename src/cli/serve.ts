@@ -250,6 +250,7 @@ export const serveCommand: Command = {
         port,
         tls,
         bodyLimit: config.bodyLimit,
+        bodyLimitOf: box.bodyLimitOf,
         limits,
         allowedHosts,
         metrics: ctx.metrics,

@@ -1,8 +1,8 @@
 /** The change history of operator writes: what one write did to one record, field by field. */
 
 export type ChangeVia = "api" | "console" | "cli";
-export type ChangeSubject = "lot" | "permit" | "token" | "user";
-export type ChangeAction = "create" | "update" | "delete" | "revoke";
+export type ChangeSubject = "lot" | "permit" | "token" | "user" | "notice" | "notice_reason";
+export type ChangeAction = "create" | "update" | "delete" | "revoke" | "issue" | "void";
 
 /** Who writes: the credential label (`token:ops`, `user:anna`) or `cli`, and through what. */
 export interface Actor {

@@ -1,6 +1,7 @@
 import type { RefusalTable } from "./errors.ts";
 
-export const SCOPES = ["tickets:write", "permits:read", "admin"] as const;
+/** notices:write: issue control notices (a handheld that only checks holds permits:read alone). */
+export const SCOPES = ["tickets:write", "permits:read", "notices:write", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(s: string): s is Scope {

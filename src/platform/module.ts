@@ -1,5 +1,6 @@
 import type { AnyElysia } from "elysia";
 import type { ApiContract } from "./http/api-contract.ts";
+import type { RawBodyRoute } from "./http/raw-body.ts";
 
 /** Keeps `stop` to run at shutdown; the newest held is stopped first. */
 export type JobHolder = (name: string, stop: () => void | Promise<void>) => void;
@@ -13,5 +14,7 @@ export interface AppModule {
   readonly name: string;
   readonly routes: AnyElysia;
   readonly contracts: readonly ApiContract[];
+  /** Routes that take raw bytes (photos) up to their own limit instead of a JSON body. */
+  readonly rawBodies?: readonly RawBodyRoute[];
   start?(hold: JobHolder): void;
 }

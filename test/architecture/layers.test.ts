@@ -178,6 +178,11 @@ const OWNERS: Record<string, string | string[]> = {
   revenue_days: "platform/store/revenue.ts",
   revenue_basis: "platform/store/revenue.ts",
   browser_sessions: "platform/store/sessions.ts",
+  notices: "platform/store/notices.ts",
+  notice_reasons: "platform/store/notices.ts",
+  notice_photos: "platform/store/notices.ts",
+  notice_counters: "platform/store/notices.ts",
+  observations: "platform/store/observations.ts",
 };
 const SQL_ON = new RegExp(
   `\\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\\s+(${Object.keys(OWNERS).join("|")})\\b`,

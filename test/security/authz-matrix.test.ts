@@ -11,6 +11,7 @@ import { request, testApp, testClock } from "../support/app.ts";
 /** "session": answers only a browser session cookie, so every caller here gets 401. */
 type Access = "public" | "any" | "session" | { scope: Scope; basic: boolean };
 const admin = { scope: "admin", basic: false } as const;
+const notices = { scope: "notices:write", basic: false } as const;
 
 const ROUTES: [method: string, template: string, sample: string, access: Access][] = [
   ["GET", "/healthz", "/healthz", "public"],
@@ -111,6 +112,17 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["GET", "/board.css", "/board.css", "public"],
   ["GET", "/api/v1/board", "/api/v1/board", "public"],
   ["GET", "/api/v1/board/events", "/api/v1/board/events", "public"],
+  ["GET", "/api/v1/attendants/notice-reasons", "/api/v1/attendants/notice-reasons", notices],
+  ["POST", "/api/v1/attendants/notices", "/api/v1/attendants/notices", notices],
+  ["POST", "/api/v1/attendants/notices/:id/photos", "/api/v1/attendants/notices/abcdefgh/photos", notices],
+  ["GET", "/api/v1/notices", "/api/v1/notices", admin],
+  ["GET", "/api/v1/notices.csv", "/api/v1/notices.csv", admin],
+  ["GET", "/api/v1/notices/:number", "/api/v1/notices/1", admin],
+  ["GET", "/api/v1/notices/:number/photos/:hash", `/api/v1/notices/1/photos/${"0".repeat(64)}`, admin],
+  ["POST", "/api/v1/notices/:number/void", "/api/v1/notices/1/void", admin],
+  ["GET", "/api/v1/notice-reasons", "/api/v1/notice-reasons", admin],
+  ["POST", "/api/v1/notice-reasons", "/api/v1/notice-reasons", admin],
+  ["PATCH", "/api/v1/notice-reasons/:code", "/api/v1/notice-reasons/no-permit", admin],
 ];
 
 const PASSWORD = "a long enough password";
@@ -144,7 +156,7 @@ describe("authorisation matrix", async () => {
       basic: true,
     },
   ];
-  for (const scope of ["tickets:write", "permits:read", "admin"] as Scope[]) {
+  for (const scope of ["tickets:write", "permits:read", "notices:write", "admin"] as Scope[]) {
     callers.push({
       name: `token ${scope}`,
       authorization: bearer([scope], `t-${scope.replace(":", "-")}`),

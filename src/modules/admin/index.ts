@@ -12,6 +12,8 @@ import { credentialRoutes } from "./credentials/routes.ts";
 import { CredentialService } from "./credentials/service.ts";
 import { lookupRecordRoutes } from "./lookups/routes.ts";
 import { lotRoutes } from "./lots/routes.ts";
+import { noticeAdminContract } from "./notices/contract.ts";
+import { noticeAdminRoutes } from "./notices/routes.ts";
 import { occupancyContract } from "./occupancy/contract.ts";
 import { occupancyGauges } from "./occupancy/metrics.ts";
 import { occupancyRoutes } from "./occupancy/routes.ts";
@@ -55,8 +57,9 @@ export function adminModule(ctx: AdminDeps): AppModule {
       .use(changeRoutes(ctx))
       .use(credentialApiRoutes(ctx))
       .use(revenueRoutes(ctx))
-      .use(occupancyRoutes(ctx)),
-    contracts: [adminContract, adminConsoleContract, reportsContract, occupancyContract],
+      .use(occupancyRoutes(ctx))
+      .use(noticeAdminRoutes(ctx)),
+    contracts: [adminContract, adminConsoleContract, reportsContract, occupancyContract, noticeAdminContract],
     start(hold) {
       ctx.credentials.startLastUsedFlush();
       hold("last-used times", () => ctx.credentials.stop());

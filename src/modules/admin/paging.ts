@@ -27,7 +27,7 @@ export function decodeCursor<T>(cursor: string, valid: (v: unknown) => v is T, p
 const isRowId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
 /** The lists paged by one row id: each cursor names its list, so no list takes another's. */
-export type RowList = "changes" | "lookups" | "ticket-events";
+export type RowList = "changes" | "lookups" | "ticket-events" | "notices";
 
 /** The cursor after row `id` of `list` (a change, a lookup record, a ticket event's seq). */
 export const rowCursor = (list: RowList, id: number) => encodeCursor([list, id]);

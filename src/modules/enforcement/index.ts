@@ -11,6 +11,8 @@ import { feedContract } from "./feed-contract.ts";
 import { zoneFeedRoutes } from "./feed-routes.ts";
 import { LookupRecorder } from "./lookup-recorder.ts";
 import { PermitLookups } from "./lookups.ts";
+import { attendantNoticeContract } from "./notices/contract.ts";
+import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
 import { keepReadModelCurrent, LookupReadModel } from "./read-model.ts";
 import { enforcementRoutes } from "./routes.ts";
 
@@ -18,7 +20,7 @@ import { enforcementRoutes } from "./routes.ts";
 export interface EnforcementDeps {
   store: Store;
   now: () => number;
-  config: Pick<AppConfig, "timezone" | "recentHours" | "graceMinutes">;
+  config: Pick<AppConfig, "timezone" | "recentHours" | "graceMinutes" | "currency">;
   metrics: Metrics;
   /** Where open feeds register, so that a shutdown ends them at once. */
   openStreams: Pick<OpenStreams, "onClose">;
@@ -48,7 +50,7 @@ export function lookupServices(deps: Pick<EnforcementDeps, "store" | "config" | 
   return { readModel, lookups: new PermitLookups(deps, readModel) };
 }
 
-/** Lookups for attendants: check-tickets, the verdict, the zone list and its live feed. */
+/** Lookups for attendants: check-tickets, the verdict, the zone list and its live feed; notices they issue. */
 export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
   const ctx: EnforcementContext = {
     ...deps,
@@ -57,8 +59,12 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
   };
   return {
     name: "enforcement",
-    routes: new Elysia({ name: "enforcement-module" }).use(enforcementRoutes(ctx)).use(zoneFeedRoutes(ctx)),
-    contracts: [enforcementContract, feedContract],
+    routes: new Elysia({ name: "enforcement-module" })
+      .use(enforcementRoutes(ctx))
+      .use(zoneFeedRoutes(ctx))
+      .use(noticeRoutes(ctx)),
+    contracts: [enforcementContract, feedContract, attendantNoticeContract],
+    rawBodies: noticeRawBodies,
     lookupRecorder: ctx.lookupRecorder,
     readModel: ctx.readModel,
     start: (hold) => {

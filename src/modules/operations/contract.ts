@@ -8,6 +8,11 @@ export const TAGS = [
   { name: "attendant lookups", description: "Handhelds ask whether a car may park." },
   { name: "parking lots", description: "Lots with their fees, opening hours and locations; quotes." },
   { name: "permits", description: "Operator-issued permits (admin)." },
+  {
+    name: "notices",
+    description:
+      "Control notices: issued from a handheld (notices:write), searched, voided and exported (admin).",
+  },
   { name: "tickets", description: "Ticket search, and one ticket with every event received for it (admin)." },
   { name: "credentials", description: "Tokens and users (admin), and which credential a request carried." },
   { name: "reports", description: "Revenue and occupancy for the operator and the books (admin)." },

@@ -290,7 +290,7 @@ export function renderDocsPage(doc: Json): string {
 <body><header><h1>${escapeHtml(title)}</h1><p>${escapeHtml(String(info.description ?? ""))} Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI ${escapeHtml(String(doc.openapi))}).</p></header>
 <main><nav><details open><summary>Contents</summary>${nav}<h3>more</h3><ul><li><a href="#auth">Authentication and errors</a></li></ul><h3>shapes</h3><ul>${shapeNav}</ul></details></nav>
 <div>${sections}<h2 class="tag" id="auth">Authentication and errors</h2><section class="op"><div class="scroll"><table><tr><th>scheme</th><th>how</th></tr>${schemes}</table></div>
-<p>Scopes: <span class="scope">tickets:write</span> ticket intake, <span class="scope">permits:read</span> attendant lookups, <span class="scope">admin</span> everything.</p>
+<p>Scopes: <span class="scope">tickets:write</span> ticket intake, <span class="scope">permits:read</span> attendant lookups, <span class="scope">notices:write</span> control notices, <span class="scope">admin</span> everything.</p>
 <p>Every error is RFC 9457 <code>application/problem+json</code> (${shapeLink("Problem")}) with a stable <code>type</code> per kind; each operation lists the types it can answer. Ten failed authentications from one address within a minute get 429 with <code>Retry-After</code>.</p></section>
 <h2 class="tag">Shapes</h2>${shapes}</div></main></body></html>
 `;

@@ -167,7 +167,13 @@ export function fromDetail(c: Components, r: Json): Json {
     content: Object.fromEntries(
       Object.entries(content).map(([type, m]) => [
         type,
-        type.includes("json") ? media(c, (m as Json).schema) : { schema: toJsonSchema((m as Json).schema) },
+        type.includes("json")
+          ? media(c, (m as Json).schema)
+          : // A binary body (a photo) keeps the words its contract gives as its example.
+            {
+              schema: toJsonSchema((m as Json).schema),
+              ...("example" in (m as Json) ? { example: (m as Json).example } : {}),
+            },
       ]),
     ),
   };

@@ -5,6 +5,7 @@ import { logError } from "../log.ts";
 import { isStoreUnavailable } from "../store/db.ts";
 import { asProblem, readJsonBody } from "./json-body.ts";
 import { type Problem, problemOf, problems } from "./problem.ts";
+import { type RawBodies, readRawBody } from "./raw-body.ts";
 import { metaOf } from "./request-meta.ts";
 import { messageOf } from "./validation.ts";
 
@@ -33,12 +34,17 @@ export const requestHandling = (opts: {
   bodyLimit: number;
   /** The template and methods of the route a path belongs to (routeMethods), for 405. */
   methodsOf?: (path: string) => { template: string; methods: string[] } | undefined;
+  /** Routes whose body is raw bytes (photos), handed to them unparsed. */
+  rawBodies?: RawBodies;
 }) =>
   new Elysia({ name: "request-handling", seed: opts })
     .onTransform({ as: "global" }, ({ request, route }) => {
       if (route) metaOf(request).route = route;
     })
-    .onParse({ as: "global" }, ({ request }) => readJsonBody(request, opts.bodyLimit))
+    .onParse({ as: "global" }, ({ request, route }) => {
+      const raw = opts.rawBodies?.routeLimit(request.method, route);
+      return raw === undefined ? readJsonBody(request, opts.bodyLimit) : readRawBody(request, raw);
+    })
     .onError({ as: "global" }, ({ code, error, request, path, route }) => {
       const meta = metaOf(request);
       if (route) meta.route = route;

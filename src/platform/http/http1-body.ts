@@ -85,7 +85,7 @@ export class ChunkedBody {
   private left = 0;
   private trailerBytes = 0;
 
-  constructor(private readonly limit: number) {
+  constructor(readonly limit: number) {
     this.body = new BodyBytes(limit);
   }
 

@@ -27,6 +27,8 @@ export interface FrontEndOptions {
   port: number;
   tls?: ServedCertificate;
   bodyLimit: number;
+  /** A larger limit for some routes (photos), by method and path; default: bodyLimit everywhere. */
+  bodyLimitOf?: (method: string, path: string) => number;
   /** Default: DEFAULT_LIMITS (serve's own defaults). */
   limits?: ConnectionLimits;
   /** Output held in memory for all connections at once (default OUTPUT_BUDGET_BYTES). */
@@ -149,15 +151,16 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
           return;
         }
         const declared = read.contentLength ?? 0;
-        if (declared > opts.bodyLimit) {
-          refuse(c, problems.payloadTooLarge(opts.bodyLimit), "(body limit)", started);
+        const bodyLimit = opts.bodyLimitOf?.(read.method, read.path.split("?")[0]!) ?? opts.bodyLimit;
+        if (declared > bodyLimit) {
+          refuse(c, problems.payloadTooLarge(bodyLimit), "(body limit)", started);
           return;
         }
         if (declared === 0 && !read.chunked) {
           void dispatch(c, EMPTY);
           continue;
         }
-        c.body = read.chunked ? new ChunkedBody(opts.bodyLimit) : new BodyBytes(opts.bodyLimit, declared);
+        c.body = read.chunked ? new ChunkedBody(bodyLimit) : new BodyBytes(bodyLimit, declared);
         if (read.expectContinue) c.write(CONTINUE);
         c.phase = "body";
         guard.bodyStarted(c, () =>
@@ -180,7 +183,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         try {
           used = body.feed(input, 0);
         } catch (e) {
-          if (e === "too-large") refuse(c, problems.payloadTooLarge(opts.bodyLimit), "(body limit)", started);
+          if (e === "too-large") refuse(c, problems.payloadTooLarge(body.limit), "(body limit)", started);
           else refuse(c, brokenRequest("malformed", "bad chunked framing"), "(malformed request)", started);
           return;
         }

@@ -14,7 +14,9 @@ import { folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
 import { applyMigrations } from "./migrations.ts";
+import { NoticeRecords } from "./notices.ts";
 import { PermitRecords } from "./permits.ts";
+import { DiskPhotoFiles, MemoryPhotoFiles, type PhotoFiles } from "./photos.ts";
 import { StoreProbe } from "./probe.ts";
 import { ReportRecords } from "./reports.ts";
 import * as schema from "./schema/index.ts";
@@ -53,7 +55,9 @@ export class Store {
     probe?: StoreProbe;
     syncCursors?: SyncCursors;
     browserSessions?: BrowserSessionRecords;
+    notices?: NoticeRecords;
   } = {};
+  private photoFiles?: PhotoFiles;
   private dataVersionQuery: Statement<{ data_version: number }, []>;
   /**
    * The connection was opened read-only (SQLite's fallback when the file was write-protected):
@@ -196,6 +200,24 @@ export class Store {
   get browserSessions(): BrowserSessionRecords {
     this.repos.browserSessions ??= new BrowserSessionRecords(this.sqlite);
     return this.repos.browserSessions;
+  }
+
+  /** Control notices, their photos' records and the reasons and amounts they are issued under. */
+  get notices(): NoticeRecords {
+    this.repos.notices ??= new NoticeRecords(this.sqlite);
+    return this.repos.notices;
+  }
+
+  /** The notices' photo files, in the data folder beside the store (in memory for a memory store). */
+  get photos(): PhotoFiles {
+    this.photoFiles ??=
+      this.dataDir === ":memory:" ? new MemoryPhotoFiles() : new DiskPhotoFiles(this.dataDir);
+    return this.photoFiles;
+  }
+
+  /** Another place for the photos (tests: a disk that fills up). */
+  usePhotoFiles(files: PhotoFiles): void {
+    this.photoFiles = files;
   }
 
   /** Moves when another connection (a CLI command while serve runs) commits, or the store reopens. */

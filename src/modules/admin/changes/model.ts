@@ -2,11 +2,11 @@ import { t } from "elysia";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { CursorParam } from "../paging.ts";
 
-const Subject = t.UnionEnum(["lot", "permit", "token", "user"]);
+const Subject = t.UnionEnum(["lot", "permit", "token", "user", "notice", "notice_reason"]);
 /** As a query parameter: a plain pattern, since Elysia fills an absent optional enum with its first value. */
 const SubjectParam = t.String({
-  pattern: "^(lot|permit|token|user)$",
-  description: "lot, permit, token or user",
+  pattern: "^(lot|permit|token|user|notice|notice_reason)$",
+  description: "lot, permit, token, user, notice or notice_reason",
 });
 const FieldValues = t.Union([t.Record(t.String(), t.Unknown()), t.Null()]);
 
@@ -31,7 +31,7 @@ export const OperatorChange = t.Object({
   via: t.UnionEnum(["api", "console", "cli"]),
   subject: Subject,
   subject_id: t.String(),
-  action: t.UnionEnum(["create", "update", "delete", "revoke"]),
+  action: t.UnionEnum(["create", "update", "delete", "revoke", "issue", "void"]),
   before: t.Union([FieldValues], { description: "The changed fields as they were; null for a create" }),
   after: t.Union([FieldValues], { description: "The changed fields as they became; null for a delete" }),
 });

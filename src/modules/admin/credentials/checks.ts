@@ -71,7 +71,7 @@ export function checkScopes(scopes: readonly string[]): Scope[] {
     if (!isScope(s))
       throw new CredentialError(
         "invalid",
-        `unknown scope "${s}" (use tickets:write, permits:read or admin)`,
+        `unknown scope "${s}" (use tickets:write, permits:read, notices:write or admin)`,
         "scopes",
       );
   return [...new Set(scopes)] as Scope[];

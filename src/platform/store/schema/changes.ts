@@ -13,9 +13,9 @@ export const operatorChanges = sqliteTable(
     /** The credential label (`token:ops-laptop`, `user:anna`) or `cli` for the command line. */
     actor: text().notNull(),
     via: text({ enum: ["api", "console", "cli"] }).notNull(),
-    subject: text({ enum: ["lot", "permit", "token", "user"] }).notNull(),
+    subject: text({ enum: ["lot", "permit", "token", "user", "notice", "notice_reason"] }).notNull(),
     subjectId: text("subject_id").notNull(),
-    action: text({ enum: ["create", "update", "delete", "revoke"] }).notNull(),
+    action: text({ enum: ["create", "update", "delete", "revoke", "issue", "void"] }).notNull(),
     /** JSON object of the changed fields as they were; null for a create. */
     before: text({ mode: "json" }).$type<Record<string, unknown>>(),
     /** JSON object of the changed fields as they became; null for a delete. */

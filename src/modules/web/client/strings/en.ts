@@ -298,10 +298,14 @@ export const en = {
   subject_permit: "Permit",
   subject_token: "Token",
   subject_user: "User",
+  subject_notice: "Control notice",
+  subject_notice_reason: "Notice reason",
   action_create: "Created",
   action_update: "Changed",
   action_delete: "Deleted",
   action_revoke: "Revoked",
+  action_issue: "Issued",
+  action_void: "Voided",
 };
 
 export type Key = keyof typeof en;

@@ -300,8 +300,12 @@ export const sv: Record<Key, string> = {
   subject_permit: "Tillstånd",
   subject_token: "Token",
   subject_user: "Användare",
+  subject_notice: "Kontrollavgift",
+  subject_notice_reason: "Avgiftsorsak",
   action_create: "Skapad",
   action_update: "Ändrad",
   action_delete: "Borttagen",
   action_revoke: "Återkallad",
+  action_issue: "Utfärdad",
+  action_void: "Makulerad",
 };

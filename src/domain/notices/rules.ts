@@ -1,0 +1,139 @@
+/**
+ * Control notices (penalty notices) an attendant issues after a verdict, and the site's table of
+ * reasons and amounts they are issued under. Pure: what a notice, a reason and a photo must be.
+ */
+import type { RefusalTable } from "../errors.ts";
+
+/** At most this many photos on one notice. */
+export const PHOTOS_PER_NOTICE = 3;
+/** A photo's bytes: the phone scales it to this before sending it. */
+export const PHOTO_MAX_BYTES = 500 * 1024;
+/** Smaller than any real photo: a header, a thumbnail, or a mistake. */
+export const PHOTO_MIN_BYTES = 100;
+/** A photo's longest side, in pixels (the phone scales to it). */
+export const PHOTO_MAX_SIDE = 1600;
+/** The note an attendant adds (valve positions, a description). */
+export const NOTE_MAX = 500;
+/** The operator's reason for voiding a notice. */
+export const VOID_REASON_MAX = 500;
+
+/** The verdicts a notice may follow. */
+export const NOTICE_VERDICTS = ["none", "over_time_limit"] as const;
+export type NoticeVerdict = (typeof NOTICE_VERDICTS)[number];
+
+/** An id the phone makes (a UUID, or any 8 to 64 letters, digits, `-` and `_`): a retry carries it again. */
+export const NOTICE_ID_PATTERN = "^[A-Za-z0-9_-]{8,64}$";
+/** A reason's code, as the operator names it (`no-permit`, `over-time`). */
+export const REASON_CODE_PATTERN = "^[a-z0-9][a-z0-9_-]{0,31}$";
+
+export const NOTICE_REFUSALS = {
+  "notice-exists": {
+    kind: "conflict",
+    title: "Another notice has this id",
+    example: "Notice id 3f2a9c1e-… is already stored with other content; a retry must send the same notice",
+  },
+  "notice-not-found": {
+    kind: "not-found",
+    title: "Notice not found",
+    example: "There is no notice number 17",
+  },
+  "notice-voided": {
+    kind: "conflict",
+    title: "Notice already void",
+    example: "Notice 17 was voided at 2026-06-15T10:02:00.000000Z by user:anna",
+  },
+  "reason-unknown": {
+    kind: "invalid",
+    title: "Unknown reason",
+    example: 'The site has no active reason "no-permt"; GET /api/v1/attendants/notice-reasons lists them',
+  },
+  "reason-exists": {
+    kind: "conflict",
+    title: "Reason code in use",
+    example: 'A reason "no-permit" already exists',
+  },
+  "reason-not-found": {
+    kind: "not-found",
+    title: "Reason not found",
+    example: 'There is no reason "no-permt"',
+  },
+  "photo-invalid": {
+    kind: "invalid",
+    title: "Not a usable photo",
+    example: "The body is not a JPEG or PNG image",
+  },
+  "too-many-photos": {
+    kind: "conflict",
+    title: "Notice has its photos",
+    example: "Notice 17 already has 3 photos, the most it may have",
+  },
+  "photo-not-found": {
+    kind: "not-found",
+    title: "Photo not found",
+    example: "Notice 17 has no photo with this hash",
+  },
+  "photo-storage-full": {
+    kind: "busy",
+    title: "No room for photos",
+    example: "The disk holding the photos is full; the notice itself is stored. Send the photo again later",
+  },
+} as const satisfies RefusalTable;
+
+export interface ImageFacts {
+  type: "image/jpeg" | "image/png";
+  width: number;
+  height: number;
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/**
+ * What a photo's bytes are, read from its header alone: a PNG's IHDR, a JPEG's first frame
+ * header (SOF0-SOF15 except the DHT, JPG and DAC markers). Null when it is neither, or says no
+ * size: the box keeps only what a browser can show as the photo it claims to be.
+ */
+export function imageFacts(b: Uint8Array): ImageFacts | null {
+  if (b.length >= 24 && PNG_SIGNATURE.every((v, i) => b[i] === v)) {
+    // The IHDR chunk comes first: length 13, "IHDR", then width and height big-endian.
+    if (b[12] !== 0x49 || b[13] !== 0x48 || b[14] !== 0x44 || b[15] !== 0x52) return null;
+    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    return { type: "image/png", width: dv.getUint32(16), height: dv.getUint32(20) };
+  }
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) {
+    let i = 2;
+    while (i + 9 < b.length) {
+      if (b[i] !== 0xff) return null;
+      const marker = b[i + 1]!;
+      if (marker === 0xff) {
+        i++; // fill byte
+        continue;
+      }
+      const length = (b[i + 2]! << 8) | b[i + 3]!;
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        const height = (b[i + 5]! << 8) | b[i + 6]!;
+        const width = (b[i + 7]! << 8) | b[i + 8]!;
+        return { type: "image/jpeg", width, height };
+      }
+      if (marker === 0xd9 || marker === 0xda || length < 2) return null;
+      i += 2 + length;
+    }
+  }
+  return null;
+}
+
+/** Why these bytes are not a photo a notice may carry; null when they are. */
+export function photoProblem(bytes: Uint8Array, contentType: string | null): string | null {
+  if (bytes.length < PHOTO_MIN_BYTES)
+    return `A photo has at least ${PHOTO_MIN_BYTES} bytes; this has ${bytes.length}`;
+  if (bytes.length > PHOTO_MAX_BYTES)
+    return `A photo has at most ${PHOTO_MAX_BYTES} bytes (the phone scales it); this has ${bytes.length}`;
+  const facts = imageFacts(bytes);
+  if (!facts) return "The body is not a JPEG or PNG image";
+  const declared = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (declared !== facts.type)
+    return `The body is ${facts.type}, but Content-Type says ${declared ?? "nothing"}`;
+  if (facts.width < 1 || facts.height < 1) return "The image has no size";
+  if (Math.max(facts.width, facts.height) > PHOTO_MAX_SIDE)
+    return `A photo's longest side is at most ${PHOTO_MAX_SIDE} px; this is ${facts.width}×${facts.height}`;
+  return null;
+}

@@ -1,0 +1,108 @@
+import type { ApiContract } from "../../../platform/http/api-contract.ts";
+import {
+  Notice,
+  NoticeEnvelope,
+  NoticePage,
+  NoticeReason,
+  NoticeReasonEnvelope,
+  NoticeReasonList,
+  VoidInput,
+} from "./model.ts";
+
+const notice = {
+  number: 17,
+  id: "3f2a9c1e-7b44-4c1d-9a51-0d7e2b6f8c10",
+  registration_number: "ABC123",
+  zone: 1002,
+  parking_lot_id: 7,
+  verdict: "none",
+  reason: "no-permit",
+  reason_title: "No valid ticket or permit",
+  amount: 50000,
+  currency: "SEK",
+  note: "valves 2 and 7",
+  observed_at: "2026-06-15T10:02:00.000000Z",
+  issued_at: "2026-06-15T10:02:03.000000Z",
+  issued_by: "token:handheld-1",
+  state: "issued",
+  voided_at: null,
+  voided_by: null,
+  void_reason: null,
+  photos: [
+    {
+      hash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      content_type: "image/jpeg",
+      bytes: 412_345,
+      width: 1600,
+      height: 1200,
+      url: "/api/v1/notices/17/photos/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    },
+  ],
+};
+const reason = {
+  code: "no-permit",
+  title: "No valid ticket or permit",
+  amount: 50000,
+  active: true,
+  created_at: "2026-06-01T08:00:00.000000Z",
+  updated_at: "2026-06-01T08:00:00.000000Z",
+};
+const NOT_FOUND = { 404: ["notice-not-found"] };
+
+/** What the OpenAPI document says of the operator's notices and reasons (docs/notices.md). */
+export const noticeAdminContract: ApiContract = {
+  named: {
+    Notice: { schema: Notice, example: notice },
+    NoticeEnvelope: { schema: NoticeEnvelope },
+    NoticePage: { schema: NoticePage, example: { data: [notice], next_cursor: null } },
+    NoticeReason: { schema: NoticeReason, example: reason },
+    NoticeReasonEnvelope: { schema: NoticeReasonEnvelope, example: { data: reason } },
+    NoticeReasonList: { schema: NoticeReasonList, example: { data: [reason], currency: "SEK" } },
+    VoidInput: { schema: VoidInput, example: { reason: "Permit shown afterwards at the office" } },
+  },
+  operations: {
+    "GET /api/v1/notices": { tag: "notices" },
+    "GET /api/v1/notices.csv": {
+      tag: "notices",
+      description:
+        "The notices the filters name (all of them, oldest first), written as the revenue report's CSV is: `se` (default) with semicolons, decimal commas and a byte order mark; `rfc4180` with commas. Times in the site's time zone.",
+      ok: { 200: { description: "CSV", contentType: "text/csv", schema: { type: "string" } } },
+    },
+    "GET /api/v1/notices/:number": { tag: "notices", problems: NOT_FOUND },
+    "GET /api/v1/notices/:number/photos/:hash": {
+      tag: "notices",
+      problems: { 404: ["notice-not-found", "photo-not-found"] },
+      ok: {
+        200: {
+          description: "The photo",
+          contentType: "image/jpeg",
+          schema: { type: "string", format: "binary" },
+        },
+      },
+    },
+    "POST /api/v1/notices/:number/void": {
+      tag: "notices",
+      problems: { ...NOT_FOUND, 409: ["notice-voided"] },
+      description:
+        "Voids a notice with the operator's reason, recorded in the notice and the change history. A notice is never deleted before retention; voiding twice is 409.",
+    },
+    "GET /api/v1/notice-reasons": { tag: "notices" },
+    "POST /api/v1/notice-reasons": {
+      tag: "notices",
+      problems: { 409: ["reason-exists"] },
+      ok: {
+        201: {
+          description: "Added",
+          schema: "NoticeReasonEnvelope",
+          headers: ["Location"],
+        },
+      },
+    },
+    "PATCH /api/v1/notice-reasons/:code": {
+      tag: "notices",
+      problems: { 404: ["reason-not-found"] },
+      description:
+        "Changes apply to notices issued from now on; issued notices keep the title and amount they were issued with. Recorded in the change history.",
+    },
+  },
+};

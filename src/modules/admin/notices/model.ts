@@ -1,0 +1,121 @@
+import { type Static, t } from "elysia";
+import { REASON_CODE_PATTERN, VOID_REASON_MAX } from "../../../domain/notices/rules.ts";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
+import { CursorParam } from "../paging.ts";
+
+const instantOrNull = t.Union([t.String(), t.Null()]);
+
+export const NoticePhoto = t.Object({
+  hash: t.String({ description: "SHA-256 of the photo, hex" }),
+  content_type: t.UnionEnum(["image/jpeg", "image/png"]),
+  bytes: t.Integer(),
+  width: t.Integer(),
+  height: t.Integer(),
+  url: t.String({ description: "Where the photo itself is served" }),
+});
+
+export const Notice = t.Object({
+  number: t.Integer({ description: "The site's notice number" }),
+  id: t.String({ description: "The id the handheld made" }),
+  registration_number: t.String(),
+  zone: t.Integer(),
+  parking_lot_id: t.Union([t.Integer(), t.Null()]),
+  verdict: t.UnionEnum(["none", "over_time_limit"]),
+  reason: t.String(),
+  reason_title: t.String(),
+  amount: t.Integer({ description: "Öre" }),
+  currency: t.String(),
+  note: t.String(),
+  observed_at: t.String({ description: "When the attendant made it, by the phone's clock" }),
+  issued_at: t.String({ description: "When the box stored it" }),
+  issued_by: t.String({ description: "The handheld's credential label" }),
+  state: t.UnionEnum(["issued", "voided"]),
+  voided_at: instantOrNull,
+  voided_by: t.Union([t.String(), t.Null()]),
+  void_reason: t.Union([t.String(), t.Null()]),
+  photos: t.Array(NoticePhoto),
+});
+export type Notice = Static<typeof Notice>;
+
+export const NoticeEnvelope = t.Object({ data: Notice });
+
+const filters = {
+  registration_number: t.Optional(
+    t.String({ minLength: 1, maxLength: 32, description: "A plate, any spacing or case" }),
+  ),
+  attendant: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "The handheld's credential label, e.g. token:handheld-1",
+    }),
+  ),
+  reason: t.Optional(t.String({ pattern: REASON_CODE_PATTERN, description: "A reason's code" })),
+  state: t.Optional(t.String({ pattern: "^(issued|voided)$", description: "issued or voided" })),
+  from: t.Optional(t.String({ description: "ISO 8601 (a date: its start on site); issued at or after it" })),
+  to: t.Optional(t.String({ description: "ISO 8601 (a date: its start on site); issued before it" })),
+};
+
+export const NoticeQuery = t.Object({
+  ...filters,
+  cursor: CursorParam,
+  limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Notices a page (50 unless given)")),
+});
+export type NoticeQuery = Static<typeof NoticeQuery>;
+
+export const NoticeCsvQuery = t.Object({
+  ...filters,
+  variant: t.Optional(
+    t.String({
+      pattern: "^(se|rfc4180)$",
+      description: "se (default): semicolons, decimal commas; rfc4180: commas",
+    }),
+  ),
+});
+export type NoticeCsvQuery = Static<typeof NoticeCsvQuery>;
+
+export const NoticePage = t.Object({
+  data: t.Array(Notice, { description: "Newest number first" }),
+  next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
+});
+
+export const NoticeNumberParams = t.Object({ number: t.String({ description: "The notice's number" }) });
+export const NoticePhotoParams = t.Object({
+  number: t.String({ description: "The notice's number" }),
+  hash: t.String({ description: "The photo's SHA-256, hex" }),
+});
+
+export const VoidInput = t.Object({
+  reason: t.String({ minLength: 1, maxLength: VOID_REASON_MAX, description: "Why it is void (recorded)" }),
+});
+
+export const NoticeReason = t.Object({
+  code: t.String(),
+  title: t.String(),
+  amount: t.Integer({ description: "Öre" }),
+  active: t.Boolean({
+    description: "Offered to handhelds; retired reasons stay for the notices that name them",
+  }),
+  created_at: t.String(),
+  updated_at: t.String(),
+});
+
+export const NoticeReasonList = t.Object({ data: t.Array(NoticeReason), currency: t.String() });
+export const NoticeReasonEnvelope = t.Object({ data: NoticeReason });
+
+export const NoticeReasonInput = t.Object({
+  code: t.String({ pattern: REASON_CODE_PATTERN, description: "Lower-case letters, digits, - and _" }),
+  title: t.String({ minLength: 1, maxLength: 200 }),
+  amount: t.Integer({ minimum: 0, maximum: 100_000_000, description: "Öre" }),
+  active: t.Optional(t.Boolean({ default: true })),
+});
+export type NoticeReasonInput = Static<typeof NoticeReasonInput>;
+
+export const NoticeReasonPatch = t.Object({
+  title: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  amount: t.Optional(t.Integer({ minimum: 0, maximum: 100_000_000 })),
+  active: t.Optional(t.Boolean()),
+});
+export type NoticeReasonPatch = Static<typeof NoticeReasonPatch>;
+
+export const ReasonCodeParams = t.Object({ code: t.String({ description: "The reason's code" }) });

@@ -1,0 +1,293 @@
+import { type Actor, fieldChanges } from "../../../domain/changes.ts";
+import { refuse } from "../../../domain/errors.ts";
+import { NOTICE_REFUSALS } from "../../../domain/notices/rules.ts";
+import { normalizePlate } from "../../../domain/plates.ts";
+import { formatMicros, toWallTime } from "../../../domain/time/zoned.ts";
+import { pathNumber } from "../../../platform/http/validation.ts";
+import type {
+  NoticeFilter,
+  StoredNotice,
+  StoredPhoto,
+  StoredReason,
+} from "../../../platform/store/notices.ts";
+import type { AdminDeps } from "../index.ts";
+import { instant, iso, isoOrNull, page, rowAfter, rowCursor } from "../paging.ts";
+import { type CsvVariant, decimalAmount, field, textCell } from "../reports/csv.ts";
+import type { Notice, NoticeCsvQuery, NoticeQuery, NoticeReasonInput, NoticeReasonPatch } from "./model.ts";
+
+type Filters = Omit<NoticeQuery, "cursor" | "limit">;
+
+const notFound = (number: number | string) =>
+  refuse(NOTICE_REFUSALS, "notice-not-found", `There is no notice number ${number}`);
+const reasonNotFound = (code: string) =>
+  refuse(NOTICE_REFUSALS, "reason-not-found", `There is no reason "${code}"`);
+
+function reasonView(r: StoredReason) {
+  return {
+    code: r.code,
+    title: r.title,
+    amount: r.amount,
+    active: r.active,
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
+  };
+}
+
+/** What the change history keeps of a reason. */
+const reasonFields = (r: StoredReason) => ({ title: r.title, amount: r.amount, active: r.active });
+
+/** The operator's side of control notices: search, open, export, void; the table of reasons. */
+export class NoticeAdmin {
+  constructor(private readonly ctx: AdminDeps) {}
+
+  private filterOf(q: Filters): NoticeFilter {
+    const tz = this.ctx.config.timezone;
+    return {
+      plate: q.registration_number === undefined ? undefined : normalizePlate(q.registration_number),
+      issuedBy: q.attendant,
+      reason: q.reason,
+      state: q.state as NoticeFilter["state"],
+      from: instant(q.from, "from", tz),
+      to: instant(q.to, "to", tz),
+    };
+  }
+
+  private view(n: StoredNotice, photos: StoredPhoto[]): Notice {
+    return {
+      number: n.number,
+      id: n.id,
+      registration_number: n.plate,
+      zone: n.zone,
+      parking_lot_id: n.lotId,
+      verdict: n.verdict,
+      reason: n.reasonCode,
+      reason_title: n.reasonTitle,
+      amount: n.amount,
+      currency: n.currency,
+      note: n.note,
+      observed_at: iso(n.observedAt),
+      issued_at: iso(n.issuedAt),
+      issued_by: n.issuedBy,
+      state: n.voidedAt === null ? "issued" : "voided",
+      voided_at: isoOrNull(n.voidedAt),
+      voided_by: n.voidedBy,
+      void_reason: n.voidReason,
+      photos: photos.map((p) => ({
+        hash: p.hash,
+        content_type: p.contentType,
+        bytes: p.bytes,
+        width: p.width,
+        height: p.height,
+        url: `/api/v1/notices/${n.number}/photos/${p.hash}`,
+      })),
+    };
+  }
+
+  private load(numberText: string): StoredNotice {
+    const number = pathNumber(numberText, "number", 1);
+    const n = this.ctx.store.notices.getByNumber(number);
+    if (!n) throw notFound(number);
+    return n;
+  }
+
+  list(q: NoticeQuery) {
+    const limit = q.limit ?? 50;
+    const before = q.cursor ? rowAfter(q.cursor, "notices") : undefined;
+    const notices = this.ctx.store.notices;
+    const p = page(notices.page(this.filterOf(q), before, limit + 1), limit);
+    return {
+      data: p.rows.map((n) => this.view(n, notices.photos(n.id))),
+      next_cursor: p.more && p.last ? rowCursor("notices", p.last.number) : null,
+    };
+  }
+
+  get(numberText: string): Notice {
+    const n = this.load(numberText);
+    return this.view(n, this.ctx.store.notices.photos(n.id));
+  }
+
+  photo(numberText: string, hash: string): { bytes: Uint8Array; contentType: string } {
+    const n = this.load(numberText);
+    const p = this.ctx.store.notices.photos(n.id).find((x) => x.hash === hash);
+    const bytes = p ? this.ctx.store.photos.read(p.hash) : null;
+    if (!p || !bytes)
+      throw refuse(NOTICE_REFUSALS, "photo-not-found", `Notice ${n.number} has no photo with this hash`);
+    return { bytes, contentType: p.contentType };
+  }
+
+  void(numberText: string, reason: string, actor: Actor): Notice {
+    const store = this.ctx.store;
+    const n = this.load(numberText);
+    const at = this.ctx.now();
+    store
+      .transaction(() => {
+        if (!store.notices.markVoided(n.id, at, actor.who, reason)) {
+          const held = store.notices.get(n.id)!;
+          throw refuse(
+            NOTICE_REFUSALS,
+            "notice-voided",
+            `Notice ${n.number} was voided at ${formatMicros(held.voidedAt!)} by ${held.voidedBy}`,
+          );
+        }
+        store.changes.record({
+          at,
+          actor: actor.who,
+          via: actor.via,
+          subject: "notice",
+          subjectId: String(n.number),
+          action: "void",
+          before: { state: "issued" },
+          after: { state: "voided", void_reason: reason },
+        });
+      })
+      .immediate();
+    return this.get(String(n.number));
+  }
+
+  /** Every notice the filters name, oldest first, as the revenue report's CSV is written. */
+  csv(q: NoticeCsvQuery): { text: string; name: string } {
+    const filter = this.filterOf(q);
+    const variant: CsvVariant = q.variant === "rfc4180" ? "rfc4180" : "se";
+    const se = variant === "se";
+    const sep = se ? ";" : ",";
+    const head = se
+      ? [
+          "Nummer",
+          "Utfärdad",
+          "Registreringsnummer",
+          "Zon",
+          "Parkering",
+          "Beslut",
+          "Orsak",
+          "Belopp",
+          "Valuta",
+          "Kontrollant",
+          "Status",
+          "Makulerad",
+          "Makuleringsorsak",
+          "Foton",
+          "Anteckning",
+        ]
+      : [
+          "number",
+          "issued_at",
+          "registration_number",
+          "zone",
+          "parking_lot_id",
+          "verdict",
+          "reason",
+          "amount",
+          "currency",
+          "issued_by",
+          "state",
+          "voided_at",
+          "void_reason",
+          "photos",
+          "note",
+        ];
+    const rows: StoredNotice[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const batch = this.ctx.store.notices.page(filter, before, 500);
+      rows.push(...batch);
+      if (batch.length < 500) break;
+      before = batch[batch.length - 1]!.number;
+    }
+    rows.reverse();
+    const local = (ms: number) => {
+      const w = toWallTime(ms, this.ctx.config.timezone);
+      const p2 = (v: number) => String(v).padStart(2, "0");
+      return `${w.year}-${p2(w.month)}-${p2(w.day)} ${p2(w.hour)}:${p2(w.minute)}:${p2(w.second)}`;
+    };
+    const lines = [head.map((h) => field(h, sep)).join(sep)];
+    for (const n of rows) {
+      const cells = [
+        String(n.number),
+        local(n.issuedAt),
+        textCell(n.plate),
+        String(n.zone),
+        n.lotId === null ? "" : String(n.lotId),
+        n.verdict,
+        textCell(n.reasonCode),
+        decimalAmount(n.amount, se),
+        textCell(n.currency),
+        textCell(n.issuedBy),
+        n.voidedAt === null ? "issued" : "voided",
+        n.voidedAt === null ? "" : local(n.voidedAt),
+        textCell(n.voidReason ?? ""),
+        String(this.ctx.store.notices.photos(n.id).length),
+        textCell(n.note),
+      ];
+      lines.push(cells.map((c) => field(c, sep)).join(sep));
+    }
+    const span = `${q.from ?? "start"}-${q.to ?? "now"}`.replace(/[^0-9A-Za-z_-]/g, "");
+    return { text: `${se ? "\uFEFF" : ""}${lines.join("\r\n")}\r\n`, name: `notices-${span}.csv` };
+  }
+
+  reasons() {
+    return { data: this.ctx.store.notices.reasons().map(reasonView), currency: this.ctx.config.currency };
+  }
+
+  addReason(input: NoticeReasonInput, actor: Actor) {
+    const store = this.ctx.store;
+    const now = this.ctx.now();
+    const r: StoredReason = {
+      code: input.code,
+      title: input.title.trim(),
+      amount: input.amount,
+      active: input.active ?? true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    store
+      .transaction(() => {
+        if (store.notices.reason(r.code))
+          throw refuse(NOTICE_REFUSALS, "reason-exists", `A reason "${r.code}" already exists`);
+        store.notices.addReason(r);
+        store.changes.record({
+          at: now,
+          actor: actor.who,
+          via: actor.via,
+          subject: "notice_reason",
+          subjectId: r.code,
+          action: "create",
+          before: null,
+          after: reasonFields(r),
+        });
+      })
+      .immediate();
+    return { data: reasonView(r) };
+  }
+
+  changeReason(code: string, patch: NoticeReasonPatch, actor: Actor) {
+    const store = this.ctx.store;
+    const now = this.ctx.now();
+    const changed = store
+      .transaction(() => {
+        const was = store.notices.reason(code);
+        if (!was) throw reasonNotFound(code);
+        const next: StoredReason = {
+          ...was,
+          title: patch.title?.trim() ?? was.title,
+          amount: patch.amount ?? was.amount,
+          active: patch.active ?? was.active,
+          updatedAt: now,
+        };
+        const fields = fieldChanges(reasonFields(was), reasonFields(next));
+        if (!fields) return was;
+        store.notices.changeReason(next);
+        store.changes.record({
+          at: now,
+          actor: actor.who,
+          via: actor.via,
+          subject: "notice_reason",
+          subjectId: code,
+          action: "update",
+          ...fields,
+        });
+        return next;
+      })
+      .immediate();
+    return { data: reasonView(changed) };
+  }
+}

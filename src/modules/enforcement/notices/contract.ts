@@ -1,0 +1,97 @@
+import { NOTICE_REFUSALS } from "../../../domain/notices/rules.ts";
+import { type ApiContract, problemInfos } from "../../../platform/http/api-contract.ts";
+import { AttendantReasons, NoticeInput, NoticeReceipt, PhotoReceipt } from "./model.ts";
+
+const receipt = {
+  id: "3f2a9c1e-7b44-4c1d-9a51-0d7e2b6f8c10",
+  number: 17,
+  registration_number: "ABC123",
+  zone: 1002,
+  parking_lot_id: 7,
+  verdict: "none",
+  reason: "no-permit",
+  reason_title: "No valid ticket or permit",
+  amount: 50000,
+  currency: "SEK",
+  note: "valves 2 and 7",
+  observed_at: "2026-06-15T10:02:00.000000Z",
+  issued_at: "2026-06-15T10:02:03.000000Z",
+  photos: [
+    {
+      hash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      content_type: "image/jpeg",
+      bytes: 412_345,
+      width: 1600,
+      height: 1200,
+    },
+  ],
+};
+
+/** What the OpenAPI document says of the notices a handheld issues (docs/notices.md). */
+export const attendantNoticeContract: ApiContract = {
+  named: {
+    NoticeInput: {
+      schema: NoticeInput,
+      example: {
+        id: receipt.id,
+        registration_number: "ABC 123",
+        zone: 1002,
+        parking_lot_id: 7,
+        verdict: "none",
+        reason: "no-permit",
+        note: "valves 2 and 7",
+        observed_at: "2026-06-15T12:02:00+02:00",
+      },
+    },
+    NoticeReceipt: { schema: NoticeReceipt, example: { data: receipt } },
+    PhotoReceipt: { schema: PhotoReceipt, example: { data: receipt.photos[0] } },
+    AttendantReasons: {
+      schema: AttendantReasons,
+      example: {
+        data: [{ code: "no-permit", title: "No valid ticket or permit", amount: 50000 }],
+        currency: "SEK",
+      },
+    },
+  },
+  problems: problemInfos(NOTICE_REFUSALS),
+  operations: {
+    "GET /api/v1/attendants/notice-reasons": {
+      tag: "notices",
+      description:
+        "The reasons a handheld offers when it starts a notice, with their amounts (active ones only).",
+      ok: { 200: { description: "The site's active reasons", schema: "AttendantReasons" } },
+    },
+    "POST /api/v1/attendants/notices": {
+      tag: "notices",
+      problems: { 400: ["reason-unknown"], 409: ["notice-exists"] },
+      description:
+        "A control notice from a verdict of NO VALID PERMIT (`none`) or OVER TIME LIMIT. The phone makes the id, so a notice made offline and sent when the box answers is stored exactly once: the same notice again is answered 200 with what is stored (its number included); another notice under a stored id is 409. The number is the site's own sequence, taken in the commit that stores the notice, so it has no gaps. The amount and the reason's title are the site's table's at the time it is stored. Recorded in the change history.",
+      ok: {
+        201: { description: "Stored, with its number", schema: "NoticeReceipt" },
+        200: { description: "Stored before (a retry): the stored notice", schema: "NoticeReceipt" },
+      },
+    },
+    "POST /api/v1/attendants/notices/:id/photos": {
+      tag: "notices",
+      problems: {
+        400: ["photo-invalid"],
+        404: ["notice-not-found"],
+        409: ["too-many-photos", "notice-voided"],
+        503: ["photo-storage-full"],
+      },
+      description:
+        "The body is the photo itself, a JPEG or PNG of at most 500 KB and 1600 px on its longest side (the phone scales it before sending), with its Content-Type. The same photo again is answered 200 with what is stored; a notice takes at most three. A full disk refuses the photo (503, Retry-After) and keeps the notice.",
+      requestBody: {
+        required: true,
+        content: {
+          "image/jpeg": { schema: { type: "string", format: "binary" }, example: "(the JPEG file's bytes)" },
+          "image/png": { schema: { type: "string", format: "binary" }, example: "(the PNG file's bytes)" },
+        },
+      },
+      ok: {
+        201: { description: "Stored", schema: "PhotoReceipt" },
+        200: { description: "Stored before (a retry)", schema: "PhotoReceipt" },
+      },
+    },
+  },
+};

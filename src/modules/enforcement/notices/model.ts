@@ -1,0 +1,68 @@
+import { type Static, t } from "elysia";
+import { NOTE_MAX, NOTICE_ID_PATTERN, REASON_CODE_PATTERN } from "../../../domain/notices/rules.ts";
+import { ZONE_MAX } from "../../../domain/zones.ts";
+
+/** A notice as the handheld sends it, made on the phone (possibly offline, sent later). */
+export const NoticeInput = t.Object({
+  id: t.String({
+    pattern: NOTICE_ID_PATTERN,
+    description: "Made on the phone (a UUID): sending the same notice again is answered with the stored one",
+  }),
+  registration_number: t.String({ minLength: 1, maxLength: 32 }),
+  zone: t.Integer({ minimum: 0, maximum: ZONE_MAX }),
+  parking_lot_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  verdict: t.UnionEnum(["none", "over_time_limit"], {
+    description: "The verdict the notice follows: NO VALID PERMIT (none) or OVER TIME LIMIT",
+  }),
+  reason: t.String({ pattern: REASON_CODE_PATTERN, description: "A code from the site's reasons" }),
+  note: t.Optional(t.String({ maxLength: NOTE_MAX })),
+  observed_at: t.String({ description: "When the attendant made it (ISO 8601), by the phone's clock" }),
+});
+export type NoticeInput = Static<typeof NoticeInput>;
+
+export const NoticePhotoRef = t.Object({
+  hash: t.String({ description: "SHA-256 of the photo, hex" }),
+  content_type: t.UnionEnum(["image/jpeg", "image/png"]),
+  bytes: t.Integer(),
+  width: t.Integer(),
+  height: t.Integer(),
+});
+
+export const NoticeReceipt = t.Object({
+  data: t.Object({
+    id: t.String(),
+    number: t.Integer({ description: "The site's notice number: its own sequence, without gaps" }),
+    registration_number: t.String(),
+    zone: t.Integer(),
+    parking_lot_id: t.Union([t.Integer(), t.Null()]),
+    verdict: t.UnionEnum(["none", "over_time_limit"]),
+    reason: t.String(),
+    reason_title: t.String(),
+    amount: t.Integer({ description: "Öre, from the site's table of reasons when it was issued" }),
+    currency: t.String(),
+    note: t.String(),
+    observed_at: t.String(),
+    issued_at: t.String({ description: "When the box stored it" }),
+    photos: t.Array(NoticePhotoRef),
+  }),
+});
+export type NoticeReceipt = Static<typeof NoticeReceipt>;
+
+export const NoticeIdParams = t.Object({
+  id: t.String({ description: "The notice's id (made on the phone)" }),
+});
+
+export const PhotoReceipt = t.Object({ data: NoticePhotoRef });
+
+export const AttendantReasons = t.Object({
+  data: t.Array(
+    t.Object({
+      code: t.String(),
+      title: t.String(),
+      amount: t.Integer({ description: "Öre" }),
+    }),
+    { description: "The site's active reasons, by code" },
+  ),
+  currency: t.String(),
+});
+export type AttendantReasons = Static<typeof AttendantReasons>;

@@ -1,0 +1,251 @@
+import { createHash } from "node:crypto";
+import type { Actor } from "../../../domain/changes.ts";
+import { type FieldError, invalid, refuse } from "../../../domain/errors.ts";
+import {
+  imageFacts,
+  NOTICE_REFUSALS,
+  PHOTOS_PER_NOTICE,
+  photoProblem,
+} from "../../../domain/notices/rules.ts";
+import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
+import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
+import type { StoredNotice, StoredPhoto } from "../../../platform/store/notices.ts";
+import { PhotoStorageFull } from "../../../platform/store/photos.ts";
+import type { EnforcementContext } from "../index.ts";
+import type { AttendantReasons, NoticeInput, NoticeReceipt } from "./model.ts";
+
+/** How far ahead of the box's clock a phone's clock may run before its time is refused. */
+const CLOCK_AHEAD_MS = 10 * 60_000;
+
+type NoticeContext = Pick<EnforcementContext, "store" | "now" | "config">;
+
+export function photoRef(p: StoredPhoto) {
+  return { hash: p.hash, content_type: p.contentType, bytes: p.bytes, width: p.width, height: p.height };
+}
+
+/** The fields of a notice the change history keeps, as the API names them. */
+export function noticeFields(n: StoredNotice): Record<string, unknown> {
+  return {
+    id: n.id,
+    registration_number: n.plate,
+    zone: n.zone,
+    parking_lot_id: n.lotId,
+    verdict: n.verdict,
+    reason: n.reasonCode,
+    amount: n.amount,
+    currency: n.currency,
+    note: n.note,
+    observed_at: formatMicros(n.observedAt),
+  };
+}
+
+/**
+ * What an attendant issues: a notice, sent exactly once whatever the network does (the phone's
+ * id makes a retry an answer with what is stored), and its photos, each kept once by its hash.
+ */
+export class AttendantNotices {
+  constructor(private readonly ctx: NoticeContext) {}
+
+  reasons(): AttendantReasons {
+    return {
+      data: this.ctx.store.notices
+        .reasons()
+        .filter((r) => r.active)
+        .map((r) => ({ code: r.code, title: r.title, amount: r.amount })),
+      currency: this.ctx.config.currency,
+    };
+  }
+
+  /** Stores the notice, or finds it stored by an earlier try; `created` tells which. */
+  issue(input: NoticeInput, actor: Actor): { receipt: NoticeReceipt; created: boolean } {
+    const now = this.ctx.now();
+    const errors: FieldError[] = [];
+    const plateNorm = normalizePlate(input.registration_number);
+    const problem = plateProblem(input.registration_number);
+    if (problem)
+      errors.push({
+        pointer: "/registration_number",
+        message:
+          plateNorm === ""
+            ? "A registration number needs letters or digits"
+            : `A registration number ${problem}`,
+      });
+    const observedAt = parseInstant(input.observed_at, this.ctx.config.timezone);
+    if (observedAt === null)
+      errors.push({
+        pointer: "/observed_at",
+        message: "Expected an ISO 8601 date-time, e.g. 2026-06-15T10:02:00Z",
+      });
+    else if (observedAt > now + CLOCK_AHEAD_MS)
+      errors.push({
+        pointer: "/observed_at",
+        message: "observed_at is later than the box's clock; check the phone's time",
+      });
+    const lotId = input.parking_lot_id ?? null;
+    if (lotId !== null && this.ctx.store.lots.nameOf(lotId) === null)
+      errors.push({ pointer: "/parking_lot_id", message: `There is no parking lot ${lotId}` });
+    if (errors.length > 0) throw invalid(errors);
+    const values = {
+      id: input.id,
+      plate: input.registration_number.trim(),
+      plateNorm,
+      zone: input.zone,
+      lotId,
+      verdict: input.verdict,
+      note: input.note ?? "",
+      observedAt: observedAt!,
+      issuedBy: actor.who,
+    };
+    const store = this.ctx.store;
+    return store
+      .transaction(() => {
+        const held = store.notices.get(input.id);
+        if (held) {
+          const same =
+            held.plateNorm === values.plateNorm &&
+            held.zone === values.zone &&
+            held.lotId === values.lotId &&
+            held.verdict === values.verdict &&
+            held.reasonCode === input.reason &&
+            held.note === values.note &&
+            held.observedAt === values.observedAt &&
+            held.issuedBy === values.issuedBy;
+          if (!same)
+            throw refuse(
+              NOTICE_REFUSALS,
+              "notice-exists",
+              `Notice id ${input.id} is already stored (number ${held.number}) with other content; a retry must send the same notice`,
+            );
+          return { receipt: this.receipt(held), created: false };
+        }
+        const reason = store.notices.reason(input.reason);
+        if (!reason?.active)
+          throw refuse(
+            NOTICE_REFUSALS,
+            "reason-unknown",
+            `The site has no active reason "${input.reason}"; GET /api/v1/attendants/notice-reasons lists them`,
+            { errors: [{ pointer: "/reason", message: "Not one of the site's active reasons" }] },
+          );
+        const row = store.notices.insert({
+          ...values,
+          reasonCode: reason.code,
+          reasonTitle: reason.title,
+          amount: reason.amount,
+          currency: this.ctx.config.currency,
+          issuedAt: now,
+        });
+        store.changes.record({
+          at: now,
+          actor: actor.who,
+          via: actor.via,
+          subject: "notice",
+          subjectId: String(row.number),
+          action: "issue",
+          before: null,
+          after: noticeFields(row),
+        });
+        return { receipt: this.receipt(row), created: true };
+      })
+      .immediate();
+  }
+
+  /**
+   * Adds a photo to a notice this credential issued. The same photo again (a retry) is answered
+   * with what is stored; a fourth is refused. The file is on disk before its record commits.
+   */
+  addPhoto(
+    id: string,
+    bytes: Uint8Array,
+    contentType: string | null,
+    actor: Actor,
+  ): { photo: ReturnType<typeof photoRef>; created: boolean } {
+    const store = this.ctx.store;
+    const notice = store.notices.get(id);
+    // Another handheld's notice is not this one's to add to: as if it were not there.
+    if (!notice || notice.issuedBy !== actor.who)
+      throw refuse(NOTICE_REFUSALS, "notice-not-found", `There is no notice ${id} issued by ${actor.who}`);
+    const problem = photoProblem(bytes, contentType);
+    if (problem) throw refuse(NOTICE_REFUSALS, "photo-invalid", problem);
+    if (notice.voidedAt !== null)
+      throw refuse(
+        NOTICE_REFUSALS,
+        "notice-voided",
+        `Notice ${notice.number} was voided; it takes no photos`,
+      );
+    const hash = createHash("sha256").update(bytes).digest("hex");
+    const held = store.notices.photos(id);
+    const same = held.find((p) => p.hash === hash);
+    if (same) return { photo: photoRef(same), created: false };
+    if (held.length >= PHOTOS_PER_NOTICE)
+      throw refuse(
+        NOTICE_REFUSALS,
+        "too-many-photos",
+        `Notice ${notice.number} already has ${held.length} photos, the most it may have`,
+      );
+    const facts = photoFacts(bytes, contentType);
+    const newFile = store.notices.photoUses(hash) === 0;
+    if (newFile) {
+      try {
+        store.photos.put(hash, bytes);
+      } catch (e) {
+        if (e instanceof PhotoStorageFull)
+          throw refuse(
+            NOTICE_REFUSALS,
+            "photo-storage-full",
+            `The disk holding the photos is full; notice ${notice.number} itself is stored. Send the photo again later`,
+            { retryAfterSeconds: 60 },
+          );
+        throw e;
+      }
+    }
+    const photo: StoredPhoto = { noticeId: id, hash, ...facts, bytes: bytes.length, addedAt: this.ctx.now() };
+    try {
+      store
+        .transaction(() => {
+          // Checked again under the write lock: two tries of the same photo at once store it once.
+          const now = store.notices.photos(id);
+          if (now.some((p) => p.hash === hash)) return;
+          if (now.length >= PHOTOS_PER_NOTICE)
+            throw refuse(
+              NOTICE_REFUSALS,
+              "too-many-photos",
+              `Notice ${notice.number} already has ${now.length} photos`,
+            );
+          store.notices.addPhoto(photo);
+        })
+        .immediate();
+    } catch (e) {
+      if (newFile && store.notices.photoUses(hash) === 0) store.photos.remove(hash);
+      throw e;
+    }
+    return { photo: photoRef(photo), created: true };
+  }
+
+  private receipt(n: StoredNotice): NoticeReceipt {
+    return {
+      data: {
+        id: n.id,
+        number: n.number,
+        registration_number: n.plate,
+        zone: n.zone,
+        parking_lot_id: n.lotId,
+        verdict: n.verdict,
+        reason: n.reasonCode,
+        reason_title: n.reasonTitle,
+        amount: n.amount,
+        currency: n.currency,
+        note: n.note,
+        observed_at: formatMicros(n.observedAt),
+        issued_at: formatMicros(n.issuedAt),
+        photos: this.ctx.store.notices.photos(n.id).map(photoRef),
+      },
+    };
+  }
+}
+
+/** What the stored record says of a photo already checked by photoProblem. */
+function photoFacts(bytes: Uint8Array, contentType: string | null) {
+  const f = imageFacts(bytes)!;
+  const type = contentType?.split(";")[0]?.trim().toLowerCase() === "image/png" ? "image/png" : "image/jpeg";
+  return { contentType: type as StoredPhoto["contentType"], width: f.width, height: f.height };
+}

@@ -1,0 +1,263 @@
+import type { Database, Statement } from "bun:sqlite";
+import { columnList, insertColumns } from "./columns.ts";
+import { noticePhotos, noticeReasons, notices } from "./schema/index.ts";
+
+/**
+ * The one owner of `notice_reasons`, `notices`, `notice_photos` and `notice_counters`: the site's
+ * control notices, their photos' records (the files are PhotoFiles'), and the reasons and
+ * amounts they are issued under.
+ */
+
+/** A type, not an interface: bun:sqlite binds it as named parameters. */
+export type StoredReason = {
+  code: string;
+  title: string;
+  amount: number;
+  active: boolean;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type NoticeValues = {
+  id: string;
+  plate: string;
+  plateNorm: string;
+  zone: number;
+  lotId: number | null;
+  verdict: "none" | "over_time_limit";
+  reasonCode: string;
+  reasonTitle: string;
+  amount: number;
+  currency: string;
+  note: string;
+  observedAt: number;
+  issuedAt: number;
+  issuedBy: string;
+};
+
+export type StoredNotice = NoticeValues & {
+  number: number;
+  voidedAt: number | null;
+  voidedBy: string | null;
+  voidReason: string | null;
+  syncSeq: number;
+};
+
+export type StoredPhoto = {
+  noticeId: string;
+  hash: string;
+  contentType: "image/jpeg" | "image/png";
+  bytes: number;
+  width: number;
+  height: number;
+  addedAt: number;
+};
+
+/** What the operator narrows the notices to; every field optional. */
+export interface NoticeFilter {
+  plate?: string;
+  /** A credential label, e.g. token:handheld-1. */
+  issuedBy?: string;
+  reason?: string;
+  state?: "issued" | "voided";
+  /** Inclusive lower bound on issued_at (ms). */
+  from?: number;
+  /** Exclusive upper bound on issued_at (ms). */
+  to?: number;
+}
+
+type Params = Record<string, string | number>;
+
+const NOTICE_COLUMNS = columnList(notices);
+const PHOTO_COLUMNS = columnList(noticePhotos);
+const REASON_COLUMNS = columnList(noticeReasons);
+
+/** Newest first by number; the plate, attendant and reason filters each follow an index. */
+export function noticePageSql(filter: NoticeFilter): string {
+  const where = ["number < $before"];
+  if (filter.plate !== undefined) where.push("plate_norm = $plate");
+  if (filter.issuedBy !== undefined) where.push("issued_by = $issuedBy");
+  if (filter.reason !== undefined) where.push("reason_code = $reason");
+  if (filter.state === "issued") where.push("voided_at IS NULL");
+  if (filter.state === "voided") where.push("voided_at IS NOT NULL");
+  if (filter.from !== undefined) where.push("issued_at >= $from");
+  if (filter.to !== undefined) where.push("issued_at < $to");
+  return `SELECT ${NOTICE_COLUMNS} FROM notices WHERE ${where.join(" AND ")} ORDER BY number DESC LIMIT $limit`;
+}
+
+type NoticeRow = Omit<StoredNotice, never>;
+type ReasonRow = Omit<StoredReason, "active"> & { active: number };
+
+const reasonOf = (r: ReasonRow): StoredReason => ({ ...r, active: r.active === 1 });
+
+export class NoticeRecords {
+  private readonly pages = new Map<string, Statement<NoticeRow, [Params]>>();
+  private readonly byId: Statement<NoticeRow, [string]>;
+  private readonly byNumber: Statement<NoticeRow, [number]>;
+  private readonly insertNotice: Statement<void, [StoredNotice]>;
+  private readonly bumpCounter: Statement<{ last: number }, [string]>;
+  private readonly markVoid: Statement<void, [Params]>;
+  private readonly photosOf: Statement<StoredPhoto, [string]>;
+  private readonly insertPhoto: Statement<void, [StoredPhoto]>;
+  private readonly touch: Statement<void, [Params]>;
+  private readonly reasonByCode: Statement<ReasonRow, [string]>;
+  private readonly allReasons: Statement<ReasonRow, []>;
+  private readonly insertReason: Statement<void, [Omit<ReasonRow, never>]>;
+  private readonly updateReason: Statement<void, [Omit<ReasonRow, "createdAt">]>;
+
+  constructor(sqlite: Database) {
+    this.byId = sqlite.prepare(`SELECT ${NOTICE_COLUMNS} FROM notices WHERE id = ?1`);
+    this.byNumber = sqlite.prepare(`SELECT ${NOTICE_COLUMNS} FROM notices WHERE number = ?1`);
+    this.insertNotice = sqlite.prepare(
+      `INSERT INTO notices ${insertColumns(notices, [
+        "id",
+        "number",
+        "plate",
+        "plateNorm",
+        "zone",
+        "lotId",
+        "verdict",
+        "reasonCode",
+        "reasonTitle",
+        "amount",
+        "currency",
+        "note",
+        "observedAt",
+        "issuedAt",
+        "issuedBy",
+        "voidedAt",
+        "voidedBy",
+        "voidReason",
+        "syncSeq",
+      ])}`,
+    );
+    this.bumpCounter = sqlite.prepare(
+      `INSERT INTO notice_counters (name, last) VALUES (?1, 1)
+       ON CONFLICT (name) DO UPDATE SET last = last + 1 RETURNING last`,
+    );
+    this.markVoid = sqlite.prepare(
+      `UPDATE notices SET voided_at = $at, voided_by = $by, void_reason = $reason, sync_seq = $seq
+       WHERE id = $id AND voided_at IS NULL`,
+    );
+    this.touch = sqlite.prepare("UPDATE notices SET sync_seq = $seq WHERE id = $id");
+    this.photosOf = sqlite.prepare(
+      `SELECT ${PHOTO_COLUMNS} FROM notice_photos WHERE notice_id = ?1 ORDER BY rowid`,
+    );
+    this.insertPhoto = sqlite.prepare(
+      `INSERT INTO notice_photos ${insertColumns(noticePhotos, [
+        "noticeId",
+        "hash",
+        "contentType",
+        "bytes",
+        "width",
+        "height",
+        "addedAt",
+      ])}`,
+    );
+    this.reasonByCode = sqlite.prepare(`SELECT ${REASON_COLUMNS} FROM notice_reasons WHERE code = ?1`);
+    this.allReasons = sqlite.prepare(`SELECT ${REASON_COLUMNS} FROM notice_reasons ORDER BY code`);
+    this.insertReason = sqlite.prepare(
+      `INSERT INTO notice_reasons ${insertColumns(noticeReasons, [
+        "code",
+        "title",
+        "amount",
+        "active",
+        "createdAt",
+        "updatedAt",
+      ])}`,
+    );
+    this.updateReason = sqlite.prepare(
+      "UPDATE notice_reasons SET title = $title, amount = $amount, active = $active, updated_at = $updatedAt WHERE code = $code",
+    );
+    this.sqlite = sqlite;
+  }
+
+  private readonly sqlite: Database;
+
+  reasons(): StoredReason[] {
+    return this.allReasons.all().map(reasonOf);
+  }
+
+  reason(code: string): StoredReason | null {
+    const r = this.reasonByCode.get(code);
+    return r ? reasonOf(r) : null;
+  }
+
+  addReason(r: StoredReason): void {
+    this.insertReason.run({ ...r, active: r.active ? 1 : 0 });
+  }
+
+  changeReason(r: Omit<StoredReason, "createdAt">): void {
+    this.updateReason.run({ ...r, active: r.active ? 1 : 0 });
+  }
+
+  get(id: string): StoredNotice | null {
+    return this.byId.get(id) ?? null;
+  }
+
+  getByNumber(n: number): StoredNotice | null {
+    return this.byNumber.get(n) ?? null;
+  }
+
+  /**
+   * Stores a notice with the site's next number. Call it inside an immediate transaction with the
+   * check that the id is new: the number is taken in the same commit, so a refused or rolled-back
+   * notice leaves no gap.
+   */
+  insert(values: NoticeValues): StoredNotice {
+    const row: StoredNotice = {
+      ...values,
+      number: this.next("number"),
+      voidedAt: null,
+      voidedBy: null,
+      voidReason: null,
+      syncSeq: this.next("sync"),
+    };
+    this.insertNotice.run(row);
+    return row;
+  }
+
+  /** Marks a notice void; false when it already was (or is not there). */
+  markVoided(id: string, at: number, by: string, reason: string): boolean {
+    return this.markVoid.run({ id, at, by, reason, seq: this.next("sync") }).changes === 1;
+  }
+
+  photos(noticeId: string): StoredPhoto[] {
+    return this.photosOf.all(noticeId);
+  }
+
+  /** Keeps a photo's record; the notice goes to the office again with its photos' hashes. */
+  addPhoto(p: StoredPhoto): void {
+    this.insertPhoto.run(p);
+    this.touch.run({ id: p.noticeId, seq: this.next("sync") });
+  }
+
+  /** How many notices hold a file with this hash (a file is removed when none does). */
+  photoUses(hash: string): number {
+    return (
+      this.sqlite
+        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM notice_photos WHERE hash = ?1")
+        .get(hash)?.n ?? 0
+    );
+  }
+
+  page(filter: NoticeFilter, before: number | undefined, limit: number): StoredNotice[] {
+    const sql = noticePageSql(filter);
+    let statement = this.pages.get(sql);
+    if (!statement) {
+      statement = this.sqlite.prepare<NoticeRow, [Params]>(sql);
+      this.pages.set(sql, statement);
+    }
+    const params: Params = { before: before ?? Number.MAX_SAFE_INTEGER, limit };
+    if (filter.plate !== undefined) params.plate = filter.plate;
+    if (filter.issuedBy !== undefined) params.issuedBy = filter.issuedBy;
+    if (filter.reason !== undefined) params.reason = filter.reason;
+    if (filter.from !== undefined) params.from = filter.from;
+    if (filter.to !== undefined) params.to = filter.to;
+    return statement.all(params);
+  }
+
+  private next(name: "number" | "sync"): number {
+    return this.bumpCounter.get(name)!.last;
+  }
+}

@@ -1,0 +1,95 @@
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The notices' photo files, beside the store: `<data dir>/photos/<sha256>`, one file per distinct
+ * photo. The store keeps which notice holds which hash (notice_photos); a file is written before
+ * its record, so a record never names a missing file.
+ */
+export interface PhotoFiles {
+  /** Keeps the bytes under their hash; throws PhotoStorageFull when the disk cannot take them. */
+  put(hash: string, bytes: Uint8Array): void;
+  read(hash: string): Uint8Array | null;
+  remove(hash: string): void;
+}
+
+/** The disk (or the folder) cannot take the photo: full, over quota or read-only. */
+export class PhotoStorageFull extends Error {}
+
+const FULL = new Set(["ENOSPC", "EDQUOT", "EROFS"]);
+const HASH = /^[0-9a-f]{64}$/;
+
+function named(hash: string): string {
+  // Only ever a hash we computed; a path made of anything else would be a bug.
+  if (!HASH.test(hash)) throw new Error("not a photo hash");
+  return hash;
+}
+
+export const PHOTO_FOLDER = "photos";
+
+export class DiskPhotoFiles implements PhotoFiles {
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, PHOTO_FOLDER);
+  }
+
+  put(hash: string, bytes: Uint8Array): void {
+    const path = join(this.dir, named(hash));
+    const temp = `${path}.part`;
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const fd = openSync(temp, "w", 0o600);
+      try {
+        let at = 0;
+        while (at < bytes.length) at += writeSync(fd, bytes, at);
+        // On disk before its record commits: an acknowledged photo survives a power cut.
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, path);
+    } catch (e) {
+      rmSync(temp, { force: true });
+      if (FULL.has(String((e as { code?: unknown }).code)))
+        throw new PhotoStorageFull(String((e as Error).message));
+      throw e;
+    }
+  }
+
+  read(hash: string): Uint8Array | null {
+    try {
+      return readFileSync(join(this.dir, named(hash)));
+    } catch (e) {
+      if ((e as { code?: unknown }).code === "ENOENT") return null;
+      throw e;
+    }
+  }
+
+  remove(hash: string): void {
+    rmSync(join(this.dir, named(hash)), { force: true });
+  }
+}
+
+/** The photos of an in-memory store (tests): gone with it. */
+export class MemoryPhotoFiles implements PhotoFiles {
+  private readonly files = new Map<string, Uint8Array>();
+  put(hash: string, bytes: Uint8Array): void {
+    this.files.set(named(hash), bytes.slice());
+  }
+  read(hash: string): Uint8Array | null {
+    return this.files.get(hash) ?? null;
+  }
+  remove(hash: string): void {
+    this.files.delete(hash);
+  }
+}

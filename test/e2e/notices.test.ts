@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Box } from "../support/binary.ts";
+import { jpegHead } from "../support/photos.ts";
+
+const box = new Box();
+afterAll(() => box.cleanup());
+
+/**
+ * The binary's own front end: a photo is larger than the JSON body limit and passes on its route
+ * alone; it lands in the data folder's photos/, named by its hash.
+ */
+describe("notices through the binary", () => {
+  test("a 450 KB photo passes on the photo route, is kept in photos/; the same size elsewhere is 413", async () => {
+    const admin = await box.token("ops", "admin");
+    const handheld = await box.token("handheld-1", "permits:read", "notices:write");
+    const server = await box.serve(["--http"]);
+    const json = (token: string) => ({
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+    });
+    const reason = await fetch(`${server.url}/api/v1/notice-reasons`, {
+      method: "POST",
+      headers: json(admin),
+      body: JSON.stringify({ code: "no-permit", title: "No valid permit", amount: 50000 }),
+    });
+    expect(reason.status).toBe(201);
+    const id = "e2e-notice-0001";
+    const issued = await fetch(`${server.url}/api/v1/attendants/notices`, {
+      method: "POST",
+      headers: json(handheld),
+      body: JSON.stringify({
+        id,
+        registration_number: "ABC123",
+        zone: 1002,
+        verdict: "none",
+        reason: "no-permit",
+        observed_at: new Date().toISOString(),
+      }),
+    });
+    expect(issued.status).toBe(201);
+    expect((await issued.json()).data.number).toBe(1);
+    const photo = jpegHead(1600, 1200, 450 * 1024);
+    const sent = await fetch(`${server.url}/api/v1/attendants/notices/${id}/photos`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${handheld}`, "content-type": "image/jpeg" },
+      body: photo as Uint8Array<ArrayBuffer>,
+    });
+    expect(sent.status).toBe(201);
+    const { hash } = (await sent.json()).data;
+    const file = join(box.dataDir, "photos", hash);
+    expect(existsSync(file)).toBe(true);
+    expect(Buffer.from(readFileSync(file)).equals(Buffer.from(photo))).toBe(true);
+    const elsewhere = await fetch(`${server.url}/api/v1/attendants/notices`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${handheld}`, "content-type": "image/jpeg" },
+      body: photo as Uint8Array<ArrayBuffer>,
+    });
+    expect(elsewhere.status).toBe(413);
+    const tooBig = await fetch(`${server.url}/api/v1/attendants/notices/${id}/photos`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${handheld}`, "content-type": "image/jpeg" },
+      body: jpegHead(1600, 1200, 500 * 1024 + 1) as Uint8Array<ArrayBuffer>,
+    });
+    expect(tooBig.status).toBe(413);
+  }, 30_000);
+});

@@ -1,0 +1,280 @@
+import { describe, expect, test } from "bun:test";
+import { PhotoStorageFull } from "../../../src/platform/store/photos.ts";
+import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { jpegHead, pngPhoto } from "../../support/photos.ts";
+
+function setup() {
+  const clock = testClock("2026-06-15T10:00:00Z");
+  const s = testApp({}, clock);
+  const admin = s.token("admin");
+  const handheld = s.token("permits:read", "notices:write");
+  return { s, clock, admin, handheld };
+}
+
+async function withReason(s: ReturnType<typeof testApp>, admin: string, code = "no-permit", amount = 50_000) {
+  const r = await call(s.app, "POST", "/api/v1/notice-reasons", {
+    token: admin,
+    body: { code, title: "No valid ticket or permit", amount },
+  });
+  expect(r.status).toBe(201);
+}
+
+const notice = (over: Record<string, unknown> = {}) => ({
+  id: "3f2a9c1e-7b44-4c1d-9a51-0d7e2b6f8c10",
+  registration_number: "abc 123",
+  zone: 1002,
+  verdict: "none",
+  reason: "no-permit",
+  note: "valves 2 and 7",
+  observed_at: "2026-06-15T09:58:00Z",
+  ...over,
+});
+
+function photoRequest(id: string, token: string, bytes: Uint8Array, type: string) {
+  return new Request(`http://localhost/api/v1/attendants/notices/${id}/photos`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": type },
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
+}
+
+async function sendPhoto(
+  s: ReturnType<typeof testApp>,
+  id: string,
+  token: string,
+  bytes: Uint8Array,
+  type = "image/png",
+) {
+  const res = await s.app.handle(photoRequest(id, token, bytes, type));
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+}
+
+describe("issuing a control notice", () => {
+  test("stored with the site's next number, the reason's amount, in the change history", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const r = await call(s.app, "POST", "/api/v1/attendants/notices", { token: handheld, body: notice() });
+    expect(r.status).toBe(201);
+    expect(r.json.data).toMatchObject({
+      number: 1,
+      registration_number: "abc 123",
+      reason: "no-permit",
+      amount: 50_000,
+      currency: "SEK",
+      observed_at: "2026-06-15T09:58:00.000000Z",
+      issued_at: "2026-06-15T10:00:00.000000Z",
+      photos: [],
+    });
+    const second = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ id: "second-notice-0001" }),
+    });
+    expect(second.json.data.number).toBe(2);
+    const history = await call(s.app, "GET", "/api/v1/changes?subject=notice", { token: admin });
+    expect(
+      history.json.data.map((c: { subject_id: string; action: string }) => [c.subject_id, c.action]),
+    ).toEqual([
+      ["2", "issue"],
+      ["1", "issue"],
+    ]);
+    expect(history.json.data[1].actor).toStartWith("token:");
+  });
+
+  test("a retry with the same id is answered with the stored notice: one notice, no number used", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const first = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice(),
+    });
+    const again = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice(),
+    });
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(first.json);
+    const next = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ id: "another-notice-1" }),
+    });
+    expect(next.json.data.number).toBe(2);
+    const list = await call(s.app, "GET", "/api/v1/notices", { token: admin });
+    expect(list.json.data).toHaveLength(2);
+  });
+
+  test("the same id with other content is 409 and changes nothing", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    await call(s.app, "POST", "/api/v1/attendants/notices", { token: handheld, body: notice() });
+    const r = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ registration_number: "XYZ789" }),
+    });
+    expectProblem(r, 409, "notice-exists");
+    const one = await call(s.app, "GET", "/api/v1/notices/1", { token: admin });
+    expect(one.json.data.registration_number).toBe("abc 123");
+  });
+
+  test("an unknown or retired reason is 400 and takes no number", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const unknown = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ reason: "no-permt" }),
+    });
+    expect(expectProblem(unknown, 400, "reason-unknown").errors?.[0]?.pointer).toBe("/reason");
+    await call(s.app, "PATCH", "/api/v1/notice-reasons/no-permit", { token: admin, body: { active: false } });
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/attendants/notices", { token: handheld, body: notice() }),
+      400,
+      "reason-unknown",
+    );
+    await call(s.app, "PATCH", "/api/v1/notice-reasons/no-permit", { token: admin, body: { active: true } });
+    const ok = await call(s.app, "POST", "/api/v1/attendants/notices", { token: handheld, body: notice() });
+    expect(ok.json.data.number).toBe(1);
+  });
+
+  test("bad fields are 400 with their pointers: plate, time ahead of the box, unknown lot, unknown field", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const bad = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ registration_number: "---", observed_at: "2026-06-15T11:00:00Z", parking_lot_id: 99 }),
+    });
+    const p = expectProblem(bad, 400, "validation");
+    expect(p.errors?.map((e) => e.pointer).sort()).toEqual([
+      "/observed_at",
+      "/parking_lot_id",
+      "/registration_number",
+    ]);
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/attendants/notices", {
+        token: handheld,
+        body: notice({ id: "short" }),
+      }),
+      400,
+      "validation",
+    );
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/attendants/notices", {
+        token: handheld,
+        body: notice({ amount: 1 }),
+      }),
+      400,
+      "validation",
+    );
+    expect((await call(s.app, "GET", "/api/v1/notices", { token: admin })).json.data).toEqual([]);
+  });
+
+  test("permits:read alone can check but not issue (403); notices:write lists the reasons", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const reader = s.token("permits:read");
+    expectProblem(
+      await call(s.app, "POST", "/api/v1/attendants/notices", { token: reader, body: notice() }),
+      403,
+      "insufficient-scope",
+    );
+    expectProblem(await sendPhoto(s, notice().id, reader, pngPhoto(40, 30)), 403, "insufficient-scope");
+    const reasons = await call(s.app, "GET", "/api/v1/attendants/notice-reasons", { token: handheld });
+    expect(reasons.json).toEqual({
+      data: [{ code: "no-permit", title: "No valid ticket or permit", amount: 50_000 }],
+      currency: "SEK",
+    });
+  });
+});
+
+describe("a notice's photos", () => {
+  async function issued() {
+    const ctx = setup();
+    await withReason(ctx.s, ctx.admin);
+    await call(ctx.s.app, "POST", "/api/v1/attendants/notices", { token: ctx.handheld, body: notice() });
+    return ctx;
+  }
+  const id = notice().id;
+
+  test("a PNG and a JPEG are kept by hash; the same photo again is 200; the operator reads them back", async () => {
+    const { s, admin, handheld } = await issued();
+    const png = pngPhoto(64, 48, 7);
+    const first = await sendPhoto(s, id, handheld, png);
+    expect(first.status).toBe(201);
+    expect(first.json.data).toMatchObject({
+      content_type: "image/png",
+      width: 64,
+      height: 48,
+      bytes: png.length,
+    });
+    expect(first.json.data.hash).toBe(new Bun.CryptoHasher("sha256").update(png).digest("hex"));
+    const again = await sendPhoto(s, id, handheld, png);
+    expect(again.status).toBe(200);
+    const jpeg = await sendPhoto(s, id, handheld, jpegHead(1600, 1200, 30_000), "image/jpeg");
+    expect(jpeg.status).toBe(201);
+    const opened = await call(s.app, "GET", "/api/v1/notices/1", { token: admin });
+    expect(opened.json.data.photos.map((p: { content_type: string }) => p.content_type)).toEqual([
+      "image/png",
+      "image/jpeg",
+    ]);
+    const res = await s.app.handle(
+      new Request(`http://localhost${opened.json.data.photos[0].url}`, {
+        headers: { authorization: `Bearer ${admin}` },
+      }),
+    );
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(png))).toBe(true);
+    const missing = await call(s.app, "GET", `/api/v1/notices/1/photos/${"0".repeat(64)}`, { token: admin });
+    expectProblem(missing, 404, "photo-not-found");
+  });
+
+  test("refused and nothing kept: not an image, a mislabelled one, too small, too large in pixels", async () => {
+    const { s, admin, handheld } = await issued();
+    const text = new TextEncoder().encode("x".repeat(2000));
+    expectProblem(await sendPhoto(s, id, handheld, text, "image/jpeg"), 400, "photo-invalid");
+    expectProblem(await sendPhoto(s, id, handheld, pngPhoto(40, 30), "image/jpeg"), 400, "photo-invalid");
+    expectProblem(await sendPhoto(s, id, handheld, pngPhoto(1, 1).slice(0, 60)), 400, "photo-invalid");
+    expectProblem(await sendPhoto(s, id, handheld, jpegHead(4000, 3000), "image/jpeg"), 400, "photo-invalid");
+    expect((await call(s.app, "GET", "/api/v1/notices/1", { token: admin })).json.data.photos).toEqual([]);
+  });
+
+  test("over 500 KB is 413", async () => {
+    const { s, handheld } = await issued();
+    const big = jpegHead(1600, 1200, 500 * 1024 + 1);
+    expectProblem(await sendPhoto(s, id, handheld, big, "image/jpeg"), 413, "payload-too-large");
+  });
+
+  test("a fourth photo is 409; a photo for an unknown or another handheld's notice is 404", async () => {
+    const { s, handheld } = await issued();
+    for (let i = 1; i <= 3; i++)
+      expect((await sendPhoto(s, id, handheld, pngPhoto(32, 32, i))).status).toBe(201);
+    expectProblem(await sendPhoto(s, id, handheld, pngPhoto(32, 32, 4)), 409, "too-many-photos");
+    expectProblem(
+      await sendPhoto(s, "no-such-notice", handheld, pngPhoto(32, 32, 5)),
+      404,
+      "notice-not-found",
+    );
+    const other = s.token("notices:write");
+    expectProblem(await sendPhoto(s, id, other, pngPhoto(32, 32, 6)), 404, "notice-not-found");
+  });
+
+  test("a full disk refuses the photo with 503 and Retry-After, and keeps the notice", async () => {
+    const { s, admin, handheld } = await issued();
+    s.ctx.store.usePhotoFiles({
+      put: () => {
+        throw new PhotoStorageFull("ENOSPC: no space left on device");
+      },
+      read: () => null,
+      remove: () => {},
+    });
+    const r = await sendPhoto(s, id, handheld, pngPhoto(32, 32, 9));
+    expectProblem(r, 503, "photo-storage-full");
+    expect(r.headers.get("retry-after")).toBe("60");
+    const kept = await call(s.app, "GET", "/api/v1/notices/1", { token: admin });
+    expect(kept.json.data).toMatchObject({ number: 1, photos: [] });
+  });
+
+  test("a voided notice takes no photos (409)", async () => {
+    const { s, admin, handheld } = await issued();
+    await call(s.app, "POST", "/api/v1/notices/1/void", { token: admin, body: { reason: "shown a permit" } });
+    expectProblem(await sendPhoto(s, id, handheld, pngPhoto(32, 32, 3)), 409, "notice-voided");
+  });
+});
