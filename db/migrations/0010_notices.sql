@@ -51,17 +51,4 @@ CREATE UNIQUE INDEX `notices_sync_seq` ON `notices` (`sync_seq`);--> statement-b
 CREATE INDEX `notices_issued_at` ON `notices` (`issued_at`);--> statement-breakpoint
 CREATE INDEX `notices_plate` ON `notices` (`plate_norm`,`number`);--> statement-breakpoint
 CREATE INDEX `notices_issued_by` ON `notices` (`issued_by`,`number`);--> statement-breakpoint
-CREATE INDEX `notices_reason` ON `notices` (`reason_code`,`number`);--> statement-breakpoint
-CREATE TABLE `observations` (
-	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`plate` text NOT NULL,
-	`plate_norm` text NOT NULL,
-	`zone` integer NOT NULL,
-	`day` text NOT NULL,
-	`first_seen_at` integer NOT NULL,
-	`note` text NOT NULL,
-	`credential` text NOT NULL
-);
---> statement-breakpoint
-CREATE UNIQUE INDEX `observations_car` ON `observations` (`plate_norm`,`day`,`zone`);--> statement-breakpoint
-CREATE INDEX `observations_seen` ON `observations` (`first_seen_at`);
+CREATE INDEX `notices_reason` ON `notices` (`reason_code`,`number`);

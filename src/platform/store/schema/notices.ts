@@ -79,26 +79,3 @@ export const noticeCounters = sqliteTable("notice_counters", {
   name: text().primaryKey(),
   last: integer().notNull(),
 });
-
-/**
- * Timed observations ("chalking"): an attendant marks a car in a zone with a time limit; a later
- * check of the car there says how long ago it was first seen. One a car, zone and site-local day.
- */
-export const observations = sqliteTable(
-  "observations",
-  {
-    id: integer().primaryKey({ autoIncrement: true }),
-    plate: text().notNull(),
-    plateNorm: text("plate_norm").notNull(),
-    zone: integer().notNull(),
-    /** The site-local day it was made (YYYY-MM-DD): it counts that day only. */
-    day: text().notNull(),
-    firstSeenAt: integer("first_seen_at").notNull(),
-    note: text().notNull(),
-    credential: text().notNull(),
-  },
-  (t) => [
-    uniqueIndex("observations_car").on(t.plateNorm, t.day, t.zone),
-    index("observations_seen").on(t.firstSeenAt),
-  ],
-);
