@@ -22,6 +22,11 @@ import type {
   Verdict as VerdictModel,
   ZonePermits as ZonePermitsModel,
 } from "../../enforcement/model.ts";
+import type {
+  AttendantReasons as AttendantReasonsModel,
+  NoticeInput as NoticeInputModel,
+  NoticeReceipt as NoticeReceiptModel,
+} from "../../enforcement/notices/model.ts";
 import type { BoardView } from "../../kiosk/routes.ts";
 import type { Status as StatusModel } from "../../operations/status-routes.ts";
 import type { Quote as QuoteModel } from "../../public/model.ts";
@@ -50,3 +55,6 @@ export type Found = Static<typeof ExtendedInformation>;
 export type ZonePermits = Static<typeof ZonePermitsModel>;
 export type KnownZones = Static<typeof KnownZonesModel>["data"];
 export type PlateChecks = Static<typeof PlateChecksModel>["data"];
+export type NoticeReasons = AttendantReasonsModel;
+export type NoticeInput = NoticeInputModel;
+export type NoticeReceipt = NoticeReceiptModel["data"];

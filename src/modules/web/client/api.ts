@@ -95,3 +95,34 @@ export function query(params: Record<string, string | number | undefined | null>
   const s = q.toString();
   return s ? `?${s}` : "";
 }
+
+/** A body of bytes (a photo) posted as itself, with its type; answers and errors as api(). */
+export async function postBytes<T>(path: string, body: Blob, timeoutMs: number): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json", "content-type": body.type };
+  if (csrf) headers["x-csrf-token"] = csrf;
+  const signal = AbortSignal.timeout(timeoutMs);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(path, {
+      method: "POST",
+      headers,
+      body,
+      credentials: "same-origin",
+      cache: "no-store",
+      signal,
+    });
+    text = await res.text();
+  } catch {
+    throw new Offline(signal.aborted);
+  }
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (res.status === 401) unauthorized?.();
+  if (!res.ok) throw new ApiError(res.status, (json as Problem) ?? { detail: text });
+  return json as T;
+}

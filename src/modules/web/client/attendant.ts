@@ -2,8 +2,11 @@ import { ApiError, api, Offline, query } from "./api.ts";
 import type { Found, KnownZones, PlateChecks, Verdict, ZonePermits } from "./api-types.ts";
 import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
+import { loadReasons, type NoticeStart, noticeForm, noticeSummary } from "./notice-form.ts";
+import { type Sent, sendWaiting, type WaitingNotice, waiting } from "./notice-queue.ts";
 import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
+import { ownerNow, sessionNow } from "./session-now.ts";
 import { checkedText, checkTicketsView, LOOKS, STALE_MS, verdictView } from "./verdict-view.ts";
 import {
   savedPermits,
@@ -30,6 +33,8 @@ export const CHECK_TIMEOUT_MS = 3_000;
  */
 const SAVED_LIST_EVERY_MS = 60_000;
 const SAVED_LIST_SOONEST_MS = 15_000;
+/** Notices waiting on the phone are offered to the box this often (and at once when back online). */
+const NOTICES_EVERY_MS = 30_000;
 
 /** A change of the zone list, as the live feed sends it with ?changes=1. */
 interface ZoneChange {
@@ -87,6 +92,10 @@ const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Dat
 export function attendantPage(root: HTMLElement, sessionLost: () => void): () => void {
   const result = h("section", { class: "result", id: "result", "aria-live": "assertive" });
   const earlier = h("section", { class: "earlier", id: "earlier" });
+  // Control notices: only for a credential that may issue them (scope notices:write).
+  const owner = sessionNow()?.scopes.includes("notices:write") ? ownerNow() : null;
+  const noticeArea = h("div", { class: "notice-area", id: "notice-area" });
+  const noticesWaiting = h("p", { class: "notices-waiting", id: "notices-waiting", hidden: true });
   const plate = h("input", {
     id: "plate",
     name: "plate",
@@ -190,6 +199,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     if (!p) return;
     const z = typedZone();
     replace(earlier);
+    replace(noticeArea);
     if (z === null) {
       showBlock("warn", h("p", { class: "verdict", "data-verdict": "bad_zone" }, t("zoneDigits")));
       zoneInput.focus();
@@ -254,7 +264,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
           CHECK_TIMEOUT_MS,
         );
         if (!latest()) return;
-        showBlock(LOOKS[v.state].tone, ...verdictView(v, Date.now()));
+        showBlock(LOOKS[v.state].tone, ...verdictView(v, Date.now()), noticeButton(v));
         void showEarlier(v.registration_number, v.checked_at);
       }
     } catch (e) {
@@ -294,7 +304,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     if (v) {
       // An old list may have missed a cancel or a revoked permit: it never answers in green.
       const tone = old && LOOKS[v.state].tone === "ok" ? "warn" : LOOKS[v.state].tone;
-      showBlock(`${tone} offline-answer`, ...verdictView(v, at, band));
+      showBlock(`${tone} offline-answer`, ...verdictView(v, at, band), noticeButton(v));
       return;
     }
     showBlock(
@@ -304,6 +314,81 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       h("p", { class: "plate-shown" }, p.toUpperCase()),
       h("p", { class: "detail" }, t("notInListDetail", { zone: z, time: clockTime(saved.takenAt) })),
       h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, at)),
+    );
+  }
+
+  /** "Write notice" under a verdict that a notice may follow, for a credential that may issue one. */
+  function noticeButton(v: Verdict): HTMLElement | null {
+    if (!owner || v.state !== "none") return null;
+    const start: NoticeStart = {
+      plate: v.permits[0]?.registration_number ?? v.registration_number,
+      zone: v.zone,
+      lotId: null,
+      verdict: "none",
+    };
+    return h(
+      "div",
+      { class: "ask-buttons" },
+      h("button", { type: "button", id: "write-notice", onclick: () => openNotice(start) }, t("writeNotice")),
+    );
+  }
+
+  function openNotice(start: NoticeStart): void {
+    if (!owner) return;
+    const form = noticeForm(start, {
+      owner,
+      boxNow: () => Date.now() + clockOffset(),
+      kept: (n) => {
+        // One notice per verdict: a second tap would be a second notice for the same car.
+        result.querySelector("#write-notice")?.parentElement?.remove();
+        showNotice(n, null, null);
+        void sendNotices();
+      },
+      cancel: () => {
+        replace(noticeArea);
+        plate.focus();
+      },
+    });
+    replace(noticeArea, form);
+    form.scrollIntoView({ block: "start" });
+    form.querySelector<HTMLElement>("select, button")?.focus();
+  }
+
+  /** The summary of the notice just made; it follows what the queue learns of it. */
+  let shownNotice: WaitingNotice | null = null;
+  function showNotice(
+    n: WaitingNotice,
+    receipt: Parameters<typeof noticeSummary>[1],
+    refused: string | null,
+  ): void {
+    shownNotice = n;
+    replace(noticeArea, noticeSummary(n, receipt, refused));
+  }
+
+  /** Offers the waiting notices to the box; the summary and the waiting line follow. */
+  async function sendNotices(): Promise<void> {
+    if (!owner) return;
+    let sent: Sent[] = [];
+    try {
+      sent = await sendWaiting(owner);
+    } catch {
+      // The phone's storage could not be read: tried again with the next round.
+    }
+    const mine = shownNotice;
+    const outcome = mine && sent.find((s) => s.id === mine.input.id);
+    if (mine && outcome)
+      showNotice(mine, outcome.done ? outcome.receipt : null, outcome.done ? null : outcome.refused);
+    await showWaiting();
+  }
+
+  async function showWaiting(): Promise<void> {
+    const left = (await waiting().catch(() => [])).filter((n) => n.owner === owner);
+    const refused = left.filter((n) => n.refused).length;
+    noticesWaiting.hidden = left.length === 0;
+    replace(
+      noticesWaiting,
+      left.length ? t("noticesWaiting", { n: left.length - refused }) : "",
+      refused ? ` · ${t("noticesRefused", { n: refused })}` : "",
     );
   }
 
@@ -587,7 +672,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     live = false;
     if (zone !== undefined) void showSaved(zone);
   };
-  const onOnline = () => zone !== undefined && watch(zone);
+  const onOnline = () => {
+    if (owner) void sendNotices();
+    if (zone !== undefined) watch(zone);
+  };
   window.addEventListener("offline", onOffline);
   window.addEventListener("online", onOnline);
 
@@ -597,13 +685,18 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       "div",
       { class: "attendant" },
       checkForm,
+      noticesWaiting,
       result,
+      noticeArea,
       earlier,
       h("section", { class: "zone" }, zoneForm, zoneState, filter, plates),
     ),
   );
   plate.focus();
   void loadKnown();
+  // Notices left waiting (made offline, or the page closed while sending) go first.
+  const noticeTimer = owner ? setInterval(() => void sendNotices(), NOTICES_EVERY_MS) : undefined;
+  if (owner) void loadReasons().then(sendNotices);
   watchTyped();
   // Said plainly, once, where the attendant looks: without it a lost Wi-Fi empties the page.
   void offlineUse.then((ok) => {
@@ -622,6 +715,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   return () => {
     clearInterval(ageTimer);
     clearInterval(checkedTimer);
+    clearInterval(noticeTimer);
     clearTimeout(savedTimer);
     feed?.close();
     window.removeEventListener("offline", onOffline);

@@ -4,6 +4,7 @@ import { field, h, replace } from "./dom.ts";
 import { t } from "./i18n.ts";
 import { offlineUse } from "./offline-use.ts";
 import { CONSOLE } from "./pages.ts";
+import { setSessionNow } from "./session-now.ts";
 import { SETUP_HASH, setupStandalone } from "./setup.ts";
 import { ZONE_CACHE } from "./zone-cache.ts";
 
@@ -173,6 +174,7 @@ async function signOut(): Promise<void> {
 
 function started(s: Session, offline = false): void {
   setCsrf(s.csrf);
+  setSessionNow(s);
   if (!offline) localStorage.setItem(LAST_SESSION, JSON.stringify({ ...s, csrf: "" }));
   const admin = s.scopes.includes("admin");
   const reader = admin || s.scopes.includes("permits:read");
