@@ -100,7 +100,8 @@ describe("sign-in lockout", () => {
       body: { username: "operator", password: "correct horse battery" },
     });
     expectProblem(right, 429, "too-many-requests");
-  });
+    // Ten real password checks (argon2id): about a second alone, five on a busy machine.
+  }, 30_000);
 });
 
 /** A sign-in with a name and password from a client address, as the front end hands it over. */
