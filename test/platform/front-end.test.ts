@@ -86,6 +86,7 @@ function echoApp(seen: { cancelled: number; calls: number; reasons?: unknown[] }
       });
       return new Response(stream, { headers: { "content-type": "text/event-stream" } });
     }
+    if (url.pathname === "/headers") return Response.json([...request.headers]);
     const body = await request.text();
     return Response.json({
       method: request.method,
@@ -136,6 +137,19 @@ for (const transport of transports) {
       const old = await talk(["GET /events HTTP/1.0\r\n\r\n"], 2000);
       expect(old.toLowerCase()).not.toContain("transfer-encoding");
       expect(bodies(old)[0]).toBe("data: 1\n\ndata: 2\n\ndata: 3\n\n");
+    });
+
+    test("the app sees the head's fields as sent: a name sent twice joined with a comma, __proto__ a field like any other", async () => {
+      const answer = await talk([
+        "GET /headers HTTP/1.1\r\nHost: x\r\nX-Seen: a\r\n__proto__: p\r\nx-seen: b\r\nCookie: c=1\r\nCookie: d=2\r\nConnection: close\r\n\r\n",
+      ]);
+      expect(JSON.parse(bodies(answer)[0]!)).toEqual([
+        ["__proto__", "p"],
+        ["connection", "close"],
+        ["cookie", "c=1; d=2"],
+        ["host", "x"],
+        ["x-seen", "a, b"],
+      ]);
     });
 
     test("a GET with a JSON body (the interface's own example) reaches the app with its body", async () => {
