@@ -13,7 +13,7 @@
  */
 
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { type Subprocess, spawn, spawnSync } from "bun";
 import { type Comparison, compareWithPeer, comparisonMarkdown } from "./compare.ts";
@@ -335,6 +335,8 @@ function peerTargets(peer: Comparison | null, transport: string, lookupTarget: n
 }
 
 async function main() {
+  // The machine is shared: how busy it was says how far to trust the throughput figures.
+  const loadAtStart = loadavg()[0]!;
   if (!existsSync(BIN)) throw new Error("dist/parkd is missing: run bench/run.sh, which builds it");
   mkdirSync(WORK, { recursive: true });
   const dataDir = join(WORK, `data-${TICKETS}`);
@@ -470,7 +472,7 @@ async function main() {
   const md = [
     "# Benchmark results",
     "",
-    `Run ${new Date().toISOString()} on ${machine()}.`,
+    `Run ${new Date().toISOString()} on ${machine()}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (others' jobs share the machine: throughput and cold starts are as noisy as that says; memory and OOM figures are not).`,
     `Store: ${TICKETS.toLocaleString("en")} tickets over 200 zones and 300,000 plates, 5,000 operator permits, 500 lots.`,
     `Load: wrk, 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per scenario, pinned to core ${LOAD_CORE}; servers pinned to core ${SERVER_CORE}; 127.0.0.1. Every scenario runs over plain HTTP and over HTTPS (parkd's default: TLS 1.3 here, its self-signed P-256 certificate), each against a raw Bun.serve ceiling over the same transport. Binary size: ${binMb.toFixed(0)} MB${RUNNER.length ? ` (${BIN}, run by ${RUNNER.join(" ")})` : ""}.`,
     ...(modes.includes(true)

@@ -79,7 +79,20 @@ export function binaryBox(name: string): BinaryBox {
         "2000",
       ];
       box = KIOSK ? kiosk(name) : null;
-      server = spawn(box ? box.wrap(cmd) : cmd, { stdout: "ignore", stderr: "ignore" });
+      // BENCH_SERVER_ENV="NAME=value ..." for the server alone (BUN_JSC_logGC=1: the engine's
+      // collections and their pauses), BENCH_SERVER_LOG=FILE for its log.
+      const serverEnv = Object.fromEntries(
+        (process.env.BENCH_SERVER_ENV ?? "")
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+      );
+      const log = process.env.BENCH_SERVER_LOG;
+      server = spawn(box ? box.wrap(cmd) : cmd, {
+        env: { ...process.env, ...serverEnv },
+        stdout: "ignore",
+        stderr: log ? Bun.file(log) : "ignore",
+      });
       const base = `https://127.0.0.1:${port}`;
       // An emulator takes seconds to start.
       const tries = RUNNER.length ? 3_600 : 200;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import { join } from "node:path";
 import { createSelfSigned } from "../../src/platform/http/x509.ts";
 import { boxesForFile } from "../support/binary.ts";
@@ -111,6 +112,27 @@ describe("serve", () => {
       .map((l) => JSON.parse(l));
     expect(lines.some((l) => l.route === "/readyz" && l.status === 200)).toBe(true);
     expect(server.stdout()).not.toContain(token);
+  });
+
+  test("serve names the memory its engine sizes for, and an engine size an operator set", async () => {
+    const summary = (stderr: string) =>
+      stderr
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .find((l) => "memoryLimitBytes" in l);
+    const box = newBox();
+    const plain = await box.serve(["--http"]);
+    expect(await plain.stop("SIGTERM")).toBe(0);
+    const seen = summary(plain.stderr());
+    // The machine's RAM, or the limit of the group the tests run in.
+    expect(seen.memoryLimitBytes).toBeGreaterThan(0);
+    expect(seen.memoryLimitBytes).toBeLessThanOrEqual(totalmem());
+    expect(seen.engineRamSize).toBeUndefined();
+    const told = await box.serve(["--http"], { env: { BUN_JSC_forceRAMSize: "268435456" } });
+    expect(await told.stop("SIGTERM")).toBe(0);
+    expect(summary(told.stderr()).engineRamSize).toBe("268435456");
+    expect(told.stderr()).toContain("the engine told BUN_JSC_forceRAMSize=268435456");
   });
 
   test("a second serve on the same data folder or port is refused with a one-line reason", async () => {
