@@ -66,7 +66,7 @@ export function lookupPageSql(filter: LookupFilter): string {
 export class LookupRecords {
   private readonly pages = new Map<string, Statement<LookupRecord & { id: number }, [Params]>>();
   private readonly insert: Statement<void, [LookupRecord]>;
-  private readonly insertMany: Statement<void, (string | number)[]>;
+  private readonly insertMany: Statement<void, (string | number | null)[]>;
   private readonly deleteOldest: Statement<void, [number, number]>;
   private readonly countOlder: Statement<{ n: number }, [number]>;
   private readonly afterId: Statement<StoredLookup, [number, number]>;
@@ -94,10 +94,10 @@ export class LookupRecords {
       let i = 0;
       // Many rows per statement: a statement run costs about as much as the rows it writes.
       for (; i + MANY <= batch.length; i += MANY) {
-        const values: (string | number)[] = [];
+        const values: (string | number | null)[] = [];
         for (let k = i; k < i + MANY; k++) {
           const r = batch[k]!;
-          values.push(r.at, r.credential, r.by, r.query, r.results);
+          values.push(...RECORD_KEYS.map((key) => r[key]));
         }
         this.insertMany.run(...values);
       }
