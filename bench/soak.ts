@@ -329,7 +329,7 @@ const verdicts: [string, boolean, string][] = [
   ],
   [
     `RSS slope over minutes ${slopeFrom.toFixed(0)}-${MINUTES} < 10 MB/h`,
-    Math.abs(slope) < 10,
+    slope < 10,
     `${slope.toFixed(1)} MB/h`,
   ],
   ["the server ran to the end", ended === null, ended ?? "running"],
