@@ -102,7 +102,8 @@ async function freePort(): Promise<number> {
 async function waitFor(url: string, proc: Subprocess, timeoutMs = START_TIMEOUT_MS): Promise<number> {
   const t0 = performance.now();
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server ended: ${exitText(proc.exitCode, proc.signalCode)}`);
+    if (proc.exitCode !== null || proc.signalCode !== null)
+      throw new Error(`server ended: ${exitText(proc.exitCode, proc.signalCode)}`);
     try {
       const r = await fetch(url, { tls: { rejectUnauthorized: false } });
       if (r.status === 200) return performance.now() - t0;
@@ -271,7 +272,7 @@ async function measure(
     results.push([label, r]);
     if (box) boxPeaks.push(box.report().maxUsage / 2 ** 20);
     // A server the kernel killed (the box's OOM killer) ends the run's scenarios: that is the finding.
-    if (server.exitCode !== null) {
+    if (server.exitCode !== null || server.signalCode !== null) {
       console.log(`THE SERVER ENDED in "${label}": ${exitText(server.exitCode, server.signalCode)}`);
       break;
     }

@@ -100,7 +100,7 @@ export function binaryBox(name: string): BinaryBox {
         try {
           if ((await fetch(`${base}/healthz`, { tls } as RequestInit)).ok) break;
         } catch {}
-        if (server.exitCode !== null)
+        if (server.exitCode !== null || server.signalCode !== null)
           throw new Error(`serve ended: ${exitText(server.exitCode, server.signalCode)}`);
         if (i > tries) throw new Error("serve did not start");
         await Bun.sleep(50);
@@ -108,7 +108,10 @@ export function binaryBox(name: string): BinaryBox {
       return { base, server };
     },
     kiosk: () => box?.report() ?? null,
-    ended: () => (server && server.exitCode !== null ? exitText(server.exitCode, server.signalCode) : null),
+    ended: () =>
+      server && (server.exitCode !== null || server.signalCode !== null)
+        ? exitText(server.exitCode, server.signalCode)
+        : null,
     async close() {
       server?.kill("SIGTERM");
       await server?.exited;
