@@ -1,11 +1,14 @@
 /**
  * A data folder of its own and the built binary serving it over HTTPS on 127.0.0.1, for the
- * benches that drive the binary as a site would (feed-load.ts, soak.ts).
+ * benches that drive the binary as a site would (feed-load.ts, soak.ts). With BENCH_KIOSK=1 the
+ * server runs in an emulated kiosk (one core, 256 MB; bench/kiosk.ts); BENCH_RUNNER runs another
+ * architecture's build (BENCH_BIN) under an emulator.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Subprocess, spawn, spawnSync } from "bun";
+import { exitText, type Kiosk, type KioskReport, kiosk, RUNNER } from "./kiosk.ts";
 
 export const BIN = resolve(process.env.BENCH_BIN ?? join(import.meta.dir, "../dist/parkd"));
 /** The box's self-signed certificate is not checked by the driver. */
@@ -23,21 +26,29 @@ export interface BinaryBox {
   cliAsync(...args: string[]): Promise<string>;
   /** Starts `serve` (HTTPS) and waits until it answers. */
   serve(): Promise<{ base: string; server: Subprocess }>;
-  /** Stops the server and removes the folder. */
+  /** The emulated kiosk's figures so far, when the server runs in one (BENCH_KIOSK=1). */
+  kiosk(): KioskReport | null;
+  /** How the server ended: "exit 0", or the signal that ended it (null while it runs). */
+  ended(): string | null;
+  /** Stops the server and removes the folder (and the box). */
   close(): Promise<void>;
 }
+
+/** BENCH_KIOSK=1 (or only): the server in an emulated kiosk. */
+export const KIOSK = ["1", "only"].includes(process.env.BENCH_KIOSK ?? "");
 
 export function binaryBox(name: string): BinaryBox {
   const dir = mkdtempSync(join(tmpdir(), `parkd-${name}-`));
   const dataDir = join(dir, "data");
   let server: Subprocess | undefined;
+  let box: Kiosk | null = null;
   const cli = (...args: string[]) => {
-    const r = spawnSync([BIN, ...args, "--data-dir", dataDir]);
+    const r = spawnSync([...RUNNER, BIN, ...args, "--data-dir", dataDir]);
     if (r.exitCode !== 0) throw new Error(`parkd ${args.join(" ")}: ${r.stderr}`);
     return r.stdout.toString().trim();
   };
   const cliAsync = async (...args: string[]) => {
-    const p = spawn([BIN, ...args, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+    const p = spawn([...RUNNER, BIN, ...args, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([
       new Response(p.stdout).text(),
       new Response(p.stderr).text(),
@@ -54,26 +65,57 @@ export function binaryBox(name: string): BinaryBox {
     async serve() {
       const port = 20_000 + Math.floor(Math.random() * 20_000);
       // One client address for everything: the per-address limit would measure itself.
-      server = spawn(
-        [BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir].concat([
-          "--max-connections-per-address",
-          "2000",
-        ]),
-        { stdout: "ignore", stderr: "ignore" },
+      const cmd = [
+        ...RUNNER,
+        BIN,
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--data-dir",
+        dataDir,
+        "--max-connections-per-address",
+        "2000",
+      ];
+      box = KIOSK ? kiosk(name) : null;
+      // BENCH_SERVER_ENV="NAME=value ..." for the server alone (BUN_JSC_logGC=1: the engine's
+      // collections and their pauses), BENCH_SERVER_LOG=FILE for its log.
+      const serverEnv = Object.fromEntries(
+        (process.env.BENCH_SERVER_ENV ?? "")
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
       );
+      const log = process.env.BENCH_SERVER_LOG;
+      server = spawn(box ? box.wrap(cmd) : cmd, {
+        env: { ...process.env, ...serverEnv },
+        stdout: "ignore",
+        stderr: log ? Bun.file(log) : "ignore",
+      });
       const base = `https://127.0.0.1:${port}`;
+      // An emulator takes seconds to start.
+      const tries = RUNNER.length ? 3_600 : 200;
       for (let i = 0; ; i++) {
         try {
           if ((await fetch(`${base}/healthz`, { tls } as RequestInit)).ok) break;
         } catch {}
-        if (i > 200) throw new Error("serve did not start");
+        if (server.exitCode !== null || server.signalCode !== null)
+          throw new Error(`serve ended: ${exitText(server.exitCode, server.signalCode)}`);
+        if (i > tries) throw new Error("serve did not start");
         await Bun.sleep(50);
       }
       return { base, server };
     },
+    kiosk: () => box?.report() ?? null,
+    ended: () =>
+      server && (server.exitCode !== null || server.signalCode !== null)
+        ? exitText(server.exitCode, server.signalCode)
+        : null,
     async close() {
       server?.kill("SIGTERM");
       await server?.exited;
+      box?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

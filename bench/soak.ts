@@ -5,13 +5,19 @@
  * a token created and one revoked with the CLI every minute, all while serving. Each minute it
  * prints the server's RSS, open descriptors and WAL size, p50/p99 per route, 5xx answers and
  * stalls (whole seconds in which nothing was answered). At the end every acknowledged event's
- * ticket is read back and compared with what the driver expects. Run on demand, not in CI.
+ * ticket is read back and compared with what the driver expects. At the end it judges the run:
+ * no gap between two answers over 200 ms, the intake's p99 under 100 ms in every minute, the
+ * resident size's slope over the last 15 minutes (the last half of a shorter run) under 10 MB an
+ * hour, and, in the emulated kiosk, no OOM kill. Run on demand, not in CI.
  *
  *   bun bench/soak.ts [MINUTES, default 20]
+ *   BENCH_KIOSK=1 taskset -c 1 bun bench/soak.ts 30   # the server in the emulated kiosk (one core,
+ *                                                     # 256 MB, bench/kiosk.ts), the driver on the other core
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { binaryBox, tls } from "./binary-box.ts";
+import { binaryBox, KIOSK, tls } from "./binary-box.ts";
+import { reportText } from "./kiosk.ts";
 
 const MINUTES = Number(process.argv[2] ?? 20);
 const EVENTS_PER_SECOND = 150;
@@ -30,6 +36,12 @@ const readers = Array.from({ length: READERS }, (_, i) =>
   cli("token", "create", "--name", `handheld-${i}`, "--scope", "permits:read"),
 );
 const { base, server } = await box.serve();
+if (KIOSK) {
+  const allowed = /Cpus_allowed_list:\s+(\S+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+  console.log(
+    `the server in the emulated kiosk; this driver may run on cores ${allowed}${allowed?.includes("0") ? " (pin it elsewhere: taskset -c 1 bun bench/soak.ts)" : ""}`,
+  );
+}
 
 // Per route: latencies this minute, and answers per whole second (for stalls).
 const latencies = new Map<string, number[]>();
@@ -199,9 +211,23 @@ for (let i = 0; i < FEEDS; i++) {
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? Number.NaN;
-const rssMb = () =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-const fds = () => readdirSync(`/proc/${server.pid}/fd`).length;
+/** A figure of the server's /proc/<pid>/status, MB (NaN once it has ended). */
+const statusMb = (field: string) => {
+  try {
+    const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+};
+const rssMb = () => statusMb("VmRSS");
+const fds = () => {
+  try {
+    return readdirSync(`/proc/${server.pid}/fd`).length;
+  } catch {
+    return Number.NaN;
+  }
+};
 const walMb = () => {
   try {
     return statSync(join(dataDir, "parkd.db-wal")).size / 2 ** 20;
@@ -213,6 +239,11 @@ const walMb = () => {
 const started = Date.now();
 const end = started + MINUTES * 60_000;
 const minuteRows: string[] = [];
+/** The resident size every 5 s: [minutes since the start, MB], for its slope. */
+const rssSamples: [number, number][] = [];
+const sampler = setInterval(() => rssSamples.push([(Date.now() - started) / 60_000, rssMb()]), 5_000);
+const intakeP99s: number[] = [];
+let peakRss = 0;
 let stalls = 0;
 let worstStall = 0;
 let worstGap = 0;
@@ -255,7 +286,11 @@ for (let minute = 1; Date.now() < end; minute++) {
   const routes = [...latencies].map(
     ([r, xs]) => `${r} p50 ${pct(xs, 0.5).toFixed(1)} p99 ${pct(xs, 0.99).toFixed(1)} ms (${xs.length})`,
   );
-  const row = `min ${minute}: RSS ${rssMb().toFixed(0)} MB, fds ${fds()}, WAL ${walMb().toFixed(1)} MB, 5xx ${fiveHundreds}, lost ${lost}, stalled seconds ${stalls}, longest gap between answers ${longestGap.toFixed(0)} ms; ${routes.join("; ")}`;
+  const intake = latencies.get("intake") ?? [];
+  if (intake.length) intakeP99s.push(pct(intake, 0.99));
+  peakRss = Math.max(peakRss, statusMb("VmHWM") || 0);
+  const boxed = box.kiosk();
+  const row = `min ${minute}: RSS ${rssMb().toFixed(0)} MB${boxed ? ` (box: highest charge ${(boxed.maxUsage / 2 ** 20).toFixed(0)} MB, limit reached ${boxed.failcnt}×, OOM kills ${boxed.oomKills})` : ""}, fds ${fds()}, WAL ${walMb().toFixed(1)} MB, 5xx ${fiveHundreds}, lost ${lost}, stalled seconds ${stalls}, longest gap between answers ${longestGap.toFixed(0)} ms; ${routes.join("; ")}`;
   worstGap = Math.max(worstGap, longestGap);
   longestGap = 0;
   console.log(row);
@@ -263,7 +298,49 @@ for (let minute = 1; Date.now() < end; minute++) {
   latencies.clear();
 }
 await Promise.all(running);
+clearInterval(sampler);
 for (const f of feeds) f.abort();
+const ended = box.ended();
+const boxReport = box.kiosk();
+
+/** Least-squares slope of the resident size over the samples from `fromMinute` on, MB an hour. */
+function slopePerHour(fromMinute: number): number {
+  const xs = rssSamples.filter(([m, mb]) => m >= fromMinute && Number.isFinite(mb));
+  const n = xs.length;
+  const mx = xs.reduce((a, [m]) => a + m, 0) / n;
+  const my = xs.reduce((a, [, mb]) => a + mb, 0) / n;
+  const cov = xs.reduce((a, [m, mb]) => a + (m - mx) * (mb - my), 0);
+  const vx = xs.reduce((a, [m]) => a + (m - mx) ** 2, 0);
+  return (cov / vx) * 60;
+}
+const slopeFrom = MINUTES >= 30 ? MINUTES - 15 : MINUTES / 2;
+const slope = slopePerHour(slopeFrom);
+const worstIntakeP99 = Math.max(...intakeP99s);
+const verdicts: [string, boolean, string][] = [
+  [
+    "no gap between two answers over 200 ms",
+    worstGap <= 200,
+    `longest ${worstGap.toFixed(0)} ms; ${stalls} whole seconds without an answer`,
+  ],
+  [
+    "intake p99 < 100 ms in every minute",
+    intakeP99s.length === MINUTES && worstIntakeP99 < 100,
+    `worst minute ${worstIntakeP99.toFixed(1)} ms, ${intakeP99s.length} of ${MINUTES} minutes measured`,
+  ],
+  [
+    `RSS slope over minutes ${slopeFrom.toFixed(0)}-${MINUTES} < 10 MB/h`,
+    slope < 10,
+    `${slope.toFixed(1)} MB/h`,
+  ],
+  ["the server ran to the end", ended === null, ended ?? "running"],
+  ...(boxReport
+    ? ([["no OOM kill in the box", boxReport.oomKills === 0, reportText(boxReport)]] as [
+        string,
+        boolean,
+        string,
+      ][])
+    : []),
+];
 
 // Every ticket an acknowledged event touched, read back.
 let checked = 0;
@@ -282,5 +359,7 @@ console.log(
   `\n${MINUTES} min: ${checked} tickets checked against the driver's model, ${wrong.length} wrong; 5xx ${fiveHundreds}; requests lost ${lost}; stalled seconds ${stalls} (longest ${worstStall} s); longest gap between answers ${worstGap.toFixed(0)} ms`,
 );
 for (const w of wrong.slice(0, 10)) console.log(`  ${w}`);
+console.log(`peak RSS (VmHWM) ${peakRss.toFixed(0)} MB`);
+for (const [name, ok, value] of verdicts) console.log(`${ok ? "met   " : "MISSED"} ${name}: ${value}`);
 await box.close();
 process.exit(wrong.length === 0 && fiveHundreds === 0 ? 0 : 1);

@@ -5,7 +5,6 @@ import { TrustedProxies } from "./platform/http/client-address.ts";
 import { FailureLimiter, RateLimits, RequestRateLimiter } from "./platform/http/rate-limit.ts";
 import type { TlsMaterial } from "./platform/http/tls.ts";
 import { log, logError, logLine } from "./platform/log.ts";
-import { startMemoryKeeper } from "./platform/memory.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { OpenStreams } from "./platform/open-streams.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
@@ -106,7 +105,6 @@ export class AppContext {
     }, 2_000);
     recovery.unref();
     this.hold("store recovery", () => clearInterval(recovery));
-    this.hold("garbage collection", startMemoryKeeper());
   }
 
   /** Stops every job, newest first; one that fails to stop is logged and the rest still stop. */

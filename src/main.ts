@@ -1,9 +1,14 @@
-import { sizeEngineHeap } from "./platform/engine-heap.ts";
+// A compiled binary starts in development mode; Elysia and friends must see production.
+process.env.NODE_ENV = "production";
 
-// `serve` may first start again in place with the engine sized (platform/engine-heap.ts). This
-// entry stays small so that the restart loads nothing else: the program is a second entry point
-// of the build (build.sh), found inside the binary at its path below src/ and from source beside
-// this file; an import the bundler cannot follow keeps it out of this entry's bundle.
-sizeEngineHeap();
-const program = new URL("./cli/run.ts", import.meta.url).href;
-await import(program);
+const { dispatch } = await import("./cli/command.ts");
+const { rootCommand } = await import("./cli/index.ts");
+
+try {
+  process.exitCode = await dispatch(rootCommand, process.argv.slice(2));
+} catch (e) {
+  process.stderr.write(`parkd: ${(e as Error).message ?? String(e)}\n`);
+  process.exitCode = 1;
+}
+
+export {};

@@ -279,19 +279,28 @@ export const serveCommand: Command = {
       ...(tls?.ca ? { caFingerprint: tls.ca.fingerprint } : {}),
       docs: `${urls[0]}/docs`,
     });
+    // What the engine sizes its garbage collector for: the box's RAM, or its control group's
+    // limit (systemd's MemoryMax=, a container's) when lower; BUN_JSC_forceRAMSize overrides both
+    // (docs/operations.md "Memory"). Logged so that an operator can see which one it found.
+    const memoryLimitBytes = process.constrainedMemory();
+    const engineRamSize = process.env.BUN_JSC_forceRAMSize;
     log(
       "info",
       `data folder ${store.dataDir}, schema version ${schemaVersion}, time zone ${config.timezone}; store: ${Object.entries(
         counts,
       )
         .map(([k, n]) => `${n} ${k}`)
-        .join(", ")}; retention ${config.retentionDays} days`,
+        .join(
+          ", ",
+        )}; retention ${config.retentionDays} days; memory ${Math.round(memoryLimitBytes / 2 ** 20)} MB${engineRamSize === undefined ? "" : ` (the engine told BUN_JSC_forceRAMSize=${engineRamSize})`}`,
       {
         dataDir: store.dataDir,
         schemaVersion,
         timezone: config.timezone,
         counts,
         retentionDays: config.retentionDays,
+        memoryLimitBytes,
+        ...(engineRamSize === undefined ? {} : { engineRamSize }),
       },
     );
     if (v["lenient-request-target"] === true)

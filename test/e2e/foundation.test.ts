@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import { join } from "node:path";
-import { ENGINE_RAM_BYTES, ENGINE_RAM_VARIABLE } from "../../src/platform/engine-heap.ts";
 import { createSelfSigned } from "../../src/platform/http/x509.ts";
 import { boxesForFile } from "../support/binary.ts";
 import { fetchTrusting } from "../support/trusted-client.ts";
@@ -115,27 +115,25 @@ describe("serve", () => {
     expect(server.stdout()).not.toContain(token);
   });
 
-  test("serve runs, under the pid it was started as, with the engine sized; an operator's size is kept", async () => {
-    const environ = async (pid: number) =>
-      (await Bun.file(`/proc/${pid}/environ`).text())
-        .split("\0")
-        .filter((v) => v.startsWith(ENGINE_RAM_VARIABLE));
+  test("serve names the memory its engine sizes for, and an engine size an operator set", async () => {
+    const summary = (stderr: string) =>
+      stderr
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .find((l) => "memoryLimitBytes" in l);
     const box = newBox();
-    const sized = await box.serve(["--http"]);
-    expect(await environ(sized.pid)).toEqual([`${ENGINE_RAM_VARIABLE}=${ENGINE_RAM_BYTES}`]);
-    expect((await fetch(`${sized.url}/healthz`)).status).toBe(200);
-    expect(await sized.stop("SIGTERM")).toBe(0);
-    const own = await box.serve(["--http"], { env: { [ENGINE_RAM_VARIABLE]: "1073741824" } });
-    expect(await environ(own.pid)).toEqual([`${ENGINE_RAM_VARIABLE}=1073741824`]);
-    expect(await own.stop("SIGTERM")).toBe(0);
-    // The engine reads the variable (it refuses a value it cannot read at all) ...
-    const unreadable = await box.run(["version"], { env: { [ENGINE_RAM_VARIABLE]: "abc" } });
-    expect(unreadable.code).toBe(1);
-    expect(unreadable.stderr).toContain("invalid JSC environment variable");
-    // ... and misreads one with a unit, which serve refuses itself.
-    const unit = await box.run(["serve", "--http"], { env: { [ENGINE_RAM_VARIABLE]: "1G" } });
-    expect(unit.code).toBe(2);
-    expect(unit.stderr).toContain("must be a whole number of bytes");
+    const plain = await box.serve(["--http"]);
+    expect(await plain.stop("SIGTERM")).toBe(0);
+    const seen = summary(plain.stderr());
+    // The machine's RAM, or the limit of the group the tests run in.
+    expect(seen.memoryLimitBytes).toBeGreaterThan(0);
+    expect(seen.memoryLimitBytes).toBeLessThanOrEqual(totalmem());
+    expect(seen.engineRamSize).toBeUndefined();
+    const told = await box.serve(["--http"], { env: { BUN_JSC_forceRAMSize: "268435456" } });
+    expect(await told.stop("SIGTERM")).toBe(0);
+    expect(summary(told.stderr()).engineRamSize).toBe("268435456");
+    expect(told.stderr()).toContain("the engine told BUN_JSC_forceRAMSize=268435456");
   });
 
   test("a second serve on the same data folder or port is refused with a one-line reason", async () => {

@@ -2,7 +2,6 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serveOptions } from "../../../src/cli/serve.ts";
-import { ENGINE_RAM_BYTES, ENGINE_RAM_VARIABLE } from "../../../src/platform/engine-heap.ts";
 
 const unit = readFileSync(join(import.meta.dir, "../../../deploy/parkd.service"), "utf8");
 const settings = new Map<string, string>();
@@ -21,8 +20,9 @@ describe("deploy/parkd.service", () => {
     expect(dataDir).toStartWith("/var/lib/parkd");
     expect(settings.get("ReadWritePaths")).toBe(dataDir);
     expect(settings.get("StateDirectory")).toBe("parkd");
-    // The engine's size serve would set itself, so that it need not start again (parkd.env wins).
-    expect(settings.get("Environment")).toBe(`${ENGINE_RAM_VARIABLE}=${ENGINE_RAM_BYTES}`);
+    // The engine sizes its collector from the box's memory, or from MemoryMax= when an operator
+    // sets one (docs/operations.md "Memory"): the unit forces no size of its own.
+    expect(unit).not.toContain("BUN_JSC_");
     // systemctl reload: serve reads its certificate again on SIGHUP.
     expect(settings.get("ExecReload")).toBe("/bin/kill -HUP $MAINPID");
   });
