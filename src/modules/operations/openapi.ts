@@ -108,7 +108,7 @@ function parameters(
       schema: p,
     };
     if (typeof p.description === "string") param.description = p.description;
-    const example = name in examples ? examples[name] : (p.examples as unknown[] | undefined)?.[0];
+    const example = (p.examples as unknown[] | undefined)?.[0] ?? asType(p, examples[name]);
     if (example !== undefined) param.example = example;
     out.push(param);
   }
@@ -175,6 +175,13 @@ const PARAMETER_EXAMPLES: Record<string, unknown> = {
   "X-CSRF-Token": "Zm9yIGV4YW1wbGUgb25seQ",
   "Last-Event-ID": "42",
 };
+
+/** A shared example in the parameter's own type: the id "1" is 1 where the schema says integer. */
+function asType(schema: Json, example: unknown): unknown {
+  if ((schema.type === "integer" || schema.type === "number") && typeof example === "string")
+    return Number(example);
+  return example;
+}
 
 function operationId(method: string, path: string): string {
   const words = path
