@@ -30,3 +30,26 @@ export function readWholeNumber(
         : Number.NaN;
   return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
+
+/**
+ * A pattern for exactly the digit strings readWholeNumber takes up to `max` (1 to 16 ASCII
+ * digits, leading zeros allowed), so a published schema refuses what the box refuses: a
+ * `maximum` beside a string branch would limit only the integers.
+ */
+export function digitsUpTo(max: number): string {
+  const m = String(max);
+  const alternatives = m.length > 1 ? [`[0-9]{1,${m.length - 1}}`] : [];
+  for (let i = 0; i < m.length; i++) {
+    const d = Number(m[i]);
+    const rest = m.length - i - 1;
+    const tail = rest ? `[0-9]{${rest}}` : "";
+    if (i === m.length - 1) alternatives.push(`${m.slice(0, i)}[0-${d}]`);
+    else if (d > 0) alternatives.push(`${m.slice(0, i)}${d === 1 ? "0" : `[0-${d - 1}]`}${tail}`);
+  }
+  return `^(?=[0-9]{1,16}$)0*(?:${alternatives.join("|")})$`;
+}
+
+/** A zone as a string of digits, exactly as the service reads it. */
+export const ZONE_DIGITS = digitsUpTo(ZONE_MAX);
+/** An id as a string of digits, exactly as the service reads it. */
+export const ID_DIGITS = digitsUpTo(ID_MAX);

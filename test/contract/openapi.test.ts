@@ -153,16 +153,37 @@ describe("what the document promises", () => {
     expect((list["200"]!.headers as Json).ETag).toBeDefined();
   });
 
-  test("check-tickets: query parameters and the JSON body on the GET", () => {
+  test("check-tickets: the query form leads, the body form is a oneOf of the two parameters", () => {
     const op = paths["/api/v1/attendants/check-tickets"]!.get!;
+    expect(op.operationId).toBe("checkTickets");
     expect((op.parameters as Json[]).map((p) => `${p.in}:${p.name}`)).toEqual([
       "query:registration_number",
       "query:zone",
     ]);
-    const body = op.requestBody as Json;
-    expect(body.required).toBe(false);
-    expect(((body.content as Json)["application/json"] as Json).schema).toEqual({
-      $ref: "#/components/schemas/CheckTicketsBody",
+    expect(op.requestBody).toBeUndefined();
+    const body = ((doc.components as Json).schemas as Record<string, Json>).CheckTicketsBody!;
+    expect((body.oneOf as Json[]).length).toBe(2);
+  });
+
+  test("every operation has its own operationId and every parameter an example", () => {
+    const ids = operations.map(({ op }) => op.operationId as string);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
+    expect(paths["/api/v1/actions/tickets"]!.post!.operationId).toBe("postTicketEvent");
+    for (const { path, method, op } of operations)
+      for (const p of (op.parameters as Json[] | undefined) ?? [])
+        expect(p.example, `${method} ${path} ${p.name}`).toBeDefined();
+  });
+
+  test("the intake's discriminator maps each eventType to its body", () => {
+    const event = ((doc.components as Json).schemas as Record<string, Json>).TicketEvent!;
+    expect((event.discriminator as Json).mapping).toEqual({
+      TicketCreated: "#/components/schemas/TicketCreated",
+      TicketUpdated: "#/components/schemas/TicketUpdated",
+      TicketStopped: "#/components/schemas/TicketStopped",
+      TicketMoved: "#/components/schemas/TicketMoved",
+      TicketCanceled: "#/components/schemas/TicketCanceled",
+      CreateOrUpdate: "#/components/schemas/CreateOrUpdate",
     });
   });
 });

@@ -10,7 +10,7 @@ describe("merging the modules' contracts", () => {
     expect(() =>
       mergeContracts({ problems: { validation: { status: 422, title: "V", detail: "v" } } }),
     ).toThrow("problem type validation is described twice");
-    const op = { operations: { "GET /x": { tag: "t" } } };
+    const op = { operations: { "GET /x": { operationId: "getX", tag: "t" } } };
     expect(() => mergeContracts(op, op)).toThrow("operation GET /x is described twice");
     const named = { named: { Lot: { schema: {} } } };
     expect(() => mergeContracts(named, named)).toThrow("shape Lot is described twice");

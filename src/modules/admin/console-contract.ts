@@ -118,23 +118,37 @@ export const adminConsoleContract: ApiContract = {
   },
   problems: problemInfos(CREDENTIAL_REFUSALS),
   operations: {
-    "GET /api/v1/tokens": { tag: "credentials" },
-    "POST /api/v1/tokens": { tag: "credentials", problems: { 409: ["credential-exists"] } },
-    "DELETE /api/v1/tokens/:id": {
+    "GET /api/v1/tokens": { operationId: "listTokens", tag: "credentials" },
+    "POST /api/v1/tokens": {
+      operationId: "createToken",
       tag: "credentials",
+      problems: { 409: ["credential-exists"] },
+    },
+    "DELETE /api/v1/tokens/:id": {
+      operationId: "revokeToken",
+      tag: "credentials",
+      examples: { id: "tok_3f9a1c22b7e4" },
       problems: NOT_FOUND,
       ok: { 204: { description: "Revoked" } },
     },
-    "GET /api/v1/users": { tag: "credentials" },
-    "POST /api/v1/users": { tag: "credentials", problems: { 409: ["credential-exists"] } },
-    "DELETE /api/v1/users/:id": {
+    "GET /api/v1/users": { operationId: "listUsers", tag: "credentials" },
+    "POST /api/v1/users": {
+      operationId: "createUser",
       tag: "credentials",
+      problems: { 409: ["credential-exists"] },
+    },
+    "DELETE /api/v1/users/:id": {
+      operationId: "deleteUser",
+      tag: "credentials",
+      examples: { id: "usr_3f9a1c22b7e4" },
       problems: NOT_FOUND,
       ok: { 204: { description: "Deleted" } },
     },
-    "GET /api/v1/tickets": { tag: "tickets" },
+    "GET /api/v1/tickets": { operationId: "searchTickets", tag: "tickets", examples: { sort: "-start_at" } },
     "GET /api/v1/tickets.csv": {
+      operationId: "exportTicketsCsv",
       tag: "tickets",
+      examples: { sort: "-start_at" },
       description: `Every ticket the search finds (the filters and sort of GET /api/v1/tickets, no paging), at most ${MAX_CSV_TICKETS} (a bigger search is a 400: narrow it by time). \`se\` (default): Swedish headings, semicolons, decimal commas, site time, a byte order mark; \`rfc4180\`: snake_case headings, commas, decimal points, instants in UTC. Text cells starting with = + - @ get a leading ' (CSV injection).`,
       ok: {
         200: {
@@ -144,8 +158,9 @@ export const adminConsoleContract: ApiContract = {
         },
       },
     },
-    "GET /api/v1/lookups": { tag: "attendant lookups" },
+    "GET /api/v1/lookups": { operationId: "listLookups", tag: "attendant lookups" },
     "GET /api/v1/changes": {
+      operationId: "listChanges",
       tag: "changes",
       description:
         "Every write to lots, permits, tokens and users, through the API, the console or the CLI: who (the credential, or cli), when, through what, and the fields it changed, before and after (a create has no before, a delete no after). Filters: `subject` (and `subject_id` for one record's history), `actor`, and `from`/`to` (ISO 8601; a date alone is midnight, site time). Kept as long as lookup records (`--retention-days`).",

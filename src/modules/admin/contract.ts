@@ -28,7 +28,7 @@ const IF_MATCH = [
 const guarded = (
   problems404: Record<number, string[]>,
   ok: OperationContract["ok"],
-): Omit<OperationContract, "tag"> => ({
+): Omit<OperationContract, "tag" | "operationId"> => ({
   problems: { ...problems404, ...STALE },
   headers: IF_MATCH,
   ok,
@@ -57,11 +57,13 @@ export const adminContract: ApiContract = {
   problems: problemInfos(ADMIN_REFUSALS),
   operations: {
     "POST /api/v1/parkings": {
+      operationId: "createParkingLot",
       tag: "parking lots",
       problems: { 409: ["lot-exists"] },
       ok: { 201: { description: "Created", schema: "ParkingLotEnvelope", headers: ["Location"] } },
     },
     "POST /api/v1/parkings/import": {
+      operationId: "importParkingLots",
       tag: "parking lots",
       description:
         "The body is a file as `parkd lots export` writes it (what GET /api/v1/parkings answers). Each lot is reported by its index in `data` and its id as created, changed (naming the fields), unchanged or refused (with its errors). With `?dry_run=true` nothing is written; otherwise every created and changed lot is written in one transaction, or, when any lot is refused, none (400 with every error, its pointer from the file's root).",
@@ -72,49 +74,65 @@ export const adminContract: ApiContract = {
       ok: { 200: { description: "What was (or, on a dry run, would be) written", schema: "ImportAnswer" } },
     },
     "PUT /api/v1/parkings/:id": {
+      operationId: "replaceParkingLot",
       tag: "parking lots",
       ...guarded(LOT_404, {
         200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
       }),
     },
     "PATCH /api/v1/parkings/:id": {
+      operationId: "updateParkingLot",
       tag: "parking lots",
       ...guarded(LOT_404, {
         200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
       }),
     },
     "DELETE /api/v1/parkings/:id": {
+      operationId: "deleteParkingLot",
       tag: "parking lots",
       ...guarded(LOT_404, { 204: { description: "Deleted" } }),
     },
     "POST /api/v1/permits": {
+      operationId: "createPermit",
       tag: "permits",
       ok: { 201: { description: "Issued", schema: "PermitEnvelope", headers: ["Location"] } },
     },
-    "GET /api/v1/permits": { tag: "permits" },
+    "GET /api/v1/permits": { operationId: "listPermits", tag: "permits" },
     "GET /api/v1/permits/:id": {
+      operationId: "getPermit",
       tag: "permits",
       problems: PERMIT_404,
       ok: { 200: { description: "The permit", schema: "PermitEnvelope", headers: ["ETag"] } },
     },
     "PUT /api/v1/permits/:id": {
+      operationId: "replacePermit",
       tag: "permits",
       ...guarded(PERMIT_404, {
         200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
       }),
     },
     "PATCH /api/v1/permits/:id": {
+      operationId: "updatePermit",
       tag: "permits",
       ...guarded(PERMIT_404, {
         200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
       }),
     },
     "DELETE /api/v1/permits/:id": {
+      operationId: "deletePermit",
       tag: "permits",
       ...guarded(PERMIT_404, { 204: { description: "Deleted" } }),
     },
-    "GET /api/v1/tickets/:ticketId": { tag: "tickets", problems: { 404: ["ticket-not-found"] } },
-    "GET /api/v1/ticket": { tag: "tickets", problems: { 404: ["ticket-not-found"] } },
-    "GET /api/v1/whoami": { tag: "credentials" },
+    "GET /api/v1/tickets/:ticketId": {
+      operationId: "getTicket",
+      tag: "tickets",
+      problems: { 404: ["ticket-not-found"] },
+    },
+    "GET /api/v1/ticket": {
+      operationId: "getTicketByQuery",
+      tag: "tickets",
+      problems: { 404: ["ticket-not-found"] },
+    },
+    "GET /api/v1/whoami": { operationId: "whoAmI", tag: "credentials" },
   },
 };

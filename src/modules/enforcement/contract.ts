@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { ZONE_DIGITS, ZONE_MAX } from "../../domain/zones.ts";
 import {
   type ApiContract,
   IF_NONE_MATCH,
@@ -8,6 +9,16 @@ import {
 import { ExtendedInformation, KnownZones, PlateChecks, Verdict, ZonePermits, ZonePlates } from "./model.ts";
 import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import { verdictExamples } from "./verdict-examples.ts";
+
+const CheckPlate = t.String({
+  minLength: 1,
+  description: "Registration number (any spacing or case)",
+  examples: ["ABC123"],
+});
+const CheckZone = t.Union(
+  [t.Integer({ minimum: 0, maximum: ZONE_MAX }), t.String({ pattern: ZONE_DIGITS })],
+  { description: "Zone number, as a number or a string of digits", examples: ["1234"] },
+);
 
 /** What the OpenAPI document says of the attendants' lookups (see src/platform/http/api-contract.ts). */
 export const enforcementContract: ApiContract = {
@@ -96,15 +107,17 @@ export const enforcementContract: ApiContract = {
       },
     },
     CheckTicketsBody: {
-      schema: t.Object({
-        registration_number: t.Optional(
-          t.String({ description: "Registration number (any spacing or case)" }),
-        ),
-        zone: t.Optional(
-          t.Union([t.Integer({ minimum: 0 }), t.String({ pattern: "^[0-9]+$" })], {
-            description: "Zone number, as a number or a string of digits",
-          }),
-        ),
+      // Exactly one of the two: a JSON body with both, or with neither, is refused (400).
+      schema: t.Unsafe({
+        description:
+          "The body form of check-tickets (the interface's own example sends it on the GET): exactly one of registration_number or zone",
+        oneOf: [
+          t.Object({ registration_number: CheckPlate }, { additionalProperties: true }),
+          t.Object({ zone: CheckZone }, { additionalProperties: true }),
+        ].map((branch, i) => ({
+          ...branch,
+          not: { required: [i === 0 ? "zone" : "registration_number"] },
+        })),
       }),
       example: { zone: "1234" },
     },
@@ -112,6 +125,7 @@ export const enforcementContract: ApiContract = {
   problems: problemInfos(ENFORCEMENT_REFUSALS),
   operations: {
     "GET /api/v1/attendants/check-tickets": {
+      operationId: "checkTickets",
       tag: "attendant lookups",
       // The GET may carry a JSON body, read like any other.
       problems: {
@@ -119,14 +133,10 @@ export const enforcementContract: ApiContract = {
         415: ["unsupported-media-type"],
       },
       description:
-        'Exactly one of `registration_number` or `zone`, in the query string or, as the interface shows, in a JSON body on the GET (`curl -X GET ... -d \'{"zone":"1234"}\'`). Lists what is active now and what ended within the site\'s recent-hours window, newest first.',
-      requestBody: {
-        required: false,
-        description: "The same parameters as a JSON body (the query string is the alternative).",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/CheckTicketsBody" } } },
-      },
+        "Exactly one of `registration_number` or `zone` in the query string (both, or neither: 400 lookup-parameters). The interface's own example sends the same parameters as a JSON body on the GET (`curl -X GET ... -d '{\"zone\":\"1234\"}'`, the `CheckTicketsBody` schema); the box reads that too, but fetch and most HTTP clients cannot send a body on a GET, so the query string is the form to generate. Lists what is active now and what ended within the site's recent-hours window, newest first.",
     },
     "GET /api/v1/attendants/verdict": {
+      operationId: "getVerdict",
       tag: "attendant lookups",
       description:
         "Beside check-tickets (which stays as the interface has it): the answer for one car where the attendant stands. `state` is one of `valid_here`, `grace` (a permit for this zone ended less than `--grace-minutes` ago; 0 turns it off), `valid_elsewhere` (`zones` lists where), `outside_hours` (a permit for this zone with weekly windows, none open now; `next_opening`) or `none`, in that order of precedence. `valid_until` is the end of the unbroken stretch of validity that holds now: a weekly window's end, joined with any permit that follows without a gap, not just a permit's end date. `permits` lists the tickets and permits behind it, each with its own state and fields (ticket status, lot, note, windows) for the handheld to word in its own language. Recorded like a lookup (`by: verdict`, query `PLATE@ZONE`).",
@@ -139,6 +149,7 @@ export const enforcementContract: ApiContract = {
       },
     },
     "GET /api/v1/attendants/checks": {
+      operationId: "listPlateChecks",
       tag: "attendant lookups",
       problems: { 400: ["bad-request"] },
       description:
@@ -146,12 +157,14 @@ export const enforcementContract: ApiContract = {
       ok: { 200: { description: "Today's checks of the plate", schema: "PlateChecks" } },
     },
     "GET /api/v1/attendants/zones": {
+      operationId: "listKnownZones",
       tag: "attendant lookups",
       description:
         "The zones a handheld offers in its zone field: every lot's zone (with the lots' names and map points, so the phone can order them by distance) and every zone with a ticket or permit that ended within the last 30 days or runs on. A zone that is none of these is likely a typo: the handheld asks before judging a car there.",
       ok: { 200: { description: "The site's zones", schema: "KnownZones" } },
     },
     "GET /api/v1/tickets/zone/:zone/permits": {
+      operationId: "getZonePermits",
       tag: "attendant lookups",
       description:
         "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list.",
@@ -162,6 +175,7 @@ export const enforcementContract: ApiContract = {
       headers: IF_NONE_MATCH,
     },
     "GET /api/v1/tickets/zone/:zone": {
+      operationId: "getZonePlates",
       tag: "attendant lookups",
       ok: {
         200: { description: "Each plate once, sorted", schema: "ZonePlates", headers: ["ETag"] },

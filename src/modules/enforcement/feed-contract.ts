@@ -4,6 +4,7 @@ import type { ApiContract } from "../../platform/http/api-contract.ts";
 export const feedContract: ApiContract = {
   operations: {
     "GET /api/v1/tickets/zone/:zone/events": {
+      operationId: "streamZonePlates",
       tag: "attendant lookups",
       problems: { 429: ["too-many-feeds"] },
       ok: {

@@ -62,6 +62,7 @@ export const intakeContract: ApiContract = {
   problems: problemInfos(TICKET_REFUSALS),
   operations: {
     "POST /api/v1/actions/tickets": {
+      operationId: "postTicketEvent",
       tag: "ticket intake",
       problems: {
         404: ["ticket-not-found"],

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
-import { ID_MAX, ZONE_MAX } from "../../domain/zones.ts";
+import { digitsUpTo, ID_MAX, ZONE_MAX } from "../../domain/zones.ts";
 
 /**
  * The six ticket event bodies of the interface, one schema each. They are the single source:
@@ -36,9 +36,8 @@ const Int = (options: { minimum: number; maximum: number }) => Type.Integer(opti
  * integer of the service (readWholeNumber).
  */
 const intLike = (what: string, description: string, maximum = MAX_INT) =>
-  t.Union([Int({ minimum: 0, maximum }), t.String({ pattern: "^[0-9]{1,15}$" })], {
+  t.Union([Int({ minimum: 0, maximum }), t.String({ pattern: digitsUpTo(maximum) })], {
     description,
-    maximum,
     errorMessage: `must be ${what}: an integer from 0 to ${maximum}, or a string of such digits`,
   });
 
@@ -198,7 +197,11 @@ export const TicketEventBody = t.Unsafe<Static<(typeof TicketEventBodies)[EventT
   title: "TicketManagement",
   description: "One ticket event; the field set depends on eventType",
   oneOf: Object.values(TicketEventBodies),
-  discriminator: { propertyName: "eventType" },
+  discriminator: {
+    propertyName: "eventType",
+    // Named outright, so a validator checks the one body eventType names, not all six.
+    mapping: Object.fromEntries(EVENT_TYPES.map((e) => [e, `#/components/schemas/${e}`])),
+  },
 });
 
 export type TicketCreatedBody = Static<typeof TicketCreatedBody>;

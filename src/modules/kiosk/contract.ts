@@ -17,10 +17,12 @@ export const kioskContract: ApiContract = {
   problems: problemInfos(KIOSK_REFUSALS),
   operations: {
     "GET /api/v1/board": {
+      operationId: "getBoard",
       tag: "parking lots",
       ok: { 200: { description: "The board's figures now", schema: "Board" } },
     },
     "GET /api/v1/board/events": {
+      operationId: "streamBoard",
       tag: "parking lots",
       problems: { 429: ["too-many-boards"] },
       ok: {

@@ -31,10 +31,10 @@ export const operationsContract: ApiContract = {
     HealthStatus: { schema: HealthStatus },
   },
   operations: {
-    "GET /healthz": { tag: "operations", noStore: true },
-    "GET /readyz": { tag: "operations" },
-    "GET /metrics": { tag: "operations" },
-    "GET /openapi.json": { tag: "operations", noStore: true },
-    "GET /docs": { tag: "operations", noStore: true },
+    "GET /healthz": { operationId: "getHealth", tag: "operations", noStore: true },
+    "GET /readyz": { operationId: "getReadiness", tag: "operations" },
+    "GET /metrics": { operationId: "getMetrics", tag: "operations" },
+    "GET /openapi.json": { operationId: "getOpenApiDocument", tag: "operations", noStore: true },
+    "GET /docs": { operationId: "getReferencePage", tag: "operations", noStore: true },
   },
 };

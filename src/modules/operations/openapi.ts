@@ -88,7 +88,12 @@ function responseSchemas(response: unknown): Map<string, Json> {
   return out;
 }
 
-function parameters(where: "path" | "query" | "header", schema: unknown, pathParams: string[]): Json[] {
+function parameters(
+  where: "path" | "query" | "header",
+  schema: unknown,
+  pathParams: string[],
+  examples: Record<string, unknown>,
+): Json[] {
   const out: Json[] = [];
   const s = isSchema(schema) ? (toJsonSchema(schema) as Json) : undefined;
   const props = (s?.properties ?? {}) as Record<string, Json>;
@@ -103,6 +108,8 @@ function parameters(where: "path" | "query" | "header", schema: unknown, pathPar
       schema: p,
     };
     if (typeof p.description === "string") param.description = p.description;
+    const example = (p.examples as unknown[] | undefined)?.[0] ?? asType(p, examples[name]);
+    if (example !== undefined) param.example = example;
     out.push(param);
   }
   return out;
@@ -126,6 +133,61 @@ export function openApiPath(path: string): { path: string; params: string[] } {
     })
     .join("/");
   return { path: converted, params };
+}
+
+/**
+ * Examples of the parameters whose name means the same wherever it occurs (an operation's
+ * contract may give its own): the values the interface's examples use, so a generated suite
+ * that sends them asks about the same lot, ticket and plate as the body examples.
+ */
+const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  id: "1",
+  zone: "1234",
+  ticketId: "100234",
+  ticket_id: "100234",
+  registration_number: "ABC123",
+  // UTC in the query string: a "+" there would have to be sent as %2B.
+  start: "2026-06-15T08:00:00Z",
+  end: "2026-06-15T10:00:00Z",
+  from: "2026-05-31T22:00:00Z",
+  to: "2026-06-30T22:00:00Z",
+  // A cursor is what the previous page handed out; this one is only its shape.
+  cursor: "MjAyNi0wNi0xNVQxMDo0MjowMC4wMDAwMDBafDQ3MTE",
+  events_cursor: "NDcxMQ",
+  limit: "50",
+  events_limit: "100",
+  active: true,
+  dry_run: true,
+  lots: "1",
+  lot: "1",
+  step: "60",
+  subject: "lot",
+  subject_id: "1",
+  actor: "cli",
+  credential: "token:handheld-1",
+  status: "running",
+  state: "active",
+  totals: true,
+  number: "1",
+  attendant: "token:handheld-1",
+  reason: "no-permit",
+  code: "no-permit",
+  hash: "9f2c4e1a7b3d5f6081a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+  sort: "-id",
+  group: "day",
+  variant: "se",
+  changes: "1",
+  "If-None-Match": '"3f9a1c22"',
+  "If-Match": '"3f9a1c22"',
+  "X-CSRF-Token": "Zm9yIGV4YW1wbGUgb25seQ",
+  "Last-Event-ID": "42",
+};
+
+/** A shared example in the parameter's own type: the id "1" is 1 where the schema says integer. */
+function asType(schema: Json, example: unknown): unknown {
+  if ((schema.type === "integer" || schema.type === "number") && typeof example === "string")
+    return Number(example);
+  return example;
 }
 
 function operationId(method: string, path: string): string {
@@ -156,7 +218,7 @@ function buildOperation(
   const { path, params } = openApiPath(route.path);
   const contract = all.operations[`${route.method.toUpperCase()} ${route.path}`];
 
-  const op: Json = { operationId: operationId(method, path) };
+  const op: Json = { operationId: contract?.operationId ?? operationId(method, path) };
   if (typeof detail.summary === "string") op.summary = detail.summary;
   const security = detail.security as Json[] | undefined;
   const scope = typeof detail["x-scope"] === "string" ? (detail["x-scope"] as string) : undefined;
@@ -166,18 +228,21 @@ function buildOperation(
   op.description = [contract?.description ?? detail.description, authNote].filter(Boolean).join("\n\n");
   op.security = security?.length ? security : [];
 
+  const examples = { ...PARAMETER_EXAMPLES, ...contract?.examples };
   const parameterList = [
     ...parameters(
       "path",
       hooks.params,
       params.filter((p) => p !== "*"),
+      examples,
     ),
-    ...parameters("query", hooks.query, []),
+    ...parameters("query", hooks.query, [], examples),
     ...(contract?.headers ?? []).map((h) => ({
       ...h,
       in: "header",
       required: false,
       schema: { type: "string" },
+      example: examples[h.name],
     })),
   ];
   if (parameterList.length) op.parameters = parameterList;

@@ -39,5 +39,5 @@ export const statusContract: ApiContract = {
       },
     },
   },
-  operations: { "GET /api/v1/status": { tag: "operations" } },
+  operations: { "GET /api/v1/status": { operationId: "getStatus", tag: "operations" } },
 };

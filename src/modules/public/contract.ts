@@ -64,6 +64,7 @@ export const publicContract: ApiContract = {
   problems: problemInfos(LOT_REFUSALS),
   operations: {
     "GET /api/v1/parkings": {
+      operationId: "listParkingLots",
       tag: "parking lots",
       ok: {
         200: {
@@ -76,6 +77,7 @@ export const publicContract: ApiContract = {
       headers: IF_NONE_MATCH,
     },
     "GET /api/v1/parkings/:id": {
+      operationId: "getParkingLot",
       tag: "parking lots",
       problems: LOT_404,
       ok: {
@@ -84,6 +86,10 @@ export const publicContract: ApiContract = {
       },
       headers: IF_NONE_MATCH,
     },
-    "GET /api/v1/parkings/:id/quote": { tag: "parking lots", problems: LOT_404 },
+    "GET /api/v1/parkings/:id/quote": {
+      operationId: "quoteParkingLot",
+      tag: "parking lots",
+      problems: LOT_404,
+    },
   },
 };

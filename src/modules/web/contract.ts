@@ -16,16 +16,40 @@ import {
 import { WEB_REFUSALS } from "./refusals.ts";
 import { FILES } from "./static-routes.ts";
 
+/** Each file's operation, named for what it serves. */
+const FILE_OPERATIONS: Record<string, string> = {
+  "/": "getWebApp",
+  "/app.js": "getWebAppScript",
+  "/app.css": "getWebAppStyles",
+  "/sw.js": "getServiceWorker",
+  "/manifest.webmanifest": "getWebAppManifest",
+  "/icon.svg": "getWebAppIcon",
+  "/board": "getBoardPage",
+  "/board.js": "getBoardScript",
+  "/board.css": "getBoardStyles",
+};
+
 const files: Record<string, OperationContract> = Object.fromEntries(
   FILES.map((f) => [
     `GET ${f.path}`,
     {
+      operationId:
+        FILE_OPERATIONS[f.path] ??
+        `getFile${f.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
       tag: "web app",
       noStore: true,
       ok: {
         200: {
           description: f.path === "/" ? "The page" : "The file",
-          schema: { type: "string" },
+          // The manifest is a JSON object (a browser reads its fields); the rest are text.
+          schema:
+            f.path === "/manifest.webmanifest"
+              ? {
+                  type: "object",
+                  properties: { name: { type: "string" }, start_url: { type: "string" } },
+                  required: ["name", "start_url"],
+                }
+              : { type: "string" },
           contentType: f.type.split(";")[0]!,
           headers: ["ETag"],
         },
@@ -82,6 +106,7 @@ export const webContract: ApiContract = {
   operations: {
     ...files,
     "POST /api/v1/session": {
+      operationId: "signIn",
       tag: "web app",
       problems: {
         401: ["unauthorized"],
@@ -94,11 +119,13 @@ export const webContract: ApiContract = {
         "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after 10 failures, or an address after 30 failures across user names (counted with Basic on the API), are refused (429, with Retry-After) until the lockout ends; a locked address is still served a name and password verified before. A password that would wait behind 8 others for its check is refused at once (503 password-checks-busy, Retry-After: 1). Each credential holds at most 50 sessions: past that its own least recently used ends.",
     },
     "POST /api/v1/session/codes": {
+      operationId: "createSignInCode",
       tag: "web app",
       problems: { 404: ["credential-not-found"] },
     },
-    "GET /api/v1/handheld-setup": { tag: "web app", noStore: true },
+    "GET /api/v1/handheld-setup": { operationId: "getHandheldSetup", tag: "web app", noStore: true },
     [`GET ${CA_CERTIFICATE_PATH}`]: {
+      operationId: "getHandheldCaCertificate",
       tag: "web app",
       noStore: true,
       ok: {
@@ -111,6 +138,7 @@ export const webContract: ApiContract = {
       problems: { 404: ["no-local-ca"] },
     },
     [`GET ${CA_PROFILE_PATH}`]: {
+      operationId: "getHandheldCaProfile",
       tag: "web app",
       noStore: true,
       ok: {
@@ -122,8 +150,9 @@ export const webContract: ApiContract = {
       },
       problems: { 404: ["no-local-ca"] },
     },
-    "GET /api/v1/session": { tag: "web app", problems: { 401: ["unauthorized"] } },
+    "GET /api/v1/session": { operationId: "getSession", tag: "web app", problems: { 401: ["unauthorized"] } },
     "DELETE /api/v1/session": {
+      operationId: "signOut",
       tag: "web app",
       problems: { 403: ["csrf"] },
       ok: { 204: { description: "Signed out (also when there was no session)" } },

@@ -23,8 +23,15 @@ export interface Success {
 }
 
 export interface OperationContract {
+  /** What the operation does, as a generated client names its method (`checkTickets`). */
+  operationId: string;
   /** Section of the reference (the document's tag). */
   tag: string;
+  /**
+   * An example value per parameter (path, query or header) that the schema's own `examples` do
+   * not give: what a generated test suite sends, so it must be one the box accepts.
+   */
+  examples?: Record<string, unknown>;
   /** Problem types by status, besides those every route of its kind answers (validation, auth, 5xx). */
   problems?: Record<number, string[]>;
   /** Success answers; replaces what the route declares for the same status. */

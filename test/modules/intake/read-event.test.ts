@@ -207,7 +207,10 @@ describe("the intake body for OpenAPI", () => {
     );
     const doc = JSON.parse(JSON.stringify(TicketEventBody));
     expect(doc.oneOf).toHaveLength(6);
-    expect(doc.discriminator).toEqual({ propertyName: "eventType" });
+    expect(doc.discriminator).toEqual({
+      propertyName: "eventType",
+      mapping: Object.fromEntries(EVENT_TYPES.map((e) => [e, `#/components/schemas/${e}`])),
+    });
     expect(
       doc.oneOf.map((s: { properties: { eventType: { const: string } } }) => s.properties.eventType.const),
     ).toEqual([...EVENT_TYPES]);

@@ -106,7 +106,7 @@ describe("GET /openapi.json", () => {
     expect(create.requestBody.content["application/json"].schema.required).toEqual(["plate", "zone"]);
     const update = doc.paths["/api/v1/probe/permits/{id}"].put;
     expect(update.parameters).toEqual([
-      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "id", in: "path", required: true, schema: { type: "integer" }, example: 1 },
     ]);
     expect(update.requestBody.content["application/json"].schema.properties.zone.type).toBe("integer");
     expect(update.responses["403"]).toBeDefined();
@@ -116,7 +116,7 @@ describe("GET /openapi.json", () => {
     const doc = (await call(app, "GET", "/openapi.json")).json;
     const zone = doc.paths["/api/v1/probe/zone/{zone}"].get;
     expect(zone.parameters).toEqual([
-      { name: "zone", in: "path", required: true, schema: { type: "integer" } },
+      { name: "zone", in: "path", required: true, schema: { type: "integer" }, example: 1234 },
       { name: "since", in: "query", required: false, schema: { type: "string" } },
     ]);
     expect(zone.responses["200"].content["application/json"].schema.properties.data.type).toBe("array");

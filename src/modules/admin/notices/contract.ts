@@ -61,15 +61,18 @@ export const noticeAdminContract: ApiContract = {
     VoidInput: { schema: VoidInput, example: { reason: "Permit shown afterwards at the office" } },
   },
   operations: {
-    "GET /api/v1/notices": { tag: "notices" },
+    "GET /api/v1/notices": { operationId: "searchNotices", tag: "notices", examples: { state: "issued" } },
     "GET /api/v1/notices.csv": {
+      operationId: "exportNoticesCsv",
       tag: "notices",
+      examples: { state: "issued" },
       description:
         "The notices the filters name (all of them, oldest first), written as the revenue report's CSV is: `se` (default) with semicolons, decimal commas and a byte order mark; `rfc4180` with commas. Times in the site's time zone.",
       ok: { 200: { description: "CSV", contentType: "text/csv", schema: { type: "string" } } },
     },
-    "GET /api/v1/notices/:number": { tag: "notices", problems: NOT_FOUND },
+    "GET /api/v1/notices/:number": { operationId: "getNotice", tag: "notices", problems: NOT_FOUND },
     "GET /api/v1/notices/:number/photos/:hash": {
+      operationId: "getNoticePhoto",
       tag: "notices",
       problems: { 404: ["notice-not-found", "photo-not-found"] },
       ok: {
@@ -81,13 +84,15 @@ export const noticeAdminContract: ApiContract = {
       },
     },
     "POST /api/v1/notices/:number/void": {
+      operationId: "voidNotice",
       tag: "notices",
       problems: { ...NOT_FOUND, 409: ["notice-voided"] },
       description:
         "Voids a notice with the operator's reason, recorded in the notice and the change history. A notice is never deleted before retention; voiding twice is 409.",
     },
-    "GET /api/v1/notice-reasons": { tag: "notices" },
+    "GET /api/v1/notice-reasons": { operationId: "listNoticeReasons", tag: "notices" },
     "POST /api/v1/notice-reasons": {
+      operationId: "createNoticeReason",
       tag: "notices",
       problems: { 409: ["reason-exists"] },
       ok: {
@@ -99,6 +104,7 @@ export const noticeAdminContract: ApiContract = {
       },
     },
     "PATCH /api/v1/notice-reasons/:code": {
+      operationId: "updateNoticeReason",
       tag: "notices",
       problems: { 404: ["reason-not-found"] },
       description:

@@ -38,11 +38,14 @@ export const occupancyContract: ApiContract = {
   },
   operations: {
     "GET /api/v1/occupancy": {
+      operationId: "getOccupancy",
       tag: "reports",
       ok: { 200: { description: "Occupancy now", schema: "OccupancyNow" } },
     },
     "GET /api/v1/occupancy/history": {
+      operationId: "getOccupancyHistory",
       tag: "reports",
+      examples: { from: "2026-06-15T06:00:00Z", to: "2026-06-15T10:00:00Z", step: "15" },
       ok: { 200: { description: "Counts at every step of the range", schema: "OccupancyHistory" } },
     },
   },

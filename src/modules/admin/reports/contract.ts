@@ -26,9 +26,15 @@ export const reportsContract: ApiContract = {
     },
   },
   operations: {
-    "GET /api/v1/reports/revenue": { tag: "reports" },
-    "GET /api/v1/reports/revenue.csv": {
+    "GET /api/v1/reports/revenue": {
+      operationId: "getRevenueReport",
       tag: "reports",
+      examples: { from: "2026-06-01", to: "2026-06-30" },
+    },
+    "GET /api/v1/reports/revenue.csv": {
+      operationId: "getRevenueReportCsv",
+      tag: "reports",
+      examples: { from: "2026-06-01", to: "2026-06-30" },
       ok: {
         200: {
           description: "The report as CSV (a download); amounts in whole currency units with two decimals",

@@ -56,12 +56,14 @@ export const attendantNoticeContract: ApiContract = {
   problems: problemInfos(NOTICE_REFUSALS),
   operations: {
     "GET /api/v1/attendants/notice-reasons": {
+      operationId: "listNoticeReasonsForHandheld",
       tag: "notices",
       description:
         "The reasons a handheld offers when it starts a notice, with their amounts (active ones only).",
       ok: { 200: { description: "The site's active reasons", schema: "AttendantReasons" } },
     },
     "POST /api/v1/attendants/notices": {
+      operationId: "issueNotice",
       tag: "notices",
       problems: { 400: ["reason-unknown"], 409: ["notice-exists"] },
       description:
@@ -72,6 +74,7 @@ export const attendantNoticeContract: ApiContract = {
       },
     },
     "POST /api/v1/attendants/notices/:id/photos": {
+      operationId: "addNoticePhoto",
       tag: "notices",
       problems: {
         400: ["photo-invalid"],
