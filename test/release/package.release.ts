@@ -118,9 +118,13 @@ describe("the Debian packages", () => {
         // Over a hand-installed box: its unit stopped, disabled and moved aside (said so), the
         // store it served migrated, the package's unit started in its place.
         expect(seen["hand.calls"]).toMatch(
-          /systemctl stop parkd\.service;systemctl disable parkd\.service;.*deb-systemd-invoke start parkd\.service/,
+          /deb-systemd-invoke stop parkd\.service;.*deb-systemd-invoke start parkd\.service/,
         );
-        expect([seen["hand.unit"], seen["hand.aside"]]).toEqual(["moved", "kept"]);
+        expect([seen["hand.unit"], seen["hand.aside"], seen["hand.wants"]]).toEqual([
+          "moved",
+          "kept",
+          "gone",
+        ]);
         expect(Number(seen["hand.said"])).toBeGreaterThanOrEqual(2);
         expect(seen["hand.migrate"]).toMatch(/store schema upgraded from version 3 to \d+/);
         expect(seen["hand.store"]).toMatch(/is at schema version \d+$/);
