@@ -27,6 +27,30 @@ type Box = ReturnType<typeof setup>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A terminal's event for a ticket: what every event here sends besides its type, id, zone, plate and times. */
+function ticketEvent(
+  eventType: string,
+  ticketId: string,
+  zone: number,
+  plate: string,
+  start: number,
+  end: number | null,
+) {
+  return {
+    eventType,
+    ticketId,
+    zoneCode: String(zone),
+    parkingLotId: null,
+    startDate: iso(start),
+    endDate: end === null ? null : iso(end),
+    licenseNumber: plate,
+    ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
+  };
+}
+
+const postEvent = (s: Box, body: unknown) =>
+  call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body });
+
 /**
  * A random site through every write path: tickets created, updated, stopped, moved and canceled
  * by a terminal, operator permits with and without weekly windows, some over midnight, in three
@@ -40,19 +64,10 @@ async function randomSite(s: Box, seed: number): Promise<void> {
     const start = when();
     const end = r.rand() < 0.15 ? null : start + (5 + r.int(6 * 60)) * MIN;
     const id = `T${seed}-${i}`;
-    const res = await call(s.app, "POST", "/api/v1/actions/tickets", {
-      token: s.terminal,
-      body: {
-        eventType: "TicketCreated",
-        ticketId: id,
-        zoneCode: String(r.pick(ZONES)),
-        parkingLotId: null,
-        startDate: iso(start),
-        endDate: end === null ? null : iso(end),
-        licenseNumber: r.pick(PLATES),
-        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
-      },
-    });
+    const res = await postEvent(
+      s,
+      ticketEvent("TicketCreated", id, r.pick(ZONES), r.pick(PLATES), start, end),
+    );
     expect(res.status).toBe(200);
     tickets.push(id);
   }
@@ -63,31 +78,10 @@ async function randomSite(s: Box, seed: number): Promise<void> {
     let body: Record<string, unknown> | null = null;
     if (roll < 0.1) body = { eventType: "TicketCanceled", ticketId: id };
     else if (roll < 0.2)
-      body = {
-        eventType: "TicketStopped",
-        ticketId: id,
-        zoneCode: String(r.pick(ZONES)),
-        parkingLotId: null,
-        startDate: iso(start),
-        endDate: iso(start + r.int(3 * 60) * MIN + MIN),
-        licenseNumber: plate,
-        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
-      };
+      body = ticketEvent("TicketStopped", id, r.pick(ZONES), plate, start, start + r.int(3 * 60) * MIN + MIN);
     else if (roll < 0.3)
-      body = {
-        eventType: "TicketUpdated",
-        ticketId: id,
-        zoneCode: String(r.pick(ZONES)),
-        parkingLotId: null,
-        startDate: iso(start),
-        endDate: iso(start + r.int(8 * 60) * MIN + MIN),
-        licenseNumber: plate,
-        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
-      };
-    if (body)
-      expect((await call(s.app, "POST", "/api/v1/actions/tickets", { token: s.terminal, body })).status).toBe(
-        200,
-      );
+      body = ticketEvent("TicketUpdated", id, r.pick(ZONES), plate, start, start + r.int(8 * 60) * MIN + MIN);
+    if (body) expect((await postEvent(s, body)).status).toBe(200);
   }
   for (let i = 0; i < 12; i++) {
     const start = when() - 48 * H;
@@ -170,19 +164,7 @@ describe("the handheld's offline verdict is the box's verdict", () => {
 
   test("a plate typed with dots, spaces, dashes or in lower case is found in the saved list", async () => {
     const s = setup(0);
-    const res = await call(s.app, "POST", "/api/v1/actions/tickets", {
-      token: s.terminal,
-      body: {
-        eventType: "TicketCreated",
-        ticketId: "1",
-        zoneCode: "1002",
-        parkingLotId: null,
-        startDate: iso(T0 - H),
-        endDate: iso(T0 + H),
-        licenseNumber: "ABC123",
-        ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
-      },
-    });
+    const res = await postEvent(s, ticketEvent("TicketCreated", "1", 1002, "ABC123", T0 - H, T0 + H));
     expect(res.status).toBe(200);
     const saved = savedZone(
       (await call(s.app, "GET", "/api/v1/tickets/zone/1002/permits", { token: s.reader })).json,
@@ -197,19 +179,7 @@ describe("GET /api/v1/tickets/zone/{zone}/permits", () => {
   test("the zone's plates only, with their permits in every zone; ETag and 304; recorded as a zone list", async () => {
     const s = setup(10);
     const send = (id: string, plate: string, zone: number) =>
-      call(s.app, "POST", "/api/v1/actions/tickets", {
-        token: s.terminal,
-        body: {
-          eventType: "TicketCreated",
-          ticketId: id,
-          zoneCode: String(zone),
-          parkingLotId: null,
-          startDate: iso(T0 - H),
-          endDate: iso(T0 + H),
-          licenseNumber: plate,
-          ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
-        },
-      });
+      postEvent(s, ticketEvent("TicketCreated", id, zone, plate, T0 - H, T0 + H));
     await send("a", "HERE1", 1002);
     await send("b", "HERE1", 1001);
     await send("c", "ELSE1", 1001);
@@ -270,19 +240,7 @@ describe("GET /api/v1/attendants/zones", () => {
     });
     expect(lot.status).toBe(201);
     const send = (id: string, zone: number, end: number) =>
-      call(s.app, "POST", "/api/v1/actions/tickets", {
-        token: s.terminal,
-        body: {
-          eventType: "TicketCreated",
-          ticketId: id,
-          zoneCode: String(zone),
-          parkingLotId: null,
-          startDate: iso(end - H),
-          endDate: iso(end),
-          licenseNumber: "ABC123",
-          ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
-        },
-      });
+      postEvent(s, ticketEvent("TicketCreated", id, zone, "ABC123", end - H, end));
     await send("recent", 1002, T0 - 29 * 24 * H);
     await send("old", 1003, T0 - 31 * 24 * H);
     expect(
@@ -323,21 +281,7 @@ test("past 1,000 recent zones the list says it is not complete (the lots' zones 
   ).toBe(201);
   for (let z = 1; z <= 1_001; z++)
     expect(
-      (
-        await call(s.app, "POST", "/api/v1/actions/tickets", {
-          token: s.terminal,
-          body: {
-            eventType: "TicketCreated",
-            ticketId: `z${z}`,
-            zoneCode: String(z),
-            parkingLotId: null,
-            startDate: iso(T0 - H),
-            endDate: iso(T0 + H),
-            licenseNumber: "ABC123",
-            ticketCost: { amountInclVat: 1000, vatRate: 25, currencyCode: "SEK" },
-          },
-        })
-      ).status,
+      (await postEvent(s, ticketEvent("TicketCreated", `z${z}`, z, "ABC123", T0 - H, T0 + H))).status,
     ).toBe(200);
   const res = await call(s.app, "GET", "/api/v1/attendants/zones", { token: s.reader });
   expect(res.json.complete).toBe(false);
