@@ -24,7 +24,6 @@ sed -e 's|/usr/local/bin/parkd|/usr/bin/parkd|g' \
   "$top/deploy/parkd.service" >"$root/lib/systemd/system/parkd.service"
 chmod 0644 "$root/lib/systemd/system/parkd.service"
 install -D -m 0600 "$here/debian/parkd.env" "$root/etc/parkd/parkd.env"
-install -D -m 0644 "$here/debian/parkd.sysctl" "$root/usr/lib/sysctl.d/60-parkd.conf"
 
 doc="$root/usr/share/doc/parkd"
 mkdir -p "$doc"

@@ -1,4 +1,4 @@
-import { type FrontEnd, queuedConnectionsMigrate } from "../platform/http/server.ts";
+import type { FrontEnd } from "../platform/http/server.ts";
 import { boxNames, isDnsName, loadTls, type TlsMaterial } from "../platform/http/tls.ts";
 import { log } from "../platform/log.ts";
 import { type OptionValues, stringOpt, UsageError } from "./args.ts";
@@ -115,11 +115,6 @@ export async function reloadCertificate(
     if (why === "daily check" && tls.fingerprint === holder.current?.fingerprint) return;
     front.reloadTls(tls);
     holder.current = tls;
-    if (queuedConnectionsMigrate() === false)
-      log(
-        "warning",
-        `${why}: net.ipv4.tcp_migrate_req is 0, so connections waiting to be accepted while the listener changed were reset; set it to 1 (docs/network.md)`,
-      );
     log("notice", `${why}: serving the certificate with SHA-256 fingerprint ${tls.fingerprint}`, {
       fingerprint: tls.fingerprint,
       ...(tls.ca ? { caFingerprint: tls.ca.fingerprint } : {}),

@@ -1,10 +1,8 @@
 /**
- * Run inside a network namespace of its own (test/e2e/tls.test.ts starts it under `unshare -n`,
- * with loopback up and net.ipv4.tcp_migrate_req set there alone): serves the binary on that
- * namespace's 127.0.0.1, keeps 8 loops of TLS handshakes going across 20 SIGHUPs, the last with a
- * renewed certificate, and prints what the clients saw as one JSON line.
+ * Serves the binary on 127.0.0.1:PORT, keeps 8 loops of TLS handshakes going across 20 SIGHUPs,
+ * the last with a renewed certificate, and prints what the clients saw as one JSON line.
  *
- * usage: bun reload-under-load.ts PARKD_BIN WORK_DIR
+ * usage: bun reload-under-load.ts PARKD_BIN WORK_DIR PORT
  */
 import { X509Certificate } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,8 +10,8 @@ import { join } from "node:path";
 import { connect } from "node:tls";
 import { createSelfSigned } from "../../src/platform/http/x509.ts";
 
-const [bin, work] = process.argv.slice(2) as [string, string];
-const PORT = 18443;
+const [bin, work, port] = process.argv.slice(2) as [string, string, string];
+const PORT = Number(port);
 const LOOPS = 8;
 const RELOADS = 20;
 const dataDir = join(work, "data");
