@@ -163,6 +163,8 @@ case "${1:-build}" in
     if [ $# -eq 0 ]; then
       echo "== declared statuses" >&2
       bun test/contract/check-observed.ts "$observed"
+      echo "== the route tests' exchanges through Prism's validator" >&2
+      bun test/contract/check-exchanges.ts "${observed%.jsonl}.exchanges.jsonl"
     fi
     rm -rf "$(dirname "$observed")"
     if [ $# -eq 0 ]; then release_tests; fi

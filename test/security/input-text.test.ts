@@ -173,7 +173,18 @@ describe("a quote with an unencoded + offset (item 9)", () => {
       "GET",
       `/api/v1/parkings/${lot.id}/quote?start=2026-06-15T10:00:00++01&end=x`,
     );
-    expect(expectProblem(res, 400, "validation").detail).toContain("%2B");
+    const problem = expectProblem(res, 400, "validation");
+    expect((problem.errors as { message: string }[]).map((e) => e.message)).toEqual([
+      expect.stringContaining("%2B"),
+      expect.stringContaining("%2B"),
+    ]);
+    // One field wrong: the summary itself says it.
+    const one = await call(
+      s.app,
+      "GET",
+      `/api/v1/parkings/${lot.id}/quote?start=2026-06-15T10:00:00++01&end=2026-06-15T12:00:00Z`,
+    );
+    expect(expectProblem(one, 400, "validation").detail).toContain("%2B");
   });
 });
 

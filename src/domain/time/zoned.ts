@@ -151,8 +151,19 @@ export function startOfNextDay(instant: number, tz: string): number {
   return fromWallTime(tz, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate());
 }
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE = String.raw`(\d{4})-(\d{2})-(\d{2})`;
+const TIME = String.raw`[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?`;
+const OFFSET = String.raw`\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?`;
+const ISO = new RegExp(`^${DATE}(?:${TIME})?${OFFSET}$`);
+
+/**
+ * The texts parseInstant reads, as JSON Schema patterns (ECMA-262, no flags), so that a published
+ * schema takes what the box takes: a date-time (`INSTANT_PATTERN`: the ticket intake, where a
+ * date alone is refused), or a date-time or a date (`INSTANT_OR_DATE_PATTERN`). Days that do not
+ * exist (2026-02-30) and hours past 23 match and are still refused by the reader.
+ */
+export const INSTANT_PATTERN = String.raw`^\s*${DATE}${TIME}${OFFSET}\s*$`;
+export const INSTANT_OR_DATE_PATTERN = String.raw`^\s*${DATE}(?:${TIME})?${OFFSET}\s*$`;
 
 /**
  * Reads an ISO 8601 date-time. With `Z` or a numeric offset it is that instant; without one it

@@ -30,6 +30,18 @@ const user = {
 };
 const NOT_FOUND = { 404: ["credential-not-found"] };
 
+const OPERATOR_CHANGE = {
+  id: 42,
+  at: "2026-06-15T09:14:02.000000Z",
+  actor: "user:anna",
+  via: "console",
+  subject: "lot",
+  subject_id: "3",
+  action: "update",
+  before: { name: "Hamnen", number_of_spaces: 120 },
+  after: { name: "Hamnen Syd", number_of_spaces: 110 },
+};
+
 /** What the OpenAPI document says of the console's admin routes (api-contract.ts). */
 export const adminConsoleContract: ApiContract = {
   named: {
@@ -95,26 +107,8 @@ export const adminConsoleContract: ApiContract = {
         next_cursor: null,
       },
     },
-    OperatorChange: { schema: OperatorChange },
-    ChangePage: {
-      schema: ChangePage,
-      example: {
-        data: [
-          {
-            id: 42,
-            at: "2026-06-15T09:14:02.000000Z",
-            actor: "user:anna",
-            via: "console",
-            subject: "lot",
-            subject_id: "3",
-            action: "update",
-            before: { name: "Hamnen", number_of_spaces: 120 },
-            after: { name: "Hamnen Syd", number_of_spaces: 110 },
-          },
-        ],
-        next_cursor: null,
-      },
-    },
+    OperatorChange: { schema: OperatorChange, example: OPERATOR_CHANGE },
+    ChangePage: { schema: ChangePage, example: { data: [OPERATOR_CHANGE], next_cursor: null } },
   },
   problems: problemInfos(CREDENTIAL_REFUSALS),
   operations: {

@@ -11,6 +11,34 @@ const { id: _, ...lotWithoutId } = lot;
 const window = { weekday: 1, start_time: "07:00:00", end_time: "17:00:00" };
 
 export const ADMIN_EXAMPLES = {
+  // A dry run of a file of two lots: the first would change, the second is refused.
+  importReport: {
+    dry_run: true,
+    applied: false,
+    created: 0,
+    changed: 1,
+    unchanged: 0,
+    refused: 1,
+    file_errors: [],
+    lots: [
+      {
+        index: 0,
+        id: lot.id,
+        name: lot.name,
+        outcome: "changed" as const,
+        changed_fields: ["max_fee"],
+        errors: [],
+      },
+      {
+        index: 1,
+        id: null,
+        name: "Hamnen",
+        outcome: "refused" as const,
+        changed_fields: [],
+        errors: [{ pointer: "/zone_number", message: "Expected an integer from 0 to 2147483647" }],
+      },
+    ],
+  },
   lotInput: {
     ...lotWithoutId,
     parking_lot_fee: lot.parking_lot_fee.map(({ id: _id, ...f }) => f),

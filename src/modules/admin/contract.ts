@@ -40,9 +40,9 @@ export const adminContract: ApiContract = {
     ParkingLotInput: { schema: ParkingLotInput, example: EX.lotInput },
     ParkingLotPatch: { schema: ParkingLotPatch, example: { max_fee: 20000 } },
     LotFile: { schema: LotFile, example: { data: [EX.lotInput] } },
-    ImportedLot: { schema: ImportedLot },
-    ImportReport: { schema: ImportReport },
-    ImportAnswer: { schema: ImportAnswer },
+    ImportedLot: { schema: ImportedLot, example: EX.importReport.lots[1] },
+    ImportReport: { schema: ImportReport, example: EX.importReport },
+    ImportAnswer: { schema: ImportAnswer, example: { data: EX.importReport } },
     PermitWindow: { schema: PermitWindow, example: EX.permit.days[0] },
     Permit: { schema: Permit, example: EX.permit },
     PermitEnvelope: { schema: PermitEnvelope },
@@ -66,7 +66,7 @@ export const adminContract: ApiContract = {
       operationId: "importParkingLots",
       tag: "parking lots",
       description:
-        "The body is a file as `parkd lots export` writes it (what GET /api/v1/parkings answers). Each lot is reported by its index in `data` and its id as created, changed (naming the fields), unchanged or refused (with its errors). With `?dry_run=true` nothing is written; otherwise every created and changed lot is written in one transaction, or, when any lot is refused, none (400 with every error, its pointer from the file's root).",
+        "The body is a file as `parkd lots export` writes it (what GET /api/v1/parkings answers). Each lot is reported by its index in `data` and its id as created, changed (naming the fields), unchanged or refused (with its errors). With `?dry_run=true` nothing is written; otherwise every created and changed lot is written in one transaction, or, when any lot is refused, none (400 with every error, its pointer from the file's root). A body that is no lot file (not an object with a `data` array and nothing else) is a 400, with a dry run too; a dry run answers 200 for a file whose lots break the schema, reporting each as refused: that is what it is for.",
       requestBody: {
         required: true,
         content: { "application/json": { schema: { $ref: "#/components/schemas/LotFile" } } },

@@ -1,4 +1,6 @@
 import { type Static, t } from "elysia";
+import { ZONE_MAX } from "../../domain/zones.ts";
+import { integerText } from "../../platform/http/validation.ts";
 
 /**
  * check-tickets parameters as the query string carries them. A JSON body on the GET may carry the
@@ -9,15 +11,18 @@ export const LookupParams = t.Object({
   registration_number: t.Optional(
     t.String({ description: "Registration number, matched after normalization" }),
   ),
-  zone: t.Optional(t.String({ description: "Zone number (digits)" })),
+  zone: t.Optional(t.String({ description: "Zone number (digits)", ...integerText(0, ZONE_MAX) })),
 });
 
 export const ExtendedInformation = t.Object({
   registration_number: t.String({ description: "The plate as it was sent" }),
   zone: t.Integer(),
   active: t.Boolean({ description: "Active at the time of the request" }),
-  start_at: t.String({ description: "UTC, six fractional digits, e.g. 2026-06-15T08:00:00.000000Z" }),
-  end_at: t.Union([t.String(), t.Null()], { description: "null: open-ended" }),
+  start_at: t.String({
+    format: "date-time",
+    description: "UTC, six fractional digits, e.g. 2026-06-15T08:00:00.000000Z",
+  }),
+  end_at: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "null: open-ended" }),
   note: t.String(),
 });
 export type ExtendedInformation = Static<typeof ExtendedInformation>;
@@ -25,7 +30,9 @@ export type ExtendedInformation = Static<typeof ExtendedInformation>;
 export const ExtendedInformationList = t.Array(ExtendedInformation);
 
 /** Path numbers are read by pathNumber (clear messages); the schema documents them. */
-export const ZoneParams = t.Object({ zone: t.String({ description: "Zone number" }) });
+export const ZoneParams = t.Object({
+  zone: t.String({ description: "Zone number", ...integerText(0, ZONE_MAX) }),
+});
 
 export const FeedQuery = t.Object({
   changes: t.Optional(
@@ -42,10 +49,11 @@ export const ZonePlates = t.Object({
 
 export const VerdictParams = t.Object({
   registration_number: t.String({ description: "Registration number, matched after normalization" }),
-  zone: t.String({ description: "The zone the attendant stands in (digits)" }),
+  zone: t.String({ description: "The zone the attendant stands in (digits)", ...integerText(0, ZONE_MAX) }),
 });
 
-const instantOrNull = (description: string) => t.Union([t.String(), t.Null()], { description });
+const instant = () => t.String({ format: "date-time" });
+const instantOrNull = (description: string) => t.Union([instant(), t.Null()], { description });
 const windowsOrNull = t.Union(
   [t.Array(t.Object({ weekday: t.Integer(), start_time: t.String(), end_time: t.String() })), t.Null()],
   { description: "A permit's weekly windows in the site time zone; null: at all hours" },
@@ -60,7 +68,7 @@ export const VerdictPermit = t.Object({
     description:
       "valid now; ended less than the grace period ago; in its period but outside its weekly windows; ended; not started",
   }),
-  start_at: t.String(),
+  start_at: instant(),
   end_at: instantOrNull("The end of its period; null: open-ended"),
   valid_until: instantOrNull(
     "valid: until when without a break (a weekly window's end counts); null: open-ended",
@@ -99,7 +107,7 @@ export const ZonePermit = t.Object({
   registration_number: t.String({ description: "The plate as it was sent" }),
   plate_norm: t.String({ description: "The plate as lookups match it (normalized)" }),
   zone: t.Integer({ description: "The zone it is for (a plate's permits in other zones are listed too)" }),
-  start_at: t.String(),
+  start_at: instant(),
   end_at: instantOrNull("Where it stops counting (a stopped ticket: its stop); null: open-ended"),
   ticket_status: t.Union([t.UnionEnum(["running", "stopped"]), t.Null()], { description: "Tickets only" }),
   parking_lot_id: t.Union([t.Integer(), t.Null()]),

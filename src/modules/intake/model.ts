@@ -1,5 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
+import { INSTANT_PATTERN } from "../../domain/time/zoned.ts";
 import { digitsUpTo, ID_MAX, ZONE_MAX } from "../../domain/zones.ts";
 
 /**
@@ -59,6 +60,7 @@ const ParkingLotId = intLike(
 const DateTime = t.String({
   minLength: 1,
   maxLength: 64,
+  pattern: INSTANT_PATTERN,
   description: "ISO 8601 date-time, e.g. 2026-06-15T10:00:00+02:00; without an offset it is site time",
   errorMessage: "must be an ISO 8601 date-time string such as 2026-06-15T10:00:00+02:00",
 });

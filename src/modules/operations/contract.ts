@@ -27,7 +27,24 @@ export const TAGS = [
 /** What the OpenAPI document says of the operations routes (see src/platform/http/api-contract.ts). */
 export const operationsContract: ApiContract = {
   named: {
-    Problem: { schema: ProblemSchema },
+    Problem: {
+      schema: ProblemSchema,
+      // What the box answers to `GET /api/v1/attendants/check-tickets?zone=abc`.
+      example: {
+        type: "/problems/validation",
+        title: "Request failed validation",
+        status: 400,
+        detail: "/zone: Expected a zone number from 0 to 2147483647 (an integer or a string of digits)",
+        instance: "/api/v1/attendants/check-tickets",
+        errors: [
+          {
+            pointer: "/zone",
+            message: "Expected a zone number from 0 to 2147483647 (an integer or a string of digits)",
+            in: "query",
+          },
+        ],
+      },
+    },
     HealthStatus: { schema: HealthStatus },
   },
   operations: {

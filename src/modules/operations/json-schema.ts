@@ -72,6 +72,8 @@ const KEYWORDS = new Set([
   "discriminator",
   "xml",
   "externalDocs",
+  // A parameter's text read as a whole number (integerText): openapi.ts declares it an integer.
+  "x-integer",
 ]);
 
 /** Keywords whose value maps names to schemas (the names are not keywords). */
@@ -87,6 +89,7 @@ const DATA = new Set([
   "discriminator",
   "xml",
   "externalDocs",
+  "x-integer",
 ]);
 
 // Formats Elysia uses for "digits as a string" beside the real type in params and query.

@@ -100,7 +100,7 @@ function parameters(
   const required = new Set((s?.required as string[] | undefined) ?? []);
   const names = where === "path" ? [...new Set([...pathParams, ...Object.keys(props)])] : Object.keys(props);
   for (const name of names) {
-    const p = props[name] ?? { type: "string" };
+    const p = asInteger(props[name] ?? { type: "string" });
     const param: Json = {
       name,
       in: where,
@@ -182,6 +182,17 @@ const PARAMETER_EXAMPLES: Record<string, unknown> = {
   "X-CSRF-Token": "Zm9yIGV4YW1wbGUgb25seQ",
   "Last-Event-ID": "42",
 };
+
+/**
+ * A parameter whose text the box reads as a whole number (integerText) is declared as that
+ * integer, with its range: what a generated client sends and a contract tool checks.
+ */
+function asInteger(schema: Json): Json {
+  const range = schema["x-integer"] as { minimum: number; maximum: number } | undefined;
+  if (!range) return schema;
+  const { "x-integer": _, pattern: __, type: ___, ...rest } = schema;
+  return { ...rest, type: "integer", minimum: range.minimum, maximum: range.maximum };
+}
 
 /** A shared example in the parameter's own type: the id "1" is 1 where the schema says integer. */
 function asType(schema: Json, example: unknown): unknown {
@@ -315,6 +326,10 @@ export function buildOpenApi(
     paths[built.path] = item;
     if (!item[built.method]) item[built.method] = built.op;
   }
+  // A shape its module gave no example of gets one built from its parts' examples, as its
+  // operations' bodies do: a generated suite or mock server never falls back to placeholders.
+  for (const schema of Object.values(components.schemas))
+    if (schema.examples === undefined) schema.examples = [components.example(schema)];
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   const used = new Set<string>(TAGS.map((t) => t.name));
   const extraTags = Object.values(paths)

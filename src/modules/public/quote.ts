@@ -1,7 +1,7 @@
 import { type FieldError, invalid } from "../../domain/errors.ts";
 import type { ParkingLot } from "../../domain/lots/lot.ts";
 import { priceStay, type Site } from "../../domain/tariff/engine.ts";
-import { formatMicros, parseInstant } from "../../domain/time/zoned.ts";
+import { formatMicros, INSTANT_OR_DATE_PATTERN, parseInstant } from "../../domain/time/zoned.ts";
 
 /**
  * Longer stays than this are not quoted. The route is public and a quote's work grows with its
@@ -18,7 +18,10 @@ function badQuery(errors: FieldError[]): never {
 }
 
 /** A time of day followed by a space and an offset's digits: where the offset's sign goes. */
-const SPACE_FOR_PLUS = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?) (\d{2}(?::?\d{2})?)$/i;
+const SPACE_FOR_PLUS_SOURCE = String.raw`^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?) (\d{2}(?::?\d{2})?)$`;
+const SPACE_FOR_PLUS = new RegExp(SPACE_FOR_PLUS_SOURCE);
+/** What a quote's start and end may be, as a JSON Schema pattern: what queryInstant reads. */
+export const QUOTE_INSTANT_PATTERN = `(?:${INSTANT_OR_DATE_PATTERN})|(?:${String.raw`^\s*`}${SPACE_FOR_PLUS_SOURCE.slice(1, -1)}${String.raw`\s*$`})`;
 
 /**
  * A query string decodes an unencoded `+` as a space, so `start=2026-06-15T10:00:00+01:00` typed

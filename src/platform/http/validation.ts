@@ -70,6 +70,15 @@ export function pathNumber(value: string, name: string, min: number, max = 2_147
 }
 
 /**
+ * Marks a parameter's text as a whole number from `min` to `max`: the OpenAPI document declares
+ * the parameter as that integer (a URL carries only text, and a generated client then sends a
+ * number), while the box reads the digits itself with its own messages (readWholeNumber).
+ */
+export function integerText(min: number, max: number): { "x-integer": { minimum: number; maximum: number } } {
+  return { "x-integer": { minimum: min, maximum: max } };
+}
+
+/**
  * A path or query parameter that is a whole number, read the one way (readWholeNumber: ASCII
  * digits only, so "0x10" and "1e2" are refused) and range-checked. Elysia's own t.Integer would
  * read any JavaScript numeric string.
@@ -83,7 +92,13 @@ export function wholeNumberParam(
 ) {
   const range = `a whole number from ${min} to ${max}`;
   return t
-    .Transform(t.String({ pattern: "^[0-9]{1,16}$", description: what ? `${what}: ${range}` : range }))
+    .Transform(
+      t.String({
+        pattern: "^[0-9]{1,16}$",
+        description: what ? `${what}: ${range}` : range,
+        ...integerText(min, max),
+      }),
+    )
     .Decode((text) => {
       const n = readWholeNumber(text, min, max, true);
       if (n === null) throw wholeNumberRefused(name, where, min, max);

@@ -93,10 +93,12 @@ describe("POST /api/v1/parkings/import", () => {
     expect(dup.json.data.lots[2].outcome).toBe("refused");
     expect(dup.json.data.refused).toBe(2);
 
-    for (const body of [[], { lots: [] }, { data: {} }, "x"]) {
-      const res = await call(s.app, "POST", IMPORT, { token: s.admin, body: JSON.stringify(body) });
-      expectProblem(res, 400, "validation");
-    }
+    // A body that is no lot file is refused with a dry run too: the document's LotFile says so.
+    for (const url of [IMPORT, `${IMPORT}?dry_run=true`])
+      for (const body of [[], { lots: [] }, { data: {} }, "x", {}]) {
+        const res = await call(s.app, "POST", url, { token: s.admin, body: JSON.stringify(body) });
+        expectProblem(res, 400, "validation");
+      }
     expect((await exported(s)).data).toEqual([]);
   });
 

@@ -90,12 +90,21 @@ describe("price quotes (public)", () => {
     const s = lotSetup();
     const lot = await createdLot(s);
     const bad = expectProblem(
-      await call(s.app, "GET", q(lot.id, "yesterday", "2026-13-01T00:00")),
+      await call(s.app, "GET", q(lot.id, "yesterday", "tomorrow")),
       400,
       "validation",
     );
     expect(bad.errors as unknown[]).toEqual([
       { pointer: "/start", message: expect.any(String), in: "query" },
+      { pointer: "/end", message: expect.any(String), in: "query" },
+    ]);
+    // The shape of a date-time (the document's pattern) but no such day.
+    const noDay = expectProblem(
+      await call(s.app, "GET", q(lot.id, "2026-06-15T10:00", "2026-13-01T00:00")),
+      400,
+      "validation",
+    );
+    expect(noDay.errors as unknown[]).toEqual([
       { pointer: "/end", message: expect.any(String), in: "query" },
     ]);
     const back = expectProblem(

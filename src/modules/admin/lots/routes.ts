@@ -41,7 +41,10 @@ export function lotRoutes(ctx: AdminDeps) {
       "/api/v1/parkings/import",
       ({ credential, body, query, request }) => {
         const report = catalog.importFile(body, actorOf(credential, request), query.dry_run === true);
-        if (!report.dry_run && !report.applied) throw importRefusal(report);
+        // A body that is no lot file is refused, dry run or not (what a client may send is a
+        // LotFile); on a dry run refused lots are what the report is for.
+        if (report.file_errors.length > 0 || (!report.dry_run && !report.applied))
+          throw importRefusal(report);
         return { data: report };
       },
       {

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
+import { INSTANT_OR_DATE_PATTERN } from "../../../domain/time/zoned.ts";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { PERMIT_ORDERS } from "../../../platform/store/permits.ts";
@@ -28,8 +29,22 @@ export const PermitWindow = t.Object(
 const permitFields = {
   registration_number: t.String({ minLength: 1, maxLength: 64 }),
   zone: Int({ minimum: 0, maximum: ZONE_MAX }),
-  start_at: t.String({ description: "ISO 8601; without an offset it is site time" }),
-  end_at: t.Optional(t.Union([t.String(), t.Null()], { description: "null or absent: open-ended" })),
+  start_at: t.String({
+    pattern: INSTANT_OR_DATE_PATTERN,
+    description: "a date-time or a date in ISO 8601; without an offset it is site time",
+  }),
+  end_at: t.Optional(
+    t.Union(
+      [
+        t.String({
+          pattern: INSTANT_OR_DATE_PATTERN,
+          description: "a date-time or a date in ISO 8601; without an offset it is site time",
+        }),
+        t.Null(),
+      ],
+      { description: "null or absent: open-ended" },
+    ),
+  ),
   note: t.Optional(t.String({ maxLength: 500 })),
   days: t.Optional(t.Array(PermitWindow, { maxItems: 50, description: "Weekly windows; empty: always" })),
 };
@@ -62,8 +77,8 @@ export const Permit = t.Object({
   id: Int(),
   registration_number: t.String(),
   zone: Int(),
-  start_at: t.String(),
-  end_at: t.Union([t.String(), t.Null()]),
+  start_at: t.String({ format: "date-time" }),
+  end_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
   note: t.String(),
   days: t.Array(PermitWindow),
   active: t.Boolean({ description: "Active at the time of the request" }),

@@ -34,7 +34,8 @@ export async function previewImport(
     replace(panel, h("p", { class: "error", role: "alert" }, tooBig ? t("importTooBig") : problemText(e)));
     return;
   }
-  const blocked = report.refused > 0 || report.file_errors.length > 0;
+  // A file that is no lot export is refused with a 400 (above); the report lists lots.
+  const blocked = report.refused > 0;
   const status = h("p", { role: "status", id: "import-status" });
   const apply = async (button: HTMLButtonElement) => {
     // Applied once: a second click while the first is on its way would create the new lots twice.
@@ -58,9 +59,6 @@ export async function previewImport(
       { class: "import-preview", id: "import-preview", "aria-labelledby": "import-title" },
       h("h2", { id: "import-title" }, t("importPreview", { file: file.name })),
       h("p", null, t("importSummary", summary(report))),
-      report.file_errors.map((e) =>
-        h("p", { class: "error" }, `${e.pointer || t("importFile")}: ${e.message}`),
-      ),
       table(
         [t("importIndex"), "id", t("name"), t("importOutcome"), t("importDetail")],
         report.lots,

@@ -237,7 +237,6 @@ export const en = {
   importApply: "Apply all (one transaction)",
   importDone: "Imported: {created} created, {changed} changed, {unchanged} unchanged.",
   importNotJson: "The file is not JSON",
-  importFile: "The file",
   importIndex: "In file",
   importOutcome: "Outcome",
   importDetail: "Fields or errors",

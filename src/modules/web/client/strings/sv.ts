@@ -239,7 +239,6 @@ export const sv: Record<Key, string> = {
   importApply: "Genomför allt (en transaktion)",
   importDone: "Importerat: {created} skapade, {changed} ändrade, {unchanged} oförändrade.",
   importNotJson: "Filen är inte JSON",
-  importFile: "Filen",
   importIndex: "I filen",
   importOutcome: "Utfall",
   importDetail: "Fält eller fel",
