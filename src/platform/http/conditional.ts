@@ -1,4 +1,12 @@
 import { trimOws } from "./http1.ts";
+import { sharedBodyResponse } from "./shared-body.ts";
+
+/**
+ * Bodies from this size are written from one shared buffer (sharedBodyResponse): the cached
+ * answers many clients poll (the 500-lot list is 600 KB) are then encoded once, not once per
+ * request, and no connection holds a copy of its own.
+ */
+const SHARED_FROM = 16 * 1024;
 
 /**
  * Answers with an ETag: 304 with no body when `If-None-Match` names the tag (strong or weak)
@@ -39,7 +47,9 @@ export function withEtag(
   const common = { etag, "cache-control": "no-cache", ...headers };
   if (matchesEtag(request.headers.get("if-none-match"), etag))
     return new Response(null, { status: 304, headers: common });
-  return new Response(body, { headers: { "content-type": "application/json; charset=utf-8", ...common } });
+  const answered = { "content-type": "application/json; charset=utf-8", ...common };
+  if (typeof body === "string" && body.length >= SHARED_FROM) return sharedBodyResponse(body, answered);
+  return new Response(body, { headers: answered });
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createSecureContext } from "node:tls";
 import type { SocketHandler } from "bun";
 import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
@@ -13,7 +12,7 @@ import { type Problem, problems } from "./problem.ts";
 import { attachMeta } from "./request-meta.ts";
 import { answer, EMPTY, rawProblem } from "./socket-answer.ts";
 import { Connection } from "./socket-connection.ts";
-import { HSTS, type ServedCertificate, tlsListenOptions } from "./tls.ts";
+import { assertServable, HSTS, type ServedCertificate, tlsListenOptions } from "./tls.ts";
 
 /**
  * The one front end, for plain HTTP and HTTPS alike: Bun's own sockets (Bun.listen, with TLS
@@ -291,7 +290,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   // requests per second of CPU, about 1 KB more per open connection (docs/network.md).
   let served = opts.tls ? tlsListenOptions(opts.tls) : null;
   // A pair that cannot be served is refused at start, as a TLS listener would refuse it.
-  if (served) createSecureContext(served);
+  if (opts.tls) assertServable(opts.tls);
   const makeTls: SocketHandler<undefined> = {
     open(raw) {
       try {
@@ -315,10 +314,9 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     port: listener.port,
     reloadTls(certificate) {
       if (!tls) throw new Error("this front end serves plain HTTP");
-      const next = tlsListenOptions(certificate);
       // Refused here, with the old certificate still served, rather than at every handshake.
-      createSecureContext(next);
-      served = next;
+      assertServable(certificate);
+      served = tlsListenOptions(certificate);
     },
     close(graceMs = 10_000) {
       draining = true;

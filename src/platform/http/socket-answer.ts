@@ -1,8 +1,8 @@
-import { STATUS_CODES } from "node:http";
 import { SLOW_READER } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
 import { sharedBodyOf } from "./shared-body.ts";
 import type { Connection } from "./socket-connection.ts";
+import { statusText } from "./status-text.ts";
 
 /** The Date header's value, made once a second. */
 let dateSecond = -1;
@@ -37,7 +37,7 @@ export function rawProblem(
   let extra = extraHead;
   for (const [name, value] of Object.entries(problem.headers ?? {})) extra += `${name}: ${value}\r\n`;
   return (
-    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+    `HTTP/1.1 ${problem.status} ${statusText(problem.status)}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
     `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n${extra}` +
     `date: ${httpDate()}\r\nconnection: close\r\n\r\n${body}`
   );
@@ -53,7 +53,7 @@ export async function answer(
   http10: boolean,
 ): Promise<void> {
   const status = response.status;
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}\r\nx-request-id: ${requestId}\r\n${c.extraHead}`;
+  let head = `HTTP/1.1 ${status} ${statusText(status)}\r\nx-request-id: ${requestId}\r\n${c.extraHead}`;
   let declared: string | null = null;
   let streaming = false;
   let cookies = false;

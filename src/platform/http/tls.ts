@@ -43,6 +43,16 @@ export function tlsListenOptions(certificate: ServedCertificate) {
 }
 
 /**
+ * Throws unless `certificate` can be served: a PEM certificate and the private key that belongs to
+ * it. The front end checks a pair before any handshake is given it (node:crypto, which the box
+ * loads anyway, rather than node:tls's secure context, which would load the runtime's TLS module).
+ */
+export function assertServable(certificate: ServedCertificate): void {
+  if (!new X509Certificate(certificate.cert).checkPrivateKey(createPrivateKey(certificate.key)))
+    throw new Error("the key does not belong to the certificate");
+}
+
+/**
  * Whom a client trusts to reach this box: its local CA (`local-ca`), the self-signed certificate an
  * earlier version made and that is still served (`self-signed`), or the operator's own (`own`).
  */
