@@ -10,6 +10,7 @@ import type { OperatorChange } from "../../admin/changes/model.ts";
 import type { TokenInfo, UserInfo } from "../../admin/credentials/api-routes.ts";
 import type { LookupPage } from "../../admin/lookups/routes.ts";
 import type { ImportReport as ImportReportModel } from "../../admin/lots/model.ts";
+import type { Notice as NoticeModel, NoticeReason as NoticeReasonModel } from "../../admin/notices/model.ts";
 import type { LotNow as LotNowModel, OccupancyHistory } from "../../admin/occupancy/model.ts";
 import type { Permit as PermitModel } from "../../admin/permits/model.ts";
 import type { RevenueReport } from "../../admin/reports/model.ts";
@@ -58,3 +59,6 @@ export type PlateChecks = Static<typeof PlateChecksModel>["data"];
 export type NoticeReasons = AttendantReasonsModel;
 export type NoticeInput = NoticeInputModel;
 export type NoticeReceipt = NoticeReceiptModel["data"];
+/** A notice as the operator reads it, and a reason as the console keeps it. */
+export type ConsoleNotice = NoticeModel;
+export type ConsoleNoticeReason = Static<typeof NoticeReasonModel>;

@@ -3,6 +3,7 @@ import { auditPage } from "./console/audit.ts";
 import { changesPage } from "./console/changes.ts";
 import { credentialsPage } from "./console/credentials.ts";
 import { lotsPage } from "./console/lots.ts";
+import { noticesPage } from "./console/notices.ts";
 import { permitsPage } from "./console/permits.ts";
 import { statusPage } from "./console/status.ts";
 import { ticketsPage } from "./console/tickets.ts";
@@ -22,6 +23,7 @@ export const CONSOLE: [string, Parameters<typeof t>[0], Page][] = [
   ["lots", "lots", lotsPage],
   ["permits", "permits", permitsPage],
   ["tickets", "tickets", ticketsPage],
+  ["notices", "notices", noticesPage],
   ["credentials", "credentials", credentialsPage],
   ["audit", "audit", auditPage],
   ["status", "status", statusPage],

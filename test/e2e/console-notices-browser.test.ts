@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { type Box, boxesForFile, type Server } from "../support/binary.ts";
+import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { pngPhoto } from "../support/photos.ts";
+
+const newBox = boxesForFile();
+setDefaultTimeout(60_000);
+const DESKTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+
+let box: Box;
+let server: Server;
+let admin: string;
+let handheld: string;
+const contexts: BrowserContext[] = [];
+
+async function call(token: string, method: string, path: string, body?: unknown, type = "application/json") {
+  return fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": type },
+    body: (body === undefined
+      ? undefined
+      : body instanceof Uint8Array
+        ? body
+        : JSON.stringify(body)) as BodyInit,
+  });
+}
+
+async function issue(id: string, plate: string): Promise<number> {
+  const r = await call(handheld, "POST", "/api/v1/attendants/notices", {
+    id,
+    registration_number: plate,
+    zone: 1002,
+    verdict: "none",
+    reason: "no-permit",
+    note: "valves 2 and 7",
+    observed_at: new Date().toISOString(),
+  });
+  expect(r.status).toBe(201);
+  return ((await r.json()) as { data: { number: number } }).data.number;
+}
+
+async function signedInConsole(name: string, viewport = DESKTOP, locale = "en-GB"): Promise<Page> {
+  const ctx = await openBrowser(join(box.dir, `profile-${name}`), viewport, locale);
+  contexts.push(ctx);
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  await page.goto(`${server.url}/`);
+  await page.fill("#token", admin);
+  await page.click("#token-form button[type=submit]");
+  await page.waitForSelector("#signout");
+  return page;
+}
+
+const rowCount = (page: Page) => page.locator("#notices-table tbody tr").count();
+
+/**
+ * The operator's control notices in the console, against the built binary in headless Chromium:
+ * searched, opened with their photos, voided, exported; the reasons table kept. Skipped only
+ * without Chromium, never with CI=true.
+ */
+describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
+  let first: number;
+  beforeAll(async () => {
+    box = newBox();
+    admin = await box.token("console", "admin");
+    handheld = await box.token("handheld-1", "permits:read", "notices:write");
+    server = await box.serve(["--http"]);
+    const reason = await call(admin, "POST", "/api/v1/notice-reasons", {
+      code: "no-permit",
+      title: "No valid permit",
+      amount: 50000,
+    });
+    expect(reason.status).toBe(201);
+    first = await issue("console-notice-1", "ABC123");
+    await issue("console-notice-2", "XYZ789");
+    const photo = await call(
+      handheld,
+      "POST",
+      "/api/v1/attendants/notices/console-notice-1/photos",
+      pngPhoto(320, 240, 7),
+      "image/png",
+    );
+    expect(photo.status).toBe(201);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+  });
+
+  test("searched by plate, opened with its photo, voided with a reason; the CSV link carries the search", async () => {
+    const page = await signedInConsole("notices");
+    await page.click('nav a[data-page="notices"]');
+    await page.waitForSelector("#notices-table tbody tr");
+    expect(await rowCount(page)).toBe(2);
+
+    await page.fill('#notice-search input[name="registration_number"]', "abc 123");
+    await page.click("#notice-search button[type=submit]");
+    await page.waitForFunction(() => document.querySelectorAll("#notices-table tbody tr").length === 1);
+    expect(await page.locator("#notices-table tbody").textContent()).toContain("ABC123");
+    expect(page.url()).toContain("#/notices?registration_number=abc+123");
+    const csv = await page.locator("#notices-csv").getAttribute("href");
+    expect(csv).toContain("/api/v1/notices.csv?registration_number=abc+123");
+    const exported = await call(admin, "GET", csv!);
+    expect(exported.status).toBe(200);
+    const text = await exported.text();
+    expect(text).toContain("ABC123");
+    expect(text).not.toContain("XYZ789");
+
+    await page.click(`#notices-table a[href="#/notices/${first}"]`);
+    await page.waitForSelector("#notice-facts");
+    expect(await page.locator("#notice-detail h2").textContent()).toBe(`Notice no. ${first} · ABC123`);
+    expect(await page.locator("#notice-facts").textContent()).toContain("No valid permit (no-permit)");
+    // The photo is the one the handheld sent, drawn from the box (a session may read it).
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>("#notice-photos img");
+      return !!img && img.complete && img.naturalWidth === 320;
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-notice"), fullPage: true });
+
+    // A void needs its reason: the field refuses an empty one before anything is sent.
+    await page.click("#void-form button[type=submit]");
+    expect(await page.locator("#void-form").count()).toBe(1);
+    await page.fill('#void-form input[name="reason"]', "Permit shown at the office");
+    await page.click("#void-form button[type=submit]");
+    await page.waitForFunction(() => !document.querySelector("#void-form"));
+    expect(await page.locator("#notice-facts").textContent()).toContain("Permit shown at the office");
+    expect(await page.locator("#notice-facts [data-state]").getAttribute("data-state")).toBe("voided");
+    const stored = (await (await call(admin, "GET", `/api/v1/notices/${first}`)).json()) as {
+      data: { state: string; voided_by: string };
+    };
+    expect(stored.data.state).toBe("voided");
+    expect(stored.data.voided_by).toContain("console");
+  });
+
+  test("the reasons table: a reason added and one changed reach the box; a bad code is refused at the field", async () => {
+    const page = await signedInConsole("reasons", PHONE, "sv-SE");
+    await page.goto(`${server.url}/#/notices`);
+    await page.waitForSelector("#reasons-table tbody tr");
+    expect(await page.locator("#reasons-table tbody tr").count()).toBe(1);
+
+    await page.fill('#reason-add input[name="code"]', "Bad Code");
+    await page.fill('#reason-add input[name="title"]', "Fel");
+    await page.click("#reason-add button[type=submit]");
+    expect(await page.locator("#reason-add input[name=code]:invalid").count()).toBe(1);
+
+    await page.fill('#reason-add input[name="code"]', "expired-ticket");
+    await page.fill('#reason-add input[name="title"]', "Biljetten har gått ut");
+    await page.fill('#reason-add input[name="amount"]', "300,00");
+    await page.click("#reason-add button[type=submit]");
+    await page.waitForFunction(() => document.querySelectorAll("#reasons-table tbody tr").length === 2);
+
+    const row = page.locator("#reasons-table tbody tr", { hasText: "no-permit" });
+    await row.locator('input[name="title"]').fill("Ingen giltig parkering");
+    await row.locator('input[name="active"]').uncheck();
+    await row.locator("button").click();
+    await page.waitForFunction(() =>
+      document.querySelector("#reasons-status")?.textContent?.includes("no-permit"),
+    );
+
+    const list = (await (await call(admin, "GET", "/api/v1/notice-reasons")).json()) as {
+      data: { code: string; title: string; amount: number; active: boolean }[];
+    };
+    expect(list.data.find((r) => r.code === "expired-ticket")).toMatchObject({ amount: 30000, active: true });
+    expect(list.data.find((r) => r.code === "no-permit")).toMatchObject({
+      title: "Ingen giltig parkering",
+      amount: 50000,
+      active: false,
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-notice-reasons"), fullPage: true });
+  });
+});
