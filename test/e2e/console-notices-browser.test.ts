@@ -172,4 +172,33 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("phone-notice-reasons"), fullPage: true });
   });
+
+  test("text a handheld or an operator typed is shown as text, never run", async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1">';
+    const reason = await call(admin, "POST", "/api/v1/notice-reasons", {
+      code: "markup",
+      title: `<b onmouseover="window.__pwned=2">Bold</b>`,
+      amount: 100,
+    });
+    expect(reason.status).toBe(201);
+    const r = await call(handheld, "POST", "/api/v1/attendants/notices", {
+      id: "console-notice-hostile",
+      registration_number: "HTML1",
+      zone: 1002,
+      verdict: "none",
+      reason: "markup",
+      note: hostile,
+      observed_at: new Date().toISOString(),
+    });
+    expect(r.status).toBe(201);
+    const { number } = ((await r.json()) as { data: { number: number } }).data;
+    const page = await signedInConsole("hostile");
+    await page.goto(`${server.url}/#/notices/${number}`);
+    await page.waitForSelector("#notice-facts");
+    await page.waitForSelector("#reasons-table tbody tr");
+    expect(await page.locator("#notice-facts").textContent()).toContain(hostile);
+    expect(await page.locator("#notice-facts img, #notices-table img, #notice-facts b").count()).toBe(0);
+    await page.hover("#notices-table tbody tr:first-child");
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
 });
