@@ -84,6 +84,22 @@ describe("layers", () => {
     expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
   });
 
+  // The entry builds the module from its files; a file that imported the entry back (for the
+  // module's dependencies, say) would close a circle through everything the entry builds.
+  test("no file of a module imports its own entry: its dependencies are named in its deps.ts", () => {
+    const bad = all.filter((i) => {
+      const own = moduleOf(i.file);
+      return own !== undefined && i.spec.startsWith(".") && i.target === `modules/${own}/index.ts`;
+    });
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+    const modules = readdirSync(join(SRC, "modules")).filter((m) =>
+      statSync(join(SRC, "modules", m)).isDirectory(),
+    );
+    expect(
+      modules.filter((m) => !statSync(join(SRC, "modules", m, "deps.ts"), { throwIfNoEntry: false })),
+    ).toEqual([]);
+  });
+
   // The domain is pure: the phone runs the box's own rules (the offline verdict, plates), so
   // that the two cannot decide differently.
   test("the web client imports its own files, the domain and uqr, and the server's models for types only", () => {

@@ -3,7 +3,7 @@ import { credentialLabel } from "../../domain/credentials.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
 import { CredentialWatch } from "./credential-watch.ts";
-import type { EnforcementContext } from "./index.ts";
+import type { EnforcementContext } from "./deps.ts";
 import { FeedQuery, ZoneParams } from "./model.ts";
 import { ZoneFeed } from "./zone-feed.ts";
 

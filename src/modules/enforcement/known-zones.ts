@@ -1,4 +1,4 @@
-import type { EnforcementContext } from "./index.ts";
+import type { EnforcementContext } from "./deps.ts";
 import type { KnownZones } from "./model.ts";
 
 /** A zone with a ticket or permit this recently counts as one of the site's zones. */

@@ -1,5 +1,5 @@
 import { formatMicros, startOfDay } from "../../domain/time/zoned.ts";
-import type { EnforcementContext } from "./index.ts";
+import type { EnforcementContext } from "./deps.ts";
 import type { LookupRecord } from "./lookup-recorder.ts";
 import type { PlateChecks } from "./model.ts";
 

@@ -6,7 +6,7 @@ import { withEtag } from "../../platform/http/conditional.ts";
 import { readJsonBody } from "../../platform/http/json-body.ts";
 import { sharedBodyResponse } from "../../platform/http/shared-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
-import type { EnforcementContext } from "./index.ts";
+import type { EnforcementContext } from "./deps.ts";
 import { checksTarget, lookupTarget, verdictTarget } from "./lookup-params.ts";
 import {
   ChecksParams,

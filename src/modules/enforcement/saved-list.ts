@@ -1,6 +1,6 @@
 import { type PlateHolding, verdictCutoff } from "../../domain/permits/verdict-answer.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
-import type { EnforcementContext } from "./index.ts";
+import type { EnforcementContext } from "./deps.ts";
 import type { ZonePermits } from "./model.ts";
 import { plateHoldings } from "./verdict.ts";
 

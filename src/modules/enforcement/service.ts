@@ -1,6 +1,6 @@
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
-import type { EnforcementContext } from "./index.ts";
+import type { EnforcementContext } from "./deps.ts";
 import { knownZones } from "./known-zones.ts";
 import type { LookupTarget } from "./lookup-params.ts";
 import type { PermitLookups } from "./lookups.ts";

@@ -5,6 +5,7 @@ import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { log } from "../../platform/log.ts";
 import { isStoreUnavailable } from "../../platform/store/db.ts";
 import type { CredentialWatch } from "./credential-watch.ts";
+import type { EnforcementContext } from "./deps.ts";
 import {
   type Change,
   changesEvent,
@@ -15,7 +16,6 @@ import {
   platesEvent,
 } from "./feed-events.ts";
 import { FeedRounds } from "./feed-rounds.ts";
-import type { EnforcementContext } from "./index.ts";
 import type { PermitLookups } from "./lookups.ts";
 import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import type { ZoneList } from "./zone-list.ts";

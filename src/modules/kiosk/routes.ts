@@ -3,8 +3,8 @@ import { addressBucket } from "../../platform/http/rate-limit.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
+import type { KioskDeps } from "./deps.ts";
 import { BoardFeed, boardJson } from "./feed.ts";
-import type { KioskDeps } from "./index.ts";
 
 export const BoardQuery = t.Object({
   lots: t.Optional(

@@ -2,8 +2,8 @@ import { Elysia, t } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import type { OperationsDeps } from "./deps.ts";
 import { CONDITIONS, type ConditionId, type ReportedProblem, reported } from "./doctor/conditions.ts";
-import type { OperationsDeps } from "./index.ts";
 
 export const HealthStatus = t.Object({ status: t.Literal("ok") });
 

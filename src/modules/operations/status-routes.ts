@@ -2,8 +2,8 @@ import { Elysia, t } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { VERSION } from "../../version.ts";
+import type { OperationsDeps } from "./deps.ts";
 import { SyncReadiness, syncReadiness } from "./health.ts";
-import type { OperationsDeps } from "./index.ts";
 import { statusFromMetrics } from "./status-figures.ts";
 
 const Counts = t.Record(t.String(), t.Number());

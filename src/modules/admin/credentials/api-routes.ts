@@ -2,7 +2,7 @@ import { Elysia, type Static, t } from "elysia";
 import { SCOPES } from "../../../domain/credentials.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { iso, isoOrNull } from "../paging.ts";
 import { CredentialError, type TokenInfo as TokenRecord, type UserInfo as UserRecord } from "./service.ts";
 

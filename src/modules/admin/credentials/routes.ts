@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { SCOPES } from "../../../domain/credentials.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 
 export const WhoAmI = t.Object({
   kind: t.Union([t.Literal("token"), t.Literal("user")]),

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { CursorParam, instant, iso, page, rowAfter, rowCursor } from "../paging.ts";
 
 export const PageQuery = t.Object({

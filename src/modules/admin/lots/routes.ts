@@ -3,7 +3,7 @@ import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { ParkingLotInput, ParkingLotPatch } from "../../../domain/lots/schema.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { importRefusal } from "./import.ts";
 import { ImportAnswer, ImportQuery, LotId } from "./model.ts";
 import { LotCatalog } from "./service.ts";

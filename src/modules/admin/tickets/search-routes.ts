@@ -5,7 +5,7 @@ import { type TICKET_STATES, ticketStateAt } from "../../../domain/tickets/state
 import { authPlugin } from "../../../platform/http/auth.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { TICKET_ORDERS, type TicketSearch } from "../../../platform/store/tickets/search.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { CursorParam, instant, iso, isoOrNull } from "../paging.ts";
 import { RevenueCsvQuery } from "../reports/model.ts";
 import { pageCursor, readSort, sortParam } from "../sorting.ts";

@@ -1,0 +1,31 @@
+import type { AppConfig } from "../../config.ts";
+import type { AuthDeps } from "../../platform/http/auth.ts";
+import type { Metrics } from "../../platform/metrics.ts";
+import type { OpenStreams } from "../../platform/open-streams.ts";
+import type { Store } from "../../platform/store/db.ts";
+import type { CredentialState } from "./credential-watch.ts";
+import type { LookupRecorder } from "./lookup-recorder.ts";
+import type { PermitLookups } from "./lookups.ts";
+import type { LookupReadModel } from "./read-model.ts";
+
+/** What the attendants' lookups need from the box. */
+export interface EnforcementDeps {
+  store: Store;
+  now: () => number;
+  config: Pick<AppConfig, "timezone" | "recentHours" | "graceMinutes" | "currency">;
+  metrics: Metrics;
+  /** Where open feeds register, so that a shutdown ends them at once. */
+  openStreams: Pick<OpenStreams, "onClose">;
+  auth: AuthDeps;
+  /** Whether a credential holding a live feed still stands (the admin module's credentials). */
+  credentialState: CredentialState;
+}
+
+/** Inside the module: its dependencies and the services it built for itself. */
+export interface EnforcementContext extends EnforcementDeps {
+  lookupRecorder: LookupRecorder;
+  /** What lookups answer from, kept current by the store's notes of writes. */
+  readModel: LookupReadModel;
+  /** check-tickets and the zone list, with the one cache of zone answers. */
+  lookups: PermitLookups;
+}

@@ -1,0 +1,24 @@
+import type { AppConfig } from "../../config.ts";
+import type { ApiContract } from "../../platform/http/api-contract.ts";
+import type { AuthDeps } from "../../platform/http/auth.ts";
+import type { Metrics } from "../../platform/metrics.ts";
+import type { OpenStreams } from "../../platform/open-streams.ts";
+import type { Store } from "../../platform/store/db.ts";
+import type { OfficeLinkState } from "./health.ts";
+import type { RouteInfo } from "./openapi.ts";
+
+/** What the technicians' side needs from the box. */
+export interface OperationsDeps {
+  store: Store;
+  now: () => number;
+  config: Pick<AppConfig, "bodyLimit" | "metricsToken" | "retentionDays">;
+  metrics: Metrics;
+  /** How many live feeds are open (the status page). */
+  openStreams: Pick<OpenStreams, "openReaders">;
+  auth: AuthDeps;
+  /** The office link's state, when the box has one (`serve --central`). */
+  officeLink: () => OfficeLinkState | undefined;
+  /** Every route of the app and what every module says of them, for /openapi.json and /docs. */
+  routesOf: () => readonly RouteInfo[];
+  contracts: readonly ApiContract[];
+}
