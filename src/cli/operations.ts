@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import type { PurgeReport } from "../modules/operations/model.ts";
-import { PurgeIncomplete, purgeExpired } from "../modules/operations/retention.ts";
+import type { PurgeReport } from "../modules/operations/index.ts";
+import { PurgeIncomplete, purgeExpired } from "../modules/operations/index.ts";
 import { BackupError, backupStore, restoreStore } from "../platform/store/backup.ts";
 import { appliedSchemaVersion, openStore, storePath } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { composeBox } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
-import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
+import { listenUrls, storeCounts } from "../modules/operations/index.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import type { TlsMaterial } from "../platform/http/tls.ts";
 import { log, logError, setRequestLogging } from "../platform/log.ts";

@@ -50,6 +50,7 @@ const all = files(SRC).flatMap(importsOf);
 const CLIENT = "modules/web/client/";
 const CLIENT_API_TYPES = `${CLIENT}api-types.ts`;
 const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
+const MODULE_ENTRY = /^modules\/[^/]+\/index\.ts$/;
 
 describe("layers", () => {
   test("the domain imports only the domain, and nothing that does I/O", () => {
@@ -144,12 +145,21 @@ describe("layers", () => {
     expect(
       modules.filter((m) => !statSync(join(SRC, "modules", m, "index.ts"), { throwIfNoEntry: false })).sort(),
     ).toEqual([]);
-    // Type-only imports (the document's RouteInfo) aside, the root reaches a module only by its entry.
-    expect(
-      fromRoot
-        .filter((i) => !i.typeOnly && !/^modules\/[^/]+\/index\.ts$/.test(i.target))
-        .map((i) => i.target),
-    ).toEqual([]);
+    // The root reaches a module only by its entry, types included.
+    expect(fromRoot.filter((i) => !MODULE_ENTRY.test(i.target)).map((i) => i.target)).toEqual([]);
+  });
+
+  // A command reaches a module as the composition root does, by its entry: what a module's files
+  // are called and where they sit stays the module's own business.
+  test("the CLI imports a module only by its entry, and otherwise the platform, the domain and the root", () => {
+    const bad = all.filter(
+      (i) =>
+        i.file.startsWith("cli/") &&
+        i.spec.startsWith(".") &&
+        !(MODULE_ENTRY.test(i.target) || /^(cli|platform|domain)\//.test(i.target)) &&
+        !/^(app|context|config|version)\.ts$/.test(i.target),
+    );
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
   });
 });
 

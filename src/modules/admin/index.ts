@@ -21,7 +21,12 @@ import { revenueRoutes } from "./reports/routes.ts";
 import { ticketAdminRoutes } from "./tickets/routes.ts";
 import { ticketSearchRoutes } from "./tickets/search-routes.ts";
 
+export { CredentialError, CredentialService } from "./credentials/service.ts";
+export { tokenView, userView } from "./credentials/views.ts";
 export type { AdminDeps } from "./deps.ts";
+export { type FileError, formatFileError } from "./lots/file.ts";
+export type { ImportReport } from "./lots/model.ts";
+export { LotCatalog } from "./lots/service.ts";
 
 /**
  * The credentials, built before the modules: the platform's auth verifies every request's

@@ -2,8 +2,8 @@ import { Elysia } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
 import type { OperationsDeps } from "./deps.ts";
-import { type ConditionId, type ReportedProblem, reported } from "./doctor/conditions.ts";
 import { HealthStatus, ReadyStatus } from "./model.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));

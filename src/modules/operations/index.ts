@@ -8,7 +8,19 @@ import { operationsRoutes } from "./routes.ts";
 import { statusContract } from "./status-contract.ts";
 import { statusRoutes } from "./status-routes.ts";
 
+export {
+  CONDITIONS,
+  type Condition,
+  type ConditionId,
+  type FixPlace,
+  fixFor,
+  type Level,
+} from "./conditions.ts";
 export type { OperationsDeps } from "./deps.ts";
+export type { PurgeReport } from "./model.ts";
+export type { RouteInfo } from "./openapi.ts";
+export { PurgeIncomplete, purgeExpired } from "./retention.ts";
+export { listenUrls, storeCounts } from "./summary.ts";
 
 /** Health, readiness, the status page, /metrics, the API's own document, and hourly retention. */
 export function operationsModule(deps: OperationsDeps): AppModule {

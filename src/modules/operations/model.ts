@@ -1,6 +1,6 @@
 import { type Static, t } from "elysia";
 import type { ProblemBody } from "../../platform/http/problem.ts";
-import { CONDITIONS } from "./doctor/conditions.ts";
+import { CONDITIONS } from "./conditions.ts";
 
 /** RFC 9457 problem details as every error leaves the service (see src/platform/http/problem.ts). */
 export const ProblemSchema = t.Object(

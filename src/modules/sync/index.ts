@@ -4,7 +4,25 @@ import { CentralSync, type SyncOptions, type SyncStatus } from "./job.ts";
 import { syncGauges } from "./metrics.ts";
 import type { SyncSettings } from "./settings.ts";
 
+export {
+  CENTRAL_SCHEMA_VERSION,
+  CentralSchemaError,
+  checkCentralSchema,
+  migrateCentral,
+} from "./central-schema.ts";
+export {
+  CentralConfigError,
+  centralPassword,
+  checkCentralUrl,
+  connectCentral,
+  PLAINTEXT_LINK,
+  redactedUrl,
+  sslModeOf,
+} from "./connection.ts";
 export type { SyncDeps } from "./deps.ts";
+export { officePositions, SiteClaimedError } from "./pusher.ts";
+export { type SyncSettings, syncSettings } from "./settings.ts";
+export { addSite, checkSiteRole, newSitePassword, SiteRoleError, siteRoleName } from "./site-roles.ts";
 
 /** The office link of a box: started by `serve --central` (or a test), with its gauges on /metrics. */
 export interface OfficeSync {
