@@ -6,7 +6,7 @@ import { listenUrls, storeCounts } from "../modules/operations/index.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import type { TlsMaterial } from "../platform/http/tls.ts";
 import { log, logError, setRequestLogging } from "../platform/log.ts";
-import { appliedSchemaVersion, openStore, StoreTooNewError } from "../platform/store/db.ts";
+import { openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
@@ -242,7 +242,7 @@ export const serveCommand: Command = {
     // Read before listening: counting a million tickets takes tens of ms, which the first
     // requests would otherwise wait for.
     const counts = storeCounts(store);
-    const schemaVersion = appliedSchemaVersion(store.sqlite);
+    const schemaVersion = store.schemaVersion();
     let front: FrontEnd;
     try {
       front = await startFrontEnd({

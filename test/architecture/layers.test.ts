@@ -7,11 +7,15 @@ import { dirname, join, relative, resolve } from "node:path";
  * in a review (README, "Code layout"):
  * - src/domain imports only src/domain, and no I/O (store, HTTP framework, files, network);
  * - src/platform imports no module, no CLI and not the composition root;
- * - a module imports no other module, no CLI and not the context: its entry (index.ts) names the
- *   dependencies it is built from, and the composition root (app.ts) hands them over;
+ * - a module imports no other module, no CLI and not the context: its deps.ts names the
+ *   dependencies it is built from (the store as the repositories it uses), its entry (index.ts)
+ *   builds it from them, and the composition root (app.ts) hands them over; no file of a module
+ *   imports its own entry;
+ * - the composition root and the CLI reach a module only through its entry;
  * - the context holds the platform only: it imports no module, so no module service can be
  *   reached through it;
- * - SQL on a table is written only in that table's repository in src/platform/store;
+ * - SQL on a table is written only in that table's repository in src/platform/store, and nothing
+ *   outside src/platform/store holds the raw connection;
  * - a module's services refuse with the domain's errors (src/domain/errors.ts), mapped to HTTP
  *   in one place; only route files make a problem themselves.
  */
@@ -47,6 +51,18 @@ function importsOf(file: string): Import[] {
 }
 
 const all = files(SRC).flatMap(importsOf);
+
+/** A file's lines with comments blanked out, and string literals too unless `strings` is set. */
+function codeOf(file: string, strings = false): string[] {
+  return readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "))
+    .split("\n")
+    .map((line) =>
+      strings
+        ? line.replace(/(^|[^:])\/\/.*$/, "$1")
+        : line.replace(/\/\/.*$|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""'),
+    );
+}
 const CLIENT = "modules/web/client/";
 const CLIENT_API_TYPES = `${CLIENT}api-types.ts`;
 const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
@@ -260,6 +276,44 @@ describe("one owner per table", () => {
       .map((f) => relative(SRC, f));
     expect(reads).toEqual([]);
     expect(readFileSync(join(SRC, "platform/store/sessions.ts"), "utf8")).toContain("browser_sessions");
+  });
+
+  // A repository is the only place that holds SQL for its tables: with the connection itself
+  // (bun:sqlite's Database, drizzle's handle) anyone could write a statement around its owner.
+  test("nothing outside src/platform/store touches the raw connection", () => {
+    const imports = all.filter(
+      (i) => !i.file.startsWith("platform/store/") && /^(bun:sqlite|drizzle-orm)(\/|$)/.test(i.spec),
+    );
+    expect(imports.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+    const reaches = files(SRC)
+      .filter((f) => !relative(SRC, f).startsWith("platform/store/"))
+      .flatMap((file) => {
+        const path = relative(SRC, file);
+        const members = codeOf(file)
+          .map((line, i) => ({ line, at: i + 1 }))
+          .filter(({ line }) => /\.(sqlite|db)\b/.test(line))
+          .map(({ at }) => `${path}:${at}`);
+        const typed = codeOf(file, true).join("\n");
+        const named = /\bStore\[\s*"(sqlite|db)"|\bPick<\s*Store\s*,[^>]*"(sqlite|db)"/.test(typed)
+          ? [path]
+          : [];
+        return [...members, ...named];
+      });
+    expect(reaches).toEqual([]);
+  });
+
+  // Each module is handed the repositories it uses, named in its deps.ts, so what a module can
+  // reach of the store is read in one place; the whole Store stays with the root and the CLI.
+  test("a module takes the store as the repositories it uses (Pick<Store, ...>), never whole", () => {
+    const whole = files(join(SRC, "modules"))
+      .filter((f) => !f.includes(`/${CLIENT}`))
+      .flatMap((file) => {
+        const code = codeOf(file)
+          .filter((line) => !/^\s*(import|export)\b.*\bfrom\b|^\s*(import|export) (type )?\{$/.test(line))
+          .join("\n");
+        return [...code.matchAll(/(?<!Pick<\s*)\bStore\b/g)].map(() => relative(SRC, file));
+      });
+    expect([...new Set(whole)]).toEqual([]);
   });
 
   test("the drizzle schema is imported only inside the store", () => {

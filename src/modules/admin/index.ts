@@ -1,12 +1,11 @@
 import { Elysia } from "elysia";
 import type { AppModule } from "../../platform/module.ts";
-import type { Store } from "../../platform/store/db.ts";
 import { changeRoutes } from "./changes/routes.ts";
 import { adminConsoleContract } from "./console-contract.ts";
 import { adminContract } from "./contract.ts";
 import { credentialApiRoutes } from "./credentials/api-routes.ts";
 import { credentialRoutes } from "./credentials/routes.ts";
-import { CredentialService } from "./credentials/service.ts";
+import { CredentialService, type CredentialStore } from "./credentials/service.ts";
 import type { AdminDeps } from "./deps.ts";
 import { lookupRecordRoutes } from "./lookups/routes.ts";
 import { lotRoutes } from "./lots/routes.ts";
@@ -32,7 +31,7 @@ export { LotCatalog } from "./lots/service.ts";
  * The credentials, built before the modules: the platform's auth verifies every request's
  * credential through its CredentialVerifier port, which this service answers.
  */
-export function adminCredentials(deps: { store: Store; now: () => number }): CredentialService {
+export function adminCredentials(deps: { store: CredentialStore; now: () => number }): CredentialService {
   return new CredentialService(deps.store, deps.now);
 }
 

@@ -8,9 +8,28 @@ import type { LookupRecorder } from "./lookup-recorder.ts";
 import type { PermitLookups } from "./lookups.ts";
 import type { LookupReadModel } from "./read-model.ts";
 
+/**
+ * What lookups read (and the read model's notes of writes), the lookup records, and the notices
+ * attendants issue with their photos.
+ */
+export type EnforcementStore = Pick<
+  Store,
+  | "tickets"
+  | "permits"
+  | "lots"
+  | "lookups"
+  | "changes"
+  | "notices"
+  | "photos"
+  | "written"
+  | "dataVersion"
+  | "inTransaction"
+  | "transaction"
+>;
+
 /** What the attendants' lookups need from the box. */
 export interface EnforcementDeps {
-  store: Store;
+  store: EnforcementStore;
   now: () => number;
   config: Pick<AppConfig, "timezone" | "recentHours" | "graceMinutes" | "currency">;
   metrics: Metrics;

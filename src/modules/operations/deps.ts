@@ -7,9 +7,25 @@ import type { Store } from "../../platform/store/db.ts";
 import type { OfficeLinkState } from "./health.ts";
 import type { RouteInfo } from "./openapi.ts";
 
+/** Readiness probes the store's writes; status, retention and the summary read and trim the tables. */
+export type OperationsStore = Pick<
+  Store,
+  | "probe"
+  | "writesFailing"
+  | "noteWrite"
+  | "recoverWrites"
+  | "tickets"
+  | "ticketSearch"
+  | "permits"
+  | "lots"
+  | "credentials"
+  | "lookups"
+  | "changes"
+>;
+
 /** What the technicians' side needs from the box. */
 export interface OperationsDeps {
-  store: Store;
+  store: OperationsStore;
   now: () => number;
   config: Pick<AppConfig, "bodyLimit" | "metricsToken" | "retentionDays">;
   metrics: Metrics;

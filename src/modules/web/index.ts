@@ -17,7 +17,7 @@ export type { WebDeps } from "./deps.ts";
  * like a Bearer token (through its CookieAuth port), and sign-in opens them.
  */
 export function webSessions(deps: {
-  store: Store;
+  store: Pick<Store, "browserSessions">;
   credentials: CredentialLookup;
   now: () => number;
 }): SessionStore {
