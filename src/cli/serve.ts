@@ -100,7 +100,7 @@ export const serveOptions = [
     name: "tls-cert",
     type: "string" as const,
     valueName: "FILE",
-    help: "PEM certificate (default: a self-signed one in the data folder)",
+    help: "PEM certificate (default: one the box's local CA issues, in the data folder)",
   },
   { name: "tls-key", type: "string" as const, valueName: "FILE", help: "PEM private key for --tls-cert" },
   { name: "http", type: "boolean" as const, help: "serve plain HTTP (behind a TLS proxy, or for tests)" },
