@@ -16,6 +16,7 @@ import { dirname, join, relative, resolve } from "node:path";
  *   reached through it;
  * - SQL on a table is written only in that table's repository in src/platform/store, and nothing
  *   outside src/platform/store holds the raw connection;
+ * - a route's TypeBox shapes live in its module's model.ts, never in the route file;
  * - a module's services refuse with the domain's errors (src/domain/errors.ts), mapped to HTTP
  *   in one place; only route files make a problem themselves.
  */
@@ -176,6 +177,19 @@ describe("layers", () => {
         !/^(app|context|config|version)\.ts$/.test(i.target),
     );
     expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+});
+
+describe("models", () => {
+  // One place to find a route's shapes: what it validates, what it answers and what the
+  // document publishes are read in the module's model.ts, not in the file that serves it.
+  test("a route file builds no TypeBox shape: they live in the module's model.ts", () => {
+    const routeFiles = files(join(SRC, "modules")).filter((f) => /(routes|health)\.ts$/.test(f));
+    expect(routeFiles.length).toBeGreaterThan(10);
+    const shaped = routeFiles
+      .filter((f) => codeOf(f).some((line) => /\bt\.[A-Z]\w*\(/.test(line)))
+      .map((f) => relative(SRC, f));
+    expect(shaped).toEqual([]);
   });
 });
 
