@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
  * - a module imports no other module, no CLI and not the context: its deps.ts names the
  *   dependencies it is built from (the store as the repositories it uses), its entry (index.ts)
  *   builds it from them, and the composition root (app.ts) hands them over; no file of a module
- *   imports its own entry;
+ *   imports its own entry, and a module's files import one another without a circle;
  * - the composition root and the CLI reach a module only through its entry;
  * - the context holds the platform only: it imports no module, so no module service can be
  *   reached through it;
@@ -116,6 +116,29 @@ describe("layers", () => {
     expect(
       modules.filter((m) => !statSync(join(SRC, "modules", m, "deps.ts"), { throwIfNoEntry: false })),
     ).toEqual([]);
+  });
+
+  // A circle makes every file on it load, and be read, with all the others: the entries and
+  // deps.ts files are laid out so that none remains inside a module.
+  test("the files of a module import one another without a circle", () => {
+    const edges = new Map<string, string[]>();
+    for (const i of all)
+      if (i.file.startsWith("modules/") && !i.file.startsWith(CLIENT) && i.target.startsWith("modules/"))
+        edges.set(i.file, [...(edges.get(i.file) ?? []), i.target]);
+    const circles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        circles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "open");
+      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of edges.keys()) visit(file, []);
+    expect(circles).toEqual([]);
   });
 
   // The domain is pure: the phone runs the box's own rules (the offline verdict, plates), so

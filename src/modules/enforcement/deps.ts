@@ -4,9 +4,6 @@ import type { Metrics } from "../../platform/metrics.ts";
 import type { OpenStreams } from "../../platform/open-streams.ts";
 import type { Store } from "../../platform/store/db.ts";
 import type { CredentialState } from "./credential-watch.ts";
-import type { LookupRecorder } from "./lookup-recorder.ts";
-import type { PermitLookups } from "./lookups.ts";
-import type { LookupReadModel } from "./read-model.ts";
 
 /**
  * What lookups read (and the read model's notes of writes), the lookup records, and the notices
@@ -38,13 +35,4 @@ export interface EnforcementDeps {
   auth: AuthDeps;
   /** Whether a credential holding a live feed still stands (the admin module's credentials). */
   credentialState: CredentialState;
-}
-
-/** Inside the module: its dependencies and the services it built for itself. */
-export interface EnforcementContext extends EnforcementDeps {
-  lookupRecorder: LookupRecorder;
-  /** What lookups answer from, kept current by the store's notes of writes. */
-  readModel: LookupReadModel;
-  /** check-tickets and the zone list, with the one cache of zone answers. */
-  lookups: PermitLookups;
 }

@@ -5,7 +5,6 @@ import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { log } from "../../platform/log.ts";
 import { isStoreUnavailable } from "../../platform/store/db.ts";
 import type { CredentialWatch } from "./credential-watch.ts";
-import type { EnforcementContext } from "./deps.ts";
 import {
   type Change,
   changesEvent,
@@ -17,6 +16,7 @@ import {
 } from "./feed-events.ts";
 import { FeedRounds } from "./feed-rounds.ts";
 import type { PermitLookups } from "./lookups.ts";
+import type { EnforcementContext } from "./module-context.ts";
 import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import type { ZoneList } from "./zone-list.ts";
 

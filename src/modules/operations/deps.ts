@@ -4,7 +4,6 @@ import type { AuthDeps } from "../../platform/http/auth.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import type { OpenStreams } from "../../platform/open-streams.ts";
 import type { Store } from "../../platform/store/db.ts";
-import type { OfficeLinkState } from "./health.ts";
 import type { RouteInfo } from "./openapi.ts";
 
 /** Readiness probes the store's writes; status, retention and the summary read and trim the tables. */
@@ -22,6 +21,23 @@ export type OperationsStore = Pick<
   | "lookups"
   | "changes"
 >;
+
+/** What the sync module tells of the office link (its SyncStatus has more). */
+export interface OfficeLinkState {
+  site: string;
+  central: string;
+  encrypted: boolean;
+  reachable: boolean;
+  pendingEvents: number;
+  oldestPendingAgeSeconds: number;
+  lastPushAt: number | null;
+  lastPullAt: number | null;
+  lastError: string | null;
+  lastFault: "role-not-site" | "site-claimed" | "schema" | "unreachable" | null;
+  lastErrorAt: number | null;
+  errors: { push: number; pull: number };
+  centralPermits: number;
+}
 
 /** What the technicians' side needs from the box. */
 export interface OperationsDeps {

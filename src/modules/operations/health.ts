@@ -3,27 +3,10 @@ import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
-import type { OperationsDeps } from "./deps.ts";
+import type { OfficeLinkState, OperationsDeps } from "./deps.ts";
 import { HealthStatus, ReadyStatus } from "./model.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
-
-/** What the sync module tells of the office link (its SyncStatus has more). */
-export interface OfficeLinkState {
-  site: string;
-  central: string;
-  encrypted: boolean;
-  reachable: boolean;
-  pendingEvents: number;
-  oldestPendingAgeSeconds: number;
-  lastPushAt: number | null;
-  lastPullAt: number | null;
-  lastError: string | null;
-  lastFault: "role-not-site" | "site-claimed" | "schema" | "unreachable" | null;
-  lastErrorAt: number | null;
-  errors: { push: number; pull: number };
-  centralPermits: number;
-}
 
 const FAULT_CONDITION = {
   "role-not-site": "office-role-not-site",
