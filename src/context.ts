@@ -23,7 +23,7 @@ interface Job {
 
 /**
  * The platform a box's modules are built on, once per process (or per test): settings, clock,
- * store, metrics, the request limits, the zone-change notice, and the background jobs `serve`
+ * store, metrics, the request limits, the open streams, and the background jobs `serve`
  * starts, held here and stopped through `stop()`. Module services are built by the modules'
  * entries (src/modules/<name>/index.ts) and wired in src/app.ts, never held here.
  */
@@ -39,7 +39,10 @@ export class AppContext {
   listening: readonly string[] = [];
   /** The certificate `serve` serves over HTTPS and its local CA; none on plain HTTP and in tests. */
   certificate: () => TlsMaterial | undefined = () => undefined;
-  /** Write paths say which zones they changed; the live zone feed listens. */
+  /**
+   * Where live zone feeds and kiosk boards register, so that a shutdown ends them at once and the
+   * status page counts them (what changed for them comes from the store's notes of writes).
+   */
   readonly openStreams = new OpenStreams();
   private readonly jobs: Job[] = [];
 

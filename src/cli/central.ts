@@ -1,17 +1,17 @@
 import { closeSync, existsSync, openSync, rmSync, writeSync } from "node:fs";
 import {
+  addSite,
   CENTRAL_SCHEMA_VERSION,
-  checkCentralSchema,
-  migrateCentral,
-} from "../modules/sync/central-schema.ts";
-import {
   CentralConfigError,
   centralPassword,
+  checkCentralSchema,
   checkCentralUrl,
   connectCentral,
+  migrateCentral,
+  newSitePassword,
   redactedUrl,
-} from "../modules/sync/connection.ts";
-import { addSite, newSitePassword, siteRoleName } from "../modules/sync/site-roles.ts";
+  siteRoleName,
+} from "../modules/sync/index.ts";
 import { type OptionSpec, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import type { Command } from "./command.ts";
 import { fail } from "./command.ts";

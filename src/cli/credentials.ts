@@ -1,5 +1,4 @@
-import { tokenView, userView } from "../modules/admin/credentials/api-routes.ts";
-import { CredentialError, CredentialService } from "../modules/admin/credentials/service.ts";
+import { CredentialError, CredentialService, tokenView, userView } from "../modules/admin/index.ts";
 import { openStore } from "../platform/store/db.ts";
 import { listOpt, parseDuration, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, isoOrDash, jsonOption, printTable } from "./command.ts";

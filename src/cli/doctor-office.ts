@@ -1,17 +1,19 @@
-import { conditionFinding } from "../modules/operations/doctor/conditions.ts";
-import type { Finding } from "../modules/operations/doctor/rules.ts";
-import { CentralSchemaError, checkCentralSchema } from "../modules/sync/central-schema.ts";
 import {
   CentralConfigError,
+  CentralSchemaError,
   centralPassword,
+  checkCentralSchema,
   checkCentralUrl,
+  checkSiteRole,
   connectCentral,
+  officePositions,
   PLAINTEXT_LINK,
   redactedUrl,
+  SiteClaimedError,
+  SiteRoleError,
   sslModeOf,
-} from "../modules/sync/connection.ts";
-import { officePositions, SiteClaimedError } from "../modules/sync/pusher.ts";
-import { checkSiteRole, SiteRoleError } from "../modules/sync/site-roles.ts";
+} from "../modules/sync/index.ts";
+import { conditionFinding, type Finding } from "./doctor/rules.ts";
 
 export interface OfficeLook {
   findings: Finding[];

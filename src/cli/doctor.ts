@@ -3,6 +3,12 @@ import { resolve } from "node:path";
 import { systemTimezone } from "../config.ts";
 import { grants, isScope, type Scope } from "../domain/credentials.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
+import { storePath } from "../platform/store/db.ts";
+import { inspectStore } from "../platform/store/inspect.ts";
+import { serveLockHeld } from "../platform/store/lock.ts";
+import { VERSION } from "../version.ts";
+import { intOpt, type OptionValues, stringOpt } from "./args.ts";
+import type { Command } from "./command.ts";
 import {
   certificateRules,
   clockRule,
@@ -10,8 +16,7 @@ import {
   systemdRule,
   timezoneRule,
   tlsRule,
-} from "../modules/operations/doctor/box-rules.ts";
-import { conditionFinding } from "../modules/operations/doctor/conditions.ts";
+} from "./doctor/box-rules.ts";
 import {
   applyRepair,
   boxAddresses,
@@ -21,11 +26,11 @@ import {
   hostname,
   ntpSynchronized,
   portState,
-  serveLockHeld,
   tlsFacts,
   unitFacts,
-} from "../modules/operations/doctor/host.ts";
+} from "./doctor/host.ts";
 import {
+  conditionFinding,
   DISK_FULL_BYTES,
   diskRule,
   type Finding,
@@ -36,12 +41,7 @@ import {
   type TerminalFacts,
   terminalsRule,
   walRule,
-} from "../modules/operations/doctor/rules.ts";
-import { storePath } from "../platform/store/db.ts";
-import { inspectStore } from "../platform/store/inspect.ts";
-import { VERSION } from "../version.ts";
-import { intOpt, type OptionValues, stringOpt } from "./args.ts";
-import type { Command } from "./command.ts";
+} from "./doctor/rules.ts";
 import { lookAtOffice } from "./doctor-office.ts";
 import { serveOptions } from "./serve.ts";
 

@@ -1,4 +1,4 @@
-import { appliedSchemaVersion, openStore, SCHEMA_VERSION } from "../platform/store/db.ts";
+import { openStore, SCHEMA_VERSION } from "../platform/store/db.ts";
 import { COMMIT, TARGET, VERSION } from "../version.ts";
 import { stringOpt } from "./args.ts";
 import { centralCommand } from "./central.ts";
@@ -16,7 +16,7 @@ const migrateCommand: Command = {
   options: [dataDirOption],
   run(v) {
     const store = openStore(stringOpt(v, "data-dir") ?? "./data");
-    const applied = appliedSchemaVersion(store.sqlite);
+    const applied = store.schemaVersion();
     store.close();
     if (store.upgrade) process.stderr.write(`${upgradeText(store.upgrade)}\n`);
     process.stderr.write(`store ${store.path} is at schema version ${applied}\n`);

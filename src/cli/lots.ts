@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CLI_ACTOR } from "../domain/changes.ts";
-import { type FileError, formatFileError } from "../modules/admin/lots/file.ts";
-import type { ImportReport } from "../modules/admin/lots/model.ts";
-import { LotCatalog } from "../modules/admin/lots/service.ts";
+import type { ImportReport } from "../modules/admin/index.ts";
+import { type FileError, formatFileError, LotCatalog } from "../modules/admin/index.ts";
 import { openStore } from "../platform/store/db.ts";
 import { stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";

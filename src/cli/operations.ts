@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import type { PurgeReport } from "../modules/operations/model.ts";
-import { PurgeIncomplete, purgeExpired } from "../modules/operations/retention.ts";
+import type { PurgeReport } from "../modules/operations/index.ts";
+import { PurgeIncomplete, purgeExpired } from "../modules/operations/index.ts";
 import { BackupError, backupStore, restoreStore } from "../platform/store/backup.ts";
-import { appliedSchemaVersion, openStore, storePath } from "../platform/store/db.ts";
+import { openStore, storePath } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { intOpt, stringOpt } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
@@ -57,7 +57,7 @@ export const restoreCommand: Command = {
       const { check, asideAs } = restoreStore(dataDir, file);
       // Bring an older backup's schema up to this binary's, as serve would.
       const store = openStore(dataDir);
-      const version = appliedSchemaVersion(store.sqlite);
+      const version = store.schemaVersion();
       store.close();
       process.stderr.write(
         `restored ${file} (schema version ${check.schemaVersion}${check.tickets === null ? "" : `, ${check.tickets} tickets`}) to ${storePath(dataDir)}, now at schema version ${version}\n`,

@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { composeBox } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
-import { listenUrls, storeCounts } from "../modules/operations/summary.ts";
+import { listenUrls, storeCounts } from "../modules/operations/index.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import type { TlsMaterial } from "../platform/http/tls.ts";
 import { log, logError, setRequestLogging } from "../platform/log.ts";
-import { appliedSchemaVersion, openStore, StoreTooNewError } from "../platform/store/db.ts";
+import { openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
@@ -100,7 +100,7 @@ export const serveOptions = [
     name: "tls-cert",
     type: "string" as const,
     valueName: "FILE",
-    help: "PEM certificate (default: a self-signed one in the data folder)",
+    help: "PEM certificate (default: one the box's local CA issues, in the data folder)",
   },
   { name: "tls-key", type: "string" as const, valueName: "FILE", help: "PEM private key for --tls-cert" },
   { name: "http", type: "boolean" as const, help: "serve plain HTTP (behind a TLS proxy, or for tests)" },
@@ -242,7 +242,7 @@ export const serveCommand: Command = {
     // Read before listening: counting a million tickets takes tens of ms, which the first
     // requests would otherwise wait for.
     const counts = storeCounts(store);
-    const schemaVersion = appliedSchemaVersion(store.sqlite);
+    const schemaVersion = store.schemaVersion();
     let front: FrontEnd;
     try {
       front = await startFrontEnd({

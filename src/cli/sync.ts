@@ -1,5 +1,4 @@
-import { CentralConfigError } from "../modules/sync/connection.ts";
-import { type SyncSettings, syncSettings } from "../modules/sync/settings.ts";
+import { CentralConfigError, type SyncSettings, syncSettings } from "../modules/sync/index.ts";
 import { intOpt, type OptionSpec, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { centralPasswordOption } from "./central.ts";
 

@@ -7,11 +7,16 @@ import { dirname, join, relative, resolve } from "node:path";
  * in a review (README, "Code layout"):
  * - src/domain imports only src/domain, and no I/O (store, HTTP framework, files, network);
  * - src/platform imports no module, no CLI and not the composition root;
- * - a module imports no other module, no CLI and not the context: its entry (index.ts) names the
- *   dependencies it is built from, and the composition root (app.ts) hands them over;
+ * - a module imports no other module, no CLI and not the context: its deps.ts names the
+ *   dependencies it is built from (the store as the repositories it uses), its entry (index.ts)
+ *   builds it from them, and the composition root (app.ts) hands them over; no file of a module
+ *   imports its own entry, and a module's files import one another without a circle;
+ * - the composition root and the CLI reach a module only through its entry;
  * - the context holds the platform only: it imports no module, so no module service can be
  *   reached through it;
- * - SQL on a table is written only in that table's repository in src/platform/store;
+ * - SQL on a table is written only in that table's repository in src/platform/store, and nothing
+ *   outside src/platform/store holds the raw connection;
+ * - a route's TypeBox shapes live in its module's model.ts, never in the route file;
  * - a module's services refuse with the domain's errors (src/domain/errors.ts), mapped to HTTP
  *   in one place; only route files make a problem themselves.
  */
@@ -47,9 +52,22 @@ function importsOf(file: string): Import[] {
 }
 
 const all = files(SRC).flatMap(importsOf);
+
+/** A file's lines with comments blanked out, and string literals too unless `strings` is set. */
+function codeOf(file: string, strings = false): string[] {
+  return readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "))
+    .split("\n")
+    .map((line) =>
+      strings
+        ? line.replace(/(^|[^:])\/\/.*$/, "$1")
+        : line.replace(/\/\/.*$|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""'),
+    );
+}
 const CLIENT = "modules/web/client/";
 const CLIENT_API_TYPES = `${CLIENT}api-types.ts`;
 const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
+const MODULE_ENTRY = /^modules\/[^/]+\/index\.ts$/;
 
 describe("layers", () => {
   test("the domain imports only the domain, and nothing that does I/O", () => {
@@ -82,6 +100,45 @@ describe("layers", () => {
       return /^(cli\/|app\.ts$|context\.ts$)/.test(i.target);
     });
     expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+
+  // The entry builds the module from its files; a file that imported the entry back (for the
+  // module's dependencies, say) would close a circle through everything the entry builds.
+  test("no file of a module imports its own entry: its dependencies are named in its deps.ts", () => {
+    const bad = all.filter((i) => {
+      const own = moduleOf(i.file);
+      return own !== undefined && i.spec.startsWith(".") && i.target === `modules/${own}/index.ts`;
+    });
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+    const modules = readdirSync(join(SRC, "modules")).filter((m) =>
+      statSync(join(SRC, "modules", m)).isDirectory(),
+    );
+    expect(
+      modules.filter((m) => !statSync(join(SRC, "modules", m, "deps.ts"), { throwIfNoEntry: false })),
+    ).toEqual([]);
+  });
+
+  // A circle makes every file on it load, and be read, with all the others: the entries and
+  // deps.ts files are laid out so that none remains inside a module.
+  test("the files of a module import one another without a circle", () => {
+    const edges = new Map<string, string[]>();
+    for (const i of all)
+      if (i.file.startsWith("modules/") && !i.file.startsWith(CLIENT) && i.target.startsWith("modules/"))
+        edges.set(i.file, [...(edges.get(i.file) ?? []), i.target]);
+    const circles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        circles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "open");
+      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of edges.keys()) visit(file, []);
+    expect(circles).toEqual([]);
   });
 
   // The domain is pure: the phone runs the box's own rules (the offline verdict, plates), so
@@ -128,12 +185,34 @@ describe("layers", () => {
     expect(
       modules.filter((m) => !statSync(join(SRC, "modules", m, "index.ts"), { throwIfNoEntry: false })).sort(),
     ).toEqual([]);
-    // Type-only imports (the document's RouteInfo) aside, the root reaches a module only by its entry.
-    expect(
-      fromRoot
-        .filter((i) => !i.typeOnly && !/^modules\/[^/]+\/index\.ts$/.test(i.target))
-        .map((i) => i.target),
-    ).toEqual([]);
+    // The root reaches a module only by its entry, types included.
+    expect(fromRoot.filter((i) => !MODULE_ENTRY.test(i.target)).map((i) => i.target)).toEqual([]);
+  });
+
+  // A command reaches a module as the composition root does, by its entry: what a module's files
+  // are called and where they sit stays the module's own business.
+  test("the CLI imports a module only by its entry, and otherwise the platform, the domain and the root", () => {
+    const bad = all.filter(
+      (i) =>
+        i.file.startsWith("cli/") &&
+        i.spec.startsWith(".") &&
+        !(MODULE_ENTRY.test(i.target) || /^(cli|platform|domain)\//.test(i.target)) &&
+        !/^(app|context|config|version)\.ts$/.test(i.target),
+    );
+    expect(bad.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+  });
+});
+
+describe("models", () => {
+  // One place to find a route's shapes: what it validates, what it answers and what the
+  // document publishes are read in the module's model.ts, not in the file that serves it.
+  test("a route file builds no TypeBox shape: they live in the module's model.ts", () => {
+    const routeFiles = files(join(SRC, "modules")).filter((f) => /(routes|health)\.ts$/.test(f));
+    expect(routeFiles.length).toBeGreaterThan(10);
+    const shaped = routeFiles
+      .filter((f) => codeOf(f).some((line) => /\bt\.[A-Z]\w*\(/.test(line)))
+      .map((f) => relative(SRC, f));
+    expect(shaped).toEqual([]);
   });
 });
 
@@ -234,6 +313,44 @@ describe("one owner per table", () => {
       .map((f) => relative(SRC, f));
     expect(reads).toEqual([]);
     expect(readFileSync(join(SRC, "platform/store/sessions.ts"), "utf8")).toContain("browser_sessions");
+  });
+
+  // A repository is the only place that holds SQL for its tables: with the connection itself
+  // (bun:sqlite's Database, drizzle's handle) anyone could write a statement around its owner.
+  test("nothing outside src/platform/store touches the raw connection", () => {
+    const imports = all.filter(
+      (i) => !i.file.startsWith("platform/store/") && /^(bun:sqlite|drizzle-orm)(\/|$)/.test(i.spec),
+    );
+    expect(imports.map((i) => `${i.file} → ${i.spec}`)).toEqual([]);
+    const reaches = files(SRC)
+      .filter((f) => !relative(SRC, f).startsWith("platform/store/"))
+      .flatMap((file) => {
+        const path = relative(SRC, file);
+        const members = codeOf(file)
+          .map((line, i) => ({ line, at: i + 1 }))
+          .filter(({ line }) => /\.(sqlite|db)\b/.test(line))
+          .map(({ at }) => `${path}:${at}`);
+        const typed = codeOf(file, true).join("\n");
+        const named = /\bStore\[\s*"(sqlite|db)"|\bPick<\s*Store\s*,[^>]*"(sqlite|db)"/.test(typed)
+          ? [path]
+          : [];
+        return [...members, ...named];
+      });
+    expect(reaches).toEqual([]);
+  });
+
+  // Each module is handed the repositories it uses, named in its deps.ts, so what a module can
+  // reach of the store is read in one place; the whole Store stays with the root and the CLI.
+  test("a module takes the store as the repositories it uses (Pick<Store, ...>), never whole", () => {
+    const whole = files(join(SRC, "modules"))
+      .filter((f) => !f.includes(`/${CLIENT}`))
+      .flatMap((file) => {
+        const code = codeOf(file)
+          .filter((line) => !/^\s*(import|export)\b.*\bfrom\b|^\s*(import|export) (type )?\{$/.test(line))
+          .join("\n");
+        return [...code.matchAll(/(?<!Pick<\s*)\bStore\b/g)].map(() => relative(SRC, file));
+      });
+    expect([...new Set(whole)]).toEqual([]);
   });
 
   test("the drizzle schema is imported only inside the store", () => {

@@ -18,7 +18,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { type ConditionId, fixFor } from "../../src/modules/operations/doctor/conditions.ts";
+import { type ConditionId, fixFor } from "../../src/modules/operations/conditions.ts";
 import { type Box, boxesForFile } from "../support/binary.ts";
 
 const newBox = boxesForFile();

@@ -1,16 +1,10 @@
 import { CREDENTIAL_REFUSALS } from "../../domain/credentials.ts";
 import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
 import { ChangePage, OperatorChange } from "./changes/model.ts";
-import {
-  NewToken,
-  TokenInput,
-  TokenList,
-  UserEnvelope,
-  UserInput,
-  UserList,
-} from "./credentials/api-routes.ts";
-import { LookupPage } from "./lookups/routes.ts";
-import { MAX_CSV_TICKETS, TicketPage } from "./tickets/search-routes.ts";
+import { NewToken, TokenInput, TokenList, UserEnvelope, UserInput, UserList } from "./credentials/model.ts";
+import { LookupPage } from "./lookups/model.ts";
+import { TicketPage } from "./tickets/model.ts";
+import { MAX_CSV_TICKETS } from "./tickets/search-routes.ts";
 
 const token = {
   id: "tok_3f9a1c22b7e4",

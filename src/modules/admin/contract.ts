@@ -1,7 +1,7 @@
 import { LotFile, ParkingLotInput, ParkingLotPatch } from "../../domain/lots/schema.ts";
 import { type ApiContract, type OperationContract, problemInfos } from "../../platform/http/api-contract.ts";
 import { ADMIN_EXAMPLES as EX } from "./contract-examples.ts";
-import { WhoAmI } from "./credentials/routes.ts";
+import { WhoAmI } from "./credentials/model.ts";
 import { ImportAnswer, ImportedLot, ImportReport } from "./lots/model.ts";
 import {
   Permit,

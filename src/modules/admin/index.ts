@@ -1,15 +1,12 @@
 import { Elysia } from "elysia";
-import type { AppConfig } from "../../config.ts";
-import type { AuthDeps } from "../../platform/http/auth.ts";
-import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
-import type { Store } from "../../platform/store/db.ts";
 import { changeRoutes } from "./changes/routes.ts";
 import { adminConsoleContract } from "./console-contract.ts";
 import { adminContract } from "./contract.ts";
 import { credentialApiRoutes } from "./credentials/api-routes.ts";
 import { credentialRoutes } from "./credentials/routes.ts";
-import { CredentialService } from "./credentials/service.ts";
+import { CredentialService, type CredentialStore } from "./credentials/service.ts";
+import type { AdminDeps } from "./deps.ts";
 import { lookupRecordRoutes } from "./lookups/routes.ts";
 import { lotRoutes } from "./lots/routes.ts";
 import { noticeAdminContract } from "./notices/contract.ts";
@@ -23,23 +20,19 @@ import { revenueRoutes } from "./reports/routes.ts";
 import { ticketAdminRoutes } from "./tickets/routes.ts";
 import { ticketSearchRoutes } from "./tickets/search-routes.ts";
 
+export { CredentialError, CredentialService } from "./credentials/service.ts";
+export { tokenView, userView } from "./credentials/views.ts";
+export type { AdminDeps } from "./deps.ts";
+export { type FileError, formatFileError } from "./lots/file.ts";
+export type { ImportReport } from "./lots/model.ts";
+export { LotCatalog } from "./lots/service.ts";
+
 /**
  * The credentials, built before the modules: the platform's auth verifies every request's
  * credential through its CredentialVerifier port, which this service answers.
  */
-export function adminCredentials(deps: { store: Store; now: () => number }): CredentialService {
+export function adminCredentials(deps: { store: CredentialStore; now: () => number }): CredentialService {
   return new CredentialService(deps.store, deps.now);
-}
-
-/** What the operators' side needs from the box. */
-export interface AdminDeps {
-  store: Store;
-  now: () => number;
-  config: Pick<AppConfig, "timezone" | "currency" | "holidays">;
-  /** Per-lot occupancy gauges are added to it. */
-  metrics: Pick<Metrics, "addGauges">;
-  auth: AuthDeps;
-  credentials: CredentialService;
 }
 
 /** Lots, permits, tickets, credentials, history, lookups, occupancy and reports, for operators. */

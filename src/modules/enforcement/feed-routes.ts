@@ -3,8 +3,8 @@ import { credentialLabel } from "../../domain/credentials.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
 import { CredentialWatch } from "./credential-watch.ts";
-import type { EnforcementContext } from "./index.ts";
 import { FeedQuery, ZoneParams } from "./model.ts";
+import type { EnforcementContext } from "./module-context.ts";
 import { ZoneFeed } from "./zone-feed.ts";
 
 /** The zone list, live: what the attendant page shows while a zone is picked. */

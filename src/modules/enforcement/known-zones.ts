@@ -1,5 +1,5 @@
-import type { EnforcementContext } from "./index.ts";
 import type { KnownZones } from "./model.ts";
+import type { EnforcementContext } from "./module-context.ts";
 
 /** A zone with a ticket or permit this recently counts as one of the site's zones. */
 export const KNOWN_ZONE_DAYS = 30;

@@ -37,7 +37,7 @@ export class LookupRecorder {
   );
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, "lookups">,
     private readonly metrics?: Metrics,
   ) {}
 

@@ -13,7 +13,7 @@ import { PlateList } from "../../domain/permits/plate-list.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
 import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
-import type { EnforcementDeps } from "./index.ts";
+import type { EnforcementDeps } from "./deps.ts";
 import type { ExtendedInformation } from "./model.ts";
 import type { LookupReadModel } from "./read-model.ts";
 import { type Patch, ZoneAnswers } from "./zone-answers.ts";

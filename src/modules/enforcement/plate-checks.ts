@@ -1,7 +1,7 @@
 import { formatMicros, startOfDay } from "../../domain/time/zoned.ts";
-import type { EnforcementContext } from "./index.ts";
 import type { LookupRecord } from "./lookup-recorder.ts";
 import type { PlateChecks } from "./model.ts";
+import type { EnforcementContext } from "./module-context.ts";
 
 /** More than a day of rounds past one car; the oldest beyond it are left out. */
 const CHECKS_SHOWN = 50;

@@ -14,7 +14,7 @@ const PLATES_KEPT = 64;
 const ZONES_LOGGED = 1_000;
 
 /** What the read model asks of the store: its repositories, its write notes and its data version. */
-export type ReadModelStore = Pick<Store, "tickets" | "permits" | "written" | "dataVersion" | "sqlite">;
+export type ReadModelStore = Pick<Store, "tickets" | "permits" | "written" | "dataVersion" | "inTransaction">;
 
 export interface ReadModelOptions {
   /** Tickets read per turn of the event loop while the set is (re)built. */
@@ -163,7 +163,7 @@ export class LookupReadModel {
     if (this.horizon !== null && cutoff < this.horizon) this.horizon = null;
     if (this.horizon === null) {
       // Never built from inside a transaction: it would read rows a rollback could still take back.
-      if (this.store.sqlite.inTransaction) return false;
+      if (this.store.inTransaction) return false;
       // A build that started before what made this one needed is started over.
       if (this.building?.version !== this.dataVersion || this.building.horizon > cutoff) this.build(cutoff);
       return false;
@@ -171,7 +171,7 @@ export class LookupReadModel {
     const written = this.store.written;
     if (written.serial !== this.notesSeen) {
       // A row written inside a transaction still open could be rolled back: not taken in yet.
-      if (this.store.sqlite.inTransaction) return false;
+      if (this.store.inTransaction) return false;
       this.notesSeen = written.serial;
       const notes = written.take();
       // Past MAX_NOTED_TICKETS written since the last answer, reading the whole set again is cheaper.

@@ -6,7 +6,6 @@ import { withEtag } from "../../platform/http/conditional.ts";
 import { readJsonBody } from "../../platform/http/json-body.ts";
 import { sharedBodyResponse } from "../../platform/http/shared-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
-import type { EnforcementContext } from "./index.ts";
 import { checksTarget, lookupTarget, verdictTarget } from "./lookup-params.ts";
 import {
   ChecksParams,
@@ -19,6 +18,7 @@ import {
   ZoneParams,
   ZonePlates,
 } from "./model.ts";
+import type { EnforcementContext } from "./module-context.ts";
 import { Enforcement } from "./service.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };

@@ -1,7 +1,7 @@
 import { type PlateHolding, verdictCutoff } from "../../domain/permits/verdict-answer.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
-import type { EnforcementContext } from "./index.ts";
 import type { ZonePermits } from "./model.ts";
+import type { EnforcementContext } from "./module-context.ts";
 import { plateHoldings } from "./verdict.ts";
 
 /**

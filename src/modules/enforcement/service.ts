@@ -1,10 +1,10 @@
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
-import type { EnforcementContext } from "./index.ts";
 import { knownZones } from "./known-zones.ts";
 import type { LookupTarget } from "./lookup-params.ts";
 import type { PermitLookups } from "./lookups.ts";
 import type { KnownZones, PlateChecks, Verdict } from "./model.ts";
+import type { EnforcementContext } from "./module-context.ts";
 import { plateChecksToday } from "./plate-checks.ts";
 import { zonePermits } from "./saved-list.ts";
 import { plateVerdict } from "./verdict.ts";

@@ -2,8 +2,8 @@ import type { PermitWindow } from "../../domain/permits/activity.ts";
 import { type PlateHolding, verdictAnswer, verdictCutoff } from "../../domain/permits/verdict-answer.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
 import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
-import type { EnforcementContext } from "./index.ts";
 import type { Verdict } from "./model.ts";
+import type { EnforcementContext } from "./module-context.ts";
 
 type HoldingContext = Pick<EnforcementContext, "store">;
 

@@ -15,8 +15,8 @@ import {
   platesEvent,
 } from "./feed-events.ts";
 import { FeedRounds } from "./feed-rounds.ts";
-import type { EnforcementContext } from "./index.ts";
 import type { PermitLookups } from "./lookups.ts";
+import type { EnforcementContext } from "./module-context.ts";
 import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import type { ZoneList } from "./zone-list.ts";
 

@@ -13,7 +13,7 @@ import {
 } from "../../domain/tickets/rules.ts";
 import { isStoreUnavailable } from "../../platform/store/connection.ts";
 import type { TicketRow } from "../../platform/store/tickets/rows.ts";
-import type { IntakeDeps } from "./index.ts";
+import type { IntakeDeps } from "./deps.ts";
 import { readTicketEvent } from "./read-event.ts";
 import { storedBody } from "./stored-body.ts";
 

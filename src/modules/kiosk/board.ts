@@ -2,7 +2,7 @@ import { invalid } from "../../domain/errors.ts";
 import { lotFill, occupancyCurves } from "../../domain/reports/occupancy.ts";
 import { priceStay, type Site } from "../../domain/tariff/engine.ts";
 import { holidayCalendar } from "../../domain/tariff/holidays.ts";
-import type { KioskDeps } from "./index.ts";
+import type { KioskDeps } from "./deps.ts";
 
 /** The most lots one board shows: a screen across a lobby holds a handful. */
 export const MAX_BOARD_LOTS = 24;

@@ -1,6 +1,6 @@
 import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
 import { KIOSK_REFUSALS } from "./feed.ts";
-import { BoardView } from "./routes.ts";
+import { BoardView } from "./model.ts";
 
 const board = {
   at: "2026-06-15T10:00:00.000000Z",

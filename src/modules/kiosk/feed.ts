@@ -2,7 +2,7 @@ import { type RefusalTable, refuse } from "../../domain/errors.ts";
 import type { Site } from "../../domain/tariff/engine.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { type Board, boardNow } from "./board.ts";
-import type { KioskDeps } from "./index.ts";
+import type { KioskDeps } from "./deps.ts";
 
 /** What the kiosk board refuses. */
 export const KIOSK_REFUSALS = {

@@ -1,35 +1,11 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { addressBucket } from "../../platform/http/rate-limit.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
+import type { KioskDeps } from "./deps.ts";
 import { BoardFeed, boardJson } from "./feed.ts";
-import type { KioskDeps } from "./index.ts";
-
-export const BoardQuery = t.Object({
-  lots: t.Optional(
-    t.String({
-      maxLength: 300,
-      description: "Lot ids joined by commas (up to 24); absent: every active lot",
-    }),
-  ),
-});
-
-export const BoardView = t.Object({
-  at: t.String({ format: "date-time", description: "When these figures were read" }),
-  currency: t.String(),
-  lots: t.Array(
-    t.Object({
-      id: t.Integer(),
-      name: t.String(),
-      free: t.Union([t.Integer(), t.Null()], {
-        description: "Free spaces; null: the lot does not count its spaces",
-      }),
-      full: t.Boolean(),
-      price_per_hour: t.Integer({ description: "What the next hour from now costs, cents incl. VAT" }),
-    }),
-  ),
-});
+import { BoardQuery } from "./model.ts";
 
 /**
  * The kiosk board's figures (public and read-only, as the lot list is): free spaces and the price

@@ -1,6 +1,5 @@
 import type { ApiContract } from "../../platform/http/api-contract.ts";
-import { HealthStatus } from "./health.ts";
-import { ProblemSchema } from "./model.ts";
+import { HealthStatus, ProblemSchema } from "./model.ts";
 
 /** Sections of the reference, in the order a terminal vendor reads them. */
 export const TAGS = [

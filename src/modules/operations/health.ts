@@ -1,67 +1,12 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
-import { CONDITIONS, type ConditionId, type ReportedProblem, reported } from "./doctor/conditions.ts";
-import type { OperationsDeps } from "./index.ts";
-
-export const HealthStatus = t.Object({ status: t.Literal("ok") });
-
-const Instant = t.Union([t.String({ description: "ISO 8601, UTC" }), t.Null()]);
-
-/** The office link's state; the box is ready without it, so it never turns /readyz red. */
-export const SyncReadiness = t.Object({
-  site: t.String(),
-  central: t.String({ description: "The office's PostgreSQL, without credentials" }),
-  encrypted: t.Boolean({ description: "false only where --central says sslmode=disable" }),
-  reachable: t.Boolean({ description: "The last push and pull reached the office" }),
-  pending_events: t.Integer({ description: "Ticket events the office does not have yet" }),
-  oldest_pending_age_seconds: t.Number(),
-  last_push_at: Instant,
-  last_pull_at: Instant,
-  last_error: t.Union([t.String(), t.Null()]),
-  last_error_at: Instant,
-  errors: t.Object({ push: t.Integer(), pull: t.Integer() }),
-  central_permits: t.Integer({ description: "Office permits held for this site" }),
-});
-
-/** A condition the box works under only in part (doctor's list, docs/operations.md). */
-export const ReadyProblem = t.Object({
-  condition: t.String({
-    description: `The condition's id, as parkd doctor names it: ${Object.keys(CONDITIONS).join(", ")}`,
-  }),
-  summary: t.String(),
-  fix: t.String(),
-});
-
-export const ReadyStatus = t.Object({
-  status: t.Literal("ok"),
-  sync: t.Optional(SyncReadiness),
-  problems: t.Optional(
-    t.Array(ReadyProblem, {
-      description: "What the box is ready despite (the office link's faults); absent when there is none",
-    }),
-  ),
-});
+import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
+import type { OfficeLinkState, OperationsDeps } from "./deps.ts";
+import { HealthStatus, ReadyStatus } from "./model.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
-
-/** What the sync module tells of the office link (its SyncStatus has more). */
-export interface OfficeLinkState {
-  site: string;
-  central: string;
-  encrypted: boolean;
-  reachable: boolean;
-  pendingEvents: number;
-  oldestPendingAgeSeconds: number;
-  lastPushAt: number | null;
-  lastPullAt: number | null;
-  lastError: string | null;
-  lastFault: "role-not-site" | "site-claimed" | "schema" | "unreachable" | null;
-  lastErrorAt: number | null;
-  errors: { push: number; pull: number };
-  centralPermits: number;
-}
 
 const FAULT_CONDITION = {
   "role-not-site": "office-role-not-site",

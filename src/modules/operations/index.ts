@@ -1,34 +1,26 @@
 import { Elysia } from "elysia";
-import type { AppConfig } from "../../config.ts";
-import type { ApiContract } from "../../platform/http/api-contract.ts";
-import type { AuthDeps } from "../../platform/http/auth.ts";
 import { logError, logLine } from "../../platform/log.ts";
-import type { Metrics } from "../../platform/metrics.ts";
 import type { AppModule } from "../../platform/module.ts";
-import type { OpenStreams } from "../../platform/open-streams.ts";
-import type { Store } from "../../platform/store/db.ts";
-import { healthRoutes, type OfficeLinkState } from "./health.ts";
-import type { RouteInfo } from "./openapi.ts";
+import type { OperationsDeps } from "./deps.ts";
+import { healthRoutes } from "./health.ts";
 import { scheduleRetention } from "./retention.ts";
 import { operationsRoutes } from "./routes.ts";
 import { statusContract } from "./status-contract.ts";
 import { statusRoutes } from "./status-routes.ts";
 
-/** What the technicians' side needs from the box. */
-export interface OperationsDeps {
-  store: Store;
-  now: () => number;
-  config: Pick<AppConfig, "bodyLimit" | "metricsToken" | "retentionDays">;
-  metrics: Metrics;
-  /** How many live feeds are open (the status page). */
-  openStreams: Pick<OpenStreams, "openReaders">;
-  auth: AuthDeps;
-  /** The office link's state, when the box has one (`serve --central`). */
-  officeLink: () => OfficeLinkState | undefined;
-  /** Every route of the app and what every module says of them, for /openapi.json and /docs. */
-  routesOf: () => readonly RouteInfo[];
-  contracts: readonly ApiContract[];
-}
+export {
+  CONDITIONS,
+  type Condition,
+  type ConditionId,
+  type FixPlace,
+  fixFor,
+  type Level,
+} from "./conditions.ts";
+export type { OperationsDeps } from "./deps.ts";
+export type { PurgeReport } from "./model.ts";
+export type { RouteInfo } from "./openapi.ts";
+export { PurgeIncomplete, purgeExpired } from "./retention.ts";
+export { listenUrls, storeCounts } from "./summary.ts";
 
 /** Health, readiness, the status page, /metrics, the API's own document, and hourly retention. */
 export function operationsModule(deps: OperationsDeps): AppModule {

@@ -70,8 +70,11 @@ async function step<T>(run: () => T, done: PurgeReport, pause: () => Promise<voi
   }
 }
 
+/** The tables retention deletes from: tickets and their log, lookup records, operator changes. */
+export type RetentionStore = Pick<Store, "tickets" | "lookups" | "changes">;
+
 /** Deletes (or with dryRun, counts) what retention removes; returns how many rows of each kind. */
-export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<PurgeReport> {
+export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): Promise<PurgeReport> {
   const cutoff = cutoffOf(opts.now, opts.retentionDays);
   if (opts.dryRun) {
     const ended = store.tickets.countEndedBefore(cutoff);
@@ -125,7 +128,7 @@ export interface RetentionSchedule {
  * and retried at the next tick; it never takes the server down.
  */
 export function scheduleRetention(opts: {
-  store: Store;
+  store: RetentionStore;
   now: () => number;
   retentionDays: number;
   everyMs?: number;

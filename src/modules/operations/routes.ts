@@ -6,8 +6,8 @@ import { trimOws } from "../../platform/http/http1.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { VERSION } from "../../version.ts";
 import { operationsContract } from "./contract.ts";
+import type { OperationsDeps } from "./deps.ts";
 import { renderDocsPage } from "./docs-page.ts";
-import type { OperationsDeps } from "./index.ts";
 import { buildOpenApi, type RouteInfo } from "./openapi.ts";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();

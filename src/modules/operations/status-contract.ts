@@ -1,5 +1,5 @@
 import type { ApiContract } from "../../platform/http/api-contract.ts";
-import { Status } from "./status-routes.ts";
+import { Status } from "./model.ts";
 
 /** What the OpenAPI document says of /api/v1/status (api-contract.ts). */
 export const statusContract: ApiContract = {

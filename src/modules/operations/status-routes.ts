@@ -1,36 +1,11 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { VERSION } from "../../version.ts";
-import { SyncReadiness, syncReadiness } from "./health.ts";
-import type { OperationsDeps } from "./index.ts";
+import type { OperationsDeps } from "./deps.ts";
+import { syncReadiness } from "./health.ts";
+import { Status } from "./model.ts";
 import { statusFromMetrics } from "./status-figures.ts";
-
-const Counts = t.Record(t.String(), t.Number());
-const Maybe = t.Union([t.Number(), t.Null()]);
-export const Status = t.Object({
-  data: t.Object({
-    version: t.String(),
-    uptime_seconds: t.Number(),
-    store_bytes: Maybe,
-    disk_free_bytes: Maybe,
-    store_writable: t.Union([t.Boolean(), t.Null()]),
-    resident_memory_bytes: Maybe,
-    active_tickets: Maybe,
-    active_permits: Maybe,
-    events: t.Object({ last_minute: t.Integer(), last_hour: t.Integer(), since_start: Counts }),
-    terminals: t.Array(t.Object({ credential: t.String(), last_at: t.String({ format: "date-time" }) }), {
-      description: "The last accepted ticket event of each credential, newest first",
-    }),
-    lookups_since_start: Counts,
-    auth_failures_since_start: t.Number(),
-    requests: t.Object({ total: t.Number(), client_errors: t.Number(), server_errors: t.Number() }),
-    live_feeds: t.Integer(),
-    office: t.Union([SyncReadiness, t.Null()], {
-      description: "The office link (serve --central); null without one",
-    }),
-  }),
-});
 
 /** The figures of /metrics a person cares about, for the console's status page (scope admin). */
 export function statusRoutes(ctx: OperationsDeps) {

@@ -2,7 +2,9 @@ import { networkInterfaces } from "node:os";
 import type { Store } from "../../platform/store/db.ts";
 
 /** Row counts for the start-up summary: one cheap count per table. */
-export function storeCounts(store: Store): Record<string, number> {
+export function storeCounts(
+  store: Pick<Store, "tickets" | "permits" | "lots" | "credentials">,
+): Record<string, number> {
   const { tokens, users } = store.credentials.counts();
   return {
     tickets: store.tickets.count(),

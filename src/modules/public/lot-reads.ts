@@ -1,7 +1,7 @@
 import type { ParkingLot } from "../../domain/lots/lot.ts";
 import { lotNotFound } from "../../domain/lots/rules.ts";
 import { type Rendered, renderJson } from "../../platform/http/conditional.ts";
-import type { Store } from "../../platform/store/db.ts";
+import type { PublicStore } from "./deps.ts";
 
 interface Snapshot {
   version: string;
@@ -21,7 +21,7 @@ interface Snapshot {
 export class LotReads {
   private snapshot: Snapshot | null = null;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: PublicStore) {}
 
   private current(): Snapshot {
     const version = `${this.store.dataVersion()}:${this.store.written.lotWrites}`;

@@ -1,21 +1,28 @@
-import type { AppConfig } from "../../config.ts";
-import type { Metrics } from "../../platform/metrics.ts";
-import type { JobHolder } from "../../platform/module.ts";
-import type { Store } from "../../platform/store/db.ts";
 import { VERSION } from "../../version.ts";
+import type { SyncDeps } from "./deps.ts";
 import { CentralSync, type SyncOptions, type SyncStatus } from "./job.ts";
 import { syncGauges } from "./metrics.ts";
 import type { SyncSettings } from "./settings.ts";
 
-/** What the sync with the office needs from the box. */
-export interface SyncDeps {
-  store: Store;
-  now: () => number;
-  config: Pick<AppConfig, "timezone" | "recentHours" | "central">;
-  metrics: Pick<Metrics, "addGauges">;
-  /** Where a started sync is held to be stopped at shutdown. */
-  hold: JobHolder;
-}
+export {
+  CENTRAL_SCHEMA_VERSION,
+  CentralSchemaError,
+  checkCentralSchema,
+  migrateCentral,
+} from "./central-schema.ts";
+export {
+  CentralConfigError,
+  centralPassword,
+  checkCentralUrl,
+  connectCentral,
+  PLAINTEXT_LINK,
+  redactedUrl,
+  sslModeOf,
+} from "./connection.ts";
+export type { SyncDeps } from "./deps.ts";
+export { officePositions, SiteClaimedError } from "./pusher.ts";
+export { type SyncSettings, syncSettings } from "./settings.ts";
+export { addSite, checkSiteRole, newSitePassword, SiteRoleError, siteRoleName } from "./site-roles.ts";
 
 /** The office link of a box: started by `serve --central` (or a test), with its gauges on /metrics. */
 export interface OfficeSync {

@@ -1,9 +1,9 @@
 import type { SQL } from "bun";
 import { RepeatedFault } from "../../platform/fault-log.ts";
 import { log } from "../../platform/log.ts";
-import type { Store } from "../../platform/store/db.ts";
 import { CentralSchemaError } from "./central-schema.ts";
 import { type CentralTarget, connectCentral, PLAINTEXT_LINK, redactedUrl, sslModeOf } from "./connection.ts";
+import type { SyncStore } from "./deps.ts";
 import { SyncLocal } from "./local.ts";
 import { notePull, pullPermits } from "./puller.ts";
 import { pushBatch, SiteClaimedError } from "./pusher.ts";
@@ -21,7 +21,7 @@ function faultOf(e: unknown): LinkFault {
 }
 
 export interface SyncOptions {
-  store: Store;
+  store: SyncStore;
   target: CentralTarget;
   /** The site id every row is tagged with at the office. */
   site: string;

@@ -1,10 +1,9 @@
-import type { Store } from "../../platform/store/db.ts";
 import type { StoredLookup } from "../../platform/store/lookups.ts";
 import type { StoredLot } from "../../platform/store/lots.ts";
 import type { OfficePermit } from "../../platform/store/permits.ts";
 import type { SyncStream } from "../../platform/store/sync-cursors.ts";
 import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets/rows.ts";
-import { TicketSyncRecords } from "../../platform/store/tickets/sync.ts";
+import type { SyncStore } from "./deps.ts";
 
 /** One push's worth of local rows, read in one snapshot. */
 export interface LocalBatch {
@@ -19,16 +18,7 @@ export interface LocalBatch {
 
 /** What the sync reads from and writes to the box's own store, through its repositories. */
 export class SyncLocal {
-  private held: { sqlite: Store["sqlite"]; records: TicketSyncRecords } | null = null;
-
-  constructor(private readonly store: Store) {}
-
-  /** The sync's reads of the tickets and their log, on the store's connection of the moment. */
-  private get tickets(): TicketSyncRecords {
-    if (this.held?.sqlite !== this.store.sqlite)
-      this.held = { sqlite: this.store.sqlite, records: new TicketSyncRecords(this.store.sqlite) };
-    return this.held.records;
-  }
+  constructor(private readonly store: SyncStore) {}
 
   cursor(stream: SyncStream): string | undefined {
     return this.store.syncCursors.get(stream);
@@ -62,14 +52,14 @@ export class SyncLocal {
     const s = this.store;
     return s.transaction((): LocalBatch => {
       const after = { events: s.syncCursors.position("events"), lookups: s.syncCursors.position("lookups") };
-      const events = this.tickets.eventsAfter(after.events, limit);
+      const events = s.ticketSync.eventsAfter(after.events, limit);
       const tickets: SyncedTicket[] = [];
       const seen = new Set<string>();
       for (const e of events) {
         if (seen.has(e.ticketId)) continue;
         seen.add(e.ticketId);
         // Null when retention deleted it after its events were read: nothing left to describe.
-        const t = this.tickets.synced(e.ticketId);
+        const t = s.ticketSync.synced(e.ticketId);
         if (t) tickets.push(t);
       }
       const lookups = s.lookups.after(after.lookups, limit);
@@ -81,18 +71,18 @@ export class SyncLocal {
 
   /** The highest event seq and lookup id this store ever handed out. */
   lastIds(): { events: number; lookups: number } {
-    return { events: this.tickets.lastSeq(), lookups: this.store.lookups.lastId() };
+    return { events: this.store.ticketSync.lastSeq(), lookups: this.store.lookups.lastId() };
   }
 
   /** New events and lookup records are numbered after these (see CentralSync.reconcile). */
   continueAfter(ids: { events: number; lookups: number }): void {
-    this.tickets.continueAfter(ids.events);
+    this.store.ticketSync.continueAfter(ids.events);
     this.store.lookups.continueAfter(ids.lookups);
   }
 
   /** Events the office does not have yet, and when the oldest of them arrived. */
   pending(): { events: number; oldestReceivedAt: number | null } {
-    const r = this.tickets.eventsPending(this.position("events"));
+    const r = this.store.ticketSync.eventsPending(this.position("events"));
     return { events: r.count, oldestReceivedAt: r.oldestReceivedAt };
   }
 

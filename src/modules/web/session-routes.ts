@@ -7,7 +7,7 @@ import { problem, problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
-import type { WebContext } from "./index.ts";
+import type { WebContext } from "./deps.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
 import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./session-cookie.ts";
 import type { LostReason } from "./sessions.ts";

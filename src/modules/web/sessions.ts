@@ -79,7 +79,7 @@ export class SessionStore {
   private writesFailing = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, "browserSessions">,
     private readonly credentials: CredentialLookup,
     private readonly now: () => number = Date.now,
   ) {}

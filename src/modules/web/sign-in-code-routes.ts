@@ -4,7 +4,7 @@ import { refuse } from "../../domain/errors.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { log } from "../../platform/log.ts";
-import type { WebContext } from "./index.ts";
+import type { WebContext } from "./deps.ts";
 import { NewSignInCode, SignInCodeEnvelope } from "./model.ts";
 import { type CodeFor, consoleOrigin, handheldBase } from "./sign-in-codes.ts";
 

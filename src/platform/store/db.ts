@@ -13,7 +13,7 @@ import { CredentialRecords } from "./credentials.ts";
 import { folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
-import { applyMigrations } from "./migrations.ts";
+import { appliedSchemaVersion, applyMigrations } from "./migrations.ts";
 import { NoticeRecords } from "./notices.ts";
 import { PermitRecords } from "./permits.ts";
 import { DiskPhotoFiles, MemoryPhotoFiles, type PhotoFiles } from "./photos.ts";
@@ -24,6 +24,7 @@ import { BrowserSessionRecords } from "./sessions.ts";
 import { SyncCursors } from "./sync-cursors.ts";
 import { TicketRecords } from "./tickets/records.ts";
 import { TicketSearchRecords } from "./tickets/search.ts";
+import { TicketSyncRecords } from "./tickets/sync.ts";
 import { type StoreUpgrade, upgradeSchema } from "./upgrade.ts";
 import { WrittenRows } from "./written.ts";
 
@@ -46,6 +47,7 @@ export class Store {
   private repos: {
     tickets?: TicketRecords;
     ticketSearch?: TicketSearchRecords;
+    ticketSync?: TicketSyncRecords;
     reports?: ReportRecords;
     permits?: PermitRecords;
     lots?: LotRecords;
@@ -91,6 +93,16 @@ export class Store {
   }
   get db(): Db {
     return this.conn.db;
+  }
+
+  /** A transaction is open on the connection: what it wrote could still be rolled back. */
+  get inTransaction(): boolean {
+    return this.conn.sqlite.inTransaction;
+  }
+
+  /** How many of the migrations this store has applied (0 for an empty file). */
+  schemaVersion(): number {
+    return appliedSchemaVersion(this.conn.sqlite);
   }
 
   /** The connection cannot write and will not by itself (see recoverWrites). */
@@ -161,6 +173,11 @@ export class Store {
   get ticketSearch(): TicketSearchRecords {
     this.repos.ticketSearch ??= new TicketSearchRecords(this.sqlite);
     return this.repos.ticketSearch;
+  }
+  /** The office sync's reads of the tickets and their log (the third owner of both tables). */
+  get ticketSync(): TicketSyncRecords {
+    this.repos.ticketSync ??= new TicketSyncRecords(this.sqlite);
+    return this.repos.ticketSync;
   }
   /** The revenue book, and the reports' reads of tickets (docs/reports.md). */
   get reports(): ReportRecords {

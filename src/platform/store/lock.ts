@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { accessSync, constants, mkdirSync, statfsSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, statfsSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /**
@@ -91,6 +91,30 @@ export function isServeRunning(dataDir: string): boolean {
   } catch (e) {
     if (e instanceof LockHeldError) return true;
     throw e;
+  }
+}
+
+/**
+ * Whether a serve holds the data folder's lock, asked without taking it: serve keeps an
+ * exclusive transaction on serve.lock, so even a read there is refused as busy.
+ */
+export function serveLockHeld(dataDir: string): boolean {
+  const file = join(dataDir, LOCK_FILE);
+  if (!existsSync(file)) return false;
+  let db: Database;
+  try {
+    db = new Database(file, { readonly: true });
+  } catch {
+    return false;
+  }
+  try {
+    db.run("PRAGMA busy_timeout = 0");
+    db.query("SELECT count(*) FROM sqlite_master").get();
+    return false;
+  } catch (e) {
+    return String((e as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY");
+  } finally {
+    db.close(false);
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONDITIONS, fixFor } from "../../../src/modules/operations/doctor/conditions.ts";
+import { CONDITIONS, fixFor } from "../../../src/modules/operations/conditions.ts";
 
 /**
  * The one list of conditions serve refuses, repairs or /readyz reports: each has a case in
@@ -13,7 +13,7 @@ const FAULT_TESTS = [
   "test/e2e/doctor-office.test.ts",
   "test/e2e/central-tls.test.ts",
   "test/e2e/fault.test.ts",
-  "test/modules/operations/doctor-rules.test.ts",
+  "test/cli/doctor-rules.test.ts",
 ].map((f) => readFileSync(join(import.meta.dir, "../../..", f), "utf8"));
 
 describe("the conditions doctor and /readyz share", () => {

@@ -3,7 +3,7 @@ import type { ChangeSubject } from "../../../domain/changes.ts";
 import { invalid } from "../../../domain/errors.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { ChangeFilter } from "../../../platform/store/changes.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { instant, iso, page, rowAfter, rowCursor } from "../paging.ts";
 import { ChangePage, ChangeQuery } from "./model.ts";
 

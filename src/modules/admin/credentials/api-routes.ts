@@ -1,81 +1,11 @@
-import { Elysia, type Static, t } from "elysia";
-import { SCOPES } from "../../../domain/credentials.ts";
+import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
-import { iso, isoOrNull } from "../paging.ts";
-import { CredentialError, type TokenInfo as TokenRecord, type UserInfo as UserRecord } from "./service.ts";
-
-const Scopes = t.Array(t.UnionEnum(SCOPES), { minItems: 1, uniqueItems: true });
-const ScopeList = t.Array(t.UnionEnum(SCOPES));
-const Name = t.String({
-  pattern: "^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$",
-  description: "1-64 letters, digits, . _ @ -",
-});
-const Instant = t.String({ format: "date-time" });
-const When = t.Union([Instant, t.Null()]);
-
-export const TokenInput = t.Object(
-  { name: Name, scopes: Scopes, expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })) },
-  { additionalProperties: false },
-);
-export const TokenInfo = t.Object({
-  id: t.String(),
-  name: t.String(),
-  scopes: ScopeList,
-  created_at: Instant,
-  last_used_at: When,
-  expires_at: When,
-  revoked_at: When,
-});
-export const NewToken = t.Object({
-  data: t.Object({
-    id: t.String(),
-    name: t.String(),
-    scopes: ScopeList,
-    expires_at: When,
-    token: t.String({ description: "Shown this once; only its SHA-256 is kept" }),
-  }),
-});
-export const UserInput = t.Object(
-  { name: Name, scopes: Scopes, password: t.String({ minLength: 12, maxLength: 1024 }) },
-  { additionalProperties: false },
-);
-export const UserInfo = t.Object({
-  id: t.String(),
-  name: t.String(),
-  scopes: ScopeList,
-  created_at: Instant,
-  last_used_at: When,
-});
-export const TokenList = t.Object({ data: t.Array(TokenInfo) });
-export const UserList = t.Object({ data: t.Array(UserInfo) });
-export const UserEnvelope = t.Object({ data: UserInfo });
-const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 80 }) });
-
-/** A token as the API and `parkd token list --json` show it: snake_case, instants in UTC. */
-export function tokenView(x: TokenRecord): Static<typeof TokenInfo> {
-  return {
-    id: x.id,
-    name: x.name,
-    scopes: x.scopes,
-    created_at: iso(x.createdAt),
-    last_used_at: isoOrNull(x.lastUsedAt),
-    expires_at: isoOrNull(x.expiresAt),
-    revoked_at: isoOrNull(x.revokedAt),
-  };
-}
-
-/** A Basic user as the API and `parkd user list --json` show it. */
-export function userView(u: UserRecord): Static<typeof UserInfo> {
-  return {
-    id: u.id,
-    name: u.name,
-    scopes: u.scopes,
-    created_at: iso(u.createdAt),
-    last_used_at: isoOrNull(u.lastUsedAt),
-  };
-}
+import type { AdminDeps } from "../deps.ts";
+import { iso } from "../paging.ts";
+import { IdParams, NewToken, TokenInput, TokenList, UserEnvelope, UserInput, UserList } from "./model.ts";
+import { CredentialError } from "./service.ts";
+import { tokenView, userView } from "./views.ts";
 
 /** Revokes or deletes by id only (by name is the CLI's convenience). */
 function byId(id: string, prefix: string, missing: string, change: (id: string) => unknown): void {

@@ -1,13 +1,7 @@
-import { Elysia, t } from "elysia";
-import { SCOPES } from "../../../domain/credentials.ts";
+import { Elysia } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
-
-export const WhoAmI = t.Object({
-  kind: t.Union([t.Literal("token"), t.Literal("user")]),
-  name: t.String(),
-  scopes: t.Array(t.UnionEnum(SCOPES)),
-});
+import type { AdminDeps } from "../deps.ts";
+import { WhoAmI } from "./model.ts";
 
 /** Lets a terminal vendor check a credential and its scopes before going live. */
 export function credentialRoutes(ctx: AdminDeps) {

@@ -38,6 +38,9 @@ const TOKEN_CACHE_MAX = 1_000;
  * CLI in another process counts on the very next request and one revoked there is refused
  * within half a second; expiry is checked against the clock on every request.
  */
+/** The credentials' tables, the history of their changes, and the browser sessions they end. */
+export type CredentialStore = Pick<Store, "credentials" | "changes" | "browserSessions" | "transaction">;
+
 export class CredentialService {
   private readonly passwords: PasswordChecks;
   private readonly tokenCache = new Map<string, { row: TokenCheck; readAt: number }>();
@@ -47,7 +50,7 @@ export class CredentialService {
   private readonly ends = new CredentialEnds();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: CredentialStore,
     private readonly now: () => number = Date.now,
   ) {
     this.passwords = new PasswordChecks(now);

@@ -7,6 +7,8 @@ import { wholeNumberParam } from "../../../platform/http/validation.ts";
 
 const Int = Type.Integer;
 export const LotId = t.Object({ id: wholeNumberParam("id", "params", 1, ID_MAX) });
+/** A lots file, taken as it comes: the import reads it lot by lot, to report each lot's errors. */
+export const ImportFile = t.Unknown();
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
 const ImportFieldError = t.Object({ pointer: t.String(), message: t.String() });
 export const ImportedLot = t.Object({

@@ -1,11 +1,11 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { ParkingLotInput, ParkingLotPatch } from "../../../domain/lots/schema.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { importRefusal } from "./import.ts";
-import { ImportAnswer, ImportQuery, LotId } from "./model.ts";
+import { ImportAnswer, ImportFile, ImportQuery, LotId } from "./model.ts";
 import { LotCatalog } from "./service.ts";
 
 const TAGS = ["parking lots"];
@@ -50,7 +50,7 @@ export function lotRoutes(ctx: AdminDeps) {
       {
         auth: { scope: "admin" },
         query: ImportQuery,
-        body: t.Unknown(),
+        body: ImportFile,
         response: ImportAnswer,
         detail: {
           summary:

@@ -28,7 +28,7 @@ function ensureConsistent(lot: ParkingLot, prefix = ""): void {
  */
 export class LotCatalog {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, "lots" | "changes" | "transaction">,
     private readonly now: () => number = Date.now,
   ) {}
 

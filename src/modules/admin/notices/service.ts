@@ -10,7 +10,7 @@ import type {
   StoredPhoto,
   StoredReason,
 } from "../../../platform/store/notices.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { instant, iso, isoOrNull, page, rowAfter, rowCursor } from "../paging.ts";
 import { type CsvVariant, decimalAmount, field, textCell } from "../reports/csv.ts";
 import type { Notice, NoticeCsvQuery, NoticeQuery, NoticeReasonInput, NoticeReasonPatch } from "./model.ts";

@@ -1,5 +1,5 @@
 import type { GaugeSource } from "../../../platform/metrics.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { occupancyNow } from "./service.ts";
 
 /**

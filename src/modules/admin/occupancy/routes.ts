@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { iso } from "../paging.ts";
 import { HistoryQuery } from "./model.ts";
 import { occupancyHistory, occupancyNow } from "./service.ts";

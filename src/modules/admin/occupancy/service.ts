@@ -7,7 +7,7 @@ import {
   type PermitStay,
 } from "../../../domain/reports/occupancy.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 
 /**
  * Occupancy now and over time, read from the tickets' indexes at request time (docs/reports.md):

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import {
   PermitEnvelope,
   PermitIdParams,

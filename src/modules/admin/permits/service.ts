@@ -5,7 +5,7 @@ import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import { PERMIT_ORDERS, type StoredPermit } from "../../../platform/store/permits.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { ADMIN_REFUSALS } from "../refusals.ts";
 import { pageCursor, readSort } from "../sorting.ts";
 import type { Permit, PermitInput, PermitListQuery, PermitPatch } from "./model.ts";

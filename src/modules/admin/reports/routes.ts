@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { revenueCsv } from "./csv.ts";
 import { RevenueCsvQuery, RevenueQuery, RevenueReport } from "./model.ts";
 import { revenueReport } from "./service.ts";

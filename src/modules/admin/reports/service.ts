@@ -5,7 +5,7 @@ import {
   type RevenueGroup,
   type RevenueRow,
 } from "../../../domain/reports/revenue.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 
 /** The longest range one report covers: a year and a day (a leap year's report runs to its last day). */
 const MAX_DAYS = 367;

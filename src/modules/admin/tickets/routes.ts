@@ -1,6 +1,6 @@
 import { Elysia, type Static } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { AdminDeps } from "../index.ts";
+import type { AdminDeps } from "../deps.ts";
 import { TicketByIdQuery, TicketIdParams, TicketView, TicketViewQuery } from "./model.ts";
 import { ticketView } from "./service.ts";
 

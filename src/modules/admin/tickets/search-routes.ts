@@ -1,85 +1,19 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { type TICKET_STATES, ticketStateAt } from "../../../domain/tickets/state.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { TICKET_ORDERS, type TicketSearch } from "../../../platform/store/tickets/search.ts";
-import type { AdminDeps } from "../index.ts";
-import { CursorParam, instant, iso, isoOrNull } from "../paging.ts";
-import { RevenueCsvQuery } from "../reports/model.ts";
-import { pageCursor, readSort, sortParam } from "../sorting.ts";
+import type { AdminDeps } from "../deps.ts";
+import { instant, iso, isoOrNull } from "../paging.ts";
+import { pageCursor, readSort } from "../sorting.ts";
 import { ticketsCsv } from "./csv.ts";
-
-const Instant = t.String({ format: "date-time" });
-const Status = t.Union([t.Literal("running"), t.Literal("stopped"), t.Literal("canceled")], {
-  description:
-    "The stored status as the last event left it (running after a create, whatever the clock says)",
-});
-// Literals, not UnionEnum: Elysia fills a missing query UnionEnum with its first value.
-const State = t.Union(
-  [t.Literal("active"), t.Literal("not_started"), t.Literal("ended"), t.Literal("canceled")],
-  {
-    description:
-      "What the ticket is now, read from its times and events: canceled; not_started (starts later); ended (stopped, or its end has passed); else active",
-  },
-);
+import { TicketPage, TicketSearchCsvQuery, TicketSearchQuery, type ticketFilters } from "./model.ts";
 
 /** The most rows one CSV holds: a bigger search is refused, to be narrowed by time. */
 export const MAX_CSV_TICKETS = 100_000;
 
-const filters = {
-  registration_number: t.Optional(t.String({ maxLength: 32 })),
-  zone: t.Optional(wholeNumberParam("zone", "query", 0, 2_147_483_647)),
-  state: t.Optional(State),
-  status: t.Optional(Status),
-  sort: sortParam(Object.keys(TICKET_ORDERS), "-start_at"),
-  from: t.Optional(
-    t.String({ description: "ISO 8601; without an offset it is site time, a date alone its start" }),
-  ),
-  to: t.Optional(t.String({ description: "ISO 8601, as from" })),
-};
-
-export const TicketSearchQuery = t.Object({
-  ...filters,
-  cursor: CursorParam,
-  limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Tickets a page (50 unless given)")),
-});
-
-export const TicketSearchCsvQuery = t.Object({
-  ...filters,
-  variant: RevenueCsvQuery.properties.variant,
-});
-
-export const TicketPage = t.Object({
-  data: t.Array(
-    t.Object({
-      ticket_id: t.String(),
-      state: State,
-      status: Status,
-      zone: t.Integer(),
-      parking_lot_id: t.Union([t.Integer(), t.Null()]),
-      lot_name: t.Union([t.String(), t.Null()], {
-        description: "null: no lot, or a lot the box does not know",
-      }),
-      license_number: t.String(),
-      start_at: Instant,
-      end_at: t.Union([Instant, t.Null()]),
-      amount_incl_vat: t.Union([t.Integer(), t.Null()], {
-        description: "Öre (cents), as the terminal sent it",
-      }),
-      currency_code: t.Union([t.String(), t.Null()]),
-      updated_at: Instant,
-    }),
-  ),
-  total: t.Union([t.Integer(), t.Null()], {
-    description:
-      "How many tickets the search finds in all: on the first page (no cursor); null on the others",
-  }),
-  next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
-});
-
-type Filters = { [K in keyof typeof filters]?: unknown } & {
+type Filters = { [K in keyof typeof ticketFilters]?: unknown } & {
   registration_number?: string;
   zone?: number;
   state?: (typeof TICKET_STATES)[number];

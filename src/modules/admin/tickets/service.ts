@@ -24,7 +24,11 @@ export interface EventsPage {
  * The ticket as stored now, with one page of the events received for it (oldest first): a
  * ticket may hold MAX_EVENTS_PER_TICKET events of up to 8 KiB, too much for one answer.
  */
-export function ticketView(store: Store, ticketId: string, page: EventsPage = {}): TicketView["data"] {
+export function ticketView(
+  store: Pick<Store, "tickets">,
+  ticketId: string,
+  page: EventsPage = {},
+): TicketView["data"] {
   const t = store.tickets.get(ticketId);
   if (!t) throw refuse(TICKET_REFUSALS, "ticket-not-found", `No ticket has ticketId "${ticketId}"`);
   const limit = page.limit ?? EVENTS_PAGE;

@@ -11,7 +11,7 @@ import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import type { StoredNotice, StoredPhoto } from "../../../platform/store/notices.ts";
 import { PhotoStorageFull } from "../../../platform/store/photos.ts";
-import type { EnforcementContext } from "../index.ts";
+import type { EnforcementContext } from "../module-context.ts";
 import type { AttendantReasons, NoticeInput, NoticeReceipt } from "./model.ts";
 
 /** How far ahead of the box's clock a phone's clock may run before its time is refused. */

@@ -7,15 +7,14 @@
 import type { Static } from "@sinclair/typebox";
 import type { ParkingLot } from "../../../domain/lots/schema.ts";
 import type { OperatorChange } from "../../admin/changes/model.ts";
-import type { TokenInfo, UserInfo } from "../../admin/credentials/api-routes.ts";
-import type { LookupPage } from "../../admin/lookups/routes.ts";
+import type { TokenInfo, UserInfo } from "../../admin/credentials/model.ts";
+import type { LookupPage } from "../../admin/lookups/model.ts";
 import type { ImportReport as ImportReportModel } from "../../admin/lots/model.ts";
 import type { Notice as NoticeModel, NoticeReason as NoticeReasonModel } from "../../admin/notices/model.ts";
 import type { LotNow as LotNowModel, OccupancyHistory } from "../../admin/occupancy/model.ts";
 import type { Permit as PermitModel } from "../../admin/permits/model.ts";
 import type { RevenueReport } from "../../admin/reports/model.ts";
-import type { TicketView as TicketViewModel } from "../../admin/tickets/model.ts";
-import type { TicketPage } from "../../admin/tickets/search-routes.ts";
+import type { TicketPage, TicketView as TicketViewModel } from "../../admin/tickets/model.ts";
 import type {
   ExtendedInformation,
   KnownZones as KnownZonesModel,
@@ -28,8 +27,8 @@ import type {
   NoticeInput as NoticeInputModel,
   NoticeReceipt as NoticeReceiptModel,
 } from "../../enforcement/notices/model.ts";
-import type { BoardView } from "../../kiosk/routes.ts";
-import type { Status as StatusModel } from "../../operations/status-routes.ts";
+import type { BoardView } from "../../kiosk/model.ts";
+import type { Status as StatusModel } from "../../operations/model.ts";
 import type { Quote as QuoteModel } from "../../public/model.ts";
 import type { HandheldSetupEnvelope, SessionEnvelope } from "../model.ts";
 

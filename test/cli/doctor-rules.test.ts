@@ -6,7 +6,7 @@ import {
   portRule,
   systemdRule,
   timezoneRule,
-} from "../../../src/modules/operations/doctor/box-rules.ts";
+} from "../../src/cli/doctor/box-rules.ts";
 import {
   diskRule,
   integrityRule,
@@ -14,7 +14,7 @@ import {
   schemaRule,
   terminalsRule,
   walRule,
-} from "../../../src/modules/operations/doctor/rules.ts";
+} from "../../src/cli/doctor/rules.ts";
 
 const MB = 1024 * 1024;
 const NOW = Date.UTC(2026, 5, 15, 12);

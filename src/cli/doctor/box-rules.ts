@@ -2,8 +2,8 @@
  * Doctor's rules for the box around the data: certificate, time, port, service manager. Pure,
  * as rules.ts.
  */
-import { conditionFinding, fixFor } from "./conditions.ts";
-import type { Finding } from "./rules.ts";
+import { fixFor } from "../../modules/operations/index.ts";
+import { conditionFinding, type Finding } from "./rules.ts";
 
 export interface CertificateFacts {
   file: string;

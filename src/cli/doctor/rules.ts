@@ -1,14 +1,17 @@
 /**
  * What `parkd doctor` concludes from what it found on the box: each rule turns facts into a
  * finding a technician can act on, with a fix for every failure. No I/O here, so every
- * threshold has a table of cases in test/modules/operations/doctor-rules.test.ts. This file:
+ * threshold has a table of cases in test/cli/doctor-rules.test.ts. This file:
  * the data (store, folder, disk, terminals); box-rules.ts: the box around it.
  */
 
-import type { ConditionId } from "./conditions.ts";
-
-/** ok: fine. warn: look at it, it may be fine (a terminal silent at night). fail: something is wrong. */
-export type Level = "ok" | "info" | "warn" | "fail";
+import {
+  CONDITIONS,
+  type Condition,
+  type ConditionId,
+  type FixPlace,
+  type Level,
+} from "../../modules/operations/index.ts";
 
 /** A change `doctor --fix` may make by itself: only modes and a missing folder, never data. */
 export type Repair =
@@ -21,7 +24,7 @@ export interface Finding {
   summary: string;
   fix?: string;
   repair?: Repair;
-  /** The condition of conditions.ts it is (what serve refuses, repairs or /readyz reports). */
+  /** The condition of the operations module's list it is (what serve refuses, repairs or /readyz reports). */
   condition?: ConditionId;
 }
 
@@ -192,4 +195,16 @@ export function terminalsRule(terminals: TerminalFacts[], now: number, silentMs 
       fix: "check that terminal's power and network, and that it still has its token (parkd token list)",
     };
   return { check, level: "ok", summary: `last events: ${parts.join("; ")}` };
+}
+
+/** doctor's finding of a condition: its check, level and fix, with what was seen and what serve does. */
+export function conditionFinding(condition: ConditionId, seen: string, at: Partial<FixPlace> = {}): Finding {
+  const c: Condition = CONDITIONS[condition];
+  return {
+    check: c.check,
+    level: c.level,
+    summary: `${seen}; serve ${c.serve}`,
+    fix: c.fix(at),
+    condition,
+  };
 }

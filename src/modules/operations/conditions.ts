@@ -5,7 +5,8 @@
  * `problems`), so a technician reads the same words from both, and a condition added here without
  * a case in doctor's fault table fails test/modules/operations/doctor-conditions.test.ts.
  */
-import type { Finding, Level } from "./rules.ts";
+/** ok: fine. warn: look at it, it may be fine (a terminal silent at night). fail: something is wrong. */
+export type Level = "ok" | "info" | "warn" | "fail";
 
 /** What the fix texts may name. */
 export interface FixPlace {
@@ -148,16 +149,4 @@ export function reported(
   at: Partial<FixPlace> = {},
 ): ReportedProblem {
   return { condition, summary, fix: fixFor(condition, at) };
-}
-
-/** doctor's finding of a condition: its check, level and fix, with what was seen and what serve does. */
-export function conditionFinding(condition: ConditionId, seen: string, at: Partial<FixPlace> = {}): Finding {
-  const c: Condition = CONDITIONS[condition];
-  return {
-    check: c.check,
-    level: c.level,
-    summary: `${seen}; serve ${c.serve}`,
-    fix: c.fix(at),
-    condition,
-  };
 }

@@ -3,13 +3,12 @@
  * NTP. Everything here reads; applyRepair is the only writer, and only `--fix` calls it.
  */
 
-import { Database } from "bun:sqlite";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
 import { dirname, join } from "node:path";
-import { isPermitted, permittedNamesOf } from "../../../platform/http/x509.ts";
+import { isPermitted, permittedNamesOf } from "../../platform/http/x509.ts";
 import type { CertificateFacts, PortState, TlsFacts, UnitFacts } from "./box-rules.ts";
 import type { PathFacts, Repair } from "./rules.ts";
 
@@ -124,30 +123,6 @@ export function tlsFacts(dataDir: string, own?: { certFile: string; keyFile: str
     issuedByCa: cert !== null && ca !== null && cert.checkIssued(ca) && cert.verify(ca.publicKey),
     selfSigned: cert !== null && cert.issuer === cert.subject && cert.verify(cert.publicKey),
   };
-}
-
-/**
- * Whether a serve holds the data folder's lock, asked without taking it: serve keeps an
- * exclusive transaction on serve.lock, so even a read there is refused as busy.
- */
-export function serveLockHeld(dataDir: string): boolean {
-  const file = join(dataDir, "serve.lock");
-  if (!existsSync(file)) return false;
-  let db: Database;
-  try {
-    db = new Database(file, { readonly: true });
-  } catch {
-    return false;
-  }
-  try {
-    db.run("PRAGMA busy_timeout = 0");
-    db.query("SELECT count(*) FROM sqlite_master").get();
-    return false;
-  } catch (e) {
-    return String((e as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY");
-  } finally {
-    db.close(false);
-  }
 }
 
 /** Tries to listen on host:port; when taken, asks whoever holds it for /healthz. */

@@ -1,0 +1,41 @@
+import { t } from "elysia";
+import { wholeNumberParam } from "../../../platform/http/validation.ts";
+import { CursorParam } from "../paging.ts";
+
+export const PageQuery = t.Object({
+  registration_number: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "A plate in any spelling: its lookups and verdicts",
+    }),
+  ),
+  credential: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "Who asked: a credential label, e.g. token:handheld-1",
+    }),
+  ),
+  from: t.Optional(t.String({ description: "ISO 8601; records at or after it" })),
+  to: t.Optional(t.String({ description: "ISO 8601; records before it" })),
+  cursor: CursorParam,
+  limit: t.Optional(wholeNumberParam("limit", "query", 1, 200, "Records a page (50 unless given)")),
+});
+
+export const LookupPage = t.Object({
+  data: t.Array(
+    t.Object({
+      at: t.String({ format: "date-time" }),
+      credential: t.String(),
+      by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict"]),
+      query: t.String({ description: "The normalized plate or the zone number; a verdict: PLATE@ZONE" }),
+      results: t.Integer(),
+      verdict: t.Union(
+        [t.UnionEnum(["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"]), t.Null()],
+        { description: "What a verdict told the attendant; null for every other lookup" },
+      ),
+    }),
+  ),
+  next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
+});

@@ -1,0 +1,26 @@
+import { t } from "elysia";
+
+export const BoardQuery = t.Object({
+  lots: t.Optional(
+    t.String({
+      maxLength: 300,
+      description: "Lot ids joined by commas (up to 24); absent: every active lot",
+    }),
+  ),
+});
+
+export const BoardView = t.Object({
+  at: t.String({ format: "date-time", description: "When these figures were read" }),
+  currency: t.String(),
+  lots: t.Array(
+    t.Object({
+      id: t.Integer(),
+      name: t.String(),
+      free: t.Union([t.Integer(), t.Null()], {
+        description: "Free spaces; null: the lot does not count its spaces",
+      }),
+      full: t.Boolean(),
+      price_per_hour: t.Integer({ description: "What the next hour from now costs, cents incl. VAT" }),
+    }),
+  ),
+});
