@@ -153,7 +153,9 @@ export function successResponse(c: Components, status: string, s: Success): Json
       delete m.example;
       m.examples = s.examples;
     }
-    out.content = { [s.contentType ?? "application/json"]: m };
+    const types =
+      typeof s.contentType === "string" ? [s.contentType] : (s.contentType ?? ["application/json"]);
+    out.content = Object.fromEntries(types.map((type) => [type, m]));
   }
   return status === "204" || status === "304" ? { ...out, content: undefined } : out;
 }

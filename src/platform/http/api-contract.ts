@@ -15,7 +15,8 @@ export interface Success {
   description: string;
   /** A schema, or the name of a component. */
   schema?: Json | string;
-  contentType?: string;
+  /** The media type of the body (application/json unless given), or each it may be. */
+  contentType?: string | readonly string[];
   /** Response header names (see HEADERS). */
   headers?: string[];
   /** Named examples of the body; without them, the named shape's one example. */

@@ -5,7 +5,9 @@ import {
   NoticePage,
   NoticeReason,
   NoticeReasonEnvelope,
+  NoticeReasonInput,
   NoticeReasonList,
+  NoticeReasonPatch,
   VoidInput,
 } from "./model.ts";
 
@@ -13,8 +15,8 @@ const notice = {
   number: 17,
   id: "3f2a9c1e-7b44-4c1d-9a51-0d7e2b6f8c10",
   registration_number: "ABC123",
-  zone: 1002,
-  parking_lot_id: 7,
+  zone: 1234,
+  parking_lot_id: 1,
   verdict: "none",
   reason: "no-permit",
   reason_title: "No valid ticket or permit",
@@ -58,6 +60,12 @@ export const noticeAdminContract: ApiContract = {
     NoticeReason: { schema: NoticeReason, example: reason },
     NoticeReasonEnvelope: { schema: NoticeReasonEnvelope, example: { data: reason } },
     NoticeReasonList: { schema: NoticeReasonList, example: { data: [reason], currency: "SEK" } },
+    // A new reason beside the example's own: a suite that runs the examples in order can add it.
+    NoticeReasonInput: {
+      schema: NoticeReasonInput,
+      example: { code: "expired-ticket", title: "Ticket expired", amount: 30000, active: true },
+    },
+    NoticeReasonPatch: { schema: NoticeReasonPatch, example: { amount: 60000 } },
     VoidInput: { schema: VoidInput, example: { reason: "Permit shown afterwards at the office" } },
   },
   operations: {
@@ -77,8 +85,8 @@ export const noticeAdminContract: ApiContract = {
       problems: { 404: ["notice-not-found", "photo-not-found"] },
       ok: {
         200: {
-          description: "The photo",
-          contentType: "image/jpeg",
+          description: "The photo, as the handheld sent it",
+          contentType: ["image/jpeg", "image/png"],
           schema: { type: "string", format: "binary" },
         },
       },
