@@ -13,6 +13,8 @@ import { LookupRecorder } from "./lookup-recorder.ts";
 import { PermitLookups } from "./lookups.ts";
 import { attendantNoticeContract } from "./notices/contract.ts";
 import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
+import { observationContract } from "./observations/contract.ts";
+import { observationRoutes } from "./observations/routes.ts";
 import { keepReadModelCurrent, LookupReadModel } from "./read-model.ts";
 import { enforcementRoutes } from "./routes.ts";
 
@@ -50,7 +52,7 @@ export function lookupServices(deps: Pick<EnforcementDeps, "store" | "config" | 
   return { readModel, lookups: new PermitLookups(deps, readModel) };
 }
 
-/** Lookups for attendants: check-tickets, the verdict, the zone list and its live feed; notices they issue. */
+/** Lookups for attendants: check-tickets, the verdict, the zone list and its live feed; notices they issue and cars they mark. */
 export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
   const ctx: EnforcementContext = {
     ...deps,
@@ -62,8 +64,9 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
     routes: new Elysia({ name: "enforcement-module" })
       .use(enforcementRoutes(ctx))
       .use(zoneFeedRoutes(ctx))
-      .use(noticeRoutes(ctx)),
-    contracts: [enforcementContract, feedContract, attendantNoticeContract],
+      .use(noticeRoutes(ctx))
+      .use(observationRoutes(ctx)),
+    contracts: [enforcementContract, feedContract, attendantNoticeContract, observationContract],
     rawBodies: noticeRawBodies,
     lookupRecorder: ctx.lookupRecorder,
     readModel: ctx.readModel,

@@ -31,5 +31,6 @@ export const PurgeReport = t.Object({
   ticketEvents: t.Integer(),
   permitLookups: t.Integer(),
   operatorChanges: t.Integer(),
+  observations: t.Integer(),
 });
 export type PurgeReport = Static<typeof PurgeReport>;

@@ -1,6 +1,7 @@
 /**
  * Retention: tickets, their events and permit-lookup records are deleted `retentionDays` after
- * they ended; the change history of operator writes `retentionDays` after each change was made. When a ticket "ended":
+ * they ended; the change history of operator writes and the attendants' timed observations
+ * (marks) `retentionDays` after each was made. When a ticket "ended":
  *   - canceled: at canceled_at (the moment it stopped counting as a permit), whatever its end_at;
  *   - otherwise: at end_at; a ticket with no end_at is running and is never deleted.
  * Operator-issued permits are never deleted by retention: an operator deletes them.
@@ -80,11 +81,18 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
       ticketEvents: ended.events,
       permitLookups: store.lookups.countBefore(cutoff),
       operatorChanges: store.changes.countBefore(cutoff),
+      observations: store.observations.countBefore(cutoff),
     };
   }
   const batch = Math.max(1, opts.batch ?? 1000);
   const pause = opts.pause ?? yieldToLoop;
-  const report: PurgeReport = { tickets: 0, ticketEvents: 0, permitLookups: 0, operatorChanges: 0 };
+  const report: PurgeReport = {
+    tickets: 0,
+    ticketEvents: 0,
+    permitLookups: 0,
+    operatorChanges: 0,
+    observations: 0,
+  };
 
   const { lo, hi } = store.tickets.rowids();
   for (let from = lo - 1; from < hi; from += batch) {
@@ -107,6 +115,14 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
     if (opts.signal?.aborted) return report;
     const n = store.changes.deleteBefore(cutoff, batch);
     report.operatorChanges += n;
+    if (n < batch) break;
+    await pause();
+  }
+
+  for (;;) {
+    if (opts.signal?.aborted) return report;
+    const n = await step(() => store.observations.deleteBefore(cutoff, batch), report, pause);
+    report.observations += n;
     if (n < batch) break;
     await pause();
   }

@@ -87,6 +87,20 @@ function fixture() {
   addLookup(store, daysAgo(91));
   addLookup(store, daysAgo(89));
   addLookup(store, NOW);
+  // Attendants' marks: one made before the cutoff, one inside it.
+  for (const at of [daysAgo(91), daysAgo(89)])
+    store.transaction(() =>
+      store.observations.replace(null, {
+        plate: `OBS ${at}`,
+        plateNorm: `OBS${at}`,
+        zone: 1,
+        dayStart: at,
+        firstSeenAt: at,
+        limitSeconds: 7200,
+        note: "",
+        markedBy: "token:h",
+      }),
+    )();
   // The change history: one change older than the cutoff, one just inside it
   for (const at of [daysAgo(91), daysAgo(89)])
     store.changes.record({
@@ -112,10 +126,16 @@ const kept = [
 ];
 
 describe("retention", () => {
-  test("deletes tickets, their events and lookups that ended before the cutoff, keeps the rest", async () => {
+  test("deletes tickets, their events, lookups and marks that ended (or were made) before the cutoff, keeps the rest", async () => {
     const store = fixture();
     const report = await purgeExpired(store, { now: NOW, retentionDays: 90, batch: 3 });
-    expect(report).toEqual({ tickets: 9, ticketEvents: 2 + 2 + 7, permitLookups: 2, operatorChanges: 1 });
+    expect(report).toEqual({
+      tickets: 9,
+      ticketEvents: 2 + 2 + 7,
+      permitLookups: 2,
+      operatorChanges: 1,
+      observations: 1,
+    });
     expect(ids(store)).toEqual(kept);
     expect(eventIds(store)).toEqual(kept);
     expect(
@@ -127,12 +147,15 @@ describe("retention", () => {
         .sort(),
     ).toEqual([daysAgo(89), NOW]);
     expect(store.changes.page({}, undefined, 10).map((c) => c.at)).toEqual([daysAgo(89)]);
+    expect(store.observations.countBefore(Number.MAX_SAFE_INTEGER)).toBe(1);
+    expect(store.observations.ofCarOn(`OBS${daysAgo(89)}`, daysAgo(89))).not.toBeNull();
     // A second run finds nothing more.
     expect(await purgeExpired(store, { now: NOW, retentionDays: 90 })).toEqual({
       tickets: 0,
       ticketEvents: 0,
       permitLookups: 0,
       operatorChanges: 0,
+      observations: 0,
     });
   });
 
@@ -196,7 +219,13 @@ describe("retention", () => {
     const deadline = Date.now() + 2000;
     while (reports.length === 0 && Date.now() < deadline) await Bun.sleep(5);
     await schedule.stop();
-    expect(reports[0]).toEqual({ tickets: 9, ticketEvents: 11, permitLookups: 2, operatorChanges: 1 });
+    expect(reports[0]).toEqual({
+      tickets: 9,
+      ticketEvents: 11,
+      permitLookups: 2,
+      operatorChanges: 1,
+      observations: 1,
+    });
     expect(ids(store)).toEqual(kept);
   });
 });

@@ -27,6 +27,7 @@ import type {
   NoticeInput as NoticeInputModel,
   NoticeReceipt as NoticeReceiptModel,
 } from "../../enforcement/notices/model.ts";
+import type { ObservationReceipt as ObservationReceiptModel } from "../../enforcement/observations/model.ts";
 import type { BoardView } from "../../kiosk/routes.ts";
 import type { Status as StatusModel } from "../../operations/status-routes.ts";
 import type { Quote as QuoteModel } from "../../public/model.ts";
@@ -58,3 +59,4 @@ export type PlateChecks = Static<typeof PlateChecksModel>["data"];
 export type NoticeReasons = AttendantReasonsModel;
 export type NoticeInput = NoticeInputModel;
 export type NoticeReceipt = NoticeReceiptModel["data"];
+export type ObservationReceipt = ObservationReceiptModel;
