@@ -1,4 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
+import type { NoticeFacts, PhotoFacts } from "../../domain/notices/view.ts";
 import { columnList, insertColumns } from "./columns.ts";
 import { noticePhotos, noticeReasons, notices } from "./schema/index.ts";
 
@@ -18,40 +19,14 @@ export type StoredReason = {
   updatedAt: number;
 };
 
-export type NoticeValues = {
-  id: string;
-  plate: string;
+/** What issuing stores; the number and the void fields are the store's to fill. */
+export type NoticeValues = Omit<NoticeFacts, "number" | "voidedAt" | "voidedBy" | "voidReason"> & {
   plateNorm: string;
-  zone: number;
-  lotId: number | null;
-  verdict: "none" | "over_time_limit";
-  reasonCode: string;
-  reasonTitle: string;
-  amount: number;
-  currency: string;
-  note: string;
-  observedAt: number;
-  issuedAt: number;
-  issuedBy: string;
 };
 
-export type StoredNotice = NoticeValues & {
-  number: number;
-  voidedAt: number | null;
-  voidedBy: string | null;
-  voidReason: string | null;
-  syncSeq: number;
-};
+export type StoredNotice = NoticeFacts & { plateNorm: string; syncSeq: number };
 
-export type StoredPhoto = {
-  noticeId: string;
-  hash: string;
-  contentType: "image/jpeg" | "image/png";
-  bytes: number;
-  width: number;
-  height: number;
-  addedAt: number;
-};
+export type StoredPhoto = PhotoFacts & { noticeId: string; addedAt: number };
 
 /** What the operator narrows the notices to; every field optional. */
 export interface NoticeFilter {
