@@ -207,6 +207,14 @@ export class NoticeRecords {
     this.touch.run({ id: p.noticeId, seq: this.next("sync") });
   }
 
+  /** Every photo file the notices hold, each hash once (a backup carries these files). */
+  photoHashes(): string[] {
+    return this.sqlite
+      .query<{ hash: string }, []>("SELECT DISTINCT hash FROM notice_photos ORDER BY hash")
+      .all()
+      .map((r) => r.hash);
+  }
+
   /** How many notices hold a file with this hash (a file is removed when none does). */
   photoUses(hash: string): number {
     return (
