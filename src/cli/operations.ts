@@ -98,7 +98,7 @@ export const purgeCommand: Command = {
     try {
       const dryRun = v["dry-run"] === true;
       const counts = (r: PurgeReport) =>
-        `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups, ${r.operatorChanges} operator changes, ${r.observations} observations`;
+        `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups, ${r.operatorChanges} operator changes, ${r.observations} observations, ${r.notices} notices with ${r.noticePhotos} photo files`;
       const now = Date.now();
       try {
         const r = await purgeExpired(store, { now, retentionDays, dryRun });

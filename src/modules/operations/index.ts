@@ -52,7 +52,11 @@ export function operationsModule(deps: OperationsDeps): AppModule {
           metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
           metrics.retentionDeletedRows("operator_changes", r.operatorChanges);
           metrics.retentionDeletedRows("observations", r.observations);
-          if (r.tickets + r.ticketEvents + r.permitLookups + r.operatorChanges + r.observations > 0)
+          metrics.retentionDeletedRows("notices", r.notices);
+          if (
+            r.tickets + r.ticketEvents + r.permitLookups + r.operatorChanges + r.observations + r.notices >
+            0
+          )
             logLine({ msg: "retention", retentionDays, deleted: r });
         },
         onError: (e) => logError("retention run failed; retrying at the next run", e),

@@ -1,7 +1,9 @@
 /**
  * Retention: tickets, their events and permit-lookup records are deleted `retentionDays` after
  * they ended; the change history of operator writes and the attendants' timed observations
- * (marks) `retentionDays` after each was made. When a ticket "ended":
+ * (marks) `retentionDays` after each was made; control notices `retentionDays` after they were
+ * issued (or voided, if later), with their photos' records and the files no notice holds any
+ * more. When a ticket "ended":
  *   - canceled: at canceled_at (the moment it stopped counting as a permit), whatever its end_at;
  *   - otherwise: at end_at; a ticket with no end_at is running and is never deleted.
  * Operator-issued permits are never deleted by retention: an operator deletes them.
@@ -25,6 +27,11 @@ export interface PurgeOptions {
   /** Set to stop early (shutdown); what was done stays done. */
   signal?: AbortSignal;
 }
+
+const noticesCounted = (c: { notices: number; photos: number }) => ({
+  notices: c.notices,
+  noticePhotos: c.photos,
+});
 
 export function cutoffOf(now: number, retentionDays: number): number {
   return now - retentionDays * DAY_MS;
@@ -82,6 +89,7 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
       permitLookups: store.lookups.countBefore(cutoff),
       operatorChanges: store.changes.countBefore(cutoff),
       observations: store.observations.countBefore(cutoff),
+      ...noticesCounted(store.notices.countBefore(cutoff)),
     };
   }
   const batch = Math.max(1, opts.batch ?? 1000);
@@ -92,6 +100,8 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
     permitLookups: 0,
     operatorChanges: 0,
     observations: 0,
+    notices: 0,
+    noticePhotos: 0,
   };
 
   const { lo, hi } = store.tickets.rowids();
@@ -124,6 +134,17 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
     const n = await step(() => store.observations.deleteBefore(cutoff, batch), report, pause);
     report.observations += n;
     if (n < batch) break;
+    await pause();
+  }
+
+  for (;;) {
+    if (opts.signal?.aborted) return report;
+    const gone = await step(() => store.notices.deleteBefore(cutoff, batch), report, pause);
+    report.notices += gone.notices;
+    // After the commit: a file is removed only once no stored notice can name it.
+    for (const hash of gone.unheld) store.photos.remove(hash);
+    report.noticePhotos += gone.unheld.length;
+    if (gone.notices < batch) break;
     await pause();
   }
   return report;
