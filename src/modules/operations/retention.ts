@@ -141,9 +141,14 @@ export async function purgeExpired(store: Store, opts: PurgeOptions): Promise<Pu
     if (opts.signal?.aborted) return report;
     const gone = await step(() => store.notices.deleteBefore(cutoff, batch), report, pause);
     report.notices += gone.notices;
-    // After the commit: a file is removed only once no stored notice can name it.
-    for (const hash of gone.unheld) store.photos.remove(hash);
-    report.noticePhotos += gone.unheld.length;
+    // After the commit: a file is removed only once no stored notice can name it. Asked again
+    // here, since the same photo may have come back on a new notice meanwhile (a purge run by
+    // hand while serve takes photos).
+    for (const hash of gone.unheld)
+      if (store.notices.photoUses(hash) === 0) {
+        store.photos.remove(hash);
+        report.noticePhotos++;
+      }
     if (gone.notices < batch) break;
     await pause();
   }
