@@ -3,7 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { Verdict, ZonePermits } from "../../../src/modules/enforcement/model.ts";
 import { ObservationReceipt } from "../../../src/modules/enforcement/observations/model.ts";
 import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
-import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { askVerdict, call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 
 const MIN = 60_000;
@@ -46,15 +46,9 @@ type Box = Awaited<ReturnType<typeof setup>>;
 const mark = (s: Box, body: unknown, token = s.marker) => call(s.app, "POST", MARK, { token, body });
 
 const verdict = async (s: Box, plate: string, zone: number) => {
-  const res = await call(
-    s.app,
-    "GET",
-    `/api/v1/attendants/verdict?registration_number=${encodeURIComponent(plate)}&zone=${zone}`,
-    { token: s.reader },
-  );
-  expect(res.status).toBe(200);
-  expect(Value.Check(Verdict, res.json)).toBe(true);
-  return res.json;
+  const answer = await askVerdict(s.app, s.reader, plate, zone);
+  expect(Value.Check(Verdict, answer)).toBe(true);
+  return answer;
 };
 
 const marksStored = (s: Box) => s.ctx.store.observations.countBefore(Number.MAX_SAFE_INTEGER);

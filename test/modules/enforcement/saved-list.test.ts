@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { KnownZones, PlateChecks, ZonePermits } from "../../../src/modules/enforcement/model.ts";
 import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
-import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { askVerdict, call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { seeded } from "../../support/random.ts";
 
@@ -151,16 +151,7 @@ async function randomMarks(s: Box, seed: number): Promise<void> {
   s.clock.set(T0);
 }
 
-async function online(s: Box, plate: string, zone: number) {
-  const res = await call(
-    s.app,
-    "GET",
-    `/api/v1/attendants/verdict?registration_number=${encodeURIComponent(plate)}&zone=${zone}`,
-    { token: s.reader },
-  );
-  expect(res.status).toBe(200);
-  return res.json;
-}
+const online = (s: Box, plate: string, zone: number) => askVerdict(s.app, s.reader, plate, zone);
 
 describe("the handheld's offline verdict is the box's verdict", () => {
   for (const [seed, grace] of [

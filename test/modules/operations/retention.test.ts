@@ -202,15 +202,8 @@ describe("retention", () => {
     addNotice(store, "after", NOW, null, []);
     expect(store.notices.get("after")?.number).toBe(4);
     // A second run finds nothing more.
-    expect(await purgeExpired(store, { now: NOW, retentionDays: 90 })).toEqual({
-      tickets: 0,
-      ticketEvents: 0,
-      permitLookups: 0,
-      operatorChanges: 0,
-      observations: 0,
-      notices: 0,
-      noticePhotos: 0,
-    });
+    const again = await purgeExpired(store, { now: NOW, retentionDays: 90 });
+    expect(Object.values(again).every((n) => n === 0)).toBe(true);
   });
 
   test("dry run counts exactly what a real run deletes, and deletes nothing", async () => {
