@@ -79,7 +79,8 @@ export const restoreCommand: Command = {
 
 export const purgeCommand: Command = {
   name: "purge",
-  summary: "Delete tickets, their events and lookup records that ended more than --retention-days ago",
+  summary:
+    "Delete tickets, their events, lookup records, marks and control notices (with their photos) that ended more than --retention-days ago",
   options: [
     dataDirOption,
     {
