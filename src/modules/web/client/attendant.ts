@@ -540,6 +540,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   const saved = new Map<number, SavedZone>();
   let savedTimer: ReturnType<typeof setTimeout> | undefined;
   let savedAsking = false;
+  /** Asked while an ask was on its way (a mark made meanwhile): ask once more after it. */
+  let askAgain = false;
   let lastAsked = 0;
   let savedDue = 0;
   let checks = 0;
@@ -596,7 +598,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
 
   async function askSaved(z: number): Promise<void> {
     if (zone !== z) return;
-    if (savedAsking) return;
+    if (savedAsking) {
+      askAgain = true;
+      return;
+    }
     savedAsking = true;
     lastAsked = Date.now();
     refreshSaved(z);
@@ -625,6 +630,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       // Kept as it was; asked again with the next change or minute.
     } finally {
       savedAsking = false;
+      if (askAgain) {
+        askAgain = false;
+        void askSaved(z);
+      }
     }
   }
 

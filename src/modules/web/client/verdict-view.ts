@@ -132,6 +132,8 @@ export function verdictView(v: Verdict, now: number, band?: Child): Child[] {
     v.observation && v.state !== "over_time_limit"
       ? h("p", { class: "detail", id: "observation-line" }, markWords(v, "markedLine"))
       : null,
+    // What the attendant noted at the mark (valve positions): what shows it is the same car.
+    v.observation?.note ? h("p", { class: "note-line", id: "observation-note" }, v.observation.note) : null,
     h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, now)),
     v.permits.length
       ? h(
