@@ -23,8 +23,12 @@ export const backupCommand: Command = {
       const check = backupStore(dataDir, file, { force: v.force === true });
       const ms = Math.round(performance.now() - started);
       process.stderr.write(
-        `backup of ${storePath(dataDir)} written to ${file}: ${check.bytes} bytes, schema version ${check.schemaVersion}, integrity ok, ${ms} ms\n`,
+        `backup of ${storePath(dataDir)} written to ${file}: ${check.bytes} bytes, schema version ${check.schemaVersion}, ${check.photos ?? 0} photos, integrity ok, ${ms} ms\n`,
       );
+      if (check.photosMissing > 0)
+        process.stderr.write(
+          `warning: ${check.photosMissing} photos the notices name were not in ${dataDir}/photos and are not in the backup\n`,
+        );
       return 0;
     } catch (e) {
       if (e instanceof BackupError) return fail(e.message);
@@ -54,13 +58,13 @@ export const restoreCommand: Command = {
       throw e;
     }
     try {
-      const { check, asideAs } = restoreStore(dataDir, file);
+      const { check, asideAs, photos } = restoreStore(dataDir, file);
       // Bring an older backup's schema up to this binary's, as serve would.
       const store = openStore(dataDir);
       const version = store.schemaVersion();
       store.close();
       process.stderr.write(
-        `restored ${file} (schema version ${check.schemaVersion}${check.tickets === null ? "" : `, ${check.tickets} tickets`}) to ${storePath(dataDir)}, now at schema version ${version}\n`,
+        `restored ${file} (schema version ${check.schemaVersion}${check.tickets === null ? "" : `, ${check.tickets} tickets`}, ${photos} photos) to ${storePath(dataDir)}, now at schema version ${version}\n`,
       );
       if (asideAs) process.stderr.write(`the previous store is kept as ${asideAs}\n`);
       return 0;
@@ -75,7 +79,8 @@ export const restoreCommand: Command = {
 
 export const purgeCommand: Command = {
   name: "purge",
-  summary: "Delete tickets, their events and lookup records that ended more than --retention-days ago",
+  summary:
+    "Delete tickets, their events, lookup records, marks and control notices (with their photos) that ended more than --retention-days ago",
   options: [
     dataDirOption,
     {
@@ -94,7 +99,7 @@ export const purgeCommand: Command = {
     try {
       const dryRun = v["dry-run"] === true;
       const counts = (r: PurgeReport) =>
-        `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups, ${r.operatorChanges} operator changes`;
+        `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups, ${r.operatorChanges} operator changes, ${r.observations} observations, ${r.notices} notices with ${r.noticePhotos} photo files`;
       const now = Date.now();
       try {
         const r = await purgeExpired(store, { now, retentionDays, dryRun });

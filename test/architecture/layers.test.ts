@@ -261,6 +261,8 @@ const OWNERS: Record<string, string | string[]> = {
   notice_reasons: "platform/store/notices.ts",
   notice_photos: "platform/store/notices.ts",
   notice_counters: "platform/store/notices.ts",
+  observations: "platform/store/observations.ts",
+  backup_photos: "platform/store/backup.ts",
 };
 const SQL_ON = new RegExp(
   `\\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\\s+(${Object.keys(OWNERS).join("|")})\\b`,

@@ -1,84 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { type Box, boxesForFile, type Server } from "../support/binary.ts";
-import {
-  axeViolations,
-  openBrowser,
-  screenshotPath,
-  skipWithoutChromium,
-  waitInPage,
-} from "../support/browser.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { axeViolations, screenshotPath, skipWithoutChromium, waitInPage } from "../support/browser.ts";
+import { handheldRig } from "../support/handheld.ts";
 
-const newBox = boxesForFile();
-const PHONE = { width: 390, height: 844 };
-
-let box: Box;
-let server: Server;
-const tokens: Record<string, string> = {};
+const rig = handheldRig();
+const { tokens, adminApi, signedIn, check } = rig;
+const send = rig.sendTicket;
 let setupAt = 0;
-const contexts: BrowserContext[] = [];
-
-async function adminApi(method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens.admin}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-async function send(
-  ticketId: string,
-  plate: string,
-  zone: number,
-  from: number,
-  until: number,
-): Promise<void> {
-  const r = await fetch(`${server.url}/api/v1/actions/tickets`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${tokens.terminal}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      eventType: "TicketCreated",
-      ticketId,
-      zoneCode: String(zone),
-      parkingLotId: null,
-      startDate: new Date(from).toISOString(),
-      endDate: new Date(until).toISOString(),
-      licenseNumber: plate,
-      ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
-    }),
-  });
-  expect(r.status).toBe(200);
-}
-
-async function browser(name: string, locale?: string): Promise<Page> {
-  // One handheld at a time: each open page holds a zone feed, and a credential may hold 8.
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-  const ctx = await openBrowser(join(box.dir, `profile-${name}`), PHONE, locale);
-  contexts.push(ctx);
-  return ctx.pages()[0] ?? (await ctx.newPage());
-}
-
-async function signedIn(name: string, token: string, zone?: number, locale?: string): Promise<Page> {
-  const page = await browser(name, locale);
-  await page.goto(`${server.url}/`);
-  await page.fill("#token", token);
-  await page.click("#token-form button[type=submit]");
-  await page.waitForSelector("#plate");
-  if (zone !== undefined) {
-    await page.fill("#zone", String(zone));
-    await page.click("#zone-form button");
-    await page.waitForSelector("#zone-state.live");
-  }
-  return page;
-}
-
-async function check(page: Page, plate: string): Promise<string> {
-  await page.fill("#plate", plate);
-  await page.click("#check-form button");
-  await page.waitForFunction(() => !document.querySelector("#result .pending"));
-  return (await page.locator("#result [data-verdict]").getAttribute("data-verdict"))!;
-}
 
 /**
  * The attendant page as a handheld uses it on the street, against the built binary in headless
@@ -87,11 +14,14 @@ async function check(page: Page, plate: string): Promise<string> {
  */
 describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
   beforeAll(async () => {
-    box = newBox();
-    tokens.admin = await box.token("console", "admin");
-    tokens.terminal = await box.token("terminal-1", "tickets:write");
-    tokens.attendant = await box.token("handheld-1", "permits:read");
-    server = await box.serve(["--http", "--grace-minutes", "10"]);
+    await rig.start(
+      {
+        admin: ["console", "admin"],
+        terminal: ["terminal-1", "tickets:write"],
+        attendant: ["handheld-1", "permits:read"],
+      },
+      ["--http", "--grace-minutes", "10"],
+    );
     const now = Date.now();
     setupAt = now;
     await send("H-1", "HERE1", 1002, now - 3_600_000, now + 80 * 60_000);
@@ -110,10 +40,6 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     });
     expect(r.status).toBe(201);
   }, 60_000);
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-  });
 
   test("the verdict is for the zone the attendant stands in, with the time left", async () => {
     const page = await signedIn("verdict", tokens.attendant!, 1002);
@@ -223,7 +149,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
       const cache = await caches.open("parkd-zones-v1");
       return !!(await cache.match("/api/v1/tickets/zone/1002/permits"));
     });
-    process.kill(server.pid, "SIGSTOP");
+    process.kill(rig.server.pid, "SIGSTOP");
     try {
       const started = Date.now();
       // Typed as an attendant types it: lower case, a dot. Online this is HERE1, valid here.
@@ -264,7 +190,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
       expect(await page.textContent("#offline-band")).toContain("old list");
       await page.screenshot({ path: screenshotPath("phone-offline-old-list") });
     } finally {
-      process.kill(server.pid, "SIGCONT");
+      process.kill(rig.server.pid, "SIGCONT");
     }
     // Back: live again without a reload.
     await page.waitForSelector("#zone-state.live", { timeout: 40_000 });
@@ -305,7 +231,7 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
   }, 60_000);
 
   test("a revoked token: the feed ends, the page signs in again saying why, and nothing stays", async () => {
-    const token = await box.token("handheld-revoked", "permits:read");
+    const token = await rig.box.token("handheld-revoked", "permits:read");
     const page = await signedIn("revoked", token, 1002);
     expect(await page.evaluate(() => caches.has("parkd-zones-v1"))).toBe(true);
     const list = (await (await adminApi("GET", "/api/v1/tokens")).json()) as {
@@ -323,11 +249,11 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
   test("the box restarts: the handheld stays signed in, its zone feed comes back live, the saved list stays", async () => {
     const page = await signedIn("restart", tokens.attendant!, 1002);
     expect(await page.evaluate(() => caches.has("parkd-zones-v1"))).toBe(true);
-    const port = server.port;
-    expect(await server.stop()).toBe(0);
+    const port = rig.server.port;
+    expect(await rig.server.stop()).toBe(0);
     // While the box is away the feed is not live.
     await page.waitForSelector("#zone-state:not(.live)", { timeout: 10_000 });
-    server = await box.serve(["--http", "--grace-minutes", "10"], { port });
+    rig.server = await rig.box.serve(["--http", "--grace-minutes", "10"], { port });
     // The same binary on the same data folder and port: the feed comes back under the session
     // the box kept, and the page never asked to sign in again.
     await page.waitForSelector("#zone-state.live", { timeout: 20_000 });
@@ -362,9 +288,9 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
 
   test("the service worker keeps the app's own files only", async () => {
     const page = await signedIn("sw-own-files", tokens.attendant!);
-    await page.goto(`${server.url}/healthz`);
+    await page.goto(`${rig.server.url}/healthz`);
     await page.context().setOffline(true);
-    await page.goto(`${server.url}/`).catch(() => {});
+    await page.goto(`${rig.server.url}/`).catch(() => {});
     await page.waitForSelector("#plate");
     await page.context().setOffline(false);
   }, 60_000);

@@ -1,31 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { type Box, boxesForFile, type Server } from "../support/binary.ts";
-import {
-  axeViolations,
-  openBrowser,
-  screenshotPath,
-  skipWithoutChromium,
-  waitInPage,
-} from "../support/browser.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { axeViolations, screenshotPath, skipWithoutChromium, waitInPage } from "../support/browser.ts";
+import { handheldRig } from "../support/handheld.ts";
+import { cityLot } from "../support/lots.ts";
 import { pngPhoto } from "../support/photos.ts";
 
-const newBox = boxesForFile();
-const PHONE = { width: 390, height: 844 };
-
-let box: Box;
-let server: Server;
-const tokens: Record<string, string> = {};
-const contexts: BrowserContext[] = [];
-
-async function adminApi(method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens.admin}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const rig = handheldRig();
+const { tokens, adminApi, signedIn, check } = rig;
 
 type NoticeRow = { number: number; registration_number: string; photos: { width: number; bytes: number }[] };
 
@@ -40,28 +21,6 @@ async function noticesAtBox(): Promise<NoticeRow[]> {
         ((await (await adminApi("GET", `/api/v1/notices/${n.number}`)).json()) as { data: NoticeRow }).data,
     ),
   );
-}
-
-async function signedIn(name: string, token: string, zone: number): Promise<Page> {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-  const ctx = await openBrowser(join(box.dir, `profile-${name}`), PHONE);
-  contexts.push(ctx);
-  const page = ctx.pages()[0] ?? (await ctx.newPage());
-  await page.goto(`${server.url}/`);
-  await page.fill("#token", token);
-  await page.click("#token-form button[type=submit]");
-  await page.waitForSelector("#plate");
-  await page.fill("#zone", String(zone));
-  await page.click("#zone-form button");
-  await page.waitForSelector("#zone-state.live");
-  return page;
-}
-
-async function check(page: Page, plate: string): Promise<string> {
-  await page.fill("#plate", plate);
-  await page.click("#check-form button");
-  await page.waitForFunction(() => !document.querySelector("#result .pending"));
-  return (await page.locator("#result [data-verdict]").getAttribute("data-verdict"))!;
 }
 
 /** The notices waiting in the phone's IndexedDB. */
@@ -100,32 +59,28 @@ async function writeNotice(page: Page, note: string): Promise<void> {
 /**
  * The handheld's control notice against the built binary in a phone-sized Chromium: written from
  * a NO VALID PERMIT verdict with a camera photo while the phone is offline, kept on the phone,
- * sent exactly once when the network is back, numbered by the box.
+ * sent exactly once when the network is back, numbered by the rig.box.
  */
 describe.skipIf(skipWithoutChromium)("a control notice from the handheld", () => {
   beforeAll(async () => {
-    box = newBox();
-    tokens.admin = await box.token("console", "admin");
-    tokens.terminal = await box.token("terminal-1", "tickets:write");
-    tokens.issuer = await box.token("handheld-1", "permits:read", "notices:write");
-    tokens.reader = await box.token("handheld-2", "permits:read");
-    server = await box.serve(["--http"]);
+    await rig.start(
+      {
+        admin: ["console", "admin"],
+        terminal: ["terminal-1", "tickets:write"],
+        issuer: ["handheld-1", "permits:read", "notices:write"],
+        reader: ["handheld-2", "permits:read"],
+      },
+      ["--http"],
+    );
     const now = Date.now();
-    const r = await fetch(`${server.url}/api/v1/actions/tickets`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${tokens.terminal}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        eventType: "TicketCreated",
-        ticketId: "X-1",
-        zoneCode: "1002",
-        parkingLotId: null,
-        startDate: new Date(now - 3_600_000).toISOString(),
-        endDate: new Date(now - 40 * 60_000).toISOString(),
-        licenseNumber: "ENDED1",
-        ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
-      }),
+    await rig.sendTicket("X-1", "ENDED1", 1002, now - 3_600_000, now - 40 * 60_000);
+    // Zone 1002 has a 2-hour limit: cars there can be marked.
+    const lot = await adminApi("POST", "/api/v1/parkings", {
+      ...cityLot(),
+      zone_number: 1002,
+      max_time: 7200,
     });
-    expect(r.status).toBe(200);
+    expect(lot.status).toBe(201);
     const reason = await adminApi("POST", "/api/v1/notice-reasons", {
       code: "no-permit",
       title: "No valid permit",
@@ -133,10 +88,6 @@ describe.skipIf(skipWithoutChromium)("a control notice from the handheld", () =>
     });
     expect(reason.status).toBe(201);
   }, 60_000);
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-  });
 
   test("issued offline with a photo: kept on the phone, sent once on reconnect, the box's number shown", async () => {
     const page = await signedIn("notice-offline", tokens.issuer!, 1002);
@@ -216,9 +167,54 @@ describe.skipIf(skipWithoutChromium)("a control notice from the handheld", () =>
     expect(after.find((n) => n.registration_number === "NOPE2")!.photos).toHaveLength(1);
   }, 120_000);
 
-  test("a handheld that may only check gets no Write notice button", async () => {
+  test("a handheld that may only check gets no Write notice button and no Mark", async () => {
     const page = await signedIn("notice-reader", tokens.reader!, 1002);
     expect(await check(page, "NOPE3")).toBe("none");
     expect(await page.locator("#write-notice").count()).toBe(0);
+    expect(await page.locator("#mark").count()).toBe(0);
   }, 60_000);
+
+  test("a car marked at 2 h limit: after the phone's clock moves 2 h 14 min, OVER TIME LIMIT in its own colour, from the saved list", async () => {
+    const page = await signedIn("chalk", tokens.issuer!, 1002);
+    await page.clock.install();
+    expect(await check(page, "CHALK1")).toBe("none");
+    await page.fill("#mark-note", "valves 2 and 7");
+    await page.click("#mark");
+    await page.waitForSelector("#mark-said:not(:empty)");
+    const said = (await page.textContent("#mark-said"))!;
+    expect(said).toMatch(/^Marked \d\d:\d\d in zone 1002 \(limit 2 h\)$/);
+    const seenAt = said.slice("Marked ".length, "Marked ".length + 5);
+    // The mark asks for the zone's saved list again: the phone holds it before the network goes.
+    await waitInPage(page, async () => {
+      const kept = await (await caches.open("parkd-zones-v1")).match("/api/v1/tickets/zone/1002/permits");
+      const list = kept ? await kept.json() : null;
+      return !!list?.observations?.some((o: { plate_norm: string }) => o.plate_norm === "CHALK1");
+    });
+    // Checked again at once, online: the mark is said under the verdict.
+    expect(await check(page, "CHALK1")).toBe("none");
+    expect(await page.textContent("#observation-line")).toMatch(
+      new RegExp(`^Marked ${seenAt}, \\d+ min ago \\(limit 2 h\\)$`),
+    );
+    expect(await page.locator("#mark").count()).toBe(0);
+
+    await page.context().setOffline(true);
+    await page.clock.fastForward("02:14:00");
+    expect(await check(page, "chalk 1")).toBe("over_time_limit");
+    expect(await page.getAttribute("#result", "class")).toContain("over");
+    expect(await page.getAttribute("#result", "class")).toContain("offline-answer");
+    expect(await page.textContent("#result .verdict")).toBe(
+      `OVER TIME LIMIT · seen ${seenAt}, 2 h 14 min ago (limit 2 h) · zone 1002`,
+    );
+    expect(await page.textContent("#observation-note")).toBe("valves 2 and 7");
+    // Its colour is its own: neither the red of NO VALID PERMIT nor the amber of a warning.
+    const colour = await page.evaluate(
+      () => getComputedStyle(document.querySelector("#result")!).backgroundColor,
+    );
+    expect(colour).toBe("rgb(91, 26, 140)");
+    // A notice may follow it.
+    expect(await page.locator("#write-notice").count()).toBe(1);
+    expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-over-time-limit"), fullPage: true });
+    await page.context().setOffline(false);
+  }, 120_000);
 });

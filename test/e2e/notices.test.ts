@@ -5,7 +5,13 @@ import { Box } from "../support/binary.ts";
 import { jpegHead } from "../support/photos.ts";
 
 const box = new Box();
-afterAll(() => box.cleanup());
+const other = new Box();
+afterAll(async () => {
+  await box.cleanup();
+  await other.cleanup();
+});
+/** What the first test stored, for the backup's. */
+const kept: { hash: string; photo: Uint8Array } = { hash: "", photo: new Uint8Array() };
 
 /**
  * The binary's own front end: a photo is larger than the JSON body limit and passes on its route
@@ -49,6 +55,8 @@ describe("notices through the binary", () => {
     });
     expect(sent.status).toBe(201);
     const { hash } = (await sent.json()).data;
+    kept.hash = hash;
+    kept.photo = photo;
     const file = join(box.dataDir, "photos", hash);
     expect(existsSync(file)).toBe(true);
     expect(Buffer.from(readFileSync(file)).equals(Buffer.from(photo))).toBe(true);
@@ -64,5 +72,25 @@ describe("notices through the binary", () => {
       body: jpegHead(1600, 1200, 500 * 1024 + 1) as Uint8Array<ArrayBuffer>,
     });
     expect(tooBig.status).toBe(413);
+  }, 30_000);
+
+  test("a backup made while serving is one file that carries the photo; restored on another box, the photo is served", async () => {
+    const file = join(box.dir, "nightly.db");
+    const backup = await box.run(["backup", file]);
+    expect(backup.code).toBe(0);
+    expect(backup.stderr).toContain("1 photos, integrity ok");
+    const restored = await other.run(["restore", file]);
+    expect(restored.code).toBe(0);
+    expect(restored.stderr).toContain("1 photos)");
+    expect(
+      Buffer.from(readFileSync(join(other.dataDir, "photos", kept.hash))).equals(Buffer.from(kept.photo)),
+    ).toBe(true);
+    const admin = await other.token("ops-2", "admin");
+    const server = await other.serve(["--http"]);
+    const served = await fetch(`${server.url}/api/v1/notices/1/photos/${kept.hash}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(kept.photo))).toBe(true);
   }, 30_000);
 });

@@ -115,6 +115,7 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["GET", "/api/v1/attendants/notice-reasons", "/api/v1/attendants/notice-reasons", notices],
   ["POST", "/api/v1/attendants/notices", "/api/v1/attendants/notices", notices],
   ["POST", "/api/v1/attendants/notices/:id/photos", "/api/v1/attendants/notices/abcdefgh/photos", notices],
+  ["POST", "/api/v1/attendants/observations", "/api/v1/attendants/observations", notices],
   ["GET", "/api/v1/notices", "/api/v1/notices", admin],
   ["GET", "/api/v1/notices.csv", "/api/v1/notices.csv", admin],
   ["GET", "/api/v1/notices/:number", "/api/v1/notices/1", admin],

@@ -129,3 +129,21 @@ export function expectProblem(res: CallResult, status: number, kind: string) {
     errors?: { pointer: string; message: string }[];
   };
 }
+
+/** The box's verdict for a plate in a zone (200, checked against the Verdict shape by the caller if it wants). */
+export async function askVerdict(
+  app: { handle(r: Request): Promise<Response> | Response },
+  token: string,
+  plate: string,
+  zone: number,
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them
+): Promise<any> {
+  const res = await call(
+    app,
+    "GET",
+    `/api/v1/attendants/verdict?registration_number=${encodeURIComponent(plate)}&zone=${zone}`,
+    { token },
+  );
+  if (res.status !== 200) throw new Error(`verdict: expected 200, got ${res.status} ${res.text}`);
+  return res.json;
+}

@@ -6,6 +6,7 @@
 import { normalizePlate } from "../plates.ts";
 import { formatMicros } from "../time/zoned.ts";
 import { type PermitWindow, type WindowSpan, windowSpans } from "./activity.ts";
+import { isOverLimit, type Observation, observationAt, overLimitAt } from "./observations.ts";
 import { type PermitFinding, type PermitState, type VerdictState, verdict } from "./verdict.ts";
 
 /** A ticket or an operator permit held by a plate, with what the handheld shows of it. */
@@ -52,11 +53,29 @@ export interface PermitFindingAnswer {
   windows: PermitWindow[] | null;
 }
 
+/**
+ * What the verdict answers: the permits' verdict, or OVER TIME LIMIT for a car marked in this zone
+ * today that has stood there longer than the zone's limit and holds nothing that lets it stand
+ * here (a permit or ticket valid here, or in grace, wins over the limit).
+ */
+export type VerdictAnswerState = VerdictState | "over_time_limit";
+
+/** The observation of the car in this zone today, as the handheld shows it. */
+export interface ObservationAnswer {
+  first_seen_at: string;
+  limit_seconds: number;
+  /** When it is (or was) past the limit. */
+  over_limit_at: string;
+  /** Whole seconds since it was first seen, at the instant judged. */
+  seen_seconds_ago: number;
+  note: string;
+}
+
 /** The verdict's JSON answer (the module's TypeBox `Verdict` describes the same shape). */
 export interface VerdictAnswer {
   registration_number: string;
   zone: number;
-  state: VerdictState;
+  state: VerdictAnswerState;
   checked_at: string;
   valid_until: string | null;
   ended_at: string | null;
@@ -64,6 +83,7 @@ export interface VerdictAnswer {
   zones: number[];
   grace_minutes: number;
   permits: PermitFindingAnswer[];
+  observation: ObservationAnswer | null;
 }
 
 /**
@@ -91,10 +111,12 @@ const micros = (t: number | null) => (t === null ? null : formatMicros(t));
 
 /**
  * The verdict for `plate` in `zone` at `at`, from the plate's holdings (any zone; those that do
- * not count at `at` are left out here, so a saved list taken earlier judges as the box would).
+ * not count at `at` are left out here, so a saved list taken earlier judges as the box would) and
+ * its observations (the one made in this zone on the day of `at` counts).
  */
 export function verdictAnswer(
   holdings: readonly PlateHolding[],
+  observations: readonly Observation[],
   plate: string,
   zone: number,
   at: number,
@@ -108,10 +130,13 @@ export function verdictAnswer(
   behind.sort((a, b) => b.startAt - a.startAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const graceMs = rules.graceMinutes * 60_000;
   const v = verdict(behind, zone, at, rules.timezone, graceMs);
+  const seen = observationAt(observations, zone, at, rules.timezone);
+  const standsHere = v.state === "valid_here" || v.state === "grace";
+  const over = seen !== null && !standsHere && isOverLimit(seen, at);
   return {
     registration_number: normalizePlate(plate),
     zone,
-    state: v.state,
+    state: over ? "over_time_limit" : v.state,
     checked_at: formatMicros(at),
     valid_until: micros(v.validUntil),
     ended_at: micros(v.endedAt),
@@ -119,6 +144,17 @@ export function verdictAnswer(
     zones: v.zones,
     grace_minutes: rules.graceMinutes,
     permits: v.permits.map(findingAnswer),
+    observation: seen === null ? null : observationAnswer(seen, at),
+  };
+}
+
+function observationAnswer(o: Observation, at: number): ObservationAnswer {
+  return {
+    first_seen_at: formatMicros(o.firstSeenAt),
+    limit_seconds: o.limitSeconds,
+    over_limit_at: formatMicros(overLimitAt(o)),
+    seen_seconds_ago: Math.floor((at - o.firstSeenAt) / 1000),
+    note: o.note,
   };
 }
 

@@ -75,6 +75,16 @@ export const enforcementContract: ApiContract = {
             windows: [{ weekday: 1, start_time: "18:00:00", end_time: "08:00:00" }],
           },
         ],
+        observations: [
+          {
+            registration_number: "ABC 123",
+            plate_norm: "ABC123",
+            zone: 1002,
+            first_seen_at: "2026-06-15T08:02:00.000000Z",
+            limit_seconds: 7200,
+            note: "valves 2 and 7",
+          },
+        ],
       },
     },
     PlateChecks: {
@@ -139,7 +149,7 @@ export const enforcementContract: ApiContract = {
       operationId: "getVerdict",
       tag: "attendant lookups",
       description:
-        "Beside check-tickets (which stays as the interface has it): the answer for one car where the attendant stands. `state` is one of `valid_here`, `grace` (a permit for this zone ended less than `--grace-minutes` ago; 0 turns it off), `valid_elsewhere` (`zones` lists where), `outside_hours` (a permit for this zone with weekly windows, none open now; `next_opening`) or `none`, in that order of precedence. `valid_until` is the end of the unbroken stretch of validity that holds now: a weekly window's end, joined with any permit that follows without a gap, not just a permit's end date. `permits` lists the tickets and permits behind it, each with its own state and fields (ticket status, lot, note, windows) for the handheld to word in its own language. Recorded like a lookup (`by: verdict`, query `PLATE@ZONE`).",
+        "Beside check-tickets (which stays as the interface has it): the answer for one car where the attendant stands. `state` is one of `valid_here`, `grace` (a permit for this zone ended less than `--grace-minutes` ago; 0 turns it off), `over_time_limit` (the car was marked in this zone today, `POST /api/v1/attendants/observations`, and has stood there longer than the zone's time limit since; `observation` says when it was first seen and the limit), `valid_elsewhere` (`zones` lists where), `outside_hours` (a permit for this zone with weekly windows, none open now; `next_opening`) or `none`, in that order of precedence. `valid_until` is the end of the unbroken stretch of validity that holds now: a weekly window's end, joined with any permit that follows without a gap, not just a permit's end date. `permits` lists the tickets and permits behind it, each with its own state and fields (ticket status, lot, note, windows) for the handheld to word in its own language. `observation` is the car's mark in this zone today, under the limit or over it, whatever the state. Recorded like a lookup (`by: verdict`, query `PLATE@ZONE`).",
       ok: {
         200: {
           description: "The verdict",
@@ -167,7 +177,7 @@ export const enforcementContract: ApiContract = {
       operationId: "getZonePermits",
       tag: "attendant lookups",
       description:
-        "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list.",
+        "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, and the cars marked in the zone this day (their plates are among the zone's plates), with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list.",
       ok: {
         200: { description: "The zone's saved list", schema: "ZonePermits", headers: ["ETag"] },
         304: NOT_MODIFIED,

@@ -17,6 +17,7 @@ export type EnforcementStore = Pick<
   | "lookups"
   | "changes"
   | "notices"
+  | "observations"
   | "photos"
   | "written"
   | "dataVersion"

@@ -8,6 +8,8 @@ import { LookupRecorder } from "./lookup-recorder.ts";
 import { type EnforcementContext, lookupServices } from "./module-context.ts";
 import { attendantNoticeContract } from "./notices/contract.ts";
 import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
+import { observationContract } from "./observations/contract.ts";
+import { observationRoutes } from "./observations/routes.ts";
 import { keepReadModelCurrent, type LookupReadModel } from "./read-model.ts";
 import { enforcementRoutes } from "./routes.ts";
 
@@ -20,7 +22,7 @@ export interface EnforcementModule extends AppModule {
   readonly readModel: LookupReadModel;
 }
 
-/** Lookups for attendants: check-tickets, the verdict, the zone list and its live feed; notices they issue. */
+/** Lookups for attendants: check-tickets, the verdict, the zone list and its live feed; notices they issue and cars they mark. */
 export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
   const ctx: EnforcementContext = {
     ...deps,
@@ -32,8 +34,9 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
     routes: new Elysia({ name: "enforcement-module" })
       .use(enforcementRoutes(ctx))
       .use(zoneFeedRoutes(ctx))
-      .use(noticeRoutes(ctx)),
-    contracts: [enforcementContract, feedContract, attendantNoticeContract],
+      .use(noticeRoutes(ctx))
+      .use(observationRoutes(ctx)),
+    contracts: [enforcementContract, feedContract, attendantNoticeContract, observationContract],
     rawBodies: noticeRawBodies,
     lookupRecorder: ctx.lookupRecorder,
     readModel: ctx.readModel,

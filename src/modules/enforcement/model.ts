@@ -82,12 +82,30 @@ export const VerdictPermit = t.Object({
   windows: windowsOrNull,
 });
 
+/** The verdict's states, in their order of precedence. */
+export const VERDICT_STATES = [
+  "valid_here",
+  "grace",
+  "over_time_limit",
+  "valid_elsewhere",
+  "outside_hours",
+  "none",
+] as const;
+
+export const VerdictObservation = t.Object({
+  first_seen_at: t.String({ description: "When the car was marked in this zone today" }),
+  limit_seconds: t.Integer({ description: "The zone's time limit when it was marked" }),
+  over_limit_at: t.String({ description: "From when it is over the limit" }),
+  seen_seconds_ago: t.Integer({ description: "Whole seconds between the mark and the instant judged" }),
+  note: t.String({ description: "What the attendant noted (valve positions)" }),
+});
+
 export const Verdict = t.Object({
   registration_number: t.String({ description: "The plate asked for, normalized" }),
   zone: t.Integer({ description: "The zone asked for" }),
-  state: t.UnionEnum(["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"], {
+  state: t.UnionEnum(VERDICT_STATES, {
     description:
-      "In this order of precedence: valid in this zone; a permit for this zone ended less than grace_minutes ago; valid only in other zones (`zones`); a permit for this zone outside its weekly hours (`next_opening`); nothing",
+      "In this order of precedence: valid in this zone; a permit for this zone ended less than grace_minutes ago; marked in this zone today and there longer than its time limit (`observation`); valid only in other zones (`zones`); a permit for this zone outside its weekly hours (`next_opening`); nothing",
   }),
   checked_at: t.String({ description: "The instant judged" }),
   valid_until: instantOrNull(
@@ -98,6 +116,10 @@ export const Verdict = t.Object({
   zones: t.Array(t.Integer(), { description: "valid_elsewhere: the zones where it is valid now" }),
   grace_minutes: t.Integer({ description: "The site's grace period (serve --grace-minutes; 0: off)" }),
   permits: t.Array(VerdictPermit, { description: "The tickets and permits behind it, latest start first" }),
+  observation: t.Union([VerdictObservation, t.Null()], {
+    description:
+      "The car's observation in this zone today (a mark), whatever the state; null: not marked here today",
+  }),
 });
 export type Verdict = Static<typeof Verdict>;
 
@@ -116,6 +138,15 @@ export const ZonePermit = t.Object({
   windows: windowsOrNull,
 });
 
+export const ZoneObservation = t.Object({
+  registration_number: t.String({ description: "The plate as it was marked" }),
+  plate_norm: t.String({ description: "The plate as lookups match it (normalized)" }),
+  zone: t.Integer(),
+  first_seen_at: t.String(),
+  limit_seconds: t.Integer({ description: "The zone's time limit when it was marked" }),
+  note: t.String(),
+});
+
 export const ZonePermits = t.Object({
   zone: t.Integer(),
   taken_at: t.String({ description: "The instant the list was taken" }),
@@ -123,11 +154,15 @@ export const ZonePermits = t.Object({
   grace_minutes: t.Integer({ description: "The site's grace period (0: off)" }),
   recent_hours: t.Integer({ description: "How far back lookups list ended permits" }),
   plates: t.Array(t.String(), {
-    description: "The plates (normalized) with a ticket or permit in this zone that the list answers for",
+    description:
+      "The plates (normalized) with a ticket or permit in this zone, or marked in it on the list's day, that the list answers for",
   }),
   permits: t.Array(ZonePermit, {
     description:
       "Every ticket and permit of those plates, in any zone, that ended within the verdict's look-back, runs, or starts within a day",
+  }),
+  observations: t.Array(ZoneObservation, {
+    description: "The cars marked in this zone on the list's day (their plates are among `plates`)",
   }),
 });
 export type ZonePermits = Static<typeof ZonePermits>;
@@ -167,13 +202,10 @@ export const PlateChecks = t.Object({
         description: "The zone of a verdict; null: a lookup by plate alone",
       }),
       credential: t.String({ description: "Who checked: the handheld's credential" }),
-      verdict: t.Union(
-        [t.UnionEnum(["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"]), t.Null()],
-        {
-          description:
-            "The verdict's state; null: a lookup by plate alone (or a verdict recorded before states were)",
-        },
-      ),
+      verdict: t.Union([t.UnionEnum(VERDICT_STATES), t.Null()], {
+        description:
+          "The verdict's state; null: a lookup by plate alone (or a verdict recorded before states were)",
+      }),
     }),
     { description: "Newest first" },
   ),

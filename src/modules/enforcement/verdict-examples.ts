@@ -48,6 +48,7 @@ const verdict = (over: Record<string, unknown>) => ({
   zones: [],
   grace_minutes: 5,
   permits: [],
+  observation: null,
   ...over,
 });
 
@@ -101,6 +102,20 @@ export const verdictExamples = {
           next_opening: "2026-06-22T19:00:00.000000Z",
         },
       ],
+    }),
+  },
+  over_time_limit: {
+    summary: "Marked at 10:02 in a zone with a 2-hour limit, checked at 12:16 with nothing valid here",
+    value: verdict({
+      state: "over_time_limit",
+      checked_at: "2026-06-15T10:16:00.000000Z",
+      observation: {
+        first_seen_at: "2026-06-15T08:02:00.000000Z",
+        limit_seconds: 7200,
+        over_limit_at: "2026-06-15T10:02:00.000000Z",
+        seen_seconds_ago: 8040,
+        note: "valves 2 and 7",
+      },
     }),
   },
   none: {

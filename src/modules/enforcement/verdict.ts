@@ -1,5 +1,8 @@
 import type { PermitWindow } from "../../domain/permits/activity.ts";
+import type { Observation } from "../../domain/permits/observations.ts";
 import { type PlateHolding, verdictAnswer, verdictCutoff } from "../../domain/permits/verdict-answer.ts";
+import { startOfDay } from "../../domain/time/zoned.ts";
+import type { StoredObservation } from "../../platform/store/observations.ts";
 import type { ListedPermit } from "../../platform/store/permits.ts";
 import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
 import type { Verdict } from "./model.ts";
@@ -59,11 +62,31 @@ export function plateHoldings(
   return out;
 }
 
+export function observationOf(o: StoredObservation): Observation {
+  return {
+    plateNorm: o.plateNorm,
+    zone: o.zone,
+    firstSeenAt: o.firstSeenAt,
+    limitSeconds: o.limitSeconds,
+    note: o.note,
+  };
+}
+
+/** The plate's observation of the site-local day of `at` (in whichever zone), as the verdict reads it. */
+export function plateObservations(
+  ctx: Pick<EnforcementContext, "store" | "config">,
+  plateNorm: string,
+  at: number,
+): Observation[] {
+  const o = ctx.store.observations.ofCarOn(plateNorm, startOfDay(at, ctx.config.timezone));
+  return o ? [observationOf(o)] : [];
+}
+
 /**
  * The verdict for a plate in the attendant's zone: the plate's tickets and permits (those a
- * check-tickets by plate lists, and those still in grace), judged by the domain's verdictAnswer,
- * the same function the handheld runs on its saved list. Notes and states go out as fields, so a
- * handheld words them in its own language.
+ * check-tickets by plate lists, and those still in grace) and its observation today, judged by
+ * the domain's verdictAnswer, the same function the handheld runs on its saved list. Notes and
+ * states go out as fields, so a handheld words them in its own language.
  */
 export function plateVerdict(
   ctx: Pick<EnforcementContext, "store" | "config" | "readModel">,
@@ -72,5 +95,5 @@ export function plateVerdict(
   at: number,
 ): Verdict {
   const holdings = plateHoldings(ctx, plateNorm, at, verdictCutoff(at, ctx.config));
-  return verdictAnswer(holdings, plateNorm, zone, at, ctx.config);
+  return verdictAnswer(holdings, plateObservations(ctx, plateNorm, at), plateNorm, zone, at, ctx.config);
 }

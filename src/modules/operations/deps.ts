@@ -20,6 +20,9 @@ export type OperationsStore = Pick<
   | "credentials"
   | "lookups"
   | "changes"
+  | "observations"
+  | "notices"
+  | "photos"
 >;
 
 /** What the sync module tells of the office link (its SyncStatus has more). */

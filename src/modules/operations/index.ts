@@ -43,7 +43,12 @@ export function operationsModule(deps: OperationsDeps): AppModule {
           metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
           metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
           metrics.retentionDeletedRows("operator_changes", r.operatorChanges);
-          if (r.tickets + r.ticketEvents + r.permitLookups + r.operatorChanges > 0)
+          metrics.retentionDeletedRows("observations", r.observations);
+          metrics.retentionDeletedRows("notices", r.notices);
+          if (
+            r.tickets + r.ticketEvents + r.permitLookups + r.operatorChanges + r.observations + r.notices >
+            0
+          )
             logLine({ msg: "retention", retentionDays, deleted: r });
         },
         onError: (e) => logError("retention run failed; retrying at the next run", e),

@@ -32,6 +32,10 @@ export const PurgeReport = t.Object({
   ticketEvents: t.Integer(),
   permitLookups: t.Integer(),
   operatorChanges: t.Integer(),
+  observations: t.Integer(),
+  notices: t.Integer(),
+  /** Photo files removed with their notices (a file two notices hold goes with the last). */
+  noticePhotos: t.Integer(),
 });
 export type PurgeReport = Static<typeof PurgeReport>;
 

@@ -1,6 +1,9 @@
 /**
  * Retention: tickets, their events and permit-lookup records are deleted `retentionDays` after
- * they ended; the change history of operator writes `retentionDays` after each change was made. When a ticket "ended":
+ * they ended; the change history of operator writes and the attendants' timed observations
+ * (marks) `retentionDays` after each was made; control notices `retentionDays` after they were
+ * issued (or voided, if later), with their photos' records and the files no notice holds any
+ * more. When a ticket "ended":
  *   - canceled: at canceled_at (the moment it stopped counting as a permit), whatever its end_at;
  *   - otherwise: at end_at; a ticket with no end_at is running and is never deleted.
  * Operator-issued permits are never deleted by retention: an operator deletes them.
@@ -24,6 +27,11 @@ export interface PurgeOptions {
   /** Set to stop early (shutdown); what was done stays done. */
   signal?: AbortSignal;
 }
+
+const noticesCounted = (c: { notices: number; photos: number }) => ({
+  notices: c.notices,
+  noticePhotos: c.photos,
+});
 
 export function cutoffOf(now: number, retentionDays: number): number {
   return now - retentionDays * DAY_MS;
@@ -71,7 +79,10 @@ async function step<T>(run: () => T, done: PurgeReport, pause: () => Promise<voi
 }
 
 /** The tables retention deletes from: tickets and their log, lookup records, operator changes. */
-export type RetentionStore = Pick<Store, "tickets" | "lookups" | "changes">;
+export type RetentionStore = Pick<
+  Store,
+  "tickets" | "lookups" | "changes" | "observations" | "notices" | "photos"
+>;
 
 /** Deletes (or with dryRun, counts) what retention removes; returns how many rows of each kind. */
 export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): Promise<PurgeReport> {
@@ -83,11 +94,21 @@ export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): P
       ticketEvents: ended.events,
       permitLookups: store.lookups.countBefore(cutoff),
       operatorChanges: store.changes.countBefore(cutoff),
+      observations: store.observations.countBefore(cutoff),
+      ...noticesCounted(store.notices.countBefore(cutoff)),
     };
   }
   const batch = Math.max(1, opts.batch ?? 1000);
   const pause = opts.pause ?? yieldToLoop;
-  const report: PurgeReport = { tickets: 0, ticketEvents: 0, permitLookups: 0, operatorChanges: 0 };
+  const report: PurgeReport = {
+    tickets: 0,
+    ticketEvents: 0,
+    permitLookups: 0,
+    operatorChanges: 0,
+    observations: 0,
+    notices: 0,
+    noticePhotos: 0,
+  };
 
   const { lo, hi } = store.tickets.rowids();
   for (let from = lo - 1; from < hi; from += batch) {
@@ -111,6 +132,30 @@ export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): P
     const n = store.changes.deleteBefore(cutoff, batch);
     report.operatorChanges += n;
     if (n < batch) break;
+    await pause();
+  }
+
+  for (;;) {
+    if (opts.signal?.aborted) return report;
+    const n = await step(() => store.observations.deleteBefore(cutoff, batch), report, pause);
+    report.observations += n;
+    if (n < batch) break;
+    await pause();
+  }
+
+  for (;;) {
+    if (opts.signal?.aborted) return report;
+    const gone = await step(() => store.notices.deleteBefore(cutoff, batch), report, pause);
+    report.notices += gone.notices;
+    // After the commit: a file is removed only once no stored notice can name it. Asked again
+    // here, since the same photo may have come back on a new notice meanwhile (a purge run by
+    // hand while serve takes photos).
+    for (const hash of gone.unheld)
+      if (store.notices.photoUses(hash) === 0) {
+        store.photos.remove(hash);
+        report.noticePhotos++;
+      }
+    if (gone.notices < batch) break;
     await pause();
   }
   return report;

@@ -1,10 +1,13 @@
 /**
  * Backups and restores of the store. A backup is `VACUUM INTO` a side file: one read
  * transaction, so it is a consistent snapshot even while `serve` keeps committing (WAL readers
- * never block the writer). It is checked with `PRAGMA integrity_check` and synced to disk before
- * it takes its final name, so a file called FILE is always a whole, verified store.
+ * never block the writer). The notices' photo files that snapshot names are then copied into it
+ * (the table `backup_photos`, which only a backup has), so a backup stays one file. It is checked
+ * with `PRAGMA integrity_check` and synced to disk before it takes its final name, so a file
+ * called FILE is always a whole, verified store.
  */
 import { Database } from "bun:sqlite";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -19,6 +22,8 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
 import { MIGRATIONS } from "./migrations.ts";
+import { NoticeRecords } from "./notices.ts";
+import { DiskPhotoFiles } from "./photos.ts";
 import { schemaState } from "./upgrade.ts";
 
 export class BackupError extends Error {}
@@ -27,6 +32,69 @@ export interface StoreFileCheck {
   schemaVersion: number;
   tickets: number | null;
   bytes: number;
+  /** Photo files the backup carries (null: a store, or a backup made before photos were carried). */
+  photos: number | null;
+}
+
+/** What a backup copied of the notices' photos, beside the store's check. */
+export interface BackupReport extends StoreFileCheck {
+  /** Photos the notices name whose file was not in the data folder (not in the backup either). */
+  photosMissing: number;
+}
+
+const hasTable = (db: Database, name: string) =>
+  db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
+
+/**
+ * Copies into the snapshot `db` the photo files its notices name, from the data folder; returns
+ * how many were copied and how many were missing.
+ */
+function carryPhotos(db: Database, dataDir: string): { copied: number; missing: number } {
+  // A store older than the notices has no photos to carry.
+  if (!hasTable(db, "notice_photos")) return { copied: 0, missing: 0 };
+  const files = new DiskPhotoFiles(dataDir);
+  const hashes = new NoticeRecords(db).photoHashes();
+  let copied = 0;
+  let missing = 0;
+  db.run("CREATE TABLE backup_photos (hash TEXT PRIMARY KEY NOT NULL, bytes BLOB NOT NULL)");
+  const insert = db.prepare("INSERT INTO backup_photos (hash, bytes) VALUES (?1, ?2)");
+  db.transaction(() => {
+    for (const hash of hashes) {
+      const bytes = files.read(hash);
+      if (bytes === null) missing++;
+      else {
+        insert.run(hash, bytes);
+        copied++;
+      }
+    }
+  })();
+  return { copied, missing };
+}
+
+/**
+ * Writes the photo files a backup carries into the data folder (each synced, and checked against
+ * its hash first: a damaged backup writes none) and removes them from the store file `db`.
+ */
+function bringBackPhotos(db: Database, dataDir: string, file: string): number {
+  if (!hasTable(db, "backup_photos")) return 0;
+  const rows = db.query("SELECT hash, bytes FROM backup_photos").all() as {
+    hash: string;
+    bytes: Uint8Array;
+  }[];
+  for (const r of rows)
+    if (createHash("sha256").update(r.bytes).digest("hex") !== r.hash)
+      throw new BackupError(
+        `${file} holds a damaged photo (${r.hash.slice(0, 12)}…): its bytes do not match its hash`,
+      );
+  const files = new DiskPhotoFiles(dataDir);
+  try {
+    for (const r of rows) files.put(r.hash, r.bytes);
+  } catch (e) {
+    // A photo already written is harmless: no store names it until the swap, which has not begun.
+    throw new BackupError(`the photos cannot be written into ${files.dir}: ${(e as Error).message}`);
+  }
+  db.run("DROP TABLE backup_photos");
+  return rows.length;
 }
 
 function syncFile(path: string): void {
@@ -80,14 +148,19 @@ export function checkStoreFile(file: string): StoreFileCheck {
       throw new BackupError(
         `${file} has schema version ${migrations}, written by a newer parkd than this one (schema ${SCHEMA_VERSION}); use a newer parkd`,
       );
-    return { schemaVersion: migrations, tickets: countOrNull(db, "tickets"), bytes: statSync(file).size };
+    return {
+      schemaVersion: migrations,
+      tickets: countOrNull(db, "tickets"),
+      bytes: statSync(file).size,
+      photos: countOrNull(db, "backup_photos"),
+    };
   } finally {
     db.close(false);
   }
 }
 
-/** Copies the store in dataDir to FILE; refuses an existing FILE unless force. */
-export function backupStore(dataDir: string, file: string, opts: { force?: boolean } = {}): StoreFileCheck {
+/** Copies the store in dataDir, with its photos, to FILE; refuses an existing FILE unless force. */
+export function backupStore(dataDir: string, file: string, opts: { force?: boolean } = {}): BackupReport {
   const source = storePath(dataDir);
   if (!existsSync(source)) throw new BackupError(`no store at ${source}`);
   const target = resolve(file);
@@ -106,8 +179,20 @@ export function backupStore(dataDir: string, file: string, opts: { force?: boole
   } finally {
     db.close(false);
   }
+  let carried: { copied: number; missing: number };
   try {
-    const check = checkStoreFile(partial);
+    const copy = new Database(partial, { readwrite: true });
+    try {
+      carried = carryPhotos(copy, dataDir);
+    } finally {
+      copy.close(false);
+    }
+  } catch (e) {
+    rmSync(partial, { force: true });
+    throw new BackupError(`backup failed copying the photos: ${(e as Error).message}`);
+  }
+  try {
+    const check = { ...checkStoreFile(partial), photosMissing: carried.missing };
     // Token hashes and plates are inside: readable by the service user only.
     chmodSync(partial, 0o600);
     syncFile(partial);
@@ -136,14 +221,16 @@ function stamp(now: number): string {
 }
 
 /**
- * Puts a checked copy of FILE in place as the store of dataDir. The caller holds the serve lock.
- * The old store (with its -wal and -shm, if any) is renamed aside, never deleted.
+ * Puts a checked copy of FILE in place as the store of dataDir, the photos it carries written
+ * into the data folder first (so the restored store names no missing photo). The caller holds
+ * the serve lock. The old store (with its -wal and -shm, if any) is renamed aside, never deleted;
+ * photo files already in the folder stay.
  */
 export function restoreStore(
   dataDir: string,
   file: string,
   now: number = Date.now(),
-): { check: StoreFileCheck; asideAs: string | null } {
+): { check: StoreFileCheck; asideAs: string | null; photos: number } {
   const source = resolve(file);
   const check = checkStoreFile(source);
   const target = storePath(dataDir);
@@ -158,7 +245,19 @@ export function restoreStore(
   } finally {
     from.close(false);
   }
-  checkStoreFile(incoming);
+  let photos: number;
+  try {
+    checkStoreFile(incoming);
+    const copy = new Database(incoming, { readwrite: true });
+    try {
+      photos = bringBackPhotos(copy, dataDir, source);
+    } finally {
+      copy.close(false);
+    }
+  } catch (e) {
+    rmSync(incoming, { force: true });
+    throw e;
+  }
   chmodSync(incoming, 0o600);
   syncFile(incoming);
 
@@ -182,7 +281,7 @@ export function restoreStore(
   }
   renameSync(incoming, target);
   syncDir(dirname(target));
-  return { check, asideAs };
+  return { check, asideAs, photos };
 }
 
 export { STORE_FILE };

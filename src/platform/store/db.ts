@@ -15,6 +15,7 @@ import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
 import { appliedSchemaVersion, applyMigrations } from "./migrations.ts";
 import { NoticeRecords } from "./notices.ts";
+import { ObservationRecords } from "./observations.ts";
 import { PermitRecords } from "./permits.ts";
 import { DiskPhotoFiles, MemoryPhotoFiles, type PhotoFiles } from "./photos.ts";
 import { StoreProbe } from "./probe.ts";
@@ -58,6 +59,7 @@ export class Store {
     syncCursors?: SyncCursors;
     browserSessions?: BrowserSessionRecords;
     notices?: NoticeRecords;
+    observations?: ObservationRecords;
   } = {};
   private photoFiles?: PhotoFiles;
   private dataVersionQuery: Statement<{ data_version: number }, []>;
@@ -223,6 +225,12 @@ export class Store {
   get notices(): NoticeRecords {
     this.repos.notices ??= new NoticeRecords(this.sqlite);
     return this.repos.notices;
+  }
+
+  /** Timed observations: the cars attendants marked in zones with a time limit. */
+  get observations(): ObservationRecords {
+    this.repos.observations ??= new ObservationRecords(this.sqlite, this.written);
+    return this.repos.observations;
   }
 
   /** The notices' photo files, in the data folder beside the store (in memory for a memory store). */

@@ -5,18 +5,18 @@ import { permitLookups } from "./schema/index.ts";
 
 /** The one owner of the `permit_lookups` table: who looked up what, when, with how many results. */
 
-export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict";
+export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict" | "observation";
 
 /** A type, not an interface: bun:sqlite binds it as named parameters. */
 export type LookupRecord = {
   at: number;
   credential: string;
   by: LookupKind;
-  /** The normalized plate or the zone number; a verdict: `PLATE@ZONE`. */
+  /** The normalized plate or the zone number; a verdict or a mark (observation): `PLATE@ZONE`. */
   query: string;
   results: number;
   /** A verdict's state; null for every other lookup. */
-  verdict: "valid_here" | "grace" | "valid_elsewhere" | "outside_hours" | "none" | null;
+  verdict: "valid_here" | "grace" | "over_time_limit" | "valid_elsewhere" | "outside_hours" | "none" | null;
 };
 
 const RECORD_KEYS = [

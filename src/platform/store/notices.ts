@@ -1,4 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
+import type { NoticeFacts, PhotoFacts } from "../../domain/notices/view.ts";
 import { columnList, insertColumns } from "./columns.ts";
 import { noticePhotos, noticeReasons, notices } from "./schema/index.ts";
 
@@ -18,40 +19,14 @@ export type StoredReason = {
   updatedAt: number;
 };
 
-export type NoticeValues = {
-  id: string;
-  plate: string;
+/** What issuing stores; the number and the void fields are the store's to fill. */
+export type NoticeValues = Omit<NoticeFacts, "number" | "voidedAt" | "voidedBy" | "voidReason"> & {
   plateNorm: string;
-  zone: number;
-  lotId: number | null;
-  verdict: "none" | "over_time_limit";
-  reasonCode: string;
-  reasonTitle: string;
-  amount: number;
-  currency: string;
-  note: string;
-  observedAt: number;
-  issuedAt: number;
-  issuedBy: string;
 };
 
-export type StoredNotice = NoticeValues & {
-  number: number;
-  voidedAt: number | null;
-  voidedBy: string | null;
-  voidReason: string | null;
-  syncSeq: number;
-};
+export type StoredNotice = NoticeFacts & { plateNorm: string; syncSeq: number };
 
-export type StoredPhoto = {
-  noticeId: string;
-  hash: string;
-  contentType: "image/jpeg" | "image/png";
-  bytes: number;
-  width: number;
-  height: number;
-  addedAt: number;
-};
+export type StoredPhoto = PhotoFacts & { noticeId: string; addedAt: number };
 
 /** What the operator narrows the notices to; every field optional. */
 export interface NoticeFilter {
@@ -230,6 +205,54 @@ export class NoticeRecords {
   addPhoto(p: StoredPhoto): void {
     this.insertPhoto.run(p);
     this.touch.run({ id: p.noticeId, seq: this.next("sync") });
+  }
+
+  /**
+   * Deletes up to `batch` notices issued, and voided if they were, before the cutoff, with their
+   * photos' records, in one transaction; returns how many, and the hashes no notice holds any
+   * more, whose files the caller removes once this has committed.
+   */
+  deleteBefore(cutoff: number, batch: number): { notices: number; unheld: string[] } {
+    return this.sqlite
+      .transaction(() => {
+        const ids = this.sqlite
+          .query<{ id: string }, [number, number]>(
+            `SELECT id FROM notices WHERE issued_at < ?1 AND (voided_at IS NULL OR voided_at < ?1)
+           ORDER BY issued_at LIMIT ?2`,
+          )
+          .all(cutoff, batch)
+          .map((r) => r.id);
+        const hashes = new Set<string>();
+        for (const id of ids) {
+          for (const p of this.photosOf.all(id)) hashes.add(p.hash);
+          this.sqlite.query("DELETE FROM notice_photos WHERE notice_id = ?1").run(id);
+          this.sqlite.query("DELETE FROM notices WHERE id = ?1").run(id);
+        }
+        return { notices: ids.length, unheld: [...hashes].filter((h) => this.photoUses(h) === 0) };
+      })
+      .immediate();
+  }
+
+  /** How many notices deleteBefore would delete, and how many photo files go with them. */
+  countBefore(cutoff: number): { notices: number; photos: number } {
+    const q = this.sqlite
+      .query<{ notices: number; photos: number }, [number]>(
+        `WITH old AS (SELECT id FROM notices WHERE issued_at < ?1 AND (voided_at IS NULL OR voided_at < ?1))
+         SELECT (SELECT count(*) FROM old) AS notices,
+           (SELECT count(DISTINCT hash) FROM notice_photos p WHERE p.notice_id IN (SELECT id FROM old)
+              AND NOT EXISTS (SELECT 1 FROM notice_photos q WHERE q.hash = p.hash
+                AND q.notice_id NOT IN (SELECT id FROM old))) AS photos`,
+      )
+      .get(cutoff);
+    return { notices: q?.notices ?? 0, photos: q?.photos ?? 0 };
+  }
+
+  /** Every photo file the notices hold, each hash once (a backup carries these files). */
+  photoHashes(): string[] {
+    return this.sqlite
+      .query<{ hash: string }, []>("SELECT DISTINCT hash FROM notice_photos ORDER BY hash")
+      .all()
+      .map((r) => r.hash);
   }
 
   /** How many notices hold a file with this hash (a file is removed when none does). */

@@ -65,6 +65,11 @@ export class WrittenRows {
     this.moved();
   }
 
+  /** A car was marked: what the saved lists hold changed (no copy reads observations again). */
+  observation(): void {
+    this.moved();
+  }
+
   lots(): void {
     this.lotWrites++;
     this.notes.lots = true;

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { KnownZones, PlateChecks, ZonePermits } from "../../../src/modules/enforcement/model.ts";
 import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
-import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { askVerdict, call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { seeded } from "../../support/random.ts";
 
@@ -21,6 +21,7 @@ function setup(graceMinutes: number) {
     reader: s.token("permits:read"),
     terminal: s.token("tickets:write"),
     admin: s.token("admin"),
+    marker: s.token("permits:read", "notices:write"),
   };
 }
 type Box = ReturnType<typeof setup>;
@@ -112,16 +113,45 @@ async function randomSite(s: Box, seed: number): Promise<void> {
   }
 }
 
-async function online(s: Box, plate: string, zone: number) {
-  const res = await call(
-    s.app,
-    "GET",
-    `/api/v1/attendants/verdict?registration_number=${encodeURIComponent(plate)}&zone=${zone}`,
-    { token: s.reader },
-  );
-  expect(res.status).toBe(200);
-  return res.json;
+/** Cars only marked, with no ticket or permit anywhere. */
+const MARKED_ONLY = ["MARK1", "mark 2"];
+
+/**
+ * Time limits in two zones (2 h and 45 min; the third has none) and attendants' marks there, made
+ * this morning and last night (site time), some cars marked in both zones: the list the phone
+ * saves must judge OVER TIME LIMIT, the day's end and a car seen elsewhere as the box does. Its
+ * own random draws, after the site's, so the tickets and permits drawn above are unchanged.
+ */
+async function randomMarks(s: Box, seed: number): Promise<void> {
+  for (const [zone, maxTime] of [
+    [1001, 2 * 3600],
+    [1002, 45 * 60],
+  ] as const)
+    expect(
+      (
+        await call(s.app, "POST", "/api/v1/parkings", {
+          token: s.admin,
+          body: { ...cityLot(), zone_number: zone, max_time: maxTime },
+        })
+      ).status,
+    ).toBe(201);
+  const r = seeded(seed * 13);
+  for (let i = 0; i < 14; i++) {
+    s.clock.set(T0 - r.int(16 * 60) * MIN);
+    const res = await call(s.app, "POST", "/api/v1/attendants/observations", {
+      token: s.marker,
+      body: {
+        registration_number: r.pick([...PLATES, ...MARKED_ONLY]),
+        zone: r.pick([1001, 1002]),
+        note: `mark ${i}`,
+      },
+    });
+    expect([200, 201]).toContain(res.status);
+  }
+  s.clock.set(T0);
 }
+
+const online = (s: Box, plate: string, zone: number) => askVerdict(s.app, s.reader, plate, zone);
 
 describe("the handheld's offline verdict is the box's verdict", () => {
   for (const [seed, grace] of [
@@ -131,11 +161,13 @@ describe("the handheld's offline verdict is the box's verdict", () => {
     [4, 30],
     [5, 0],
   ] as const)
-    test(`random site (seed ${seed}, grace ${grace} min): every plate, every zone, now and later`, async () => {
+    test(`random site (seed ${seed}, grace ${grace} min): every plate, every zone, now and later, marks included`, async () => {
       const s = setup(grace);
       await randomSite(s, seed);
+      await randomMarks(s, seed);
       const r = seeded(seed * 7);
       let compared = 0;
+      const states = new Set<string>();
       for (const zone of ZONES) {
         s.clock.set(T0);
         const res = await call(s.app, "GET", `/api/v1/tickets/zone/${zone}/permits`, { token: s.reader });
@@ -145,7 +177,7 @@ describe("the handheld's offline verdict is the box's verdict", () => {
         // Now, and at later instants without writes in between: the saved list judges as the box.
         for (const later of [0, 1, 7, 45, 61, 179, 600, 1439].map((m) => m * MIN + r.int(MIN))) {
           s.clock.set(T0 + later);
-          for (const typed of [...PLATES, "NOPE1", "abc.123"]) {
+          for (const typed of [...PLATES, ...MARKED_ONLY, "NOPE1", "abc.123"]) {
             const box = await online(s, typed, zone);
             const phone = offlineVerdict(saved, typed, T0 + later);
             if (phone === null) {
@@ -155,11 +187,16 @@ describe("the handheld's offline verdict is the box's verdict", () => {
             } else {
               expect(phone).toEqual(box);
               compared++;
+              states.add(box.state);
+              if (box.observation) states.add("marked");
             }
           }
         }
       }
       expect(compared).toBeGreaterThan(50);
+      // The marks were judged, over the limit and under it.
+      expect(states.has("over_time_limit")).toBe(true);
+      expect(states.has("marked")).toBe(true);
     });
 
   test("a plate typed with dots, spaces, dashes or in lower case is found in the saved list", async () => {

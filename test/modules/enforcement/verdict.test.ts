@@ -53,6 +53,7 @@ describe("GET /api/v1/attendants/verdict", () => {
       next_opening: null,
       zones: [],
       grace_minutes: 0,
+      observation: null,
       permits: [
         {
           kind: "permit",
@@ -199,6 +200,7 @@ describe("the verdict in /openapi.json", () => {
       "valid_elsewhere",
       "grace",
       "outside_hours",
+      "over_time_limit",
       "none",
     ]);
     for (const [state, e] of Object.entries(examples as Record<string, { value: { state: string } }>))

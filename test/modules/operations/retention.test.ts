@@ -53,6 +53,40 @@ function addLookup(store: Store, at: number) {
     .run();
 }
 
+function addNotice(store: Store, id: string, issuedAt: number, voidedAt: number | null, photos: string[]) {
+  store.transaction(() => {
+    store.notices.insert({
+      id,
+      plate: "ABC123",
+      plateNorm: "ABC123",
+      zone: 1,
+      lotId: null,
+      verdict: "none",
+      reasonCode: "no-permit",
+      reasonTitle: "No permit",
+      amount: 50_000,
+      currency: "SEK",
+      note: "",
+      observedAt: issuedAt,
+      issuedAt,
+      issuedBy: "token:h",
+    });
+    if (voidedAt !== null) store.notices.markVoided(id, voidedAt, "user:anna", "shown at the office");
+    for (const hash of photos) {
+      store.photos.put(hash, new Uint8Array([1, 2, 3]));
+      store.notices.addPhoto({
+        noticeId: id,
+        hash,
+        contentType: "image/jpeg",
+        bytes: 3,
+        width: 1,
+        height: 1,
+        addedAt: issuedAt,
+      });
+    }
+  })();
+}
+
 const ids = (store: Store) =>
   store.db
     .select({ id: tickets.ticketId })
@@ -87,6 +121,25 @@ function fixture() {
   addLookup(store, daysAgo(91));
   addLookup(store, daysAgo(89));
   addLookup(store, NOW);
+  // Attendants' marks: one made before the cutoff, one inside it.
+  for (const at of [daysAgo(91), daysAgo(89)])
+    store.transaction(() =>
+      store.observations.replace(null, {
+        plate: `OBS ${at}`,
+        plateNorm: `OBS${at}`,
+        zone: 1,
+        dayStart: at,
+        firstSeenAt: at,
+        limitSeconds: 7200,
+        note: "",
+        markedBy: "token:h",
+      }),
+    )();
+  // Notices: one issued before the cutoff with two photos, one of them also on a recent notice;
+  // one issued before it but voided since; one recent.
+  addNotice(store, "old", daysAgo(91), null, ["a".repeat(64), "b".repeat(64)]);
+  addNotice(store, "old-voided-recently", daysAgo(95), daysAgo(10), ["c".repeat(64)]);
+  addNotice(store, "recent", daysAgo(5), null, ["b".repeat(64)]);
   // The change history: one change older than the cutoff, one just inside it
   for (const at of [daysAgo(91), daysAgo(89)])
     store.changes.record({
@@ -112,10 +165,18 @@ const kept = [
 ];
 
 describe("retention", () => {
-  test("deletes tickets, their events and lookups that ended before the cutoff, keeps the rest", async () => {
+  test("deletes tickets, their events, lookups and marks that ended (or were made) before the cutoff, keeps the rest", async () => {
     const store = fixture();
     const report = await purgeExpired(store, { now: NOW, retentionDays: 90, batch: 3 });
-    expect(report).toEqual({ tickets: 9, ticketEvents: 2 + 2 + 7, permitLookups: 2, operatorChanges: 1 });
+    expect(report).toEqual({
+      tickets: 9,
+      ticketEvents: 2 + 2 + 7,
+      permitLookups: 2,
+      operatorChanges: 1,
+      observations: 1,
+      notices: 1,
+      noticePhotos: 1,
+    });
     expect(ids(store)).toEqual(kept);
     expect(eventIds(store)).toEqual(kept);
     expect(
@@ -127,13 +188,22 @@ describe("retention", () => {
         .sort(),
     ).toEqual([daysAgo(89), NOW]);
     expect(store.changes.page({}, undefined, 10).map((c) => c.at)).toEqual([daysAgo(89)]);
+    expect(store.observations.countBefore(Number.MAX_SAFE_INTEGER)).toBe(1);
+    expect(store.observations.ofCarOn(`OBS${daysAgo(89)}`, daysAgo(89))).not.toBeNull();
+    // The old notice is gone with its photos' records and the file no other notice holds; the
+    // one voided recently and the recent one stay, and the numbers are never handed out again.
+    expect(store.notices.get("old")).toBeNull();
+    expect(store.notices.photos("old")).toEqual([]);
+    expect(store.notices.get("old-voided-recently")).not.toBeNull();
+    expect(store.notices.get("recent")?.number).toBe(3);
+    expect(store.photos.read("a".repeat(64))).toBeNull();
+    expect(store.photos.read("b".repeat(64))).not.toBeNull();
+    expect(store.photos.read("c".repeat(64))).not.toBeNull();
+    addNotice(store, "after", NOW, null, []);
+    expect(store.notices.get("after")?.number).toBe(4);
     // A second run finds nothing more.
-    expect(await purgeExpired(store, { now: NOW, retentionDays: 90 })).toEqual({
-      tickets: 0,
-      ticketEvents: 0,
-      permitLookups: 0,
-      operatorChanges: 0,
-    });
+    const again = await purgeExpired(store, { now: NOW, retentionDays: 90 });
+    expect(Object.values(again).every((n) => n === 0)).toBe(true);
   });
 
   test("dry run counts exactly what a real run deletes, and deletes nothing", async () => {
@@ -196,7 +266,15 @@ describe("retention", () => {
     const deadline = Date.now() + 2000;
     while (reports.length === 0 && Date.now() < deadline) await Bun.sleep(5);
     await schedule.stop();
-    expect(reports[0]).toEqual({ tickets: 9, ticketEvents: 11, permitLookups: 2, operatorChanges: 1 });
+    expect(reports[0]).toEqual({
+      tickets: 9,
+      ticketEvents: 11,
+      permitLookups: 2,
+      operatorChanges: 1,
+      observations: 1,
+      notices: 1,
+      noticePhotos: 1,
+    });
     expect(ids(store)).toEqual(kept);
   });
 });

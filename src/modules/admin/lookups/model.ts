@@ -28,11 +28,16 @@ export const LookupPage = t.Object({
     t.Object({
       at: t.String({ format: "date-time" }),
       credential: t.String(),
-      by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict"]),
-      query: t.String({ description: "The normalized plate or the zone number; a verdict: PLATE@ZONE" }),
+      by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict", "observation"]),
+      query: t.String({
+        description: "The normalized plate or the zone number; a verdict or a mark (observation): PLATE@ZONE",
+      }),
       results: t.Integer(),
       verdict: t.Union(
-        [t.UnionEnum(["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"]), t.Null()],
+        [
+          t.UnionEnum(["valid_here", "grace", "over_time_limit", "valid_elsewhere", "outside_hours", "none"]),
+          t.Null(),
+        ],
         { description: "What a verdict told the attendant; null for every other lookup" },
       ),
     }),

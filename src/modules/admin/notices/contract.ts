@@ -1,3 +1,4 @@
+import { noticeExample } from "../../../domain/notices/example.ts";
 import type { ApiContract } from "../../../platform/http/api-contract.ts";
 import {
   Notice,
@@ -12,34 +13,16 @@ import {
 } from "./model.ts";
 
 const notice = {
-  number: 17,
-  id: "3f2a9c1e-7b44-4c1d-9a51-0d7e2b6f8c10",
-  registration_number: "ABC123",
-  zone: 1234,
-  parking_lot_id: 1,
-  verdict: "none",
-  reason: "no-permit",
-  reason_title: "No valid ticket or permit",
-  amount: 50000,
-  currency: "SEK",
-  note: "valves 2 and 7",
-  observed_at: "2026-06-15T10:02:00.000000Z",
-  issued_at: "2026-06-15T10:02:03.000000Z",
+  ...noticeExample,
   issued_by: "token:handheld-1",
   state: "issued",
   voided_at: null,
   voided_by: null,
   void_reason: null,
-  photos: [
-    {
-      hash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-      content_type: "image/jpeg",
-      bytes: 412_345,
-      width: 1600,
-      height: 1200,
-      url: "/api/v1/notices/17/photos/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-    },
-  ],
+  photos: noticeExample.photos.map((p) => ({
+    ...p,
+    url: `/api/v1/notices/${noticeExample.number}/photos/${p.hash}`,
+  })),
 };
 const reason = {
   code: "no-permit",

@@ -1,33 +1,19 @@
 import { type Static, t } from "elysia";
 import { REASON_CODE_PATTERN, VOID_REASON_MAX } from "../../../domain/notices/rules.ts";
+import { NoticePhotoRef, noticeFieldSchemas } from "../../../domain/notices/view.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { CursorParam } from "../paging.ts";
 
 const instantOrNull = t.Union([t.String(), t.Null()]);
 
 export const NoticePhoto = t.Object({
-  hash: t.String({ description: "SHA-256 of the photo, hex" }),
-  content_type: t.UnionEnum(["image/jpeg", "image/png"]),
-  bytes: t.Integer(),
-  width: t.Integer(),
-  height: t.Integer(),
+  ...NoticePhotoRef.properties,
   url: t.String({ description: "Where the photo itself is served" }),
 });
 
+/** The one view of a notice (src/domain/notices/view.ts), with what only the operator sees. */
 export const Notice = t.Object({
-  number: t.Integer({ description: "The site's notice number" }),
-  id: t.String({ description: "The id the handheld made" }),
-  registration_number: t.String(),
-  zone: t.Integer(),
-  parking_lot_id: t.Union([t.Integer(), t.Null()]),
-  verdict: t.UnionEnum(["none", "over_time_limit"]),
-  reason: t.String(),
-  reason_title: t.String(),
-  amount: t.Integer({ description: "Öre" }),
-  currency: t.String(),
-  note: t.String(),
-  observed_at: t.String({ description: "When the attendant made it, by the phone's clock" }),
-  issued_at: t.String({ description: "When the box stored it" }),
+  ...noticeFieldSchemas,
   issued_by: t.String({ description: "The handheld's credential label" }),
   state: t.UnionEnum(["issued", "voided"]),
   voided_at: instantOrNull,

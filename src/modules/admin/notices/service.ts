@@ -1,6 +1,7 @@
 import { type Actor, fieldChanges } from "../../../domain/changes.ts";
 import { refuse } from "../../../domain/errors.ts";
 import { NOTICE_REFUSALS } from "../../../domain/notices/rules.ts";
+import { noticeFields, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { formatMicros, toWallTime } from "../../../domain/time/zoned.ts";
 import { pathNumber } from "../../../platform/http/validation.ts";
@@ -52,34 +53,16 @@ export class NoticeAdmin {
     };
   }
 
+  /** The one view of a notice, with who issued it, its state and where its photos are served. */
   private view(n: StoredNotice, photos: StoredPhoto[]): Notice {
     return {
-      number: n.number,
-      id: n.id,
-      registration_number: n.plate,
-      zone: n.zone,
-      parking_lot_id: n.lotId,
-      verdict: n.verdict,
-      reason: n.reasonCode,
-      reason_title: n.reasonTitle,
-      amount: n.amount,
-      currency: n.currency,
-      note: n.note,
-      observed_at: iso(n.observedAt),
-      issued_at: iso(n.issuedAt),
+      ...noticeFields(n),
       issued_by: n.issuedBy,
       state: n.voidedAt === null ? "issued" : "voided",
       voided_at: isoOrNull(n.voidedAt),
       voided_by: n.voidedBy,
       void_reason: n.voidReason,
-      photos: photos.map((p) => ({
-        hash: p.hash,
-        content_type: p.contentType,
-        bytes: p.bytes,
-        width: p.width,
-        height: p.height,
-        url: `/api/v1/notices/${n.number}/photos/${p.hash}`,
-      })),
+      photos: photos.map((p) => ({ ...photoRef(p), url: `/api/v1/notices/${n.number}/photos/${p.hash}` })),
     };
   }
 

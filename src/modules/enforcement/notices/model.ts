@@ -1,5 +1,11 @@
 import { type Static, t } from "elysia";
-import { NOTE_MAX, NOTICE_ID_PATTERN, REASON_CODE_PATTERN } from "../../../domain/notices/rules.ts";
+import {
+  NOTE_MAX,
+  NOTICE_ID_PATTERN,
+  NOTICE_VERDICTS,
+  REASON_CODE_PATTERN,
+} from "../../../domain/notices/rules.ts";
+import { NoticePhotoRef, NoticeView } from "../../../domain/notices/view.ts";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 
 /** A notice as the handheld sends it, made on the phone (possibly offline, sent later). */
@@ -11,7 +17,7 @@ export const NoticeInput = t.Object({
   registration_number: t.String({ minLength: 1, maxLength: 32 }),
   zone: t.Integer({ minimum: 0, maximum: ZONE_MAX }),
   parking_lot_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
-  verdict: t.UnionEnum(["none", "over_time_limit"], {
+  verdict: t.UnionEnum(NOTICE_VERDICTS, {
     description: "The verdict the notice follows: NO VALID PERMIT (none) or OVER TIME LIMIT",
   }),
   reason: t.String({ pattern: REASON_CODE_PATTERN, description: "A code from the site's reasons" }),
@@ -20,32 +26,8 @@ export const NoticeInput = t.Object({
 });
 export type NoticeInput = Static<typeof NoticeInput>;
 
-export const NoticePhotoRef = t.Object({
-  hash: t.String({ description: "SHA-256 of the photo, hex" }),
-  content_type: t.UnionEnum(["image/jpeg", "image/png"]),
-  bytes: t.Integer(),
-  width: t.Integer(),
-  height: t.Integer(),
-});
-
-export const NoticeReceipt = t.Object({
-  data: t.Object({
-    id: t.String(),
-    number: t.Integer({ description: "The site's notice number: its own sequence, without gaps" }),
-    registration_number: t.String(),
-    zone: t.Integer(),
-    parking_lot_id: t.Union([t.Integer(), t.Null()]),
-    verdict: t.UnionEnum(["none", "over_time_limit"]),
-    reason: t.String(),
-    reason_title: t.String(),
-    amount: t.Integer({ description: "Öre, from the site's table of reasons when it was issued" }),
-    currency: t.String(),
-    note: t.String(),
-    observed_at: t.String(),
-    issued_at: t.String({ description: "When the box stored it" }),
-    photos: t.Array(NoticePhotoRef),
-  }),
-});
+/** The notice as stored: the one view of a notice (src/domain/notices/view.ts). */
+export const NoticeReceipt = t.Object({ data: NoticeView });
 export type NoticeReceipt = Static<typeof NoticeReceipt>;
 
 export const NoticeIdParams = t.Object({

@@ -7,8 +7,9 @@ import {
   PHOTOS_PER_NOTICE,
   photoProblem,
 } from "../../../domain/notices/rules.ts";
+import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
-import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
+import { parseInstant } from "../../../domain/time/zoned.ts";
 import type { StoredNotice, StoredPhoto } from "../../../platform/store/notices.ts";
 import { PhotoStorageFull } from "../../../platform/store/photos.ts";
 import type { EnforcementContext } from "../module-context.ts";
@@ -18,26 +19,6 @@ import type { AttendantReasons, NoticeInput, NoticeReceipt } from "./model.ts";
 const CLOCK_AHEAD_MS = 10 * 60_000;
 
 type NoticeContext = Pick<EnforcementContext, "store" | "now" | "config">;
-
-export function photoRef(p: StoredPhoto) {
-  return { hash: p.hash, content_type: p.contentType, bytes: p.bytes, width: p.width, height: p.height };
-}
-
-/** The fields of a notice the change history keeps, as the API names them. */
-export function noticeFields(n: StoredNotice): Record<string, unknown> {
-  return {
-    id: n.id,
-    registration_number: n.plate,
-    zone: n.zone,
-    parking_lot_id: n.lotId,
-    verdict: n.verdict,
-    reason: n.reasonCode,
-    amount: n.amount,
-    currency: n.currency,
-    note: n.note,
-    observed_at: formatMicros(n.observedAt),
-  };
-}
 
 /**
  * What an attendant issues: a notice, sent exactly once whatever the network does (the phone's
@@ -142,7 +123,7 @@ export class AttendantNotices {
           subjectId: String(row.number),
           action: "issue",
           before: null,
-          after: noticeFields(row),
+          after: noticeHistoryFields(row),
         });
         return { receipt: this.receipt(row), created: true };
       })
@@ -222,24 +203,7 @@ export class AttendantNotices {
   }
 
   private receipt(n: StoredNotice): NoticeReceipt {
-    return {
-      data: {
-        id: n.id,
-        number: n.number,
-        registration_number: n.plate,
-        zone: n.zone,
-        parking_lot_id: n.lotId,
-        verdict: n.verdict,
-        reason: n.reasonCode,
-        reason_title: n.reasonTitle,
-        amount: n.amount,
-        currency: n.currency,
-        note: n.note,
-        observed_at: formatMicros(n.observedAt),
-        issued_at: formatMicros(n.issuedAt),
-        photos: this.ctx.store.notices.photos(n.id).map(photoRef),
-      },
-    };
+    return { data: noticeView(n, this.ctx.store.notices.photos(n.id)) };
   }
 }
 

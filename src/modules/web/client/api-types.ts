@@ -27,6 +27,7 @@ import type {
   NoticeInput as NoticeInputModel,
   NoticeReceipt as NoticeReceiptModel,
 } from "../../enforcement/notices/model.ts";
+import type { ObservationReceipt as ObservationReceiptModel } from "../../enforcement/observations/model.ts";
 import type { BoardView } from "../../kiosk/model.ts";
 import type { Status as StatusModel } from "../../operations/model.ts";
 import type { Quote as QuoteModel } from "../../public/model.ts";
@@ -61,3 +62,4 @@ export type NoticeReceipt = NoticeReceiptModel["data"];
 /** A notice as the operator reads it, and a reason as the console keeps it. */
 export type ConsoleNotice = NoticeModel;
 export type ConsoleNoticeReason = Static<typeof NoticeReasonModel>;
+export type ObservationReceipt = ObservationReceiptModel;

@@ -1,5 +1,12 @@
 import { ApiError, api, Offline, query } from "./api.ts";
-import type { Found, KnownZones, PlateChecks, Verdict, ZonePermits } from "./api-types.ts";
+import type {
+  Found,
+  KnownZones,
+  ObservationReceipt,
+  PlateChecks,
+  Verdict,
+  ZonePermits,
+} from "./api-types.ts";
 import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
 import { loadReasons, type NoticeStart, noticeForm, noticeSummary } from "./notice-form.ts";
@@ -7,7 +14,16 @@ import { type Sent, sendWaiting, type WaitingNotice, waiting } from "./notice-qu
 import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
 import { ownerNow, sessionNow } from "./session-now.ts";
-import { checkedText, checkTicketsView, LOOKS, STALE_MS, verdictView } from "./verdict-view.ts";
+import {
+  checkedText,
+  checkTicketsView,
+  hhmm,
+  instant,
+  LOOKS,
+  STALE_MS,
+  span,
+  verdictView,
+} from "./verdict-view.ts";
 import {
   savedPermits,
   savedZone as savedPlates,
@@ -264,7 +280,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
           CHECK_TIMEOUT_MS,
         );
         if (!latest()) return;
-        showBlock(LOOKS[v.state].tone, ...verdictView(v, Date.now()), noticeButton(v));
+        showBlock(LOOKS[v.state].tone, ...verdictView(v, Date.now()), noticeButton(v), markControls(v));
         void showEarlier(v.registration_number, v.checked_at);
       }
     } catch (e) {
@@ -319,18 +335,77 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
 
   /** "Write notice" under a verdict that a notice may follow, for a credential that may issue one. */
   function noticeButton(v: Verdict): HTMLElement | null {
-    if (!owner || v.state !== "none") return null;
+    if (!owner || (v.state !== "none" && v.state !== "over_time_limit")) return null;
     const start: NoticeStart = {
       plate: v.permits[0]?.registration_number ?? v.registration_number,
       zone: v.zone,
       lotId: null,
-      verdict: "none",
+      verdict: v.state,
     };
     return h(
       "div",
       { class: "ask-buttons" },
       h("button", { type: "button", id: "write-notice", onclick: () => openNotice(start) }, t("writeNotice")),
     );
+  }
+
+  /**
+   * "Mark" under a verdict from the box for a car not marked in this zone today, for a
+   * credential that may issue notices: the box keeps when it was first seen, and a later check
+   * here says how long ago. Only online: the first-seen time is the box's.
+   */
+  function markControls(v: Verdict): HTMLElement | null {
+    if (!owner || v.observation !== null) return null;
+    const note = h("input", {
+      id: "mark-note",
+      name: "mark-note",
+      autocomplete: "off",
+      maxlength: 500,
+      placeholder: t("markNote"),
+      "aria-label": t("markNote"),
+    });
+    const said = h("p", { class: "detail", id: "mark-said", role: "status" });
+    const button = h("button", { type: "button", id: "mark" }, t("mark"));
+    const area = h(
+      "div",
+      { class: "mark-area", id: "mark-area" },
+      note,
+      h("div", { class: "ask-buttons" }, button),
+      said,
+    );
+    button.addEventListener("click", async () => {
+      button.setAttribute("disabled", "");
+      try {
+        const { data } = await api<ObservationReceipt>(
+          "POST",
+          "/api/v1/attendants/observations",
+          {
+            registration_number: v.registration_number,
+            zone: v.zone,
+            ...(note.value.trim() ? { note: note.value.trim() } : {}),
+          },
+          CHECK_TIMEOUT_MS,
+        );
+        const first = Date.parse(instant(data.first_seen_at)!);
+        const words = { time: hhmm(first), zone: data.zone, limit: span(data.limit_seconds) };
+        // Marked before (another handheld, this morning): that first time stands.
+        const before = Date.now() + clockOffset() - first > 60_000;
+        replace(
+          area,
+          h(
+            "p",
+            { class: "detail", id: "mark-said", role: "status" },
+            t(before ? "markedBefore" : "marked", words),
+          ),
+        );
+        // The saved list carries the mark, so an offline check later says it too.
+        if (zone === v.zone) void askSaved(v.zone);
+      } catch (e) {
+        button.removeAttribute("disabled");
+        replace(said, e instanceof Offline ? t("markNeedsBox") : (e as Error).message);
+      }
+    });
+    return area;
   }
 
   function openNotice(start: NoticeStart): void {
@@ -465,6 +540,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   const saved = new Map<number, SavedZone>();
   let savedTimer: ReturnType<typeof setTimeout> | undefined;
   let savedAsking = false;
+  /** Asked while an ask was on its way (a mark made meanwhile): ask once more after it. */
+  let askAgain = false;
   let lastAsked = 0;
   let savedDue = 0;
   let checks = 0;
@@ -521,7 +598,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
 
   async function askSaved(z: number): Promise<void> {
     if (zone !== z) return;
-    if (savedAsking) return;
+    if (savedAsking) {
+      askAgain = true;
+      return;
+    }
     savedAsking = true;
     lastAsked = Date.now();
     refreshSaved(z);
@@ -550,6 +630,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       // Kept as it was; asked again with the next change or minute.
     } finally {
       savedAsking = false;
+      if (askAgain) {
+        askAgain = false;
+        void askSaved(z);
+      }
     }
   }
 

@@ -7,10 +7,34 @@ export function instant(s: string | null): string | null {
   return s === null ? null : s.replace(/(\.\d{3})\d+Z$/, "$1Z");
 }
 
+/** "10:02": a clock time on the phone's 24-hour clock, whatever its locale. */
+export function hhmm(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+/** "2 h 14 min", "2 h", "45 min": a stretch of whole minutes. */
+export function span(seconds: number): string {
+  const min = Math.floor(seconds / 60);
+  const h = Math.floor(min / 60);
+  if (h === 0) return `${min} min`;
+  return min % 60 === 0 ? `${h} h` : `${h} h ${min % 60} min`;
+}
+
+/** The mark's words: when the car was first seen in this zone today, how long ago, and the limit. */
+function markWords(v: Verdict, key: "overTimeLimit" | "markedLine"): string {
+  const o = v.observation!;
+  return t(key, {
+    time: hhmm(Date.parse(instant(o.first_seen_at)!)),
+    ago: span(o.seen_seconds_ago),
+    limit: span(o.limit_seconds),
+  });
+}
+
 /** How each state of the verdict reads: its colour class, its words, and the zone it judged. */
 export const LOOKS: Record<
   Verdict["state"],
-  { tone: "ok" | "warn" | "bad"; words: (v: Verdict) => string; judged: (v: Verdict) => string }
+  { tone: "ok" | "warn" | "bad" | "over"; words: (v: Verdict) => string; judged: (v: Verdict) => string }
 > = {
   valid_here: { tone: "ok", words: () => t("validHere"), judged: (v) => t("judgedZone", { zone: v.zone }) },
   valid_elsewhere: {
@@ -19,6 +43,11 @@ export const LOOKS: Record<
     judged: (v) => t("judgedNotZone", { zone: v.zone }),
   },
   grace: { tone: "warn", words: () => t("inGrace"), judged: (v) => t("judgedZone", { zone: v.zone }) },
+  over_time_limit: {
+    tone: "over",
+    words: (v) => markWords(v, "overTimeLimit"),
+    judged: (v) => t("judgedZone", { zone: v.zone }),
+  },
   outside_hours: {
     tone: "bad",
     words: () => t("outsideHours"),
@@ -99,6 +128,12 @@ export function verdictView(v: Verdict, now: number, band?: Child): Child[] {
     ),
     h("p", { class: "plate-shown" }, v.permits[0]?.registration_number ?? v.registration_number),
     line ? h("p", { class: "detail", id: "verdict-line" }, line) : null,
+    // Under the limit (or with a permit here), the mark is said below the verdict.
+    v.observation && v.state !== "over_time_limit"
+      ? h("p", { class: "detail", id: "observation-line" }, markWords(v, "markedLine"))
+      : null,
+    // What the attendant noted at the mark (valve positions): what shows it is the same car.
+    v.observation?.note ? h("p", { class: "note-line", id: "observation-note" }, v.observation.note) : null,
     h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, now)),
     v.permits.length
       ? h(

@@ -2,6 +2,7 @@ export * from "./changes.ts";
 export * from "./credentials.ts";
 export * from "./lots.ts";
 export * from "./notices.ts";
+export * from "./observations.ts";
 export * from "./operations.ts";
 export * from "./permits.ts";
 export * from "./reports.ts";

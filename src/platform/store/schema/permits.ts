@@ -38,12 +38,14 @@ export const permitLookups = sqliteTable(
     id: integer().primaryKey({ autoIncrement: true }),
     at: integer().notNull(),
     credential: text().notNull(),
-    by: text({ enum: ["registration_number", "zone", "zone_list", "verdict"] }).notNull(),
-    /** The normalized plate or the zone number asked for; a verdict: `PLATE@ZONE`. */
+    by: text({ enum: ["registration_number", "zone", "zone_list", "verdict", "observation"] }).notNull(),
+    /** The normalized plate or the zone number asked for; a verdict or a mark: `PLATE@ZONE`. */
     query: text().notNull(),
     results: integer().notNull(),
-    /** A verdict's state (valid_here, grace, valid_elsewhere, outside_hours, none); null otherwise. */
-    verdict: text({ enum: ["valid_here", "grace", "valid_elsewhere", "outside_hours", "none"] }),
+    /** A verdict's state (valid_here, grace, over_time_limit, valid_elsewhere, outside_hours, none); null otherwise. */
+    verdict: text({
+      enum: ["valid_here", "grace", "over_time_limit", "valid_elsewhere", "outside_hours", "none"],
+    }),
   },
   (t) => [
     index("permit_lookups_at").on(t.at),
