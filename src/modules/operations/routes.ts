@@ -90,7 +90,16 @@ export function operationsRoutes(
           summary: "Readable API reference (rendered here; loads nothing from elsewhere)",
           tags: ["operations"],
           responses: {
-            200: { description: "HTML page", content: { "text/html": { schema: { type: "string" } } } },
+            200: {
+              description: "HTML page",
+              content: {
+                "text/html": {
+                  schema: { type: "string" },
+                  example:
+                    '<!doctype html><html lang="en"><head><title>parkd API</title></head><body>…</body></html>',
+                },
+              },
+            },
           },
         },
       },
@@ -114,7 +123,13 @@ export function operationsRoutes(
           responses: {
             200: {
               description: "Prometheus text format 0.0.4",
-              content: { "text/plain": { schema: { type: "string" } } },
+              content: {
+                "text/plain": {
+                  schema: { type: "string" },
+                  example:
+                    '# HELP parkd_http_requests_total HTTP requests answered, by method, route template and status.\n# TYPE parkd_http_requests_total counter\nparkd_http_requests_total{method="GET",route="/api/v1/attendants/check-tickets",status="200"} 1042\n',
+                },
+              },
             },
           },
         } as Record<string, unknown>,
