@@ -5,15 +5,10 @@ import { lang, money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { moneyInput, moneyOf } from "./money.ts";
 import { pagedList } from "./paged-list.ts";
-import { openingLink, problemText, SCROLLS, table } from "./table.ts";
+import { addressed, openingLink, problemText, SCROLLS, table } from "./table.ts";
 
 /** The search's fields, as the address holds them (`#/notices?state=issued&reason=no-permit`). */
 const FILTERS = ["registration_number", "attendant", "reason", "state", "from", "to"] as const;
-
-function addressed(): URLSearchParams {
-  const q = location.hash.indexOf("?");
-  return new URLSearchParams(q < 0 ? "" : location.hash.slice(q + 1));
-}
 
 function stateBadge(n: ConsoleNotice) {
   return h("span", { class: `state ${n.state}`, "data-state": n.state }, t(`notice_${n.state}`));

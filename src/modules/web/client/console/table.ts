@@ -68,3 +68,9 @@ export function problemText(e: unknown): string {
   const fields = err.problem?.errors?.map((f) => `${f.pointer}: ${f.message}`).join("; ");
   return fields ? `${err.message ?? ""} (${fields})` : (err.message ?? String(e));
 }
+
+/** A list page's filters and sort as the address holds them: its query, after the page's path. */
+export function addressed(): URLSearchParams {
+  const q = location.hash.indexOf("?");
+  return new URLSearchParams(q < 0 ? "" : location.hash.slice(q + 1));
+}

@@ -5,7 +5,7 @@ import { lang, money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
 import { type Column, SortedHeadings } from "./sorting.ts";
-import { openingLink, problemText, SCROLLS, table } from "./table.ts";
+import { addressed, openingLink, problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
 
 /** The lot a listed ticket names: its name, its id when the box knows no such lot, or none. */
@@ -35,12 +35,6 @@ async function lotText(v: TicketView): Promise<string> {
 /** The search's fields, as the address holds them (`#/tickets?state=active&zone=7`). */
 const FILTERS = ["registration_number", "zone", "state", "from", "to"] as const;
 const STATES = ["active", "not_started", "ended", "canceled"] as const;
-
-/** The filters and sort in the address's query, after the page's path. */
-function addressed(): URLSearchParams {
-  const q = location.hash.indexOf("?");
-  return new URLSearchParams(q < 0 ? "" : location.hash.slice(q + 1));
-}
 
 /** The tickets page; `ticketId` (from `#/tickets/ID`) opens that ticket. */
 export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: string): () => void {
