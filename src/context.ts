@@ -8,9 +8,9 @@ import { log, logError, logLine } from "./platform/log.ts";
 import type { Metrics } from "./platform/metrics.ts";
 import { OpenStreams } from "./platform/open-streams.ts";
 import { processMetrics } from "./platform/process-metrics.ts";
-import { startCheckpointer } from "./platform/store/checkpointer.ts";
 import { isStoreUnavailable } from "./platform/store/connection.ts";
 import type { Store } from "./platform/store/db.ts";
+import { type StoreThread, startStoreThread } from "./platform/store/store-thread.ts";
 
 export type { AppConfig } from "./config.ts";
 export { defaultConfig, systemTimezone } from "./config.ts";
@@ -45,6 +45,8 @@ export class AppContext {
    */
   readonly openStreams = new OpenStreams();
   private readonly jobs: Job[] = [];
+  /** The store's thread (checkpoints, large counts), while `serve` runs it. */
+  private thread: StoreThread | undefined;
 
   constructor(
     readonly store: Store,
@@ -93,8 +95,12 @@ export class AppContext {
     } catch (e) {
       logError("building the revenue book failed; the first ticket event or report tries again", e);
     }
-    const checkpointer = await startCheckpointer(this.store);
-    this.hold("checkpointer", () => checkpointer.stop());
+    const thread = await startStoreThread(this.store);
+    this.thread = thread;
+    this.hold("store thread", () => {
+      this.thread = undefined;
+      return thread.stop();
+    });
     // A store opened while its file was write-protected moves to a writable connection as soon
     // as it can have one (Store.recoverWrites), so writes come back without a restart.
     const recoveryFault = new RepeatedFault("store recovery failed; retrying every 2 s");
@@ -108,6 +114,14 @@ export class AppContext {
     }, 2_000);
     recovery.unref();
     this.hold("store recovery", () => clearInterval(recovery));
+  }
+
+  /**
+   * `sql` (a repository's count) on the store's thread while it runs, so that a count over a
+   * million rows holds no request; on the event loop otherwise (tests, commands).
+   */
+  countOffLoop(sql: string, here: () => number): Promise<number> {
+    return this.thread ? this.thread.count(sql) : Promise.resolve(here());
   }
 
   /** Stops every job, newest first; one that fails to stop is logged and the rest still stop. */

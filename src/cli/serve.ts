@@ -239,9 +239,6 @@ export const serveCommand: Command = {
       lock.release();
     };
 
-    // Read before listening: counting a million tickets takes tens of ms, which the first
-    // requests would otherwise wait for.
-    const counts = storeCounts(store);
     const schemaVersion = store.schemaVersion();
     let front: FrontEnd;
     try {
@@ -279,30 +276,36 @@ export const serveCommand: Command = {
       ...(tls?.ca ? { caFingerprint: tls.ca.fingerprint } : {}),
       docs: `${urls[0]}/docs`,
     });
-    // What the engine sizes its garbage collector for: the box's RAM, or its control group's
-    // limit (systemd's MemoryMax=, a container's) when lower; BUN_JSC_forceRAMSize overrides both
-    // (docs/operations.md "Memory"). Logged so that an operator can see which one it found.
-    const memoryLimitBytes = process.constrainedMemory();
-    const engineRamSize = process.env.BUN_JSC_forceRAMSize;
-    log(
-      "info",
-      `data folder ${store.dataDir}, schema version ${schemaVersion}, time zone ${config.timezone}; store: ${Object.entries(
-        counts,
-      )
-        .map(([k, n]) => `${n} ${k}`)
-        .join(
-          ", ",
-        )}; retention ${config.retentionDays} days; memory ${Math.round(memoryLimitBytes / 2 ** 20)} MB${engineRamSize === undefined ? "" : ` (the engine told BUN_JSC_forceRAMSize=${engineRamSize})`}`,
-      {
-        dataDir: store.dataDir,
-        schemaVersion,
-        timezone: config.timezone,
-        counts,
-        retentionDays: config.retentionDays,
-        memoryLimitBytes,
-        ...(engineRamSize === undefined ? {} : { engineRamSize }),
-      },
-    );
+    // The store's summary follows once the tickets are counted on the store's thread, while the
+    // first requests are answered: a million tickets take 20-50 ms to count. A stop before then
+    // leaves it out.
+    const logStoreSummary = (counts: Record<string, number>) => {
+      // What the engine sizes its garbage collector for: the box's RAM, or its control group's
+      // limit (systemd's MemoryMax=, a container's) when lower; BUN_JSC_forceRAMSize overrides both
+      // (docs/operations.md "Memory"). Logged so that an operator can see which one it found.
+      const memoryLimitBytes = process.constrainedMemory();
+      const engineRamSize = process.env.BUN_JSC_forceRAMSize;
+      log(
+        "info",
+        `data folder ${store.dataDir}, schema version ${schemaVersion}, time zone ${config.timezone}; store: ${Object.entries(
+          counts,
+        )
+          .map(([k, n]) => `${n} ${k}`)
+          .join(
+            ", ",
+          )}; retention ${config.retentionDays} days; memory ${Math.round(memoryLimitBytes / 2 ** 20)} MB${engineRamSize === undefined ? "" : ` (the engine told BUN_JSC_forceRAMSize=${engineRamSize})`}`,
+        {
+          dataDir: store.dataDir,
+          schemaVersion,
+          timezone: config.timezone,
+          counts,
+          retentionDays: config.retentionDays,
+          memoryLimitBytes,
+          ...(engineRamSize === undefined ? {} : { engineRamSize }),
+        },
+      );
+    };
+    storeCounts(store, (sql, here) => ctx.countOffLoop(sql, here)).then(logStoreSummary, () => {});
     if (v["lenient-request-target"] === true)
       log(
         "warning",

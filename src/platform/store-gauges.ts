@@ -2,9 +2,6 @@ import { statfsSync } from "node:fs";
 import type { Metrics } from "./metrics.ts";
 import type { Store } from "./store/db.ts";
 
-/** Events read back at start to seed the last-event gauge: bounded, so any store starts fast. */
-const SEED_EVENTS = 200_000;
-
 /**
  * Gauges read from the store at scrape time, for the alerts a site needs: terminals that went
  * silent, a disk filling up, a store that no longer commits. Each is one indexed query.
@@ -56,8 +53,7 @@ export function addStoreGauges(metrics: Metrics, store: Store, now: () => number
 /** The last event time per credential survives a restart: read from the newest stored events. */
 function seedLastEvents(metrics: Metrics, store: Store): void {
   try {
-    for (const r of store.tickets.lastEventByCredential(SEED_EVENTS))
-      metrics.lastTicketEvent(r.credential, r.at / 1000);
+    for (const r of store.tickets.lastEventByCredential()) metrics.lastTicketEvent(r.credential, r.at / 1000);
   } catch {
     // A store not migrated yet has no events to read.
   }

@@ -97,7 +97,7 @@ export class Box {
     return r.stdout.trim();
   }
 
-  /** Starts `parkd serve` on a free loopback port and waits until it answers /healthz. */
+  /** Starts `parkd serve` on a free loopback port; waits until it answers /healthz and has logged its summary. */
   async serve(
     args: string[] = ["--http"],
     opts: { env?: Record<string, string>; waitReady?: boolean; port?: number } = {},
@@ -149,6 +149,10 @@ export class Box {
         if (Date.now() > deadline) throw new Error(`serve did not answer in 10 s: ${err}`);
         await Bun.sleep(25);
       }
+      // The store's summary comes once the tickets are counted on the store's thread, just after
+      // the first answers: tests read the start-up lines whole.
+      while (!err.includes(", schema version ") && p.exitCode === null && Date.now() < deadline)
+        await Bun.sleep(5);
     }
     return server;
   }

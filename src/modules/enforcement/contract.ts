@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { ZONE_DIGITS, ZONE_MAX } from "../../domain/zones.ts";
 import {
@@ -16,7 +17,7 @@ const CheckPlate = t.String({
   examples: ["ABC123"],
 });
 const CheckZone = t.Union(
-  [t.Integer({ minimum: 0, maximum: ZONE_MAX }), t.String({ pattern: ZONE_DIGITS })],
+  [Type.Integer({ minimum: 0, maximum: ZONE_MAX }), t.String({ pattern: ZONE_DIGITS })],
   { description: "Zone number, as a number or a string of digits", examples: ["1234"] },
 );
 

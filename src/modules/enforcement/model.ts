@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { integerText } from "../../platform/http/validation.ts";
@@ -16,7 +17,7 @@ export const LookupParams = t.Object({
 
 export const ExtendedInformation = t.Object({
   registration_number: t.String({ description: "The plate as it was sent" }),
-  zone: t.Integer(),
+  zone: Type.Integer(),
   active: t.Boolean({ description: "Active at the time of the request" }),
   start_at: t.String({
     format: "date-time",
@@ -55,7 +56,7 @@ export const VerdictParams = t.Object({
 const instant = () => t.String({ format: "date-time" });
 const instantOrNull = (description: string) => t.Union([instant(), t.Null()], { description });
 const windowsOrNull = t.Union(
-  [t.Array(t.Object({ weekday: t.Integer(), start_time: t.String(), end_time: t.String() })), t.Null()],
+  [t.Array(t.Object({ weekday: Type.Integer(), start_time: t.String(), end_time: t.String() })), t.Null()],
   { description: "A permit's weekly windows in the site time zone; null: at all hours" },
 );
 
@@ -63,7 +64,7 @@ export const VerdictPermit = t.Object({
   kind: t.UnionEnum(["ticket", "permit"], { description: "A terminal's ticket, or an operator's permit" }),
   id: t.String({ description: "The ticket id, or the permit id (office permits: `o` and the office's id)" }),
   registration_number: t.String({ description: "The plate as it was sent" }),
-  zone: t.Integer(),
+  zone: Type.Integer(),
   state: t.UnionEnum(["valid", "grace", "outside_hours", "ended", "upcoming"], {
     description:
       "valid now; ended less than the grace period ago; in its period but outside its weekly windows; ended; not started",
@@ -76,7 +77,7 @@ export const VerdictPermit = t.Object({
   ended_at: instantOrNull("grace: when it stopped being valid"),
   next_opening: instantOrNull("outside_hours, upcoming: when it is next valid; null: not again"),
   ticket_status: t.Union([t.UnionEnum(["running", "stopped"]), t.Null()], { description: "Tickets only" }),
-  parking_lot_id: t.Union([t.Integer(), t.Null()]),
+  parking_lot_id: t.Union([Type.Integer(), t.Null()]),
   lot_name: t.Union([t.String(), t.Null()]),
   note: t.String({ description: "The operator's note on a permit, as typed; empty for tickets" }),
   windows: windowsOrNull,
@@ -94,15 +95,15 @@ export const VERDICT_STATES = [
 
 export const VerdictObservation = t.Object({
   first_seen_at: t.String({ description: "When the car was marked in this zone today" }),
-  limit_seconds: t.Integer({ description: "The zone's time limit when it was marked" }),
+  limit_seconds: Type.Integer({ description: "The zone's time limit when it was marked" }),
   over_limit_at: t.String({ description: "From when it is over the limit" }),
-  seen_seconds_ago: t.Integer({ description: "Whole seconds between the mark and the instant judged" }),
+  seen_seconds_ago: Type.Integer({ description: "Whole seconds between the mark and the instant judged" }),
   note: t.String({ description: "What the attendant noted (valve positions)" }),
 });
 
 export const Verdict = t.Object({
   registration_number: t.String({ description: "The plate asked for, normalized" }),
-  zone: t.Integer({ description: "The zone asked for" }),
+  zone: Type.Integer({ description: "The zone asked for" }),
   state: t.UnionEnum(VERDICT_STATES, {
     description:
       "In this order of precedence: valid in this zone; a permit for this zone ended less than grace_minutes ago; marked in this zone today and there longer than its time limit (`observation`); valid only in other zones (`zones`); a permit for this zone outside its weekly hours (`next_opening`); nothing",
@@ -113,8 +114,8 @@ export const Verdict = t.Object({
   ),
   ended_at: instantOrNull("grace: when the permit for this zone stopped being valid"),
   next_opening: instantOrNull("outside_hours: the earliest next opening of a permit for this zone"),
-  zones: t.Array(t.Integer(), { description: "valid_elsewhere: the zones where it is valid now" }),
-  grace_minutes: t.Integer({ description: "The site's grace period (serve --grace-minutes; 0: off)" }),
+  zones: t.Array(Type.Integer(), { description: "valid_elsewhere: the zones where it is valid now" }),
+  grace_minutes: Type.Integer({ description: "The site's grace period (serve --grace-minutes; 0: off)" }),
   permits: t.Array(VerdictPermit, { description: "The tickets and permits behind it, latest start first" }),
   observation: t.Union([VerdictObservation, t.Null()], {
     description:
@@ -128,11 +129,11 @@ export const ZonePermit = t.Object({
   id: t.String({ description: "The ticket id, or the permit id (office permits: `o` and the office's id)" }),
   registration_number: t.String({ description: "The plate as it was sent" }),
   plate_norm: t.String({ description: "The plate as lookups match it (normalized)" }),
-  zone: t.Integer({ description: "The zone it is for (a plate's permits in other zones are listed too)" }),
+  zone: Type.Integer({ description: "The zone it is for (a plate's permits in other zones are listed too)" }),
   start_at: instant(),
   end_at: instantOrNull("Where it stops counting (a stopped ticket: its stop); null: open-ended"),
   ticket_status: t.Union([t.UnionEnum(["running", "stopped"]), t.Null()], { description: "Tickets only" }),
-  parking_lot_id: t.Union([t.Integer(), t.Null()]),
+  parking_lot_id: t.Union([Type.Integer(), t.Null()]),
   lot_name: t.Union([t.String(), t.Null()]),
   note: t.String(),
   windows: windowsOrNull,
@@ -141,18 +142,18 @@ export const ZonePermit = t.Object({
 export const ZoneObservation = t.Object({
   registration_number: t.String({ description: "The plate as it was marked" }),
   plate_norm: t.String({ description: "The plate as lookups match it (normalized)" }),
-  zone: t.Integer(),
+  zone: Type.Integer(),
   first_seen_at: t.String(),
-  limit_seconds: t.Integer({ description: "The zone's time limit when it was marked" }),
+  limit_seconds: Type.Integer({ description: "The zone's time limit when it was marked" }),
   note: t.String(),
 });
 
 export const ZonePermits = t.Object({
-  zone: t.Integer(),
+  zone: Type.Integer(),
   taken_at: t.String({ description: "The instant the list was taken" }),
   timezone: t.String({ description: "The site time zone (IANA), in which weekly windows are read" }),
-  grace_minutes: t.Integer({ description: "The site's grace period (0: off)" }),
-  recent_hours: t.Integer({ description: "How far back lookups list ended permits" }),
+  grace_minutes: Type.Integer({ description: "The site's grace period (0: off)" }),
+  recent_hours: Type.Integer({ description: "How far back lookups list ended permits" }),
   plates: t.Array(t.String(), {
     description:
       "The plates (normalized) with a ticket or permit in this zone, or marked in it on the list's day, that the list answers for",
@@ -170,10 +171,10 @@ export type ZonePermits = Static<typeof ZonePermits>;
 export const KnownZones = t.Object({
   data: t.Array(
     t.Object({
-      zone: t.Integer(),
+      zone: Type.Integer(),
       lots: t.Array(
         t.Object({
-          id: t.Integer(),
+          id: Type.Integer(),
           name: t.String(),
           locations: t.Array(t.Object({ latitude: t.Number(), longitude: t.Number() })),
         }),
@@ -198,7 +199,7 @@ export const PlateChecks = t.Object({
   data: t.Array(
     t.Object({
       at: t.String({ description: "When (UTC, six fractional digits)" }),
-      zone: t.Union([t.Integer(), t.Null()], {
+      zone: t.Union([Type.Integer(), t.Null()], {
         description: "The zone of a verdict; null: a lookup by plate alone",
       }),
       credential: t.String({ description: "Who checked: the handheld's credential" }),

@@ -22,9 +22,18 @@ import {
  * eventType, and a failed union would only say "no variant matched".
  */
 
-const checkers = Object.fromEntries(
-  EVENT_TYPES.map((e) => [e, TypeCompiler.Compile(TicketEventBodies[e] as TSchema)]),
-) as Record<EventType, ReturnType<typeof TypeCompiler.Compile>>;
+type Checker = ReturnType<typeof TypeCompiler.Compile>;
+const checkers = new Map<EventType, Checker>();
+
+/** Compiled at an event type's first event, not at start: the six compilations held every start about 20 ms. */
+function checkerOf(type: EventType): Checker {
+  let checker = checkers.get(type);
+  if (!checker) {
+    checker = TypeCompiler.Compile(TicketEventBodies[type] as TSchema);
+    checkers.set(type, checker);
+  }
+  return checker;
+}
 
 const DECIMAL_COMMA = new RegExp(DECIMAL_COMMA_AMOUNT);
 
@@ -56,7 +65,7 @@ function valueAt(body: unknown, pointer: string): unknown {
 
 function schemaErrors(type: EventType, body: unknown): Map<string, FieldError> {
   const out = new Map<string, FieldError>();
-  const checker = checkers[type];
+  const checker = checkerOf(type);
   if (checker.Check(body)) return out;
   for (const e of checker.Errors(body)) {
     if (out.has(e.path)) continue;

@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 
 export const BoardQuery = t.Object({
@@ -14,13 +15,13 @@ export const BoardView = t.Object({
   currency: t.String(),
   lots: t.Array(
     t.Object({
-      id: t.Integer(),
+      id: Type.Integer(),
       name: t.String(),
-      free: t.Union([t.Integer(), t.Null()], {
+      free: t.Union([Type.Integer(), t.Null()], {
         description: "Free spaces; null: the lot does not count its spaces",
       }),
       full: t.Boolean(),
-      price_per_hour: t.Integer({ description: "What the next hour from now costs, cents incl. VAT" }),
+      price_per_hour: Type.Integer({ description: "What the next hour from now costs, cents incl. VAT" }),
     }),
   ),
 });

@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import type { ProblemBody } from "../../platform/http/problem.ts";
 import { CONDITIONS } from "./conditions.ts";
@@ -7,7 +8,7 @@ export const ProblemSchema = t.Object(
   {
     type: t.String({ description: "Stable URI per kind, e.g. /problems/validation" }),
     title: t.String(),
-    status: t.Integer({ minimum: 400, maximum: 599 }),
+    status: Type.Integer({ minimum: 400, maximum: 599 }),
     detail: t.String(),
     instance: t.Optional(t.String({ description: "The path of the request" })),
     errors: t.Optional(
@@ -28,14 +29,14 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 export const problemShapeMatches: Same<Static<typeof ProblemSchema>, ProblemBody> = true;
 
 export const PurgeReport = t.Object({
-  tickets: t.Integer(),
-  ticketEvents: t.Integer(),
-  permitLookups: t.Integer(),
-  operatorChanges: t.Integer(),
-  observations: t.Integer(),
-  notices: t.Integer(),
+  tickets: Type.Integer(),
+  ticketEvents: Type.Integer(),
+  permitLookups: Type.Integer(),
+  operatorChanges: Type.Integer(),
+  observations: Type.Integer(),
+  notices: Type.Integer(),
   /** Photo files removed with their notices (a file two notices hold goes with the last). */
-  noticePhotos: t.Integer(),
+  noticePhotos: Type.Integer(),
 });
 export type PurgeReport = Static<typeof PurgeReport>;
 
@@ -49,14 +50,14 @@ export const SyncReadiness = t.Object({
   central: t.String({ description: "The office's PostgreSQL, without credentials" }),
   encrypted: t.Boolean({ description: "false only where --central says sslmode=disable" }),
   reachable: t.Boolean({ description: "The last push and pull reached the office" }),
-  pending_events: t.Integer({ description: "Ticket events the office does not have yet" }),
+  pending_events: Type.Integer({ description: "Ticket events the office does not have yet" }),
   oldest_pending_age_seconds: t.Number(),
   last_push_at: InstantOrNull,
   last_pull_at: InstantOrNull,
   last_error: t.Union([t.String(), t.Null()]),
   last_error_at: InstantOrNull,
-  errors: t.Object({ push: t.Integer(), pull: t.Integer() }),
-  central_permits: t.Integer({ description: "Office permits held for this site" }),
+  errors: t.Object({ push: Type.Integer(), pull: Type.Integer() }),
+  central_permits: Type.Integer({ description: "Office permits held for this site" }),
 });
 
 /** A condition the box works under only in part (doctor's list, docs/operations.md). */
@@ -91,14 +92,14 @@ export const Status = t.Object({
     resident_memory_bytes: Maybe,
     active_tickets: Maybe,
     active_permits: Maybe,
-    events: t.Object({ last_minute: t.Integer(), last_hour: t.Integer(), since_start: Counts }),
+    events: t.Object({ last_minute: Type.Integer(), last_hour: Type.Integer(), since_start: Counts }),
     terminals: t.Array(t.Object({ credential: t.String(), last_at: t.String({ format: "date-time" }) }), {
       description: "The last accepted ticket event of each credential, newest first",
     }),
     lookups_since_start: Counts,
     auth_failures_since_start: t.Number(),
     requests: t.Object({ total: t.Number(), client_errors: t.Number(), server_errors: t.Number() }),
-    live_feeds: t.Integer(),
+    live_feeds: Type.Integer(),
     office: t.Union([SyncReadiness, t.Null()], {
       description: "The office link (serve --central); null without one",
     }),

@@ -58,6 +58,9 @@ describe("tokens over the API", () => {
       { name: "handheld-1", scopes: ["root"] },
       { name: "bad name!", scopes: ["admin"] },
       { name: "handheld-1", scopes: ["admin"], expires_in_days: 0 },
+      // A JSON integer only: the framework's own integer type read a string of digits.
+      { name: "handheld-1", scopes: ["admin"], expires_in_days: "30" },
+      { name: "handheld-1", scopes: ["admin"], expires_in_days: "-12" },
       { name: "handheld-1", scopes: ["admin"], colour: "red" },
     ])
       expectProblem(

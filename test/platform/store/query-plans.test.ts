@@ -3,7 +3,7 @@ import { type ChangeFilter, changePageSql } from "../../../src/platform/store/ch
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
 import { type LookupFilter, lookupPageSql } from "../../../src/platform/store/lookups.ts";
 import { PERMIT_LOOKUP_SQL } from "../../../src/platform/store/permits.ts";
-import { TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets/records.ts";
+import { LAST_EVENT_BY_SENDER_SQL, TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets/records.ts";
 import { OCCUPANCY_SQL } from "../../../src/platform/store/tickets/reports.ts";
 
 const LOOKUP_SQL = { ...TICKET_LOOKUP_SQL, ...PERMIT_LOOKUP_SQL };
@@ -121,5 +121,43 @@ describe("lookup record pages are served from indexes", () => {
       "SEARCH permit_lookups USING INDEX permit_lookups_credential (credential=? AND id<?)",
     );
     expect(plan({})).toBe("SEARCH permit_lookups USING INTEGER PRIMARY KEY (rowid<?)");
+  });
+});
+
+/** Read at every start to seed the silent-terminal gauge: seeks per sender, never a sort of the log. */
+describe("each sender's last event", () => {
+  test("is read by seeks on ticket_events_credential, never a scan", () => {
+    const store = openMemoryStore();
+    const plan = (
+      store.sqlite.query(`EXPLAIN QUERY PLAN ${LAST_EVENT_BY_SENDER_SQL}`).all() as { detail: string }[]
+    )
+      .map((r) => r.detail)
+      .join(" | ");
+    expect(plan).not.toMatch(/SCAN ticket_events|TEMP B-TREE/);
+    expect(plan).toContain("ticket_events_credential");
+  });
+
+  test("is each sender's newest receive time, for every sender however old", () => {
+    const store = openMemoryStore();
+    expect(store.tickets.lastEventByCredential()).toEqual([]);
+    const insert = store.sqlite.prepare(
+      `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, outcome)
+       VALUES ('t', 'TicketCreated', ?1, ?2, '{}', 'applied')`,
+    );
+    const events: [number, string][] = [
+      [1_000, "token:terminal-2"],
+      [5_000, "token:terminal-1"],
+      [3_000, "token:terminal-1"],
+      [9_000, "user:anna"],
+      [2_000, "token:terminal-2"],
+      [7_000, "token:terminal-1"],
+    ];
+    store.sqlite.run("PRAGMA foreign_keys = OFF");
+    for (const [at, who] of events) insert.run(at, who);
+    expect(store.tickets.lastEventByCredential()).toEqual([
+      { credential: "token:terminal-1", at: 7_000 },
+      { credential: "token:terminal-2", at: 2_000 },
+      { credential: "user:anna", at: 9_000 },
+    ]);
   });
 });

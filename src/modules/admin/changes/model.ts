@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { CursorParam } from "../paging.ts";
@@ -25,7 +26,7 @@ export const ChangeQuery = t.Object({
 });
 
 export const OperatorChange = t.Object({
-  id: t.Integer(),
+  id: Type.Integer(),
   at: t.String({ format: "date-time" }),
   actor: t.String({ description: "The credential label (token:NAME, user:NAME) or cli" }),
   via: t.UnionEnum(["api", "console", "cli"]),

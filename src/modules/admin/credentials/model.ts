@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { SCOPES } from "../../../domain/credentials.ts";
 
@@ -11,7 +12,7 @@ const Instant = t.String({ format: "date-time" });
 const When = t.Union([Instant, t.Null()]);
 
 export const TokenInput = t.Object(
-  { name: Name, scopes: Scopes, expires_in_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })) },
+  { name: Name, scopes: Scopes, expires_in_days: t.Optional(Type.Integer({ minimum: 1, maximum: 3650 })) },
   { additionalProperties: false },
 );
 export const TokenInfo = t.Object({

@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { CursorParam } from "../paging.ts";
@@ -32,7 +33,7 @@ export const LookupPage = t.Object({
       query: t.String({
         description: "The normalized plate or the zone number; a verdict or a mark (observation): PLATE@ZONE",
       }),
-      results: t.Integer(),
+      results: Type.Integer(),
       verdict: t.Union(
         [
           t.UnionEnum(["valid_here", "grace", "over_time_limit", "valid_elsewhere", "outside_hours", "none"]),

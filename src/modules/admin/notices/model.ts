@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { REASON_CODE_PATTERN, VOID_REASON_MAX } from "../../../domain/notices/rules.ts";
 import { NoticePhotoRef, noticeFieldSchemas } from "../../../domain/notices/view.ts";
@@ -78,7 +79,7 @@ export const VoidInput = t.Object({
 export const NoticeReason = t.Object({
   code: t.String(),
   title: t.String(),
-  amount: t.Integer({ description: "Öre" }),
+  amount: Type.Integer({ description: "Öre" }),
   active: t.Boolean({
     description: "Offered to handhelds; retired reasons stay for the notices that name them",
   }),
@@ -92,14 +93,14 @@ export const NoticeReasonEnvelope = t.Object({ data: NoticeReason });
 export const NoticeReasonInput = t.Object({
   code: t.String({ pattern: REASON_CODE_PATTERN, description: "Lower-case letters, digits, - and _" }),
   title: t.String({ minLength: 1, maxLength: 200 }),
-  amount: t.Integer({ minimum: 0, maximum: 100_000_000, description: "Öre" }),
+  amount: Type.Integer({ minimum: 0, maximum: 100_000_000, description: "Öre" }),
   active: t.Optional(t.Boolean({ default: true })),
 });
 export type NoticeReasonInput = Static<typeof NoticeReasonInput>;
 
 export const NoticeReasonPatch = t.Object({
   title: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
-  amount: t.Optional(t.Integer({ minimum: 0, maximum: 100_000_000 })),
+  amount: t.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   active: t.Optional(t.Boolean()),
 });
 export type NoticeReasonPatch = Static<typeof NoticeReasonPatch>;

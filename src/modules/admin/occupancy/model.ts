@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 
@@ -23,27 +24,27 @@ export const HistoryQuery = t.Object({
   ),
 });
 
-const Counts = (what: string) => t.Array(t.Integer(), { description: `${what}, one per step` });
+const Counts = (what: string) => t.Array(Type.Integer(), { description: `${what}, one per step` });
 
 export const LotNow = t.Object({
-  id: t.Integer(),
+  id: Type.Integer(),
   name: t.Union([t.String(), t.Null()], { description: "null: tickets name this lot id, but no lot has it" }),
-  zone: t.Union([t.Integer(), t.Null()]),
-  spaces: t.Integer({ description: "number_of_spaces; 0: not counted" }),
+  zone: t.Union([Type.Integer(), t.Null()]),
+  spaces: Type.Integer({ description: "number_of_spaces; 0: not counted" }),
   active: t.Boolean(),
-  tickets: t.Integer({ description: "Tickets in this lot now" }),
-  free: t.Union([t.Integer(), t.Null()], {
+  tickets: Type.Integer({ description: "Tickets in this lot now" }),
+  free: t.Union([Type.Integer(), t.Null()], {
     description: "Spaces less tickets, at least 0; null without spaces",
   }),
-  percent: t.Union([t.Integer(), t.Null()], {
+  percent: t.Union([Type.Integer(), t.Null()], {
     description: "Tickets per space, in percent (over 100: over its spaces)",
   }),
 });
 
 export const ZoneNow = t.Object({
-  zone: t.Integer(),
-  tickets: t.Integer(),
-  permits: t.Integer({ description: "Operator and office permits valid now (weekly windows applied)" }),
+  zone: Type.Integer(),
+  tickets: Type.Integer(),
+  permits: Type.Integer({ description: "Operator and office permits valid now (weekly windows applied)" }),
 });
 
 export const OccupancyNow = t.Object({
@@ -55,17 +56,17 @@ export const OccupancyNow = t.Object({
 export const OccupancyHistory = t.Object({
   from: t.String({ format: "date-time" }),
   to: t.String({ format: "date-time" }),
-  step: t.Integer({ description: "Minutes between counts" }),
+  step: Type.Integer({ description: "Minutes between counts" }),
   at: t.Array(t.String({ format: "date-time" }), { description: "The instants counted" }),
   lots: t.Array(
     t.Object({
-      id: t.Integer(),
+      id: Type.Integer(),
       name: t.Union([t.String(), t.Null()]),
-      zone: t.Union([t.Integer(), t.Null()]),
-      spaces: t.Integer(),
+      zone: t.Union([Type.Integer(), t.Null()]),
+      spaces: Type.Integer(),
       tickets: Counts("Tickets in the lot"),
     }),
   ),
-  zones: t.Array(t.Object({ zone: t.Integer(), tickets: Counts("Tickets"), permits: Counts("Permits") })),
+  zones: t.Array(t.Object({ zone: Type.Integer(), tickets: Counts("Tickets"), permits: Counts("Permits") })),
   arrivals: Counts("Tickets that started within the step, all lots"),
 });

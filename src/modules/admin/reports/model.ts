@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { REVENUE_GROUPS } from "../../../domain/reports/revenue.ts";
 
@@ -40,17 +41,19 @@ export const RevenueCsvQuery = t.Object({
   ),
 });
 
-const Ore = (what: string) => t.Integer({ description: `${what}, öre (cents)` });
+const Ore = (what: string) => Type.Integer({ description: `${what}, öre (cents)` });
 
 export const RevenueRowView = t.Object({
   day: t.Optional(t.String({ description: "Site-local date the tickets started on" })),
   parking_lot_id: t.Optional(
-    t.Union([t.Integer(), t.Null()], { description: "null: tickets without a lot" }),
+    t.Union([Type.Integer(), t.Null()], { description: "null: tickets without a lot" }),
   ),
-  zone: t.Optional(t.Integer()),
-  vat_rate: t.Optional(t.Union([t.Integer(), t.Null()], { description: "Percent; null: no rate was sent" })),
+  zone: t.Optional(Type.Integer()),
+  vat_rate: t.Optional(
+    t.Union([Type.Integer(), t.Null()], { description: "Percent; null: no rate was sent" }),
+  ),
   currency: t.String(),
-  tickets: t.Integer({ description: "Tickets counted (each once, canceled ones not)" }),
+  tickets: Type.Integer({ description: "Tickets counted (each once, canceled ones not)" }),
   net: Ore("Excluding VAT"),
   vat: Ore("VAT, the sum of each ticket's VAT"),
   gross: Ore("Including VAT"),

@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { TICKET_ORDERS } from "../../../platform/store/tickets/search.ts";
@@ -10,7 +11,7 @@ import { sortParam } from "../sorting.ts";
 const Instant = t.String({ description: "UTC, YYYY-MM-DDTHH:mm:ss.SSSSSSZ" });
 
 export const TicketEventView = t.Object({
-  seq: t.Integer(),
+  seq: Type.Integer(),
   event_type: t.String(),
   received_at: Instant,
   credential: t.String({ description: 'Who sent it, e.g. "token:terminal-1"' }),
@@ -21,7 +22,7 @@ export const TicketEventView = t.Object({
     description:
       "The body as the sender posted it; a body over 8 KiB is kept as its known fields only (see body_cut_from)",
   }),
-  body_cut_from: t.Union([t.Integer(), t.Null()], {
+  body_cut_from: t.Union([Type.Integer(), t.Null()], {
     description: "Bytes the body had when only its known fields were kept; null when kept whole",
   }),
 });
@@ -30,16 +31,16 @@ export const TicketView = t.Object({
   data: t.Object({
     ticket_id: t.String(),
     status: t.UnionEnum(["running", "stopped", "canceled"]),
-    zone: t.Integer(),
-    parking_lot_id: t.Union([t.Integer(), t.Null()]),
+    zone: Type.Integer(),
+    parking_lot_id: t.Union([Type.Integer(), t.Null()]),
     lot_unknown: t.Boolean({ description: "parking_lot_id named no known parking lot" }),
     start_at: Instant,
     end_at: t.Union([Instant, t.Null()]),
     license_number: t.String({ description: "As sent" }),
     plate_normalized: t.String({ description: "The form lookups match on" }),
     ticket_cost: t.Object({
-      amount_incl_vat: t.Union([t.Integer(), t.Null()]),
-      vat_rate: t.Union([t.Integer(), t.Null()]),
+      amount_incl_vat: t.Union([Type.Integer(), t.Null()]),
+      vat_rate: t.Union([Type.Integer(), t.Null()]),
       currency_code: t.Union([t.String(), t.Null()]),
     }),
     created_at: Instant,
@@ -124,22 +125,22 @@ export const TicketPage = t.Object({
       ticket_id: t.String(),
       state: TicketState,
       status: StoredStatus,
-      zone: t.Integer(),
-      parking_lot_id: t.Union([t.Integer(), t.Null()]),
+      zone: Type.Integer(),
+      parking_lot_id: t.Union([Type.Integer(), t.Null()]),
       lot_name: t.Union([t.String(), t.Null()], {
         description: "null: no lot, or a lot the box does not know",
       }),
       license_number: t.String(),
       start_at: SearchInstant,
       end_at: t.Union([SearchInstant, t.Null()]),
-      amount_incl_vat: t.Union([t.Integer(), t.Null()], {
+      amount_incl_vat: t.Union([Type.Integer(), t.Null()], {
         description: "Öre (cents), as the terminal sent it",
       }),
       currency_code: t.Union([t.String(), t.Null()]),
       updated_at: SearchInstant,
     }),
   ),
-  total: t.Union([t.Integer(), t.Null()], {
+  total: t.Union([Type.Integer(), t.Null()], {
     description:
       "How many tickets the search finds in all: on the first page (no cursor); null on the others",
   }),

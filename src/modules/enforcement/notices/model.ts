@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import {
   NOTE_MAX,
@@ -15,8 +16,8 @@ export const NoticeInput = t.Object({
     description: "Made on the phone (a UUID): sending the same notice again is answered with the stored one",
   }),
   registration_number: t.String({ minLength: 1, maxLength: 32 }),
-  zone: t.Integer({ minimum: 0, maximum: ZONE_MAX }),
-  parking_lot_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  zone: Type.Integer({ minimum: 0, maximum: ZONE_MAX }),
+  parking_lot_id: t.Optional(t.Union([Type.Integer({ minimum: 1 }), t.Null()])),
   verdict: t.UnionEnum(NOTICE_VERDICTS, {
     description: "The verdict the notice follows: NO VALID PERMIT (none) or OVER TIME LIMIT",
   }),
@@ -41,7 +42,7 @@ export const AttendantReasons = t.Object({
     t.Object({
       code: t.String(),
       title: t.String(),
-      amount: t.Integer({ description: "Öre" }),
+      amount: Type.Integer({ description: "Öre" }),
     }),
     { description: "The site's active reasons, by code" },
   ),

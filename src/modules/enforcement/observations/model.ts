@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { NOTE_MAX } from "../../../domain/notices/rules.ts";
 import { ZONE_MAX } from "../../../domain/zones.ts";
@@ -5,7 +6,7 @@ import { ZONE_MAX } from "../../../domain/zones.ts";
 /** A car an attendant marks in the zone where it stands. */
 export const MarkInput = t.Object({
   registration_number: t.String({ minLength: 1, maxLength: 32 }),
-  zone: t.Integer({ minimum: 0, maximum: ZONE_MAX, description: "The zone the attendant stands in" }),
+  zone: Type.Integer({ minimum: 0, maximum: ZONE_MAX, description: "The zone the attendant stands in" }),
   note: t.Optional(
     t.String({
       maxLength: NOTE_MAX,
@@ -18,9 +19,9 @@ export type MarkInput = Static<typeof MarkInput>;
 export const ObservationReceipt = t.Object({
   data: t.Object({
     registration_number: t.String({ description: "The plate as it was first marked today" }),
-    zone: t.Integer(),
+    zone: Type.Integer(),
     first_seen_at: t.String({ description: "When the car was first marked in this zone today" }),
-    limit_seconds: t.Integer({ description: "The zone's time limit when it was marked" }),
+    limit_seconds: Type.Integer({ description: "The zone's time limit when it was marked" }),
     over_limit_at: t.String({ description: "From when it is over the limit" }),
     note: t.String(),
     marked_by: t.String({ description: "The credential of the handheld that marked it" }),

@@ -35,6 +35,19 @@ const LISTED = `SELECT ${LISTED_TICKET_COLUMNS} FROM tickets`;
  * ?1 zone, ?2 cutoff (the open-ended ones take the zone alone); those also return tickets that
  * start later, so the zone answers know when they will next change. Exported for the query-plan test.
  */
+/** Every ticket held, over the narrowest index; `serve` counts it on the store thread at start. */
+export const TICKET_COUNT_SQL = "SELECT count(*) AS n FROM tickets";
+
+/** Each sender's newest event: a walk over the distinct senders of ticket_events_credential. */
+export const LAST_EVENT_BY_SENDER_SQL = `WITH RECURSIVE senders(credential) AS (
+           SELECT min(credential) FROM ticket_events
+           UNION ALL
+           SELECT (SELECT min(credential) FROM ticket_events WHERE credential > senders.credential)
+           FROM senders WHERE senders.credential IS NOT NULL)
+         SELECT credential,
+                (SELECT max(received_at) FROM ticket_events e WHERE e.credential = senders.credential) AS at
+         FROM senders WHERE credential IS NOT NULL`;
+
 export const TICKET_LOOKUP_SQL = {
   ticketsByPlate: `${LISTED} WHERE plate_norm = ?1 AND start_at <= ?2 AND status <> 'canceled'
     AND (end_at IS NULL OR end_at > ?3)`,
@@ -150,7 +163,7 @@ export class TicketRecords {
     this.countEndedEvents = s.prepare(
       `SELECT count(*) AS n FROM ticket_events WHERE ticket_id IN (SELECT ticket_id FROM tickets WHERE ${endedBefore("?1")})`,
     );
-    this.countAll = s.prepare("SELECT count(*) AS n FROM tickets");
+    this.countAll = s.prepare(TICKET_COUNT_SQL);
     this.liveEndingRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
     this.liveOpenRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
     this.listedOne = s.prepare(TICKET_LOOKUP_SQL.ticketListed);
@@ -311,13 +324,12 @@ export class TicketRecords {
   }
 
   /** Each credential's newest receive time among the latest `limit` events (bounded at any size). */
-  lastEventByCredential(limit: number): { credential: string; at: number }[] {
-    return this.sqlite
-      .query<{ credential: string; at: number }, [number]>(
-        `SELECT credential, max(received_at) AS at FROM
-           (SELECT credential, received_at FROM ticket_events ORDER BY received_at DESC LIMIT ?1)
-         GROUP BY credential`,
-      )
-      .all(limit);
+  /**
+   * Each sender's newest event, exact at any size: one index seek per sender
+   * (ticket_events_credential) instead of sorting the newest events, which took 60-150 ms of
+   * every start at a million tickets.
+   */
+  lastEventByCredential(): { credential: string; at: number }[] {
+    return this.sqlite.query<{ credential: string; at: number }, []>(LAST_EVENT_BY_SENDER_SQL).all();
   }
 }
