@@ -1,4 +1,5 @@
-import { CredentialError, CredentialService, tokenView, userView } from "../modules/admin/index.ts";
+import { Problem } from "../domain/errors.ts";
+import { CredentialService, tokenView, userView } from "../modules/admin/index.ts";
 import { openStore } from "../platform/store/db.ts";
 import { listOpt, parseDuration, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, isoOrDash, jsonOption, printTable } from "./command.ts";
@@ -16,7 +17,7 @@ async function guarded(fn: () => Promise<number>): Promise<number> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof CredentialError) return fail(e.message);
+    if (e instanceof Problem) return fail(e.message);
     throw e;
   }
 }

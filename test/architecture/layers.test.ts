@@ -17,8 +17,7 @@ import { dirname, join, relative, resolve } from "node:path";
  * - SQL on a table is written only in that table's repository in src/platform/store, and nothing
  *   outside src/platform/store holds the raw connection;
  * - a route's TypeBox shapes live in its module's model.ts, never in the route file;
- * - a module's services refuse with the domain's errors (src/domain/errors.ts), mapped to HTTP
- *   in one place; only route files make a problem themselves.
+ * - problems (the one table, the one error class) are checked in problems.test.ts.
  */
 
 const SRC = resolve(import.meta.dir, "../../src");
@@ -213,24 +212,6 @@ describe("models", () => {
       .filter((f) => codeOf(f).some((line) => /\bt\.[A-Z]\w*\(/.test(line)))
       .map((f) => relative(SRC, f));
     expect(shaped).toEqual([]);
-  });
-});
-
-describe("refusals", () => {
-  test("a refusal's title and kind are said once, in a refusal table: no DomainError is made by hand", () => {
-    const byHand = files(SRC)
-      .filter((f) => /new DomainError\(/.test(readFileSync(f, "utf8")))
-      .map((f) => relative(SRC, f));
-    // refuse() itself; CredentialError (a subclass) reads its titles from the tables too.
-    expect(byHand).toEqual(["domain/errors.ts"]);
-  });
-
-  test("services refuse in the domain's words: an HTTP problem is made only in a module's routes", () => {
-    const makers = files(join(SRC, "modules"))
-      .filter((f) => /new Problem\(|\bproblems?\.\w+\(|\bproblem\(/.test(readFileSync(f, "utf8")))
-      .map((f) => relative(SRC, f))
-      .filter((f) => !/(routes|health)\.ts$/.test(f));
-    expect(makers).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DomainError } from "../../src/domain/errors.ts";
+import { Problem } from "../../src/domain/errors.ts";
 import {
   insideWindows,
   isActive,
@@ -11,7 +11,6 @@ import {
 import { PlateList } from "../../src/domain/permits/plate-list.ts";
 import { toWallTime } from "../../src/domain/time/zoned.ts";
 import { lookupTarget } from "../../src/modules/enforcement/lookup-params.ts";
-import { problemOf } from "../../src/platform/http/problem.ts";
 
 const TZ = "Europe/Stockholm";
 const at = (iso: string) => Date.parse(iso);
@@ -168,9 +167,8 @@ describe("check-tickets parameters", () => {
     try {
       f();
     } catch (e) {
-      if (!(e instanceof DomainError)) return String(e);
-      const problem = problemOf(e);
-      return `${problem.status} ${problem.kind}`;
+      if (!(e instanceof Problem)) return String(e);
+      return `${e.status} ${e.type}`;
     }
     return "ok";
   };

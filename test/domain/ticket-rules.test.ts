@@ -7,7 +7,6 @@ import {
   type TicketFacts,
   type TicketState,
 } from "../../src/domain/tickets/rules.ts";
-import { problemOf } from "../../src/platform/http/problem.ts";
 
 const facts = (over: Partial<TicketFacts> = {}): TicketFacts => ({
   zone: 12,
@@ -47,8 +46,7 @@ const cancel: TicketEvent = { type: "TicketCanceled", ticketId: "T1" };
 
 const refusal = (d: ReturnType<typeof decide>) => {
   if (d.kind !== "reject") throw new Error(`expected a rejection, got ${d.kind}`);
-  const problem = problemOf(d.error);
-  return { status: problem.status, kind: problem.kind };
+  return { status: d.error.status, kind: d.error.type };
 };
 
 describe("TicketCreated", () => {

@@ -6,7 +6,7 @@ import {
   type ConnectionLimits,
   type GuardedSocket,
 } from "../../src/platform/http/connection-guard.ts";
-import type { Problem } from "../../src/platform/http/problem.ts";
+import { type Problem, problemBody } from "../../src/platform/http/problem.ts";
 
 /** Just enough of a socket for the guard: an address, what was written, whether it was closed. */
 class FakeSocket extends EventEmitter {
@@ -17,7 +17,7 @@ class FakeSocket extends EventEmitter {
     super();
   }
   endWithProblem(problem: Problem) {
-    this.written += `HTTP/1.1 ${problem.status} ${JSON.stringify(problem.body())}`;
+    this.written += `HTTP/1.1 ${problem.status} ${JSON.stringify(problemBody(problem))}`;
     // Closed once the answer is out, as a real connection is.
     this.destroy();
   }

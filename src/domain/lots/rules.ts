@@ -3,26 +3,11 @@
  * fee windows or steps that do not overlap on the same day type.
  */
 
-import { type FieldError, type RefusalTable, refuse } from "../errors.ts";
+import { type FieldError, refuse } from "../errors.ts";
 import { secondsOfDay } from "../tariff/engine.ts";
 import type { LotInput, ParkingLot } from "./lot.ts";
 
-/** What is refused of a lot, whoever asks: a read or quote of a missing lot, a create over one. */
-export const LOT_REFUSALS = {
-  "lot-not-found": {
-    kind: "not-found",
-    title: "Parking lot not found",
-    example: "There is no parking lot 12",
-  },
-  "lot-exists": {
-    kind: "conflict",
-    title: "Parking lot exists",
-    example: "There is already a parking lot 12",
-  },
-} as const satisfies RefusalTable;
-
-export const lotNotFound = (id: number | string) =>
-  refuse(LOT_REFUSALS, "lot-not-found", `There is no parking lot ${id}`);
+export const lotNotFound = (id: number | string) => refuse("lot-not-found", `There is no parking lot ${id}`);
 
 /** Fills missing sub-record ids after the highest one given, in order. */
 function withIds<T extends { id?: number }>(items: readonly T[] | undefined): (T & { id: number })[] {

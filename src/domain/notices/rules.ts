@@ -2,7 +2,6 @@
  * Control notices (penalty notices) an attendant issues after a verdict, and the site's table of
  * reasons and amounts they are issued under. Pure: what a notice, a reason and a photo must be.
  */
-import type { RefusalTable } from "../errors.ts";
 
 /** At most this many photos on one notice. */
 export const PHOTOS_PER_NOTICE = 3;
@@ -25,59 +24,6 @@ export type NoticeVerdict = (typeof NOTICE_VERDICTS)[number];
 export const NOTICE_ID_PATTERN = "^[A-Za-z0-9_-]{8,64}$";
 /** A reason's code, as the operator names it (`no-permit`, `over-time`). */
 export const REASON_CODE_PATTERN = "^[a-z0-9][a-z0-9_-]{0,31}$";
-
-export const NOTICE_REFUSALS = {
-  "notice-exists": {
-    kind: "conflict",
-    title: "Another notice has this id",
-    example: "Notice id 3f2a9c1e-… is already stored with other content; a retry must send the same notice",
-  },
-  "notice-not-found": {
-    kind: "not-found",
-    title: "Notice not found",
-    example: "There is no notice number 17",
-  },
-  "notice-voided": {
-    kind: "conflict",
-    title: "Notice already void",
-    example: "Notice 17 was voided at 2026-06-15T10:02:00.000000Z by user:anna",
-  },
-  "reason-unknown": {
-    kind: "invalid",
-    title: "Unknown reason",
-    example: 'The site has no active reason "no-permt"; GET /api/v1/attendants/notice-reasons lists them',
-  },
-  "reason-exists": {
-    kind: "conflict",
-    title: "Reason code in use",
-    example: 'A reason "no-permit" already exists',
-  },
-  "reason-not-found": {
-    kind: "not-found",
-    title: "Reason not found",
-    example: 'There is no reason "no-permt"',
-  },
-  "photo-invalid": {
-    kind: "invalid",
-    title: "Not a usable photo",
-    example: "The body is not a JPEG or PNG image",
-  },
-  "too-many-photos": {
-    kind: "conflict",
-    title: "Notice has its photos",
-    example: "Notice 17 already has 3 photos, the most it may have",
-  },
-  "photo-not-found": {
-    kind: "not-found",
-    title: "Photo not found",
-    example: "Notice 17 has no photo with this hash",
-  },
-  "photo-storage-full": {
-    kind: "busy",
-    title: "No room for photos",
-    example: "The disk holding the photos is full; the notice itself is stored. Send the photo again later",
-  },
-} as const satisfies RefusalTable;
 
 export interface ImageFacts {
   type: "image/jpeg" | "image/png";

@@ -3,7 +3,6 @@
  * later check of the car there says how long ago it was first seen and whether it is past the
  * limit. Pure: what a zone's limit is, which observation counts at an instant, and when it is over.
  */
-import type { RefusalTable } from "../errors.ts";
 import { startOfDay } from "../time/zoned.ts";
 
 /** A car marked in a zone, as the verdict reads it. */
@@ -67,12 +66,3 @@ export function overLimitAt(o: Pick<Observation, "firstSeenAt" | "limitSeconds">
 export function isOverLimit(o: Pick<Observation, "firstSeenAt" | "limitSeconds">, at: number): boolean {
   return at > overLimitAt(o);
 }
-
-export const OBSERVATION_REFUSALS = {
-  "zone-without-time-limit": {
-    kind: "invalid",
-    title: "Zone has no time limit",
-    example:
-      "Zone 1002 has no parking lot with a time limit (max_time); a car is marked only where one is posted",
-  },
-} as const satisfies RefusalTable;

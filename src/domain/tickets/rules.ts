@@ -1,4 +1,4 @@
-import { type DomainError, type RefusalTable, refuse } from "../errors.ts";
+import { type Problem, refuse } from "../errors.ts";
 
 /**
  * What each ticket event does to a stored ticket, without I/O: the service reads the ticket,
@@ -44,7 +44,7 @@ export type Decision =
   | { kind: "cancel" }
   /** A retry: record the event, change nothing. */
   | { kind: "repeat" }
-  | { kind: "reject"; error: DomainError };
+  | { kind: "reject"; error: Problem };
 
 export function sameFacts(a: TicketFacts, b: TicketFacts): boolean {
   return (
@@ -94,51 +94,17 @@ export function canonicalEvent(e: TicketEvent): string {
  */
 export const MAX_EVENTS_PER_TICKET = 1000;
 
-/** The event rules' refusals, as the intake answers them. */
-export const TICKET_REFUSALS = {
-  "ticket-not-found": {
-    kind: "not-found",
-    title: "Ticket not found",
-    example: 'TicketUpdated needs an existing ticket; no ticket has ticketId "100234"',
-  },
-  "ticket-exists": {
-    kind: "conflict",
-    title: "Ticket already exists",
-    example: 'Ticket "100234" already exists with different content; send TicketUpdated to change it',
-  },
-  "plate-mismatch": {
-    kind: "conflict",
-    title: "License number does not match",
-    example: 'fromLicenseNumber does not match the license number of ticket "100234"',
-  },
-  "ticket-canceled": {
-    kind: "conflict",
-    title: "Ticket is canceled",
-    example: 'Ticket "100234" is canceled; TicketUpdated cannot change it',
-  },
-  "ticket-event-limit": {
-    kind: "conflict",
-    title: "Too many events for this ticket",
-    example: 'Ticket "100234" already has 1000 events, the most one ticket may have; nothing was stored',
-  },
-} as const satisfies RefusalTable;
-
 export const eventLimitReached = (ticketId: string) =>
   refuse(
-    TICKET_REFUSALS,
     "ticket-event-limit",
     `Ticket "${ticketId}" already has ${MAX_EVENTS_PER_TICKET} events, the most one ticket may have; nothing was stored`,
   );
 
 const notFound = (ticketId: string, type: string) =>
-  refuse(
-    TICKET_REFUSALS,
-    "ticket-not-found",
-    `${type} needs an existing ticket; no ticket has ticketId "${ticketId}"`,
-  );
+  refuse("ticket-not-found", `${type} needs an existing ticket; no ticket has ticketId "${ticketId}"`);
 
 const canceled = (ticketId: string, type: string) =>
-  refuse(TICKET_REFUSALS, "ticket-canceled", `Ticket "${ticketId}" is canceled; ${type} cannot change it`);
+  refuse("ticket-canceled", `Ticket "${ticketId}" is canceled; ${type} cannot change it`);
 
 /**
  * The contract's event rules. `created` gives the facts the ticket was first created with; it is
@@ -164,7 +130,6 @@ export function decide(
       return {
         kind: "reject",
         error: refuse(
-          TICKET_REFUSALS,
           "ticket-exists",
           `Ticket "${event.ticketId}" already exists with different content; send TicketUpdated to change it`,
         ),
@@ -192,7 +157,6 @@ export function decide(
         return {
           kind: "reject",
           error: refuse(
-            TICKET_REFUSALS,
             "plate-mismatch",
             `fromLicenseNumber does not match the license number of ticket "${event.ticketId}"`,
           ),

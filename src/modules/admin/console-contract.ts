@@ -1,5 +1,4 @@
-import { CREDENTIAL_REFUSALS } from "../../domain/credentials.ts";
-import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
+import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { ChangePage, OperatorChange } from "./changes/model.ts";
 import { NewToken, TokenInput, TokenList, UserEnvelope, UserInput, UserList } from "./credentials/model.ts";
 import { LookupPage } from "./lookups/model.ts";
@@ -22,7 +21,6 @@ const user = {
   created_at: "2026-06-15T08:00:00.000000Z",
   last_used_at: null,
 };
-const NOT_FOUND = { 404: ["credential-not-found"] };
 
 const OPERATOR_CHANGE = {
   id: 42,
@@ -104,32 +102,27 @@ export const adminConsoleContract: ApiContract = {
     OperatorChange: { schema: OperatorChange, example: OPERATOR_CHANGE },
     ChangePage: { schema: ChangePage, example: { data: [OPERATOR_CHANGE], next_cursor: null } },
   },
-  problems: problemInfos(CREDENTIAL_REFUSALS),
   operations: {
     "GET /api/v1/tokens": { operationId: "listTokens", tag: "credentials" },
     "POST /api/v1/tokens": {
       operationId: "createToken",
       tag: "credentials",
-      problems: { 409: ["credential-exists"] },
     },
     "DELETE /api/v1/tokens/:id": {
       operationId: "revokeToken",
       tag: "credentials",
       examples: { id: "tok_3f9a1c22b7e4" },
-      problems: NOT_FOUND,
       ok: { 204: { description: "Revoked" } },
     },
     "GET /api/v1/users": { operationId: "listUsers", tag: "credentials" },
     "POST /api/v1/users": {
       operationId: "createUser",
       tag: "credentials",
-      problems: { 409: ["credential-exists"] },
     },
     "DELETE /api/v1/users/:id": {
       operationId: "deleteUser",
       tag: "credentials",
       examples: { id: "usr_3f9a1c22b7e4" },
-      problems: NOT_FOUND,
       ok: { 204: { description: "Deleted" } },
     },
     "GET /api/v1/tickets": { operationId: "searchTickets", tag: "tickets", examples: { sort: "-start_at" } },

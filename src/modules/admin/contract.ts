@@ -1,5 +1,5 @@
 import { LotFile, ParkingLotInput, ParkingLotPatch } from "../../domain/lots/schema.ts";
-import { type ApiContract, type OperationContract, problemInfos } from "../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { ADMIN_EXAMPLES as EX } from "./contract-examples.ts";
 import { WhoAmI } from "./credentials/model.ts";
 import { ImportAnswer, ImportedLot, ImportReport } from "./lots/model.ts";
@@ -11,12 +11,8 @@ import {
   PermitPatch,
   PermitWindow,
 } from "./permits/model.ts";
-import { ADMIN_REFUSALS } from "./refusals.ts";
 import { TicketEventView, TicketView } from "./tickets/model.ts";
 
-const LOT_404 = { 404: ["lot-not-found"] };
-const PERMIT_404 = { 404: ["permit-not-found"] };
-const STALE = { 412: ["precondition-failed"] };
 const IF_MATCH = [
   {
     name: "If-Match",
@@ -24,12 +20,8 @@ const IF_MATCH = [
       "The ETag of the version the change was made against: 412 when the record has changed since (RFC 9110 §13.1.1). Without it the write goes ahead",
   },
 ];
-/** A write guarded by If-Match: 412 besides the 404, and the new version's ETag on success. */
-const guarded = (
-  problems404: Record<number, string[]>,
-  ok: OperationContract["ok"],
-): Omit<OperationContract, "tag" | "operationId"> => ({
-  problems: { ...problems404, ...STALE },
+/** A write guarded by If-Match (412 is precondition-failed's), and the new version's ETag on success. */
+const guarded = (ok: OperationContract["ok"]): Omit<OperationContract, "tag" | "operationId"> => ({
   headers: IF_MATCH,
   ok,
 });
@@ -54,12 +46,10 @@ export const adminContract: ApiContract = {
     TicketEnvelope: { schema: TicketView },
     WhoAmI: { schema: WhoAmI, example: { kind: "token", name: "terminal-1", scopes: ["tickets:write"] } },
   },
-  problems: problemInfos(ADMIN_REFUSALS),
   operations: {
     "POST /api/v1/parkings": {
       operationId: "createParkingLot",
       tag: "parking lots",
-      problems: { 409: ["lot-exists"] },
       ok: { 201: { description: "Created", schema: "ParkingLotEnvelope", headers: ["Location"] } },
     },
     "POST /api/v1/parkings/import": {
@@ -76,21 +66,21 @@ export const adminContract: ApiContract = {
     "PUT /api/v1/parkings/:id": {
       operationId: "replaceParkingLot",
       tag: "parking lots",
-      ...guarded(LOT_404, {
+      ...guarded({
         200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
       }),
     },
     "PATCH /api/v1/parkings/:id": {
       operationId: "updateParkingLot",
       tag: "parking lots",
-      ...guarded(LOT_404, {
+      ...guarded({
         200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
       }),
     },
     "DELETE /api/v1/parkings/:id": {
       operationId: "deleteParkingLot",
       tag: "parking lots",
-      ...guarded(LOT_404, { 204: { description: "Deleted" } }),
+      ...guarded({ 204: { description: "Deleted" } }),
     },
     "POST /api/v1/permits": {
       operationId: "createPermit",
@@ -101,37 +91,34 @@ export const adminContract: ApiContract = {
     "GET /api/v1/permits/:id": {
       operationId: "getPermit",
       tag: "permits",
-      problems: PERMIT_404,
       ok: { 200: { description: "The permit", schema: "PermitEnvelope", headers: ["ETag"] } },
     },
     "PUT /api/v1/permits/:id": {
       operationId: "replacePermit",
       tag: "permits",
-      ...guarded(PERMIT_404, {
+      ...guarded({
         200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
       }),
     },
     "PATCH /api/v1/permits/:id": {
       operationId: "updatePermit",
       tag: "permits",
-      ...guarded(PERMIT_404, {
+      ...guarded({
         200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
       }),
     },
     "DELETE /api/v1/permits/:id": {
       operationId: "deletePermit",
       tag: "permits",
-      ...guarded(PERMIT_404, { 204: { description: "Deleted" } }),
+      ...guarded({ 204: { description: "Deleted" } }),
     },
     "GET /api/v1/tickets/:ticketId": {
       operationId: "getTicket",
       tag: "tickets",
-      problems: { 404: ["ticket-not-found"] },
     },
     "GET /api/v1/ticket": {
       operationId: "getTicketByQuery",
       tag: "tickets",
-      problems: { 404: ["ticket-not-found"] },
     },
     "GET /api/v1/whoami": { operationId: "whoAmI", tag: "credentials" },
   },

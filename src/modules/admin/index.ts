@@ -20,7 +20,7 @@ import { revenueRoutes } from "./reports/routes.ts";
 import { ticketAdminRoutes } from "./tickets/routes.ts";
 import { ticketSearchRoutes } from "./tickets/search-routes.ts";
 
-export { CredentialError, CredentialService } from "./credentials/service.ts";
+export { CredentialService } from "./credentials/service.ts";
 export { tokenView, userView } from "./credentials/views.ts";
 export type { AdminDeps } from "./deps.ts";
 export { type FileError, formatFileError } from "./lots/file.ts";

@@ -1,14 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { ZONE_DIGITS, ZONE_MAX } from "../../domain/zones.ts";
-import {
-  type ApiContract,
-  IF_NONE_MATCH,
-  NOT_MODIFIED,
-  problemInfos,
-} from "../../platform/http/api-contract.ts";
+import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
 import { ExtendedInformation, KnownZones, PlateChecks, Verdict, ZonePermits, ZonePlates } from "./model.ts";
-import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import { verdictExamples } from "./verdict-examples.ts";
 
 const CheckPlate = t.String({
@@ -133,16 +127,11 @@ export const enforcementContract: ApiContract = {
       example: { zone: "1234" },
     },
   },
-  problems: problemInfos(ENFORCEMENT_REFUSALS),
   operations: {
     "GET /api/v1/attendants/check-tickets": {
       operationId: "checkTickets",
       tag: "attendant lookups",
       // The GET may carry a JSON body, read like any other.
-      problems: {
-        400: ["lookup-parameters", "bad-request", "malformed-json", "invalid-encoding"],
-        415: ["unsupported-media-type"],
-      },
       description:
         "Exactly one of `registration_number` or `zone` in the query string (both, or neither: 400 lookup-parameters). The interface's own example sends the same parameters as a JSON body on the GET (`curl -X GET ... -d '{\"zone\":\"1234\"}'`, the `CheckTicketsBody` schema); the box reads that too, but fetch and most HTTP clients cannot send a body on a GET, so the query string is the form to generate. Lists what is active now and what ended within the site's recent-hours window, newest first.",
     },
@@ -162,7 +151,6 @@ export const enforcementContract: ApiContract = {
     "GET /api/v1/attendants/checks": {
       operationId: "listPlateChecks",
       tag: "attendant lookups",
-      problems: { 400: ["bad-request"] },
       description:
         "The car's checks today (since midnight, site time) at this site, newest first, from the lookup records: each verdict with its zone and state, and each check-tickets by plate. What a handheld shows beside a verdict, so an attendant can tell a returning car from a new one. Not itself recorded.",
       ok: { 200: { description: "Today's checks of the plate", schema: "PlateChecks" } },

@@ -6,7 +6,6 @@ export const feedContract: ApiContract = {
     "GET /api/v1/tickets/zone/:zone/events": {
       operationId: "streamZonePlates",
       tag: "attendant lookups",
-      problems: { 429: ["too-many-feeds"] },
       ok: {
         200: {
           description:

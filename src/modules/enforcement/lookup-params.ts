@@ -1,7 +1,6 @@
 import { invalid, refuse } from "../../domain/errors.ts";
 import { normalizePlate, plateProblem } from "../../domain/plates.ts";
 import { readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
-import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
@@ -29,7 +28,6 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
     const b = fromBody[key];
     if (given(q) && given(b) && String(q).trim() !== String(b).trim())
       throw refuse(
-        ENFORCEMENT_REFUSALS,
         "bad-request",
         `${key} is given in both the query string and the body, with different values`,
         { errors: [{ pointer: `/${key}`, message: "Given twice with different values" }] },
@@ -42,7 +40,6 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
   const zone = pick("zone");
   if ((plate === null) === (zone === null))
     throw refuse(
-      ENFORCEMENT_REFUSALS,
       "lookup-parameters",
       plate
         ? "Give either registration_number or zone, not both"

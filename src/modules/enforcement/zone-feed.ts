@@ -17,7 +17,6 @@ import {
 import { FeedRounds } from "./feed-rounds.ts";
 import type { PermitLookups } from "./lookups.ts";
 import type { EnforcementContext } from "./module-context.ts";
-import { ENFORCEMENT_REFUSALS } from "./refusals.ts";
 import type { ZoneList } from "./zone-list.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
@@ -119,7 +118,6 @@ export class ZoneFeed {
     const held = this.perCredential.get(credential) ?? 0;
     if (held >= MAX_FEEDS_PER_CREDENTIAL)
       throw refuse(
-        ENFORCEMENT_REFUSALS,
         "too-many-feeds",
         `This credential already holds ${held} open zone feeds; close one first`,
         { retryAfterSeconds: 15 },

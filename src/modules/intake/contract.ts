@@ -1,5 +1,4 @@
-import { TICKET_REFUSALS } from "../../domain/tickets/rules.ts";
-import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
+import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { type EventType, TicketEventBodies, TicketEventBody } from "./model.ts";
 
 /** The interface's own intake examples, one per eventType. */
@@ -59,15 +58,10 @@ export const intakeContract: ApiContract = {
     ),
     TicketEvent: { schema: TicketEventBody },
   },
-  problems: problemInfos(TICKET_REFUSALS),
   operations: {
     "POST /api/v1/actions/tickets": {
       operationId: "postTicketEvent",
       tag: "ticket intake",
-      problems: {
-        404: ["ticket-not-found"],
-        409: ["ticket-exists", "plate-mismatch", "ticket-canceled", "ticket-event-limit"],
-      },
       ok: {
         200: {
           description: "Stored (or a retry of an event already stored): always []",

@@ -1,4 +1,4 @@
-import type { DomainError } from "../../domain/errors.ts";
+import type { Problem } from "../../domain/errors.ts";
 import { revenueChange } from "../../domain/reports/revenue.ts";
 import {
   canonicalEvent,
@@ -138,7 +138,7 @@ export class TicketIntake {
   }
 
   /** Stores the event and its change, or answers the refusal, having written nothing. */
-  private apply({ event, body, source }: Pending): DomainError | undefined {
+  private apply({ event, body, source }: Pending): Problem | undefined {
     const tickets = this.ctx.store.tickets;
     const now = this.ctx.now();
     const ticketId = event.ticketId;

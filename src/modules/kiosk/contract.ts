@@ -1,5 +1,4 @@
-import { type ApiContract, problemInfos } from "../../platform/http/api-contract.ts";
-import { KIOSK_REFUSALS } from "./feed.ts";
+import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { BoardView } from "./model.ts";
 
 const board = {
@@ -14,7 +13,6 @@ const board = {
 /** What the OpenAPI document says of the kiosk board (api-contract.ts). */
 export const kioskContract: ApiContract = {
   named: { Board: { schema: BoardView, example: board } },
-  problems: problemInfos(KIOSK_REFUSALS),
   operations: {
     "GET /api/v1/board": {
       operationId: "getBoard",
@@ -24,7 +22,6 @@ export const kioskContract: ApiContract = {
     "GET /api/v1/board/events": {
       operationId: "streamBoard",
       tag: "parking lots",
-      problems: { 429: ["too-many-boards"] },
       ok: {
         200: {
           description: "An event stream: `event: board` with the Board as data",

@@ -1,17 +1,8 @@
-import { type RefusalTable, refuse } from "../../domain/errors.ts";
+import { refuse } from "../../domain/errors.ts";
 import type { Site } from "../../domain/tariff/engine.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { type Board, boardNow } from "./board.ts";
 import type { KioskDeps } from "./deps.ts";
-
-/** What the kiosk board refuses. */
-export const KIOSK_REFUSALS = {
-  "too-many-boards": {
-    kind: "too-many",
-    title: "Too many open boards",
-    example: "64 board streams are open; try again later",
-  },
-} as const satisfies RefusalTable;
 
 /** Open board streams in all: the route is public, so the box bounds what strangers can hold open. */
 export const MAX_BOARD_STREAMS = 64;
@@ -72,7 +63,6 @@ export class BoardFeed {
     const mine = this.byAddress.get(address) ?? [];
     if (mine.length >= MAX_BOARD_STREAMS_PER_ADDRESS)
       throw refuse(
-        KIOSK_REFUSALS,
         "too-many-boards",
         `This address holds ${MAX_BOARD_STREAMS_PER_ADDRESS} board streams, the most one address may; close one or try again later`,
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
@@ -177,12 +167,9 @@ export class BoardFeed {
       )
         victim = list;
     if (!victim || victim.length <= newcomerWouldHold)
-      throw refuse(
-        KIOSK_REFUSALS,
-        "too-many-boards",
-        `${MAX_BOARD_STREAMS} board streams are open; try again later`,
-        { retryAfterSeconds: RETRY_AFTER_SECONDS },
-      );
+      throw refuse("too-many-boards", `${MAX_BOARD_STREAMS} board streams are open; try again later`, {
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      });
     victim[0]!.close();
   }
 

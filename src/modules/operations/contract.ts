@@ -1,3 +1,4 @@
+import { PROBLEMS, problemTypeUri } from "../../domain/problems.ts";
 import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { HealthStatus, ProblemSchema } from "./model.ts";
 
@@ -30,9 +31,9 @@ export const operationsContract: ApiContract = {
       schema: ProblemSchema,
       // What the box answers to `GET /api/v1/attendants/check-tickets?zone=abc`.
       example: {
-        type: "/problems/validation",
-        title: "Request failed validation",
-        status: 400,
+        type: problemTypeUri("validation"),
+        title: PROBLEMS.validation.title,
+        status: PROBLEMS.validation.status,
         detail: "/zone: Expected a zone number from 0 to 2147483647 (an integer or a string of digits)",
         instance: "/api/v1/attendants/check-tickets",
         errors: [

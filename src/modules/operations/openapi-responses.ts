@@ -2,12 +2,8 @@
  * The responses of one OpenAPI operation: success bodies with examples, and a problem+json
  * answer per error status naming the problem types it carries.
  */
-import {
-  HEADERS,
-  type OperationContract,
-  type ProblemInfo,
-  type Success,
-} from "../../platform/http/api-contract.ts";
+import { PROBLEMS, type ProblemEntry, type RouteClass } from "../../domain/problems.ts";
+import { HEADERS, type Success } from "../../platform/http/api-contract.ts";
 import { type Components, isSchema, type Json, toJsonSchema } from "./json-schema.ts";
 
 export const STATUS_TEXT: Record<string, string> = {
@@ -28,46 +24,49 @@ export const STATUS_TEXT: Record<string, string> = {
   "503": "The store is not writable, or too many password checks are waiting; the request changed nothing",
 };
 
-/**
- * The problem types an operation can answer, by status. Any request but a GET may carry a body,
- * which is parsed (400 malformed-json or invalid-encoding, 415) whether or not the route reads it; the front end
- * refuses any body over the limit (413) before routing.
- */
-export function kindsFor(
-  method: string,
-  hasBodySchema: boolean,
-  hasInput: boolean,
-  security: Json[] | undefined,
-  scope: string | undefined,
-  contract: OperationContract | undefined,
+/** What the document knows of a route, for the classes of routes a problem names (problems.ts). */
+export interface RouteFacts {
+  method: string;
+  /** A body schema, query or path parameters: what fails validation. */
+  hasInput: boolean;
+  security: Json[] | undefined;
+  scope: string | undefined;
+  /** A route that never touches the store cannot answer 503. */
+  noStore: boolean;
   /** The route draws on its client address's bucket (rateLimitOption, limitMarkedRoutes). */
-  limitedByAddress = false,
-) {
+  limitedByAddress: boolean;
+}
+
+function classesOf(f: RouteFacts): Set<RouteClass> {
+  const write = f.method !== "get" && f.method !== "head";
+  const classes = new Set<RouteClass>(["every"]);
+  if (f.hasInput) classes.add("input");
+  // Any request but a GET may carry a body, parsed whether or not the route reads it.
+  if (write) classes.add("body");
+  if (f.security?.length) {
+    classes.add("credential");
+    if (f.scope) classes.add("scope");
+    if (write) classes.add("credential-write");
+    if (f.security.some((s) => "basic" in s)) classes.add("basic");
+  }
+  if (f.limitedByAddress) classes.add("address-limited");
+  if (!f.noStore) classes.add("store");
+  return classes;
+}
+
+/**
+ * The problem types an operation (`"METHOD /path/:param"`) can answer, by status: every entry of
+ * the one table that names the operation or a class of routes it belongs to, in the table's order.
+ */
+export function kindsFor(operation: string, facts: RouteFacts): Map<string, Set<string>> {
+  const classes = classesOf(facts);
   const kinds = new Map<string, Set<string>>();
-  const add = (status: number | string, ...list: string[]) => {
-    const set = kinds.get(String(status)) ?? new Set();
-    for (const k of list) set.add(k);
-    kinds.set(String(status), set);
-  };
-  if (hasBodySchema || hasInput) add(400, "validation");
-  if (method !== "get" && method !== "head") {
-    add(400, "malformed-json", "invalid-encoding");
-    add(415, "unsupported-media-type");
+  for (const [type, entry] of Object.entries(PROBLEMS) as [string, ProblemEntry][]) {
+    if (!entry.routes.some((r) => r === operation || classes.has(r as RouteClass))) continue;
+    const set = kinds.get(String(entry.status)) ?? new Set();
+    set.add(type);
+    kinds.set(String(entry.status), set);
   }
-  add(413, "payload-too-large");
-  if (security?.length) {
-    add(401, "unauthorized");
-    add(429, "too-many-requests", "rate-limited");
-    if (scope) add(403, "insufficient-scope");
-    // A browser session authenticates like a credential; its writes need the csrf value.
-    if (method !== "get" && method !== "head") add(403, "csrf");
-    // A password check that would wait behind too many others is refused.
-    if (security.some((s) => "basic" in s)) add(503, "password-checks-busy");
-  }
-  if (limitedByAddress) add(429, "rate-limited");
-  for (const [status, list] of Object.entries(contract?.problems ?? {})) add(status, ...list);
-  add(500, "internal");
-  if (!contract?.noStore) add(503, "store-unavailable");
   return kinds;
 }
 
@@ -83,12 +82,8 @@ function headersOf(names: readonly string[] | undefined): Json | undefined {
   return Object.fromEntries(names.map((n) => [n, HEADERS[n] ?? { schema: { type: "string" } }]));
 }
 
-export function problemResponse(
-  status: string,
-  kinds: string[],
-  instance: string,
-  problems: Record<string, ProblemInfo>,
-): Json {
+export function problemResponse(status: string, kinds: string[], instance: string): Json {
+  const problems: Record<string, ProblemEntry> = PROBLEMS;
   const types = kinds.map((k) => `/problems/${k}`);
   if (kinds.length === 0)
     return {
@@ -103,16 +98,12 @@ export function problemResponse(
   };
   const examples = Object.fromEntries(
     kinds.map((kind) => {
-      const p = problems[kind] ?? {
-        status: Number(status),
-        title: STATUS_TEXT[status] ?? "Error",
-        detail: "",
-      };
+      const p = problems[kind] ?? { title: STATUS_TEXT[status] ?? "Error", example: "" };
       const value: Json = {
         type: `/problems/${kind}`,
         title: p.title,
         status: Number(status),
-        detail: p.detail,
+        detail: p.example,
         instance,
       };
       if (kind === "validation")

@@ -227,7 +227,8 @@ function buildOperation(
   const detail = (isSchema(hooks.detail) ? hooks.detail : {}) as Json;
   if (detail.hide === true) return null;
   const { path, params } = openApiPath(route.path);
-  const contract = all.operations[`${route.method.toUpperCase()} ${route.path}`];
+  const operation = `${route.method.toUpperCase()} ${route.path}`;
+  const contract = all.operations[operation];
 
   const op: Json = { operationId: contract?.operationId ?? operationId(method, path) };
   if (typeof detail.summary === "string") op.summary = detail.summary;
@@ -281,16 +282,21 @@ function buildOperation(
   if (!Object.keys(responses).some((s) => s < "400")) responses["200"] = { description: "Success" };
   const hasInput = isSchema(hooks.query) || isSchema(hooks.params) || params.length > 0;
   const limited = typeof detail["x-rate-limit"] === "string";
-  const kinds = kindsFor(method, !!op.requestBody, hasInput, security, scope, contract, limited);
-  for (const [status, list] of kinds)
-    responses[status] = problemResponse(status, [...list], path, all.problems);
+  const kinds = kindsFor(operation, {
+    method,
+    hasInput: !!op.requestBody || hasInput,
+    security,
+    scope,
+    noStore: !!contract?.noStore,
+    limitedByAddress: limited,
+  });
+  for (const [status, list] of kinds) responses[status] = problemResponse(status, [...list], path);
   // Error statuses a route declares itself, beyond the known problem types.
   for (const status of [
     ...responseSchemas(hooks.response).keys(),
     ...Object.keys(isSchema(detail.responses) ? detail.responses : {}),
   ])
-    if (Number(status) >= 400 && !responses[status])
-      responses[status] = problemResponse(status, [], path, all.problems);
+    if (Number(status) >= 400 && !responses[status]) responses[status] = problemResponse(status, [], path);
 
   for (const [k, v] of Object.entries(detail)) {
     if (["hide", "x-scope", "responses", "description", "requestBody", "summary", "tags"].includes(k))

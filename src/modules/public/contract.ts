@@ -1,6 +1,5 @@
 import { t } from "elysia";
 import { EXAMPLE_LOT as LOT } from "../../domain/lots/example.ts";
-import { LOT_REFUSALS } from "../../domain/lots/rules.ts";
 import {
   ParkingLot,
   ParkingLotFee,
@@ -8,12 +7,7 @@ import {
   ParkingLotOpen,
   VariableFee,
 } from "../../domain/lots/schema.ts";
-import {
-  type ApiContract,
-  IF_NONE_MATCH,
-  NOT_MODIFIED,
-  problemInfos,
-} from "../../platform/http/api-contract.ts";
+import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
 import { Quote, QuoteLine } from "./model.ts";
 
 const QUOTE = {
@@ -41,7 +35,6 @@ const QUOTE = {
   ],
 };
 
-const LOT_404 = { 404: ["lot-not-found"] };
 const envelope = (data: Parameters<typeof t.Object>[0][string]) => t.Object({ data });
 
 /**
@@ -61,7 +54,6 @@ export const publicContract: ApiContract = {
     Quote: { schema: Quote.properties.data, example: QUOTE },
     QuoteEnvelope: { schema: Quote },
   },
-  problems: problemInfos(LOT_REFUSALS),
   operations: {
     "GET /api/v1/parkings": {
       operationId: "listParkingLots",
@@ -79,7 +71,6 @@ export const publicContract: ApiContract = {
     "GET /api/v1/parkings/:id": {
       operationId: "getParkingLot",
       tag: "parking lots",
-      problems: LOT_404,
       ok: {
         200: { description: "The lot", schema: "ParkingLotEnvelope", headers: ["ETag"] },
         304: NOT_MODIFIED,
@@ -89,7 +80,6 @@ export const publicContract: ApiContract = {
     "GET /api/v1/parkings/:id/quote": {
       operationId: "quoteParkingLot",
       tag: "parking lots",
-      problems: LOT_404,
     },
   },
 };

@@ -3,7 +3,6 @@ import {
   IF_NONE_MATCH,
   NOT_MODIFIED,
   type OperationContract,
-  problemInfos,
 } from "../../platform/http/api-contract.ts";
 import { CA_CERTIFICATE_PATH, CA_PROFILE_PATH } from "./handheld-setup-routes.ts";
 import {
@@ -13,7 +12,6 @@ import {
   SignIn,
   SignInCodeEnvelope,
 } from "./model.ts";
-import { WEB_REFUSALS } from "./refusals.ts";
 import { FILES } from "./static-routes.ts";
 
 /** Each file's operation, named for what it serves. */
@@ -102,26 +100,17 @@ export const webContract: ApiContract = {
       },
     },
   },
-  problems: problemInfos(WEB_REFUSALS),
   operations: {
     ...files,
     "POST /api/v1/session": {
       operationId: "signIn",
       tag: "web app",
-      problems: {
-        401: ["unauthorized"],
-        403: ["cross-origin"],
-        415: ["unsupported-media-type"],
-        429: ["too-many-requests"],
-        503: ["password-checks-busy"],
-      },
       description:
         "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after 10 failures, or an address after 30 failures across user names (counted with Basic on the API), are refused (429, with Retry-After) until the lockout ends; a locked address is still served a name and password verified before. A password that would wait behind 8 others for its check is refused at once (503 password-checks-busy, Retry-After: 1). Each credential holds at most 50 sessions: past that its own least recently used ends.",
     },
     "POST /api/v1/session/codes": {
       operationId: "createSignInCode",
       tag: "web app",
-      problems: { 404: ["credential-not-found"] },
     },
     "GET /api/v1/handheld-setup": { operationId: "getHandheldSetup", tag: "web app", noStore: true },
     [`GET ${CA_CERTIFICATE_PATH}`]: {
@@ -135,7 +124,6 @@ export const webContract: ApiContract = {
           contentType: "application/x-x509-ca-cert",
         },
       },
-      problems: { 404: ["no-local-ca"] },
     },
     [`GET ${CA_PROFILE_PATH}`]: {
       operationId: "getHandheldCaProfile",
@@ -148,13 +136,11 @@ export const webContract: ApiContract = {
           contentType: "application/x-apple-aspen-config",
         },
       },
-      problems: { 404: ["no-local-ca"] },
     },
-    "GET /api/v1/session": { operationId: "getSession", tag: "web app", problems: { 401: ["unauthorized"] } },
+    "GET /api/v1/session": { operationId: "getSession", tag: "web app" },
     "DELETE /api/v1/session": {
       operationId: "signOut",
       tag: "web app",
-      problems: { 403: ["csrf"] },
       ok: { 204: { description: "Signed out (also when there was no session)" } },
       headers: [
         {

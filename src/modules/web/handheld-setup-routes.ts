@@ -6,7 +6,6 @@ import { derOfPem } from "../../platform/http/x509.ts";
 import type { WebContext } from "./deps.ts";
 import { caProfile } from "./handheld-trust.ts";
 import { HandheldSetupEnvelope } from "./model.ts";
-import { WEB_REFUSALS } from "./refusals.ts";
 import { consoleOrigin, handheldBase } from "./sign-in-codes.ts";
 
 export const CA_CERTIFICATE_PATH = "/handheld/parkd-ca.crt";
@@ -16,7 +15,6 @@ function localCa(ctx: WebContext): { pem: string; fingerprint: string } {
   const ca = ctx.certificate()?.ca;
   if (!ca)
     throw refuse(
-      WEB_REFUSALS,
       "no-local-ca",
       ctx.certificate()
         ? "the box serves a certificate it did not issue: handhelds trust it through its own issuer"

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { refuse } from "../../domain/errors.ts";
 import { trimOws } from "../../platform/http/http1.ts";
-import { WEB_REFUSALS } from "./refusals.ts";
 
 /** The browser session's cookie and its csrf value: what a request carries, and how it is read. */
 
@@ -45,7 +44,6 @@ export function cookieValue(request: Request, name: string): string | undefined 
 
 export const csrfRefused = () =>
   refuse(
-    WEB_REFUSALS,
     "csrf",
     `A write through a browser session needs the header X-CSRF-Token with the session's csrf value`,
   );

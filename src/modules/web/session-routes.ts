@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import type { Credential } from "../../domain/credentials.ts";
-import { invalid } from "../../domain/errors.ts";
+import { invalid, refuse } from "../../domain/errors.ts";
 import { passwordFailureKeys } from "../../platform/http/auth.ts";
 import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
-import { problem, problems } from "../../platform/http/problem.ts";
+import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
@@ -142,7 +142,7 @@ export function sessionRoutes(ctx: WebContext) {
         const view = ctx.sessions.view(request);
         if (!view) {
           const reason = ctx.sessions.lostReason(request);
-          throw problem("unauthorized", LOST_TEXT[reason ?? "none"], {
+          throw refuse("unauthorized", LOST_TEXT[reason ?? "none"], {
             headers: { "www-authenticate": CHALLENGE },
             ...(reason ? { reason } : {}),
           });

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { CREDENTIAL_REFUSALS, credentialLabel } from "../../domain/credentials.ts";
+import { credentialLabel } from "../../domain/credentials.ts";
 import { refuse } from "../../domain/errors.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
@@ -23,7 +23,6 @@ export function signInCodeRoutes(ctx: WebContext) {
       const target = ctx.credentials.current(wanted.kind, wanted.id);
       if (target === null)
         throw refuse(
-          CREDENTIAL_REFUSALS,
           "credential-not-found",
           wanted.kind === "token" ? `no live token with id "${wanted.id}"` : `no user with id "${wanted.id}"`,
         );

@@ -4,7 +4,7 @@ import { log } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { TrustedProxies } from "./client-address.ts";
 import { trimOws } from "./http1.ts";
-import { problems } from "./problem.ts";
+import { problemAnswer, problems } from "./problem.ts";
 import type { FailureLimiter, RateLimits } from "./rate-limit.ts";
 import { metaOf, type RequestMeta } from "./request-meta.ts";
 import { rejectUnknownFields } from "./validation.ts";
@@ -242,10 +242,11 @@ export const refuseQueryTokens = new Elysia({ name: "refuse-query-tokens" }).onR
   const q = url.indexOf("?");
   if (q < 0 || !url.includes("access_token", q)) return;
   if (!new URLSearchParams(url.slice(q + 1)).has("access_token")) return;
-  return problems
-    .unauthorized(
+  return problemAnswer(
+    problems.unauthorized(
       "Tokens in the query string (access_token) are refused: they end up in logs. Send Authorization: Bearer <token>",
       BEARER_CHALLENGE,
-    )
-    .toResponse(new URL(url).pathname);
+    ),
+    new URL(url).pathname,
+  );
 });

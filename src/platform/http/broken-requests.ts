@@ -1,5 +1,6 @@
+import { refuse } from "../../domain/errors.ts";
 import type { HeadError } from "./http1.ts";
-import { type Problem, problem } from "./problem.ts";
+import type { Problem } from "./problem.ts";
 
 /** nginx's code for a request whose client went away before it was read; never sent. */
 export const CLIENT_CLOSED = 499;
@@ -10,23 +11,23 @@ export const CLIENT_CLOSED = 499;
  * connections. Each closes its connection.
  */
 export const FRONT_END_PROBLEMS = {
-  malformed: (why: string) => problem("malformed-request", `The request is not valid HTTP/1.1: ${why}`),
-  "too-large": (why: string) => problem("header-too-large", why),
+  malformed: (why: string) => refuse("malformed-request", `The request is not valid HTTP/1.1: ${why}`),
+  "too-large": (why: string) => refuse("header-too-large", why),
   "not-utf8": (why: string) =>
-    problem(
+    refuse(
       "request-target-not-utf8",
       `${why}; send UTF-8, raw or percent-encoded (ÖZB771 is %C3%96ZB771; ` +
         "curl -G URL --data-urlencode registration_number=ÖZB771)",
     ),
-  "expectation-failed": (why: string) => problem("expectation-failed", why),
-  requestTimeout: (detail = "The request did not arrive in time") => problem("request-timeout", detail),
+  "expectation-failed": (why: string) => refuse("expectation-failed", why),
+  requestTimeout: (detail = "The request did not arrive in time") => refuse("request-timeout", detail),
   misdirected: (host: string) =>
-    problem(
+    refuse(
       "misdirected-request",
       `This server does not answer for the host ${JSON.stringify(host)} (see --allowed-hosts)`,
     ),
   tooManyConnections: (detail: string) =>
-    problem("too-many-connections", detail, { headers: { "retry-after": "1" } }),
+    refuse("too-many-connections", detail, { headers: { "retry-after": "1" } }),
 } as const;
 
 export function brokenRequest(error: HeadError, why: string): Problem {

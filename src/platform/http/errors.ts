@@ -4,7 +4,7 @@ import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.t
 import { logError } from "../log.ts";
 import { isStoreUnavailable } from "../store/db.ts";
 import { asProblem, readJsonBody } from "./json-body.ts";
-import { type Problem, problemOf, problems } from "./problem.ts";
+import { type Problem, problemAnswer, problems } from "./problem.ts";
 import { type RawBodies, readRawBody } from "./raw-body.ts";
 import { metaOf } from "./request-meta.ts";
 import { messageOf } from "./validation.ts";
@@ -52,12 +52,12 @@ export const requestHandling = (opts: {
       // A 5xx is always logged: its line says why (a full disk, a busy box, a fault).
       if (problem.status >= 500)
         meta.reason =
-          problem.kind === "store-unavailable" && storeCode(error)
-            ? `${problem.kind}: ${storeCode(error)}`
-            : problem.kind === "internal"
+          problem.type === "store-unavailable" && storeCode(error)
+            ? `${problem.type}: ${storeCode(error)}`
+            : problem.type === "internal"
               ? `internal: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`
-              : `${problem.kind}: ${problem.message}`;
-      return problem.toResponse(path);
+              : `${problem.type}: ${problem.message}`;
+      return problemAnswer(problem, path);
     });
 
 /** The SQLite code of a store failure (SQLITE_FULL, SQLITE_READONLY, ...), when it has one. */
@@ -78,7 +78,7 @@ function answerFor(
   if (problem) return problem;
   switch (code) {
     case "VALIDATION":
-      return problemOf(invalid(fieldErrors(error as ValidationError)));
+      return invalid(fieldErrors(error as ValidationError));
     case "PARSE":
       return problems.malformedJson("The body could not be read as JSON");
     case "NOT_FOUND": {

@@ -1,6 +1,5 @@
-import { DomainError } from "../../domain/errors.ts";
 import { trimOws } from "./http1.ts";
-import { Problem, problemOf, problems } from "./problem.ts";
+import { Problem, problems } from "./problem.ts";
 
 /** application/json, or any application/*+json. */
 export function isJsonContentType(contentType: string | null | undefined): boolean {
@@ -78,6 +77,5 @@ export async function readJsonBody(request: Request, limit = Number.POSITIVE_INF
 export function asProblem(e: unknown): Problem | undefined {
   const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
   if (cause instanceof Problem) return cause;
-  if (cause instanceof DomainError) return problemOf(cause);
   return undefined;
 }

@@ -1,5 +1,7 @@
+import { refuse } from "../../domain/errors.ts";
+import { PROBLEMS } from "../../domain/problems.ts";
 import { trimOws } from "./http1.ts";
-import { PLATFORM_CATALOG, problem, problems } from "./problem.ts";
+import { problems } from "./problem.ts";
 
 /** The request's own origin's host (`name:port`, default ports left out), from its Host header. */
 function ownHost(request: Request): string | null {
@@ -30,7 +32,7 @@ export function isSameOrigin(request: Request): boolean {
   }
 }
 
-export const crossOriginRefused = () => problem("cross-origin", PLATFORM_CATALOG["cross-origin"].example);
+export const crossOriginRefused = () => refuse("cross-origin", PROBLEMS["cross-origin"].example);
 
 /**
  * Refuses what a browser says comes from another origin (another site, or another port or

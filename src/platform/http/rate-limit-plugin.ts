@@ -1,5 +1,5 @@
 import { type DocumentDecoration, Elysia } from "elysia";
-import { Problem } from "./problem.ts";
+import { Problem, problemAnswer } from "./problem.ts";
 import type { RateLimits } from "./rate-limit.ts";
 import { templatePattern } from "./route-methods.ts";
 
@@ -72,7 +72,7 @@ export function limitMarkedRoutes(limits: RateLimits, routes: () => readonly Mar
     try {
       limits.forAddress(request);
     } catch (e) {
-      if (e instanceof Problem) return e.toResponse(path);
+      if (e instanceof Problem) return problemAnswer(e, path);
       throw e;
     }
   });

@@ -1,5 +1,5 @@
 import { SLOW_READER } from "./connection-guard.ts";
-import { PROBLEM_CONTENT_TYPE, type Problem } from "./problem.ts";
+import { PROBLEM_CONTENT_TYPE, type Problem, problemBody, problemHeaders } from "./problem.ts";
 import { sharedBodyOf } from "./shared-body.ts";
 import type { Connection } from "./socket-connection.ts";
 import { statusText } from "./status-text.ts";
@@ -33,9 +33,9 @@ export function rawProblem(
   extraHead: string,
   instance?: string,
 ): string {
-  const body = JSON.stringify(problem.body(instance));
+  const body = JSON.stringify(problemBody(problem, instance));
   let extra = extraHead;
-  for (const [name, value] of Object.entries(problem.headers ?? {})) extra += `${name}: ${value}\r\n`;
+  for (const [name, value] of Object.entries(problemHeaders(problem))) extra += `${name}: ${value}\r\n`;
   return (
     `HTTP/1.1 ${problem.status} ${statusText(problem.status)}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
     `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n${extra}` +

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DomainError } from "../../../src/domain/errors.ts";
+import { Problem } from "../../../src/domain/errors.ts";
 import { normalizePlate } from "../../../src/domain/plates.ts";
 import { parseAmount, readTicketEvent } from "../../../src/modules/intake/read-event.ts";
 
@@ -21,9 +21,9 @@ function failures(body: unknown): Record<string, string> {
   try {
     readTicketEvent(body, TZ);
   } catch (e) {
-    if (!(e instanceof DomainError)) throw e;
-    expect(e.kind).toBe("invalid");
-    expect(e.code).toBe("validation");
+    if (!(e instanceof Problem)) throw e;
+    expect(e.status).toBe(400);
+    expect(e.type).toBe("validation");
     return Object.fromEntries((e.errors ?? []).map((x) => [x.pointer, x.message]));
   }
   throw new Error("expected a validation failure");

@@ -1,15 +1,15 @@
 import { Elysia } from "elysia";
+import { refuse } from "../../../domain/errors.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { AdminDeps } from "../deps.ts";
 import { iso } from "../paging.ts";
 import { IdParams, NewToken, TokenInput, TokenList, UserEnvelope, UserInput, UserList } from "./model.ts";
-import { CredentialError } from "./service.ts";
 import { tokenView, userView } from "./views.ts";
 
 /** Revokes or deletes by id only (by name is the CLI's convenience). */
 function byId(id: string, prefix: string, missing: string, change: (id: string) => unknown): void {
-  if (!id.startsWith(prefix)) throw new CredentialError("not-found", `${missing} "${id}"`);
+  if (!id.startsWith(prefix)) throw refuse("credential-not-found", `${missing} "${id}"`);
   change(id);
 }
 

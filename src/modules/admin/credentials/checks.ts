@@ -1,30 +1,15 @@
 import { timingSafeEqual } from "node:crypto";
-import { CREDENTIAL_REFUSALS, isScope, type Scope } from "../../../domain/credentials.ts";
-import { COMMON_REFUSALS, DomainError } from "../../../domain/errors.ts";
+import { isScope, type Scope } from "../../../domain/credentials.ts";
+import { type Problem, refuse } from "../../../domain/errors.ts";
 
 /** What tokens and users are, and the checks on what an operator asks for. */
 
-const CODES = {
-  invalid: "validation",
-  "not-found": "credential-not-found",
-  conflict: "credential-exists",
-} as const;
-const REFUSALS = { ...COMMON_REFUSALS, ...CREDENTIAL_REFUSALS };
-
 /**
- * A refused credential change: its kind decides the API's answer (the platform maps it, as any
- * DomainError), the field names what was wrong, and the detail is what the CLI prints.
+ * A refused credential field: the field names what was wrong (the API's pointer), and the detail
+ * is what the CLI prints.
  */
-export class CredentialError extends DomainError {
-  constructor(kind: keyof typeof CODES, detail: string, field?: string) {
-    super(
-      kind,
-      CODES[kind],
-      REFUSALS[CODES[kind]].title,
-      detail,
-      kind === "invalid" ? [{ pointer: field ? `/${field}` : "", message: detail }] : undefined,
-    );
-  }
+export function credentialInvalid(detail: string, field: string): Problem {
+  return refuse("validation", detail, { errors: [{ pointer: `/${field}`, message: detail }] });
 }
 
 export interface TokenInfo {
@@ -65,12 +50,10 @@ export function credentialScopes(text: string): readonly Scope[] {
 }
 
 export function checkScopes(scopes: readonly string[]): Scope[] {
-  if (scopes.length === 0)
-    throw new CredentialError("invalid", "at least one scope is needed (--scope)", "scopes");
+  if (scopes.length === 0) throw credentialInvalid("at least one scope is needed (--scope)", "scopes");
   for (const s of scopes)
     if (!isScope(s))
-      throw new CredentialError(
-        "invalid",
+      throw credentialInvalid(
         `unknown scope "${s}" (use tickets:write, permits:read, notices:write or admin)`,
         "scopes",
       );
@@ -79,8 +62,7 @@ export function checkScopes(scopes: readonly string[]): Scope[] {
 
 export function checkName(name: string | undefined): string {
   if (!name || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name))
-    throw new CredentialError(
-      "invalid",
+    throw credentialInvalid(
       "a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
       "name",
     );
@@ -100,8 +82,7 @@ export function sameHex(a: string, b: string): boolean {
 
 export function checkLifetime(expiresInMs: number | undefined): void {
   if (expiresInMs !== undefined && !(expiresInMs > 0))
-    throw new CredentialError(
-      "invalid",
+    throw credentialInvalid(
       "a token must live longer than 0 (leave out the expiry for none)",
       "expires_in_days",
     );
@@ -109,5 +90,5 @@ export function checkLifetime(expiresInMs: number | undefined): void {
 
 export function checkPassword(password: string): void {
   if (password.length < 12)
-    throw new CredentialError("invalid", "the password must be at least 12 characters", "password");
+    throw credentialInvalid("the password must be at least 12 characters", "password");
 }

@@ -1,4 +1,3 @@
-import { CREDENTIAL_REFUSALS } from "../../../domain/credentials.ts";
 import { refuse } from "../../../domain/errors.ts";
 import { Gate } from "../../../platform/gate.ts";
 
@@ -28,7 +27,6 @@ const BUSY_RETRY_SECONDS = 1;
 
 const passwordChecksBusy = () =>
   refuse(
-    CREDENTIAL_REFUSALS,
     "password-checks-busy",
     `${CHECKS_WAITING} password checks are waiting; try again in ${BUSY_RETRY_SECONDS} s`,
     { retryAfterSeconds: BUSY_RETRY_SECONDS },

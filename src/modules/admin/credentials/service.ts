@@ -1,10 +1,10 @@
 import { type Actor, type ChangeAction, CLI_ACTOR, type Fields } from "../../../domain/changes.ts";
 import type { Credential } from "../../../domain/credentials.ts";
+import { refuse } from "../../../domain/errors.ts";
 import { logLine } from "../../../platform/log.ts";
 import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import {
-  CredentialError,
   checkLifetime,
   checkName,
   checkPassword,
@@ -20,7 +20,7 @@ import {
 import { CredentialEnds, type EndedCredential } from "./ends.ts";
 import { dummyHash, PasswordChecks } from "./passwords.ts";
 
-export { CredentialError, sha256Hex, type TokenInfo, type UserInfo };
+export { sha256Hex, type TokenInfo, type UserInfo };
 
 const TOKEN_PREFIX = "pk_";
 const LAST_USED_FLUSH_MS = 5_000;
@@ -94,7 +94,7 @@ export class CredentialService {
     const holder = this.store.credentials.liveTokenNamed(name);
     const expired = holder !== null && holder.expiresAt !== null && holder.expiresAt <= now;
     if (holder !== null && !expired)
-      throw new CredentialError("conflict", `a token named "${name}" already exists; revoke it first`);
+      throw refuse("credential-exists", `a token named "${name}" already exists; revoke it first`);
     const token =
       TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const id = newId("tok_");
@@ -129,7 +129,7 @@ export class CredentialService {
   /** Revokes the live token with this id or name; returns its id. */
   revokeToken(idOrName: string, actor: Actor = CLI_ACTOR): string {
     const id = this.store.credentials.liveTokenByIdOrName(idOrName);
-    if (id === null) throw new CredentialError("not-found", `no live token with id or name "${idOrName}"`);
+    if (id === null) throw refuse("credential-not-found", `no live token with id or name "${idOrName}"`);
     this.tokenCache.clear();
     const at = this.now();
     let sessions: string[] = [];
@@ -162,7 +162,7 @@ export class CredentialService {
     const scopes = checkScopes(input.scopes);
     checkPassword(input.password);
     if (this.store.credentials.userNamed(name))
-      throw new CredentialError("conflict", `a user named "${name}" already exists`);
+      throw refuse("credential-exists", `a user named "${name}" already exists`);
     const id = newId("usr_");
     const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
     this.tokenCache.clear();
@@ -191,7 +191,7 @@ export class CredentialService {
 
   deleteUser(idOrName: string, actor: Actor = CLI_ACTOR): string {
     const id = this.store.credentials.userByIdOrName(idOrName);
-    if (id === null) throw new CredentialError("not-found", `no user with id or name "${idOrName}"`);
+    if (id === null) throw refuse("credential-not-found", `no user with id or name "${idOrName}"`);
     this.tokenCache.clear();
     let sessions: string[] = [];
     this.store.transaction(() => {

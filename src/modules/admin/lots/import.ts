@@ -1,4 +1,4 @@
-import { type DomainError, describeFieldErrors, type FieldError, invalid } from "../../../domain/errors.ts";
+import { describeFieldErrors, type FieldError, invalid, type Problem } from "../../../domain/errors.ts";
 import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { type LotFileReading, readLotFile } from "./file.ts";
 import type { ImportedLot, ImportReport } from "./model.ts";
@@ -60,7 +60,7 @@ export function planImport(value: unknown, stored: readonly ParkingLot[], firstF
 }
 
 /** A refused import as one validation problem: every error, its pointer from the file's root. */
-export function importRefusal(report: ImportReport): DomainError {
+export function importRefusal(report: ImportReport): Problem {
   const errors: FieldError[] = [
     ...report.file_errors,
     ...report.lots.flatMap((l) => l.errors.map((e) => ({ ...e, pointer: `/data/${l.index}${e.pointer}` }))),

@@ -1,7 +1,7 @@
 import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
 import { type FieldError, invalid, refuse, stale } from "../../../domain/errors.ts";
 import type { LotInput, ParkingLot } from "../../../domain/lots/lot.ts";
-import { completeLot, LOT_REFUSALS, lotNotFound, lotRuleErrors } from "../../../domain/lots/rules.ts";
+import { completeLot, lotNotFound, lotRuleErrors } from "../../../domain/lots/rules.ts";
 import type { ParkingLotPatch } from "../../../domain/lots/schema.ts";
 import { ID_MAX } from "../../../domain/zones.ts";
 import { ifMatchHolds, renderJson } from "../../../platform/http/conditional.ts";
@@ -66,11 +66,10 @@ export class LotCatalog {
   create(input: LotInput, actor: Actor): ParkingLot {
     const lot = this.store.transaction(() => {
       if (input.id !== undefined && this.store.lots.exists(input.id))
-        throw refuse(LOT_REFUSALS, "lot-exists", `There is already a parking lot ${input.id}`);
+        throw refuse("lot-exists", `There is already a parking lot ${input.id}`);
       // The next id would be past the largest the API takes: the lot could never be read again.
       if (input.id === undefined && this.store.lots.nextId() > ID_MAX)
         throw refuse(
-          LOT_REFUSALS,
           "lot-exists",
           `No free lot id is left at or below ${ID_MAX}: create the lot with an id that is free`,
         );

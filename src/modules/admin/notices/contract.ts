@@ -32,7 +32,6 @@ const reason = {
   created_at: "2026-06-01T08:00:00.000000Z",
   updated_at: "2026-06-01T08:00:00.000000Z",
 };
-const NOT_FOUND = { 404: ["notice-not-found"] };
 
 /** What the OpenAPI document says of the operator's notices and reasons (docs/notices.md). */
 export const noticeAdminContract: ApiContract = {
@@ -61,11 +60,10 @@ export const noticeAdminContract: ApiContract = {
         "The notices the filters name (all of them, oldest first), written as the revenue report's CSV is: `se` (default) with semicolons, decimal commas and a byte order mark; `rfc4180` with commas. Times in the site's time zone.",
       ok: { 200: { description: "CSV", contentType: "text/csv", schema: { type: "string" } } },
     },
-    "GET /api/v1/notices/:number": { operationId: "getNotice", tag: "notices", problems: NOT_FOUND },
+    "GET /api/v1/notices/:number": { operationId: "getNotice", tag: "notices" },
     "GET /api/v1/notices/:number/photos/:hash": {
       operationId: "getNoticePhoto",
       tag: "notices",
-      problems: { 404: ["notice-not-found", "photo-not-found"] },
       ok: {
         200: {
           description: "The photo, as the handheld sent it",
@@ -77,7 +75,6 @@ export const noticeAdminContract: ApiContract = {
     "POST /api/v1/notices/:number/void": {
       operationId: "voidNotice",
       tag: "notices",
-      problems: { ...NOT_FOUND, 409: ["notice-voided"] },
       description:
         "Voids a notice with the operator's reason, recorded in the notice and the change history. A notice is never deleted before retention; voiding twice is 409.",
     },
@@ -85,7 +82,6 @@ export const noticeAdminContract: ApiContract = {
     "POST /api/v1/notice-reasons": {
       operationId: "createNoticeReason",
       tag: "notices",
-      problems: { 409: ["reason-exists"] },
       ok: {
         201: {
           description: "Added",
@@ -97,7 +93,6 @@ export const noticeAdminContract: ApiContract = {
     "PATCH /api/v1/notice-reasons/:code": {
       operationId: "updateNoticeReason",
       tag: "notices",
-      problems: { 404: ["reason-not-found"] },
       description:
         "Changes apply to notices issued from now on; issued notices keep the title and amount they were issued with. Recorded in the change history.",
     },

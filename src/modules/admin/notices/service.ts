@@ -1,6 +1,5 @@
 import { type Actor, fieldChanges } from "../../../domain/changes.ts";
 import { refuse } from "../../../domain/errors.ts";
-import { NOTICE_REFUSALS } from "../../../domain/notices/rules.ts";
 import { noticeFields, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { formatMicros, toWallTime } from "../../../domain/time/zoned.ts";
@@ -19,9 +18,8 @@ import type { Notice, NoticeCsvQuery, NoticeQuery, NoticeReasonInput, NoticeReas
 type Filters = Omit<NoticeQuery, "cursor" | "limit">;
 
 const notFound = (number: number | string) =>
-  refuse(NOTICE_REFUSALS, "notice-not-found", `There is no notice number ${number}`);
-const reasonNotFound = (code: string) =>
-  refuse(NOTICE_REFUSALS, "reason-not-found", `There is no reason "${code}"`);
+  refuse("notice-not-found", `There is no notice number ${number}`);
+const reasonNotFound = (code: string) => refuse("reason-not-found", `There is no reason "${code}"`);
 
 function reasonView(r: StoredReason) {
   return {
@@ -93,8 +91,7 @@ export class NoticeAdmin {
     const n = this.load(numberText);
     const p = this.ctx.store.notices.photos(n.id).find((x) => x.hash === hash);
     const bytes = p ? this.ctx.store.photos.read(p.hash) : null;
-    if (!p || !bytes)
-      throw refuse(NOTICE_REFUSALS, "photo-not-found", `Notice ${n.number} has no photo with this hash`);
+    if (!p || !bytes) throw refuse("photo-not-found", `Notice ${n.number} has no photo with this hash`);
     return { bytes, contentType: p.contentType };
   }
 
@@ -107,7 +104,6 @@ export class NoticeAdmin {
         if (!store.notices.markVoided(n.id, at, actor.who, reason)) {
           const held = store.notices.get(n.id)!;
           throw refuse(
-            NOTICE_REFUSALS,
             "notice-voided",
             `Notice ${n.number} was voided at ${formatMicros(held.voidedAt!)} by ${held.voidedBy}`,
           );
@@ -225,7 +221,7 @@ export class NoticeAdmin {
     store
       .transaction(() => {
         if (store.notices.reason(r.code))
-          throw refuse(NOTICE_REFUSALS, "reason-exists", `A reason "${r.code}" already exists`);
+          throw refuse("reason-exists", `A reason "${r.code}" already exists`);
         store.notices.addReason(r);
         store.changes.record({
           at: now,

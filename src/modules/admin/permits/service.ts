@@ -6,12 +6,10 @@ import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import { PERMIT_ORDERS, type StoredPermit } from "../../../platform/store/permits.ts";
 import type { AdminDeps } from "../deps.ts";
-import { ADMIN_REFUSALS } from "../refusals.ts";
 import { pageCursor, readSort } from "../sorting.ts";
 import type { Permit, PermitInput, PermitListQuery, PermitPatch } from "./model.ts";
 
-const notFound = (id: number) =>
-  refuse(ADMIN_REFUSALS, "permit-not-found", `There is no permit with id ${id}`);
+const notFound = (id: number) => refuse("permit-not-found", `There is no permit with id ${id}`);
 
 /** The stored form of a permit, checked beyond what the schema can say (dates, order, plate). */
 function checked(input: PermitInput, timezone: string) {

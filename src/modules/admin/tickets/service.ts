@@ -1,5 +1,4 @@
 import { refuse } from "../../../domain/errors.ts";
-import { TICKET_REFUSALS } from "../../../domain/tickets/rules.ts";
 import { formatMicros } from "../../../domain/time/zoned.ts";
 import type { Store } from "../../../platform/store/db.ts";
 import { rowAfter, rowCursor } from "../paging.ts";
@@ -30,7 +29,7 @@ export function ticketView(
   page: EventsPage = {},
 ): TicketView["data"] {
   const t = store.tickets.get(ticketId);
-  if (!t) throw refuse(TICKET_REFUSALS, "ticket-not-found", `No ticket has ticketId "${ticketId}"`);
+  if (!t) throw refuse("ticket-not-found", `No ticket has ticketId "${ticketId}"`);
   const limit = page.limit ?? EVENTS_PAGE;
   // One more than the page shows whether another page follows.
   const rows = store.tickets.events(

@@ -1,6 +1,5 @@
 import { noticeExample as receipt } from "../../../domain/notices/example.ts";
-import { NOTICE_REFUSALS } from "../../../domain/notices/rules.ts";
-import { type ApiContract, problemInfos } from "../../../platform/http/api-contract.ts";
+import type { ApiContract } from "../../../platform/http/api-contract.ts";
 import { AttendantReasons, NoticeInput, NoticeReceipt, PhotoReceipt } from "./model.ts";
 
 /** What the OpenAPI document says of the notices a handheld issues (docs/notices.md). */
@@ -29,7 +28,6 @@ export const attendantNoticeContract: ApiContract = {
       },
     },
   },
-  problems: problemInfos(NOTICE_REFUSALS),
   operations: {
     "GET /api/v1/attendants/notice-reasons": {
       operationId: "listNoticeReasonsForHandheld",
@@ -41,7 +39,6 @@ export const attendantNoticeContract: ApiContract = {
     "POST /api/v1/attendants/notices": {
       operationId: "issueNotice",
       tag: "notices",
-      problems: { 400: ["reason-unknown"], 409: ["notice-exists"] },
       description:
         "A control notice from a verdict of NO VALID PERMIT (`none`) or OVER TIME LIMIT. The phone makes the id, so a notice made offline and sent when the box answers is stored exactly once: the same notice again is answered 200 with what is stored (its number included); another notice under a stored id is 409. The number is the site's own sequence, taken in the commit that stores the notice, so it has no gaps. The amount and the reason's title are the site's table's at the time it is stored. Recorded in the change history.",
       ok: {
@@ -52,12 +49,6 @@ export const attendantNoticeContract: ApiContract = {
     "POST /api/v1/attendants/notices/:id/photos": {
       operationId: "addNoticePhoto",
       tag: "notices",
-      problems: {
-        400: ["photo-invalid"],
-        404: ["notice-not-found"],
-        409: ["too-many-photos", "notice-voided"],
-        503: ["photo-storage-full"],
-      },
       description:
         "The body is the photo itself, a JPEG or PNG of at most 500 KB and 1600 px on its longest side (the phone scales it before sending), with its Content-Type. The same photo again is answered 200 with what is stored; a notice takes at most three. A full disk refuses the photo (503, Retry-After) and keeps the notice.",
       requestBody: {

@@ -1,12 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Actor } from "../../../domain/changes.ts";
 import { type FieldError, invalid, refuse } from "../../../domain/errors.ts";
-import {
-  imageFacts,
-  NOTICE_REFUSALS,
-  PHOTOS_PER_NOTICE,
-  photoProblem,
-} from "../../../domain/notices/rules.ts";
+import { imageFacts, PHOTOS_PER_NOTICE, photoProblem } from "../../../domain/notices/rules.ts";
 import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
@@ -93,7 +88,6 @@ export class AttendantNotices {
             held.issuedBy === values.issuedBy;
           if (!same)
             throw refuse(
-              NOTICE_REFUSALS,
               "notice-exists",
               `Notice id ${input.id} is already stored (number ${held.number}) with other content; a retry must send the same notice`,
             );
@@ -102,7 +96,6 @@ export class AttendantNotices {
         const reason = store.notices.reason(input.reason);
         if (!reason?.active)
           throw refuse(
-            NOTICE_REFUSALS,
             "reason-unknown",
             `The site has no active reason "${input.reason}"; GET /api/v1/attendants/notice-reasons lists them`,
             { errors: [{ pointer: "/reason", message: "Not one of the site's active reasons" }] },
@@ -144,22 +137,17 @@ export class AttendantNotices {
     const notice = store.notices.get(id);
     // Another handheld's notice is not this one's to add to: as if it were not there.
     if (!notice || notice.issuedBy !== actor.who)
-      throw refuse(NOTICE_REFUSALS, "notice-not-found", `There is no notice ${id} issued by ${actor.who}`);
+      throw refuse("notice-not-found", `There is no notice ${id} issued by ${actor.who}`);
     const problem = photoProblem(bytes, contentType);
-    if (problem) throw refuse(NOTICE_REFUSALS, "photo-invalid", problem);
+    if (problem) throw refuse("photo-invalid", problem);
     if (notice.voidedAt !== null)
-      throw refuse(
-        NOTICE_REFUSALS,
-        "notice-voided",
-        `Notice ${notice.number} was voided; it takes no photos`,
-      );
+      throw refuse("notice-voided", `Notice ${notice.number} was voided; it takes no photos`);
     const hash = createHash("sha256").update(bytes).digest("hex");
     const held = store.notices.photos(id);
     const same = held.find((p) => p.hash === hash);
     if (same) return { photo: photoRef(same), created: false };
     if (held.length >= PHOTOS_PER_NOTICE)
       throw refuse(
-        NOTICE_REFUSALS,
         "too-many-photos",
         `Notice ${notice.number} already has ${held.length} photos, the most it may have`,
       );
@@ -171,7 +159,6 @@ export class AttendantNotices {
       } catch (e) {
         if (e instanceof PhotoStorageFull)
           throw refuse(
-            NOTICE_REFUSALS,
             "photo-storage-full",
             `The disk holding the photos is full; notice ${notice.number} itself is stored. Send the photo again later`,
             { retryAfterSeconds: 60 },
@@ -187,11 +174,7 @@ export class AttendantNotices {
           const now = store.notices.photos(id);
           if (now.some((p) => p.hash === hash)) return;
           if (now.length >= PHOTOS_PER_NOTICE)
-            throw refuse(
-              NOTICE_REFUSALS,
-              "too-many-photos",
-              `Notice ${notice.number} already has ${now.length} photos`,
-            );
+            throw refuse("too-many-photos", `Notice ${notice.number} already has ${now.length} photos`);
           store.notices.addPhoto(photo);
         })
         .immediate();

@@ -1,5 +1,4 @@
-import { OBSERVATION_REFUSALS } from "../../../domain/permits/observations.ts";
-import { type ApiContract, problemInfos } from "../../../platform/http/api-contract.ts";
+import type { ApiContract } from "../../../platform/http/api-contract.ts";
 import { MarkInput, ObservationReceipt } from "./model.ts";
 
 /** What the OpenAPI document says of marking cars (docs/notices.md, "Timed observations"). */
@@ -24,12 +23,10 @@ export const observationContract: ApiContract = {
       },
     },
   },
-  problems: problemInfos(OBSERVATION_REFUSALS),
   operations: {
     "POST /api/v1/attendants/observations": {
       operationId: "markCar",
       tag: "notices",
-      problems: { 400: ["zone-without-time-limit"] },
       description:
         "Marks a car where the attendant stands, in a zone with a time limit (the shortest `max_time` of the zone's active lots). The box's clock is the first-seen time. A later verdict for the car in this zone the same site-local day carries the mark (`observation`), and past the limit, with nothing valid here, is `over_time_limit`. Marking the car again in the same zone that day changes nothing and is answered 200 with the first mark (the clock is not restarted); marking it in another zone replaces the mark (the car was seen elsewhere). Recorded in the lookup records (`by: observation`, query `PLATE@ZONE`).",
       ok: {

@@ -1,5 +1,5 @@
 import { type FieldError, invalid, refuse } from "../../../domain/errors.ts";
-import { OBSERVATION_REFUSALS, overLimitAt, zoneTimeLimit } from "../../../domain/permits/observations.ts";
+import { overLimitAt, zoneTimeLimit } from "../../../domain/permits/observations.ts";
 import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
 import { formatMicros, startOfDay } from "../../../domain/time/zoned.ts";
 import type { StoredObservation } from "../../../platform/store/observations.ts";
@@ -31,7 +31,6 @@ export class AttendantObservations {
     const limitSeconds = zoneTimeLimit(this.ctx.store.lots.all(), input.zone);
     if (limitSeconds === null)
       throw refuse(
-        OBSERVATION_REFUSALS,
         "zone-without-time-limit",
         `Zone ${input.zone} has no parking lot with a time limit (max_time); a car is marked only where one is posted`,
         { errors: [{ pointer: "/zone", message: "Not a zone with a time limit" }] },
