@@ -173,7 +173,7 @@ export class Store {
   }
   /** The console's ticket search and counts (the other owner of tickets and ticket_events). */
   get ticketSearch(): TicketSearchRecords {
-    this.repos.ticketSearch ??= new TicketSearchRecords(this.sqlite);
+    this.repos.ticketSearch ??= new TicketSearchRecords(this.db);
     return this.repos.ticketSearch;
   }
   /** The office sync's reads of the tickets and their log (the third owner of both tables). */

@@ -1,17 +1,17 @@
 import type { Database, Statement } from "bun:sqlite";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import { columnList, insertColumns } from "./columns.ts";
 import type { Db } from "./db.ts";
-import { centralPermits, permits } from "./schema/index.ts";
-import type { PermitWindow } from "./schema/permits.ts";
 import {
-  equalTo,
-  type PageSpec,
-  type Positioned,
+  type Keyset,
+  keysetOrder,
+  keysetPage,
+  keysetParts,
   type SortColumn,
   type SortValue,
-  sortedPage,
-} from "./sorted-page.ts";
+} from "./keyset.ts";
+import { centralPermits, permits } from "./schema/index.ts";
+import type { PermitWindow } from "./schema/permits.ts";
 import type { WrittenRows } from "./written.ts";
 
 /**
@@ -88,13 +88,10 @@ export const PERMIT_LOOKUP_SQL = {
 /** The orders the console lists permits in, each by an index (the id is the rowid itself). */
 export const PERMIT_ORDERS = {
   id: [],
-  registration_number: [{ column: "plate_norm", field: "plateNorm", text: true }],
-  zone: [
-    { column: "zone", field: "zone" },
-    { column: "end_at", field: "endAt", nullable: true },
-  ],
-  start_at: [{ column: "start_at", field: "startAt" }],
-  end_at: [{ column: "end_at", field: "endAt", nullable: true }],
+  registration_number: [permits.plateNorm],
+  zone: [permits.zone, permits.endAt],
+  start_at: [permits.startAt],
+  end_at: [permits.endAt],
 } satisfies Record<string, SortColumn[]>;
 
 export type PermitOrder = keyof typeof PERMIT_ORDERS;
@@ -109,20 +106,35 @@ export interface PermitListing {
   limit?: number;
 }
 
-const STORED = `SELECT ${columnList(permits)}, id AS position FROM permits`;
+const STORED = { ...getTableColumns(permits), position: permits.id };
 
-type PermitRow = Omit<StoredPermit, "days"> & { days: string | null } & Positioned;
+const keysetOf = (q: PermitListing): Keyset => ({
+  key: PERMIT_ORDERS[q.order],
+  tie: permits.id,
+  descending: q.descending,
+  after: q.after,
+});
 
-/** A listing as one page's spec (the plan tests read the SQL it makes). */
-export function permitPageSpec(q: PermitListing): PageSpec {
-  return {
-    select: STORED,
-    ...equalTo({ plate_norm: q.plateNorm, zone: q.zone }),
-    key: PERMIT_ORDERS[q.order],
-    descending: q.descending,
-    after: q.after,
-    limit: q.limit ?? 2 ** 31,
-  };
+const ALL = 2 ** 31;
+
+function pageQuery(db: Db, q: PermitListing, where: SQL | undefined, limit: number) {
+  return db
+    .select(STORED)
+    .from(permits)
+    .where(
+      and(
+        q.plateNorm === undefined ? undefined : eq(permits.plateNorm, q.plateNorm),
+        q.zone === undefined ? undefined : eq(permits.zone, q.zone),
+        where,
+      ),
+    )
+    .orderBy(...keysetOrder(keysetOf(q)))
+    .limit(limit);
+}
+
+/** The statements a page of the listing takes, in order (the plan tests read their SQL). */
+export function permitPageQueries(db: Db, q: PermitListing) {
+  return keysetParts(keysetOf(q)).map((where) => pageQuery(db, q, where, (q.limit ?? ALL) + 1));
 }
 
 export class PermitRecords {
@@ -209,14 +221,10 @@ export class PermitRecords {
 
   /** A page of permits in the order asked for (ties by id); the filters given, ANDed. */
   list(q: PermitListing): { rows: StoredPermit[]; next: SortValue[] | null } {
-    const page = sortedPage<PermitRow>(this.sqlite, permitPageSpec(q));
-    return {
-      rows: page.rows.map(({ position: _, days, ...p }) => ({
-        ...p,
-        days: days === null ? null : (JSON.parse(days) as PermitWindow[]),
-      })),
-      next: page.next,
-    };
+    const page = keysetPage(keysetOf(q), q.limit ?? ALL, STORED, (where, limit) =>
+      pageQuery(this.db, q, where, limit).all(),
+    );
+    return { rows: page.rows.map(({ position: _, ...p }) => p), next: page.next };
   }
 
   /** The permit after the update, or null when there is none with this id. */
