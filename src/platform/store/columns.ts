@@ -25,13 +25,34 @@ export function columnList<T extends Table>(table: T, keys?: readonly ColumnKey<
     .join(", ");
 }
 
+/** Which parameter binds a column, where it is not the column's own key (one instant for two columns). */
+export type BoundTo<T extends Table> = Partial<Record<ColumnKey<T>, string>>;
+
+const param = (key: string, bound: Record<string, string | undefined>) => `$${bound[key] ?? key}`;
+
 /**
  * An INSERT's `(sql_name, …) VALUES ($key, …)` for some columns of a table, from the drizzle
  * schema: the statement binds a row object named as the schema names its columns (on a strict
- * connection bun:sqlite takes the keys without the `$`), never a positional tuple.
+ * connection bun:sqlite takes the keys without the `$`), never a positional tuple. `bound` names
+ * another parameter for a column (`{ createdAt: "at" }`).
  */
-export function insertColumns<T extends Table>(table: T, keys: readonly ColumnKey<T>[]): string {
-  return `(${columnNames(table, keys)}) VALUES (${keys.map((k) => `$${k}`).join(", ")})`;
+export function insertColumns<T extends Table>(
+  table: T,
+  keys: readonly ColumnKey<T>[],
+  bound: BoundTo<T> = {},
+): string {
+  return `(${columnNames(table, keys)}) VALUES (${keys.map((k) => param(k, bound)).join(", ")})`;
+}
+
+/** An UPDATE's `sql_name = $key, …` for some columns of a table, bound as insertColumns binds them. */
+export function setColumns<T extends Table>(
+  table: T,
+  keys: readonly ColumnKey<T>[],
+  bound: BoundTo<T> = {},
+): string {
+  return sqlNames(table, keys)
+    .map(({ key, name }) => `${name} = ${param(key, bound)}`)
+    .join(", ");
 }
 
 /** `sql_name, …` of some columns of a table, as an INSERT names them. */

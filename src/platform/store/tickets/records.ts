@@ -1,7 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
-import { insertColumns } from "../columns.ts";
-import { ticketEvents } from "../schema/index.ts";
+import { insertColumns, setColumns } from "../columns.ts";
+import { ticketEvents, tickets } from "../schema/index.ts";
 import type { WrittenRows } from "../written.ts";
 import {
   LISTED_TICKET_COLUMNS,
@@ -14,6 +14,7 @@ import {
   TICKET_COLUMNS,
   TICKET_STATE_COLUMNS,
   type TicketRow,
+  WRITTEN_TICKET_KEYS,
 } from "./rows.ts";
 
 /**
@@ -99,17 +100,16 @@ export class TicketRecords {
   ) {
     const s = sqlite;
     this.current = s.prepare(`SELECT ${TICKET_STATE_COLUMNS} FROM tickets WHERE ticket_id = ?1`);
+    // Prepared once, with the schema's column names: the intake writes one of these per event.
     this.insertRow = s.prepare(
-      `INSERT INTO tickets (ticket_id, zone, parking_lot_id, lot_unknown, start_at, end_at, plate,
-         plate_norm, amount_incl_vat, vat_rate, currency_code, status, created_at, updated_at)
-       VALUES ($ticketId, $zone, $parkingLotId, $lotUnknown, $startAt, $endAt, $plate, $plateNorm,
-         $amountInclVat, $vatRate, $currencyCode, $status, $at, $at)`,
+      `INSERT INTO tickets ${insertColumns(tickets, [...WRITTEN_TICKET_KEYS, "createdAt", "updatedAt"], {
+        createdAt: "at",
+        updatedAt: "at",
+      })}`,
     );
+    const replaced = WRITTEN_TICKET_KEYS.filter((k) => k !== "ticketId");
     this.replaceRow = s.prepare(
-      `UPDATE tickets SET zone = $zone, parking_lot_id = $parkingLotId, lot_unknown = $lotUnknown,
-         start_at = $startAt, end_at = $endAt, plate = $plate, plate_norm = $plateNorm,
-         amount_incl_vat = $amountInclVat, vat_rate = $vatRate, currency_code = $currencyCode,
-         status = $status, updated_at = $at
+      `UPDATE tickets SET ${setColumns(tickets, [...replaced, "updatedAt"], { updatedAt: "at" })}
        WHERE ticket_id = $ticketId`,
     );
     this.moveRow = s.prepare(

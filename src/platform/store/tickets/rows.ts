@@ -35,25 +35,28 @@ export const LISTED_TICKET_COLUMNS = columnList(tickets, [
   "updatedAt",
 ]);
 
+/** The columns the intake writes from an event (created_at and updated_at are bound to `at`). */
+export const WRITTEN_TICKET_KEYS = [
+  "ticketId",
+  "zone",
+  "parkingLotId",
+  "lotUnknown",
+  "startAt",
+  "endAt",
+  "plate",
+  "plateNorm",
+  "amountInclVat",
+  "vatRate",
+  "currencyCode",
+  "status",
+] as const satisfies readonly (keyof typeof tickets.$inferInsert)[];
+
 /**
  * A ticket as the intake writes it, named as the schema names its columns (drizzle's insert
  * type), with `at`, the instant of the write (created_at of a new row, updated_at always).
  */
 export type TicketRow = Required<
-  Pick<
-    typeof tickets.$inferInsert,
-    | "ticketId"
-    | "zone"
-    | "parkingLotId"
-    | "lotUnknown"
-    | "startAt"
-    | "endAt"
-    | "plate"
-    | "plateNorm"
-    | "amountInclVat"
-    | "vatRate"
-    | "currencyCode"
-  >
+  Pick<typeof tickets.$inferInsert, Exclude<(typeof WRITTEN_TICKET_KEYS)[number], "status">>
 > & { status: TicketStatus; at: number };
 
 export type StoredTicket = typeof tickets.$inferSelect;
