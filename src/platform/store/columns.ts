@@ -1,4 +1,4 @@
-import { getTableColumns, type Table } from "drizzle-orm";
+import { type Column, getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
 
 /** A table's columns by the schema's keys (`ticketId`, `plateNorm`). */
 export type ColumnKey<T extends Table> = keyof T["_"]["columns"] & string;
@@ -60,4 +60,9 @@ export function columnNames<T extends Table>(table: T, keys: readonly ColumnKey<
   return sqlNames(table, keys)
     .map(({ name }) => name)
     .join(", ");
+}
+
+/** The value an upsert's conflicting row was offered for a column (`excluded.sql_name`). */
+export function excluded(column: Column): SQL {
+  return sql`excluded.${sql.identifier(column.name)}`;
 }

@@ -211,13 +211,13 @@ export class Store {
     return this.repos.probe;
   }
   get syncCursors(): SyncCursors {
-    this.repos.syncCursors ??= new SyncCursors(this.sqlite);
+    this.repos.syncCursors ??= new SyncCursors(this.sqlite, this.db);
     return this.repos.syncCursors;
   }
 
   /** The web app's sign-in sessions (a restart keeps them). */
   get browserSessions(): BrowserSessionRecords {
-    this.repos.browserSessions ??= new BrowserSessionRecords(this.sqlite);
+    this.repos.browserSessions ??= new BrowserSessionRecords(this.sqlite, this.db);
     return this.repos.browserSessions;
   }
 
