@@ -229,7 +229,7 @@ export class Store {
 
   /** Timed observations: the cars attendants marked in zones with a time limit. */
   get observations(): ObservationRecords {
-    this.repos.observations ??= new ObservationRecords(this.sqlite, this.written);
+    this.repos.observations ??= new ObservationRecords(this.db, this.written);
     return this.repos.observations;
   }
 
