@@ -223,7 +223,7 @@ export class Store {
 
   /** Control notices, their photos' records and the reasons and amounts they are issued under. */
   get notices(): NoticeRecords {
-    this.repos.notices ??= new NoticeRecords(this.sqlite);
+    this.repos.notices ??= new NoticeRecords(this.sqlite, this.db);
     return this.repos.notices;
   }
 
