@@ -183,7 +183,7 @@ export class Store {
   }
   /** The revenue book, and the reports' reads of tickets (docs/reports.md). */
   get reports(): ReportRecords {
-    this.repos.reports ??= new ReportRecords(this.sqlite);
+    this.repos.reports ??= new ReportRecords(this.sqlite, this.db);
     return this.repos.reports;
   }
   get permits(): PermitRecords {
