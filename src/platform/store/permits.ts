@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, gt, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { columnList, insertColumns } from "./columns.ts";
 import type { Db } from "./db.ts";
 import {
@@ -16,7 +16,10 @@ import type { WrittenRows } from "./written.ts";
 
 /**
  * The one owner of the `permits` table (permits the site's operator issued) and of
- * `central_permits` (those the office issued for this site, as last pulled).
+ * `central_permits` (those the office issued for this site, as last pulled). Hand-prepared SQL
+ * serves the attendant's plate and zone lookups and the lookups' read model (PERMIT_LOOKUP_SQL,
+ * index-checked by the plan tests) and the office pull's bulk upsert; the operator's permits
+ * (writes, the sorted list, counts) go through drizzle's builder.
  */
 
 export type StoredPermit = typeof permits.$inferSelect;
@@ -141,7 +144,6 @@ export class PermitRecords {
   private readonly byPlate: Statement<ListedPermit, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedPermit, [number, number]>;
   private readonly inZoneOpen: Statement<ListedPermit, [number]>;
-  private readonly countAll: Statement<{ n: number }, []>;
   private readonly liveAll: Statement<ListedPermit, [number]>;
   private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
@@ -155,18 +157,16 @@ export class PermitRecords {
     upsert: Statement<void, [KeptOfficePermit]>;
     remove: Statement<void, [number]>;
     removeEnded: Statement<{ id: number }, [number]>;
-    count: Statement<{ n: number }, []>;
   };
 
   constructor(
-    private readonly sqlite: Database,
+    sqlite: Database,
     private readonly db: Db,
     private readonly written: WrittenRows,
   ) {
     this.byPlate = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsByPlate);
     this.inZoneEnding = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneEnding);
     this.inZoneOpen = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneOpen);
-    this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
     this.liveAll = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsLive);
     this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
     this.zonesSinceRows = sqlite.prepare(PERMIT_LOOKUP_SQL.zonesSince);
@@ -196,7 +196,6 @@ export class PermitRecords {
       removeEnded: sqlite.prepare(
         "DELETE FROM central_permits WHERE end_at IS NOT NULL AND end_at < ?1 RETURNING id",
       ),
-      count: sqlite.prepare("SELECT count(*) AS n FROM central_permits"),
     };
     this.byId = db
       .select()
@@ -308,21 +307,21 @@ export class PermitRecords {
   }
 
   officeCount(): number {
-    return this.office.count.get()!.n;
+    return this.db.select({ n: count() }).from(centralPermits).get()!.n;
   }
 
   count(): number {
-    return this.countAll.get()!.n;
+    return this.db.select({ n: count() }).from(permits).get()!.n;
   }
 
   /** Permits whose validity covers `now`, weekly windows not applied (read at scrape time). */
   countValid(now: number): number {
     return (
-      this.sqlite
-        .query<{ n: number }, [number]>(
-          "SELECT count(*) AS n FROM permits WHERE (end_at IS NULL OR end_at > ?1) AND start_at <= ?1",
-        )
-        .get(now)?.n ?? 0
+      this.db
+        .select({ n: count() })
+        .from(permits)
+        .where(and(or(isNull(permits.endAt), gt(permits.endAt, now)), lte(permits.startAt, now)))
+        .get()?.n ?? 0
     );
   }
 }

@@ -18,7 +18,7 @@ export class SyncCursors {
 
   constructor(
     private readonly sqlite: Database,
-    private readonly db: Db,
+    db: Db,
   ) {
     this.one = db
       .select({ value: syncCursors.value, at: syncCursors.updatedAt })

@@ -18,10 +18,11 @@ import {
 } from "./rows.ts";
 
 /**
- * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
- * Statements are prepared by hand (the intake and the attendant lookups run them for every
- * request, and rows come back as plain objects without a mapping layer), their column lists made
- * from the drizzle schema (rows.ts); rows are written from named objects, never positional tuples.
+ * The intake's and the attendant lookups' statements on `tickets` and `ticket_events` (the
+ * console's search is search.ts, the sync's reads sync.ts, the reports' reports.ts). Prepared by
+ * hand: the intake and the plate and zone lookups run them for every request, and rows come back
+ * as plain objects without a mapping layer. Their column lists come from the drizzle schema
+ * (rows.ts, insertColumns, setColumns); rows are written from named objects, never positional tuples.
  */
 
 /** Where the lookups' read model has got to in reading the tickets. */
