@@ -7,34 +7,6 @@ import { ticketEvents, tickets } from "../schema/index.ts";
 /** Every column of a ticket, as StoredTicket has them. */
 export const TICKET_COLUMNS = columnList(tickets);
 
-/** A ticket as the event rules read it (TicketState). */
-export const TICKET_STATE_COLUMNS = columnList(tickets, [
-  "ticketId",
-  "zone",
-  "parkingLotId",
-  "startAt",
-  "endAt",
-  "plate",
-  "plateNorm",
-  "amountInclVat",
-  "vatRate",
-  "currencyCode",
-  "status",
-]);
-
-/** A ticket as the lookups list it (ListedTicket). */
-export const LISTED_TICKET_COLUMNS = columnList(tickets, [
-  "ticketId",
-  "zone",
-  "parkingLotId",
-  "startAt",
-  "endAt",
-  "plate",
-  "plateNorm",
-  "status",
-  "updatedAt",
-]);
-
 /** The columns the intake writes from an event (created_at and updated_at are bound to `at`). */
 export const WRITTEN_TICKET_KEYS = [
   "ticketId",
@@ -50,6 +22,25 @@ export const WRITTEN_TICKET_KEYS = [
   "currencyCode",
   "status",
 ] as const satisfies readonly (keyof typeof tickets.$inferInsert)[];
+
+/** A ticket as the event rules read it (TicketState): what the intake writes, but the lot flag. */
+export const TICKET_STATE_COLUMNS = columnList(
+  tickets,
+  WRITTEN_TICKET_KEYS.filter((k) => k !== "lotUnknown"),
+);
+
+/** A ticket as the lookups list it (ListedTicket). */
+export const LISTED_TICKET_COLUMNS = columnList(tickets, [
+  "ticketId",
+  "zone",
+  "parkingLotId",
+  "startAt",
+  "endAt",
+  "plate",
+  "plateNorm",
+  "status",
+  "updatedAt",
+]);
 
 /**
  * A ticket as the intake writes it, named as the schema names its columns (drizzle's insert
