@@ -168,7 +168,7 @@ export class Store {
   }
 
   get tickets(): TicketRecords {
-    this.repos.tickets ??= new TicketRecords(this.sqlite, this.written);
+    this.repos.tickets ??= new TicketRecords(this.sqlite, this.db, this.written);
     return this.repos.tickets;
   }
   /** The console's ticket search and counts (the other owner of tickets and ticket_events). */

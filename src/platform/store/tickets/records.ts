@@ -1,6 +1,8 @@
 import type { Database, Statement } from "bun:sqlite";
+import { and, asc, count, eq, gt } from "drizzle-orm";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
 import { insertColumns, setColumns } from "../columns.ts";
+import type { Db } from "../db.ts";
 import { ticketEvents, tickets } from "../schema/index.ts";
 import type { WrittenRows } from "../written.ts";
 import {
@@ -8,10 +10,8 @@ import {
   type ListedTicket,
   NEW_EVENT_KEYS,
   type NewTicketEvent,
-  STORED_EVENT_COLUMNS,
   type StoredTicket,
   type StoredTicketEvent,
-  TICKET_COLUMNS,
   TICKET_STATE_COLUMNS,
   type TicketRow,
   WRITTEN_TICKET_KEYS,
@@ -23,6 +23,7 @@ import {
  * hand: the intake and the plate and zone lookups run them for every request, and rows come back
  * as plain objects without a mapping layer. Their column lists come from the drizzle schema
  * (rows.ts, insertColumns, setColumns); rows are written from named objects, never positional tuples.
+ * The operator's view of one ticket and the count are drizzle's builder.
  */
 
 /** Where the lookups' read model has got to in reading the tickets. */
@@ -79,8 +80,6 @@ export class TicketRecords {
   private readonly firstApplied: Statement<{ rawBody: string }, [string]>;
   private readonly appliedEqual: Statement<{ one: number }, [string, string]>;
   private readonly eventsOf: Statement<{ n: number }, [string]>;
-  private readonly one: Statement<StoredTicket, [string]>;
-  private readonly history: Statement<StoredTicketEvent, [string, number, number]>;
   private readonly byPlate: Statement<ListedTicket, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedTicket, [number, number]>;
   private readonly inZoneOpen: Statement<ListedTicket, [number]>;
@@ -90,13 +89,13 @@ export class TicketRecords {
   private readonly deleteEvents: Statement<void, [string]>;
   private readonly countEnded: Statement<{ n: number }, [number]>;
   private readonly countEndedEvents: Statement<{ n: number }, [number]>;
-  private readonly countAll: Statement<{ n: number }, []>;
   private readonly liveEndingRows: Statement<ListedTicket & LiveCursor, number[]>;
   private readonly liveOpenRows: Statement<ListedTicket, []>;
   private readonly listedOne: Statement<ListedTicket, [string]>;
   private readonly zonesSinceRows: Statement<{ zone: number }, [number]>;
   constructor(
     private readonly sqlite: Database,
+    private readonly db: Db,
     private readonly written: WrittenRows,
   ) {
     const s = sqlite;
@@ -130,10 +129,6 @@ export class TicketRecords {
       `SELECT raw_body AS rawBody FROM ticket_events
        WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
     );
-    this.one = s.prepare(`SELECT ${TICKET_COLUMNS} FROM tickets WHERE ticket_id = ?1`);
-    this.history = s.prepare(
-      `SELECT ${STORED_EVENT_COLUMNS} FROM ticket_events WHERE ticket_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`,
-    );
     this.byPlate = s.prepare(TICKET_LOOKUP_SQL.ticketsByPlate);
     this.inZoneEnding = s.prepare(TICKET_LOOKUP_SQL.ticketsInZoneEnding);
     this.inZoneOpen = s.prepare(TICKET_LOOKUP_SQL.ticketsInZoneOpen);
@@ -151,7 +146,6 @@ export class TicketRecords {
     this.countEndedEvents = s.prepare(
       `SELECT count(*) AS n FROM ticket_events WHERE ticket_id IN (SELECT ticket_id FROM tickets WHERE ${endedBefore("?1")})`,
     );
-    this.countAll = s.prepare("SELECT count(*) AS n FROM tickets");
     this.liveEndingRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveEnding);
     this.liveOpenRows = s.prepare(TICKET_LOOKUP_SQL.ticketsLiveOpen);
     this.listedOne = s.prepare(TICKET_LOOKUP_SQL.ticketListed);
@@ -210,13 +204,27 @@ export class TicketRecords {
   // The operator's view.
 
   get(ticketId: string): StoredTicket | null {
-    const row = this.one.get(ticketId);
-    return row ? { ...row, lotUnknown: Boolean(row.lotUnknown) } : null;
+    return this.db.select().from(tickets).where(eq(tickets.ticketId, ticketId)).get() ?? null;
   }
 
   /** Up to `limit` events after seq `afterSeq` (0: from the first), oldest first. */
   events(ticketId: string, afterSeq = 0, limit = Number.MAX_SAFE_INTEGER): StoredTicketEvent[] {
-    return this.history.all(ticketId, afterSeq, limit);
+    const e = ticketEvents;
+    return this.db
+      .select({
+        seq: e.seq,
+        eventType: e.eventType,
+        receivedAt: e.receivedAt,
+        credential: e.credential,
+        rawBody: e.rawBody,
+        bodyCutFrom: e.bodyCutFrom,
+        outcome: e.outcome,
+      } satisfies Record<keyof StoredTicketEvent, unknown>)
+      .from(e)
+      .where(and(eq(e.ticketId, ticketId), gt(e.seq, afterSeq)))
+      .orderBy(asc(e.seq))
+      .limit(limit)
+      .all();
   }
 
   // The attendant's lookups.
@@ -292,7 +300,7 @@ export class TicketRecords {
   }
 
   count(): number {
-    return this.countAll.get()!.n;
+    return this.db.select({ n: count() }).from(tickets).get()!.n;
   }
 
   /**
