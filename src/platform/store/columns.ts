@@ -66,3 +66,6 @@ export function columnNames<T extends Table>(table: T, keys: readonly ColumnKey<
 export function excluded(column: Column): SQL {
   return sql`excluded.${sql.identifier(column.name)}`;
 }
+
+/** The rowid of a table whose key is not an integer (so the schema has no column for it): insertion order. */
+export const ROWID = sql<number>`rowid`;

@@ -18,6 +18,7 @@ import {
 } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { NoticeFacts, PhotoFacts } from "../../domain/notices/view.ts";
+import { ROWID } from "./columns.ts";
 import type { Db } from "./db.ts";
 import { noticeCounters, noticePhotos, noticeReasons, notices } from "./schema/index.ts";
 
@@ -143,7 +144,7 @@ export class NoticeRecords {
       .select()
       .from(noticePhotos)
       .where(eq(noticePhotos.noticeId, noticeId))
-      .orderBy(sql`rowid`)
+      .orderBy(ROWID)
       .all();
   }
 

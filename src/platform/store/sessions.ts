@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { ROWID } from "./columns.ts";
 import { commitRelaxed } from "./connection.ts";
 import type { Db } from "./db.ts";
 import { browserSessions } from "./schema/index.ts";
@@ -64,7 +65,7 @@ export class BrowserSessionRecords {
             .select({ idHash: s.idHash })
             .from(s)
             .where(and(eq(s.credentialKind, p("kind")), eq(s.credentialId, p("id"))))
-            .orderBy(desc(s.seenAt), sql`rowid DESC`)
+            .orderBy(desc(s.seenAt), desc(ROWID))
             // An OFFSET needs a LIMIT; this one bounds nothing (drizzle leaves out SQLite's -1).
             .limit(Number.MAX_SAFE_INTEGER)
             .offset(p("keep")),
@@ -79,7 +80,7 @@ export class BrowserSessionRecords {
       .where(
         inArray(
           s.idHash,
-          db.select({ idHash: s.idHash }).from(s).orderBy(asc(s.seenAt), sql`rowid`).limit(p("n")),
+          db.select({ idHash: s.idHash }).from(s).orderBy(asc(s.seenAt), ROWID).limit(p("n")),
         ),
       )
       .returning(GONE)

@@ -1,6 +1,7 @@
 import { and, count, eq, gt, isNull, lt, max, or, type SQL, sql } from "drizzle-orm";
 import type { TicketStatus } from "../../../domain/tickets/rules.ts";
 import { TICKET_STATE_SQL, type TicketState } from "../../../domain/tickets/state.ts";
+import { ROWID } from "../columns.ts";
 import type { Db } from "../db.ts";
 import {
   type Keyset,
@@ -79,8 +80,7 @@ const SUMMARY = {
   updatedAt: tickets.updatedAt,
   amountInclVat: tickets.amountInclVat,
   currencyCode: tickets.currencyCode,
-  // tickets has a text key, so the rowid is not a column of the schema.
-  position: sql<number>`rowid`,
+  position: ROWID,
 };
 
 /** The state rule's SQL (written once, beside the rule it mirrors) with `now` bound for `$now`. */
@@ -105,7 +105,7 @@ export function ticketFilter(q: Omit<TicketSearch, "order" | "descending" | "lim
 
 const keysetOf = (q: TicketSearch): Keyset => ({
   key: TICKET_ORDERS[q.order],
-  tie: sql`rowid`,
+  tie: ROWID,
   descending: q.descending,
   after: q.after,
 });
