@@ -40,8 +40,18 @@ export interface Keyset {
   after?: SortValue[];
 }
 
+/** A list's sort as its statements take it: the ORDER BY terms, and each page statement's condition. */
+export interface SortedKeyset extends Keyset {
+  order: SQL[];
+  parts: (SQL | undefined)[];
+}
+
+export function sortedBy(k: Keyset): SortedKeyset {
+  return { ...k, order: keysetOrder(k), parts: keysetParts(k) };
+}
+
 /** The ORDER BY terms: each key column, then the tiebreaker, all one way. */
-export function keysetOrder(k: Keyset): SQL[] {
+function keysetOrder(k: Keyset): SQL[] {
   return [...k.key, k.tie].map((c) => (k.descending ? desc(c) : asc(c)));
 }
 
@@ -54,7 +64,7 @@ const nullable = (c: SortColumn) => !c.notNull;
  * second. Ascending from among them, "NULL after this rowid, or any value" is not one either: the
  * rest of the NULLs first, then the values. The first page has no condition of its own.
  */
-export function keysetParts(k: Keyset): (SQL | undefined)[] {
+function keysetParts(k: Keyset): (SQL | undefined)[] {
   const { after, key, descending } = k;
   if (!after) return [undefined];
   const [lead] = key;
@@ -84,12 +94,12 @@ function beyond(k: Keyset, after: SortValue[], i: number): SQL | undefined {
 
 /**
  * Up to `limit` rows, read by `read` with each of the page's conditions in turn (it applies the
- * list's filters, keysetOrder and the limit it is given), and the position to pass as `after` for
+ * list's filters, `k.order` and the limit it is given), and the position to pass as `after` for
  * the next page (null on the last one): the last row's key values, then its rowid. `fields` is
  * what the select reads: every key column among them, and the tiebreaker as `position`.
  */
 export function keysetPage<T extends { position: number }>(
-  k: Keyset,
+  k: SortedKeyset,
   limit: number,
   fields: Record<string, unknown>,
   read: (where: SQL | undefined, limit: number) => T[],
@@ -101,7 +111,7 @@ export function keysetPage<T extends { position: number }>(
   });
   const want = limit + 1;
   const rows: T[] = [];
-  for (const where of keysetParts(k)) {
+  for (const where of k.parts) {
     if (rows.length >= want) break;
     // A loop, not push(...): a list asked for without a limit may hold more rows than a call takes arguments.
     for (const row of read(where, want - rows.length)) rows.push(row);

@@ -2,14 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { and, count, eq, getTableColumns, gt, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { columnList, insertColumns } from "./columns.ts";
 import type { Db } from "./db.ts";
-import {
-  type Keyset,
-  keysetOrder,
-  keysetPage,
-  keysetParts,
-  type SortColumn,
-  type SortValue,
-} from "./keyset.ts";
+import { keysetPage, type SortColumn, type SortedKeyset, type SortValue, sortedBy } from "./keyset.ts";
 import { centralPermits, permits } from "./schema/index.ts";
 import type { PermitWindow } from "./schema/permits.ts";
 import type { WrittenRows } from "./written.ts";
@@ -111,16 +104,17 @@ export interface PermitListing {
 
 const STORED = { ...getTableColumns(permits), position: permits.id };
 
-const keysetOf = (q: PermitListing): Keyset => ({
-  key: PERMIT_ORDERS[q.order],
-  tie: permits.id,
-  descending: q.descending,
-  after: q.after,
-});
+const keysetOf = (q: PermitListing): SortedKeyset =>
+  sortedBy({
+    key: PERMIT_ORDERS[q.order],
+    tie: permits.id,
+    descending: q.descending,
+    after: q.after,
+  });
 
 const ALL = 2 ** 31;
 
-function pageQuery(db: Db, q: PermitListing, where: SQL | undefined, limit: number) {
+function pageQuery(db: Db, q: PermitListing, k: SortedKeyset, where: SQL | undefined, limit: number) {
   return db
     .select(STORED)
     .from(permits)
@@ -131,13 +125,14 @@ function pageQuery(db: Db, q: PermitListing, where: SQL | undefined, limit: numb
         where,
       ),
     )
-    .orderBy(...keysetOrder(keysetOf(q)))
+    .orderBy(...k.order)
     .limit(limit);
 }
 
 /** The statements a page of the listing takes, in order (the plan tests read their SQL). */
 export function permitPageQueries(db: Db, q: PermitListing) {
-  return keysetParts(keysetOf(q)).map((where) => pageQuery(db, q, where, (q.limit ?? ALL) + 1));
+  const k = keysetOf(q);
+  return k.parts.map((where) => pageQuery(db, q, k, where, (q.limit ?? ALL) + 1));
 }
 
 export class PermitRecords {
@@ -220,8 +215,9 @@ export class PermitRecords {
 
   /** A page of permits in the order asked for (ties by id); the filters given, ANDed. */
   list(q: PermitListing): { rows: StoredPermit[]; next: SortValue[] | null } {
-    const page = keysetPage(keysetOf(q), q.limit ?? ALL, STORED, (where, limit) =>
-      pageQuery(this.db, q, where, limit).all(),
+    const k = keysetOf(q);
+    const page = keysetPage(k, q.limit ?? ALL, STORED, (where, limit) =>
+      pageQuery(this.db, q, k, where, limit).all(),
     );
     return { rows: page.rows.map(({ position: _, ...p }) => p), next: page.next };
   }

@@ -3,14 +3,7 @@ import type { TicketStatus } from "../../../domain/tickets/rules.ts";
 import { TICKET_STATE_SQL, type TicketState } from "../../../domain/tickets/state.ts";
 import { ROWID } from "../columns.ts";
 import type { Db } from "../db.ts";
-import {
-  type Keyset,
-  keysetOrder,
-  keysetPage,
-  keysetParts,
-  type SortColumn,
-  type SortValue,
-} from "../keyset.ts";
+import { keysetPage, type SortColumn, type SortedKeyset, type SortValue, sortedBy } from "../keyset.ts";
 import { ticketEvents, tickets } from "../schema/index.ts";
 import type { StoredTicket } from "./rows.ts";
 
@@ -103,25 +96,27 @@ export function ticketFilter(q: Omit<TicketSearch, "order" | "descending" | "lim
   );
 }
 
-const keysetOf = (q: TicketSearch): Keyset => ({
-  key: TICKET_ORDERS[q.order],
-  tie: ROWID,
-  descending: q.descending,
-  after: q.after,
-});
+const keysetOf = (q: TicketSearch): SortedKeyset =>
+  sortedBy({
+    key: TICKET_ORDERS[q.order],
+    tie: ROWID,
+    descending: q.descending,
+    after: q.after,
+  });
 
-function pageQuery(db: Db, q: TicketSearch, where: SQL | undefined, limit: number) {
+function pageQuery(db: Db, q: TicketSearch, k: SortedKeyset, where: SQL | undefined, limit: number) {
   return db
     .select(SUMMARY)
     .from(tickets)
     .where(and(ticketFilter(q), where))
-    .orderBy(...keysetOrder(keysetOf(q)))
+    .orderBy(...k.order)
     .limit(limit);
 }
 
 /** The statements a page of the search takes, in order (the plan tests read their SQL). */
 export function ticketPageQueries(db: Db, q: TicketSearch) {
-  return keysetParts(keysetOf(q)).map((where) => pageQuery(db, q, where, q.limit + 1));
+  const k = keysetOf(q);
+  return k.parts.map((where) => pageQuery(db, q, k, where, q.limit + 1));
 }
 
 export class TicketSearchRecords {
@@ -129,9 +124,8 @@ export class TicketSearchRecords {
 
   /** A page in the order asked for (ties by the order the box stored them); the filters given, ANDed. */
   search(q: TicketSearch): { rows: TicketSummaryRow[]; next: SortValue[] | null } {
-    return keysetPage(keysetOf(q), q.limit, SUMMARY, (where, limit) =>
-      pageQuery(this.db, q, where, limit).all(),
-    );
+    const k = keysetOf(q);
+    return keysetPage(k, q.limit, SUMMARY, (where, limit) => pageQuery(this.db, q, k, where, limit).all());
   }
 
   /** How many tickets the search finds in all (its filters; order and paging aside). */
