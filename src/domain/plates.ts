@@ -1,3 +1,5 @@
+import type { FieldError } from "./errors.ts";
+
 /**
  * The form plates are matched in: Unicode NFKC, upper case, without spaces, hyphens, dots or
  * format characters (zero-width spaces and joiners, soft hyphens, byte-order and direction marks,
@@ -24,6 +26,22 @@ export function plateProblem(plate: string): string | null {
   if (CONTROL.test(plate)) return "must not contain control characters";
   if (normalizePlate(plate) === "") return "must contain letters or digits";
   return null;
+}
+
+/**
+ * The field error for a registration number as sent that cannot be a plate, or null when it can:
+ * what the permit and notice forms answer under `/registration_number`.
+ */
+export function plateFieldError(plate: string): FieldError | null {
+  const problem = plateProblem(plate);
+  if (problem === null) return null;
+  return {
+    pointer: "/registration_number",
+    message:
+      normalizePlate(plate) === ""
+        ? "A registration number needs letters or digits"
+        : `A registration number ${problem}`,
+  };
 }
 
 /**

@@ -3,7 +3,13 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { encode } from "uqr";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
-import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import {
+  axeViolations,
+  openBrowser,
+  screenshotPath,
+  signedInConsole,
+  skipWithoutChromium,
+} from "../support/browser.ts";
 
 const newBox = boxesForFile();
 // Browser tests on a shared machine: each gets the minute the other browser tests give theirs.
@@ -51,21 +57,8 @@ async function weekdayFee(id: number): Promise<number> {
   return lot.data.parking_lot_fee.find((f) => f.type_of_day === 1)!.cost_per_unit;
 }
 
-async function signedInConsole(
-  name: string,
-  locale = "en-GB",
-  viewport: { width: number; height: number } = DESKTOP,
-): Promise<Page> {
-  const ctx = await openBrowser(join(box.dir, `profile-${name}`), viewport, locale);
-  contexts.push(ctx);
-  const page = ctx.pages()[0] ?? (await ctx.newPage());
-  await page.goto(`${server.url}/`);
-  await page.fill("#token", admin);
-  await page.click("#token-form button[type=submit]");
-  // The console's bar, drawn with its navigation in one step, at any size.
-  await page.waitForSelector("#signout");
-  return page;
-}
+const signedIn = (name: string, locale = "en-GB", viewport = DESKTOP): Promise<Page> =>
+  signedInConsole({ url: server.url, token: admin, dir: box.dir, contexts }, name, viewport, locale);
 
 /** The modules of the QR code of `text`, drawn as the console draws them (one path). */
 function qrModules(text: string): string {
@@ -101,7 +94,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
 
   test("12,50 and 12.50 are 12.50 kr, never 1 250; anything else is refused at the field", async () => {
     const id = await newLot("Harbour");
-    const page = await signedInConsole("money");
+    const page = await signedIn("money");
     const cost = await openLot(page, id);
     expect(await cost.inputValue()).toBe("20.00");
     await cost.fill("12,50");
@@ -137,7 +130,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
         parking_lot_fee: [fee(1, 1250), fee(2, 1250), fee(3, 1250)],
       });
       const id = ((await made.json()) as { data: { id: number } }).data.id;
-      const page = await signedInConsole(`outlier-${locale}`, locale);
+      const page = await signedIn(`outlier-${locale}`, locale);
       const answers: string[] = [];
       let accept = false;
       page.on("dialog", (d) => {
@@ -196,7 +189,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
 
   test("the lot list shows each lot's fees; the Swedish page writes 12,50", async () => {
     const id = await newLot("Pier");
-    const page = await signedInConsole("swedish", "sv-SE");
+    const page = await signedIn("swedish", "sv-SE");
     const cost = await openLot(page, id);
     expect(await cost.inputValue()).toBe("20,00");
     const row = page.locator(`#lots-table tr:has([data-lot="${id}"])`);
@@ -232,7 +225,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await send(created("S-LATER", now + H, now + 2 * H));
     await send(created("S-CANCELED", now - H, now + H));
     await send({ eventType: "TicketCanceled", ticketId: "S-CANCELED" });
-    const page = await signedInConsole("tickets");
+    const page = await signedIn("tickets");
     await page.goto(`${server.url}/#/tickets`);
     await page.waitForSelector('#tickets-table a[href="#/tickets/S-ENDED"]');
     const stateOf = (id: string) =>
@@ -248,7 +241,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await page.waitForSelector("#ticket-facts");
     expect(page.url()).toEndWith("#/tickets/S-ENDED");
     // The address opens the ticket by itself: bookmarked, or sent to a colleague.
-    const other = await signedInConsole("bookmark");
+    const other = await signedIn("bookmark");
     await other.goto(`${server.url}/#/tickets/S-ENDED`);
     await other.waitForSelector("#ticket-facts");
     const facts = (await other.locator("#ticket-facts").textContent()) ?? "";
@@ -299,7 +292,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       ["en-GB", { width: 1440, height: 900 }, "Ended", "1 ticket found", "SEK 42.50"],
       ["sv-SE", { width: 390, height: 844 }, "Avslutad", "1 biljett hittad", "42,50 kr"],
     ] as const) {
-      const page = await signedInConsole(`ticket-search-${locale}`, locale, viewport);
+      const page = await signedIn(`ticket-search-${locale}`, locale, viewport);
       await page.goto(`${server.url}/#/tickets`);
       await page.waitForSelector("#tickets-table tbody tr");
       // The filter offers the column's states, in the page's language.
@@ -364,7 +357,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       await page.close();
     }
     // A link shared with a colleague opens the same search.
-    const other = await signedInConsole("ticket-search-link");
+    const other = await signedIn("ticket-search-link");
     await other.goto(`${server.url}/#/tickets?zone=9&state=active`);
     await other.waitForFunction(() => document.querySelectorAll("#tickets-table tbody tr").length === 1);
     expect(await other.locator("#tickets-table tbody").textContent()).toContain("Q-NOW");
@@ -372,7 +365,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
   });
 
   test("tickets and permits sort by a column heading, either way, said to screen readers", async () => {
-    const page = await signedInConsole("sorting");
+    const page = await signedIn("sorting");
     await page.goto(`${server.url}/#/tickets`);
     await page.waitForSelector('#tickets-table a[href="#/tickets/S-ENDED"]');
     const ids = () => page.locator("#tickets-table tbody tr td:first-child").allTextContents();
@@ -447,7 +440,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     const stored = (
       (await (await api("GET", `/api/v1/parkings/${id}`)).json()) as { data: Record<string, unknown> }
     ).data;
-    const page = await signedInConsole("import");
+    const page = await signedIn("import");
     await page.goto(`${server.url}/#/lots`);
     await page.waitForSelector("#lots-table");
     const choose = (data: unknown[]) =>
@@ -491,7 +484,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
 
   test("a lot changed by someone else meanwhile: nothing is overwritten unasked, the edits stay, the operator chooses", async () => {
     const id = await newLot("Shared");
-    const page = await signedInConsole("conflict");
+    const page = await signedIn("conflict");
     await page.goto(`${server.url}/#/lots`);
     const versionRead = page.waitForResponse(
       (r) => r.url().endsWith(`/api/v1/parkings/${id}`) && r.request().method() === "GET",
@@ -564,7 +557,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       }),
     });
     expect(sent.status).toBe(200);
-    const page = await signedInConsole("delete");
+    const page = await signedIn("delete");
     const asked: string[] = [];
     page.on("dialog", (d) => {
       asked.push(d.message());
@@ -595,7 +588,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     });
     expect(made.status).toBe(201);
     const id = ((await made.json()) as { data: { id: number } }).data.id;
-    const page = await signedInConsole("permit-conflict", "sv-SE", { width: 390, height: 844 });
+    const page = await signedIn("permit-conflict", "sv-SE", { width: 390, height: 844 });
     const versionRead = page.waitForResponse(
       (r) => r.url().endsWith(`/api/v1/permits/${id}`) && r.request().method() === "GET",
     );
@@ -624,7 +617,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
 
   test("a refused save marks the field the box names, says it once in words, and never says Saved", async () => {
     const id = await newLot("Overlap");
-    const page = await signedInConsole("field-errors");
+    const page = await signedIn("field-errors");
     await page.goto(`${server.url}/#/lots/${id}`);
     await page.waitForSelector("#lot-form");
     // A second weekday fee over the same hours as the first.
@@ -654,7 +647,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
 
   test("a lot opened from a list shown earlier is read afresh: a save never reverts a change made meanwhile", async () => {
     const id = await newLot("Listed");
-    const page = await signedInConsole("fresh-open");
+    const page = await signedIn("fresh-open");
     await page.goto(`${server.url}/#/lots`);
     await page.waitForSelector(`[data-lot="${id}"]`);
     expect((await api("PATCH", `/api/v1/parkings/${id}`, { number_of_spaces: 4242 })).status).toBe(200);
@@ -673,7 +666,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
   });
 
   test("an import applied with a double click is written once; a malformed address still draws its page", async () => {
-    const page = await signedInConsole("double-apply");
+    const page = await signedIn("double-apply");
     await page.goto(`${server.url}/#/lots`);
     await page.waitForSelector("#lots-table");
     const before = ((await (await api("GET", "/api/v1/parkings")).json()) as { data: unknown[] }).data.length;
@@ -703,7 +696,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
   });
 
   test("weekly hours take a set of days in one row: Mon-Fri 07-18 is one row, saved as five windows", async () => {
-    const page = await signedInConsole("weekly");
+    const page = await signedIn("weekly");
     await page.goto(`${server.url}/#/permits`);
     await page.click("#new-permit");
     await page.fill('#permit-form input[name="registration_number"]', "WEEK 1");
@@ -736,7 +729,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
 
   test("who changed what and when: under each lot and permit, and as one list that can be filtered", async () => {
     const id = await newLot("Before");
-    const page = await signedInConsole("history");
+    const page = await signedIn("history");
     await page.goto(`${server.url}/#/lots/${id}`);
     await page.waitForSelector("#lot-form");
     await page.fill('#lot-form input[name="name"]', "After");
@@ -786,7 +779,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
         "12,50 kr/timme Vardagar 00:00–24:00",
       ],
     ] as const) {
-      const page = await signedInConsole(`fee-history-${locale}`, locale, viewport);
+      const page = await signedIn(`fee-history-${locale}`, locale, viewport);
       if (locale === "en-GB") {
         const cost = await openLot(page, id);
         await cost.fill("12.50");
@@ -854,7 +847,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       ["en-GB", "Outside its hours", /^34 days 9 h left/],
       ["sv-SE", "Utanför sina tider", /^34 dagar 9 h/],
     ] as const) {
-      const page = await signedInConsole(`smaller-${locale}`, locale, { width: 1440, height: 900 });
+      const page = await signedIn(`smaller-${locale}`, locale, { width: 1440, height: 900 });
       await page.goto(`${server.url}/#/permits`);
       // Opened afresh (a bookmark): the keyboard starts at the top of the page.
       await page.reload();
@@ -931,7 +924,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       ["desk-sv", { width: 1440, height: 900 }, "sv-SE"],
       ["phone-sv", { width: 390, height: 844 }, "sv-SE"],
     ] as const) {
-      const page = await signedInConsole(`a11y-${size}`, locale, viewport);
+      const page = await signedIn(`a11y-${size}`, locale, viewport);
       for (const route of [
         "check",
         "today",
@@ -972,7 +965,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       password: "correct horse battery",
     });
     expect(user.status).toBe(201);
-    const page = await signedInConsole("sign-in-code");
+    const page = await signedIn("sign-in-code");
     await page.goto(`${server.url}/#/credentials`);
     await page.waitForSelector('[data-sign-in-code="handheld-again"]');
     // Only a credential with pages gets one: the terminal's token has none to open.
@@ -1044,7 +1037,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
           headers: { authorization: `Bearer ${reader}` },
         },
       );
-    const page = await signedInConsole("audit");
+    const page = await signedIn("audit");
     await page.goto(`${server.url}/#/audit`);
     await page.waitForSelector("#audit-filter");
     // Records are written about once a second.
@@ -1081,7 +1074,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       ["en-GB", DESKTOP, "valid here", "valid elsewhere", "no valid permit"],
       ["sv-SE", { width: 390, height: 844 }, "giltigt här", "giltigt i annan zon", "inget giltigt tillstånd"],
     ] as const) {
-      const page = await signedInConsole(`audit-verdicts-${locale}`, locale, viewport);
+      const page = await signedIn(`audit-verdicts-${locale}`, locale, viewport);
       await page.goto(`${server.url}/#/audit`);
       await page.fill('#audit-filter input[name="credential"]', "token:handheld-verdicts");
       await page.click("#audit-filter button[type=submit]");
@@ -1097,7 +1090,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
   });
 
   test("More on the audit and the change list goes on with the filter as searched, once per click", async () => {
-    const page = await signedInConsole("more-as-searched");
+    const page = await signedIn("more-as-searched");
     // Every page the box answers (slowly) says more follows, so More is always there to click.
     const asked: string[] = [];
     const rows = {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
-import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { axeViolations, screenshotPath, signedInConsole, skipWithoutChromium } from "../support/browser.ts";
 import { pngPhoto } from "../support/photos.ts";
 
 const newBox = boxesForFile();
@@ -42,16 +41,8 @@ async function issue(id: string, plate: string): Promise<number> {
   return ((await r.json()) as { data: { number: number } }).data.number;
 }
 
-async function signedInConsole(name: string, viewport = DESKTOP, locale = "en-GB"): Promise<Page> {
-  const ctx = await openBrowser(join(box.dir, `profile-${name}`), viewport, locale);
-  contexts.push(ctx);
-  const page = ctx.pages()[0] ?? (await ctx.newPage());
-  await page.goto(`${server.url}/`);
-  await page.fill("#token", admin);
-  await page.click("#token-form button[type=submit]");
-  await page.waitForSelector("#signout");
-  return page;
-}
+const signedIn = (name: string, viewport = DESKTOP, locale = "en-GB"): Promise<Page> =>
+  signedInConsole({ url: server.url, token: admin, dir: box.dir, contexts }, name, viewport, locale);
 
 const rowCount = (page: Page) => page.locator("#notices-table tbody tr").count();
 
@@ -90,7 +81,7 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
   });
 
   test("searched by plate, opened with its photo, voided with a reason; the CSV link carries the search", async () => {
-    const page = await signedInConsole("notices");
+    const page = await signedIn("notices");
     await page.click('nav a[data-page="notices"]');
     await page.waitForSelector("#notices-table tbody tr");
     expect(await rowCount(page)).toBe(2);
@@ -136,7 +127,7 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
   });
 
   test("the reasons table: a reason added and one changed reach the box; a bad code is refused at the field", async () => {
-    const page = await signedInConsole("reasons", PHONE, "sv-SE");
+    const page = await signedIn("reasons", PHONE, "sv-SE");
     await page.goto(`${server.url}/#/notices`);
     await page.waitForSelector("#reasons-table tbody tr");
     expect(await page.locator("#reasons-table tbody tr").count()).toBe(1);
@@ -192,7 +183,7 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     });
     expect(r.status).toBe(201);
     const { number } = ((await r.json()) as { data: { number: number } }).data;
-    const page = await signedInConsole("hostile");
+    const page = await signedIn("hostile");
     await page.goto(`${server.url}/#/notices/${number}`);
     await page.waitForSelector("#notice-facts");
     await page.waitForSelector("#reasons-table tbody tr");

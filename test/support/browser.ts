@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 
 /** Debian's chromium, which ./build.sh test installs when missing and it runs as root. */
 export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
@@ -50,6 +50,34 @@ export async function openBrowser(
     // Chromium on Linux trusts the CAs in $HOME/.pki/nssdb (see trustingCa).
     ...(opts.home ? { env: { ...process.env, HOME: opts.home } } : {}),
   });
+}
+
+/** What signedInConsole needs: the box's address, an admin token, and where to keep each profile. */
+export interface ConsoleBox {
+  url: string;
+  token: string;
+  /** The folder the browser profiles go in (one per name). */
+  dir: string;
+  /** The test file's open contexts, which it closes when it is done: the new one is added. */
+  contexts: BrowserContext[];
+}
+
+/** A fresh browser profile signed in to the console with the token, once the console's bar is drawn. */
+export async function signedInConsole(
+  box: ConsoleBox,
+  name: string,
+  viewport: { width: number; height: number },
+  locale = "en-GB",
+): Promise<Page> {
+  const ctx = await openBrowser(join(box.dir, `profile-${name}`), viewport, locale);
+  box.contexts.push(ctx);
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  await page.goto(`${box.url}/`);
+  await page.fill("#token", box.token);
+  await page.click("#token-form button[type=submit]");
+  // The console's bar, drawn with its navigation in one step, at any size.
+  await page.waitForSelector("#signout");
+  return page;
 }
 
 /**

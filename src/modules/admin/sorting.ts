@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { invalid } from "../../domain/errors.ts";
-import { isPosition, type SortColumn, type SortValue } from "../../platform/store/sorted-page.ts";
+import { isPosition, type SortColumn, type SortValue } from "../../platform/store/keyset.ts";
 import { decodeCursor, encodeCursor, notHandedOut } from "./paging.ts";
 
 /**
@@ -32,7 +32,7 @@ export function pageCursor(list: SortedList, sort: string, next: SortValue[]): s
 export function readSort<O extends string>(
   list: SortedList,
   sort: string,
-  orders: Record<O, SortColumn[]>,
+  orders: Record<O, readonly SortColumn[]>,
   cursor: string | undefined,
 ): { order: O; descending: boolean; after?: SortValue[] } {
   const order = sort.replace(/^-/, "") as O;
@@ -41,7 +41,12 @@ export function readSort<O extends string>(
 }
 
 /** The position a cursor holds; refused when it was handed out for another sort. */
-function readPageCursor(cursor: string, list: SortedList, sort: string, key: SortColumn[]): SortValue[] {
+function readPageCursor(
+  cursor: string,
+  list: SortedList,
+  sort: string,
+  key: readonly SortColumn[],
+): SortValue[] {
   const [, from, ...position] = decodeCursor(
     cursor,
     (v): v is [SortedList, string, ...unknown[]] =>

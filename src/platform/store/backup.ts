@@ -20,10 +20,12 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
 import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { NoticeRecords } from "./notices.ts";
 import { DiskPhotoFiles } from "./photos.ts";
+import * as schema from "./schema/index.ts";
 import { schemaState } from "./upgrade.ts";
 
 export class BackupError extends Error {}
@@ -53,7 +55,7 @@ function carryPhotos(db: Database, dataDir: string): { copied: number; missing: 
   // A store older than the notices has no photos to carry.
   if (!hasTable(db, "notice_photos")) return { copied: 0, missing: 0 };
   const files = new DiskPhotoFiles(dataDir);
-  const hashes = new NoticeRecords(db).photoHashes();
+  const hashes = new NoticeRecords(db, drizzle({ client: db, schema })).photoHashes();
   let copied = 0;
   let missing = 0;
   db.run("CREATE TABLE backup_photos (hash TEXT PRIMARY KEY NOT NULL, bytes BLOB NOT NULL)");

@@ -3,7 +3,11 @@ import type { Change, ChangeSubject, Fields } from "../../domain/changes.ts";
 import { columnList, insertColumns } from "./columns.ts";
 import { operatorChanges } from "./schema/index.ts";
 
-/** The one owner of the `operator_changes` table: the history of operator writes. */
+/**
+ * The one owner of the `operator_changes` table: the history of operator writes. Hand SQL for one
+ * reason: every operator write records a change in its own transaction, and the history's pages
+ * are index-checked statement by statement (query-plans.test.ts reads changePageSql).
+ */
 
 export interface StoredChange extends Change {
   id: number;

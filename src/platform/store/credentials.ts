@@ -1,11 +1,16 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, count, eq, isNull, or, sql } from "drizzle-orm";
 import { columnList } from "./columns.ts";
 import { commitRelaxed } from "./connection.ts";
 import type { Db } from "./db.ts";
 import { apiTokens, apiUsers } from "./schema/index.ts";
 
-/** The one owner of the `api_tokens` and `api_users` tables. Scopes are stored space-separated. */
+/**
+ * The one owner of the `api_tokens` and `api_users` tables. Scopes are stored space-separated.
+ * Two statements stay prepared by hand: the credential checks (a token by its hash, a user by
+ * name) that every authenticated request runs, the intake's first of all, read without drizzle's
+ * mapping; the rest is drizzle's builder.
+ */
 
 export type StoredToken = typeof apiTokens.$inferSelect;
 export type StoredUser = typeof apiUsers.$inferSelect;
@@ -23,10 +28,8 @@ export interface TokenCheck {
 export class CredentialRecords {
   private readonly tokenByHash: Statement<TokenCheck, [string]>;
   private readonly userByName: Statement<StoredUser, [string]>;
-  private readonly touchToken: Statement<void, [number, string]>;
-  private readonly touchUser: Statement<void, [number, string]>;
-  private readonly liveTokens: Statement<{ n: number }, []>;
-  private readonly userCount: Statement<{ n: number }, []>;
+  private readonly touchToken;
+  private readonly touchUser;
   private readonly tokenWithId;
   private readonly userWithId;
 
@@ -39,10 +42,16 @@ export class CredentialRecords {
        FROM api_tokens WHERE token_hash = ?1`,
     );
     this.userByName = sqlite.prepare(`SELECT ${columnList(apiUsers)} FROM api_users WHERE name = ?1`);
-    this.touchToken = sqlite.prepare("UPDATE api_tokens SET last_used_at = ?1 WHERE id = ?2");
-    this.touchUser = sqlite.prepare("UPDATE api_users SET last_used_at = ?1 WHERE id = ?2");
-    this.liveTokens = sqlite.prepare("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NULL");
-    this.userCount = sqlite.prepare("SELECT count(*) AS n FROM api_users");
+    this.touchToken = db
+      .update(apiTokens)
+      .set({ lastUsedAt: sql`${sql.placeholder("at")}` })
+      .where(eq(apiTokens.id, sql.placeholder("id")))
+      .prepare();
+    this.touchUser = db
+      .update(apiUsers)
+      .set({ lastUsedAt: sql`${sql.placeholder("at")}` })
+      .where(eq(apiUsers.id, sql.placeholder("id")))
+      .prepare();
     this.tokenWithId = db
       .select()
       .from(apiTokens)
@@ -143,11 +152,14 @@ export class CredentialRecords {
   recordLastUsed(entries: Iterable<[string, { kind: "token" | "user"; at: number }]>): void {
     commitRelaxed(this.sqlite, () => {
       for (const [id, { kind, at }] of entries)
-        (kind === "token" ? this.touchToken : this.touchUser).run(at, id);
+        (kind === "token" ? this.touchToken : this.touchUser).run({ at, id });
     });
   }
 
   counts(): { tokens: number; users: number } {
-    return { tokens: this.liveTokens.get()!.n, users: this.userCount.get()!.n };
+    return {
+      tokens: this.db.select({ n: count() }).from(apiTokens).where(isNull(apiTokens.revokedAt)).get()!.n,
+      users: this.db.select({ n: count() }).from(apiUsers).get()!.n,
+    };
   }
 }

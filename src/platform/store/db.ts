@@ -168,12 +168,12 @@ export class Store {
   }
 
   get tickets(): TicketRecords {
-    this.repos.tickets ??= new TicketRecords(this.sqlite, this.written);
+    this.repos.tickets ??= new TicketRecords(this.sqlite, this.db, this.written);
     return this.repos.tickets;
   }
   /** The console's ticket search and counts (the other owner of tickets and ticket_events). */
   get ticketSearch(): TicketSearchRecords {
-    this.repos.ticketSearch ??= new TicketSearchRecords(this.sqlite);
+    this.repos.ticketSearch ??= new TicketSearchRecords(this.db);
     return this.repos.ticketSearch;
   }
   /** The office sync's reads of the tickets and their log (the third owner of both tables). */
@@ -183,7 +183,7 @@ export class Store {
   }
   /** The revenue book, and the reports' reads of tickets (docs/reports.md). */
   get reports(): ReportRecords {
-    this.repos.reports ??= new ReportRecords(this.sqlite);
+    this.repos.reports ??= new ReportRecords(this.sqlite, this.db);
     return this.repos.reports;
   }
   get permits(): PermitRecords {
@@ -211,25 +211,25 @@ export class Store {
     return this.repos.probe;
   }
   get syncCursors(): SyncCursors {
-    this.repos.syncCursors ??= new SyncCursors(this.sqlite);
+    this.repos.syncCursors ??= new SyncCursors(this.sqlite, this.db);
     return this.repos.syncCursors;
   }
 
   /** The web app's sign-in sessions (a restart keeps them). */
   get browserSessions(): BrowserSessionRecords {
-    this.repos.browserSessions ??= new BrowserSessionRecords(this.sqlite);
+    this.repos.browserSessions ??= new BrowserSessionRecords(this.sqlite, this.db);
     return this.repos.browserSessions;
   }
 
   /** Control notices, their photos' records and the reasons and amounts they are issued under. */
   get notices(): NoticeRecords {
-    this.repos.notices ??= new NoticeRecords(this.sqlite);
+    this.repos.notices ??= new NoticeRecords(this.sqlite, this.db);
     return this.repos.notices;
   }
 
   /** Timed observations: the cars attendants marked in zones with a time limit. */
   get observations(): ObservationRecords {
-    this.repos.observations ??= new ObservationRecords(this.sqlite, this.written);
+    this.repos.observations ??= new ObservationRecords(this.db, this.written);
     return this.repos.observations;
   }
 

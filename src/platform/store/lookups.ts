@@ -3,7 +3,12 @@ import { columnList, columnNames, insertColumns } from "./columns.ts";
 import { commitRelaxed } from "./connection.ts";
 import { permitLookups } from "./schema/index.ts";
 
-/** The one owner of the `permit_lookups` table: who looked up what, when, with how many results. */
+/**
+ * The one owner of the `permit_lookups` table: who looked up what, when, with how many results.
+ * Hand-prepared: every attendant lookup records one (the enforcement hot path, in relaxed
+ * batches), the sync pushes them to the office in bulk, and the audit's pages are index-checked
+ * statement by statement (query-plans.test.ts).
+ */
 
 export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict" | "observation";
 

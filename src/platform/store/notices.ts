@@ -1,12 +1,32 @@
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  notExists,
+  notInArray,
+  or,
+  sql,
+} from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { NoticeFacts, PhotoFacts } from "../../domain/notices/view.ts";
-import { columnList, insertColumns } from "./columns.ts";
-import { noticePhotos, noticeReasons, notices } from "./schema/index.ts";
+import { ROWID } from "./columns.ts";
+import type { Db } from "./db.ts";
+import { noticeCounters, noticePhotos, noticeReasons, notices } from "./schema/index.ts";
 
 /**
  * The one owner of `notice_reasons`, `notices`, `notice_photos` and `notice_counters`: the site's
  * control notices, their photos' records (the files are PhotoFiles'), and the reasons and
- * amounts they are issued under.
+ * amounts they are issued under. Through drizzle's builder: an attendant issues a notice a few
+ * times an hour, and the operator's console reads them.
  */
 
 /** A type, not an interface: bun:sqlite binds it as named parameters. */
@@ -41,137 +61,53 @@ export interface NoticeFilter {
   to?: number;
 }
 
-type Params = Record<string, string | number>;
-
-const NOTICE_COLUMNS = columnList(notices);
-const PHOTO_COLUMNS = columnList(noticePhotos);
-const REASON_COLUMNS = columnList(noticeReasons);
-
 /** Newest first by number; the plate, attendant and reason filters each follow an index. */
-export function noticePageSql(filter: NoticeFilter): string {
-  const where = ["number < $before"];
-  if (filter.plate !== undefined) where.push("plate_norm = $plate");
-  if (filter.issuedBy !== undefined) where.push("issued_by = $issuedBy");
-  if (filter.reason !== undefined) where.push("reason_code = $reason");
-  if (filter.state === "issued") where.push("voided_at IS NULL");
-  if (filter.state === "voided") where.push("voided_at IS NOT NULL");
-  if (filter.from !== undefined) where.push("issued_at >= $from");
-  if (filter.to !== undefined) where.push("issued_at < $to");
-  return `SELECT ${NOTICE_COLUMNS} FROM notices WHERE ${where.join(" AND ")} ORDER BY number DESC LIMIT $limit`;
+function noticeFilter(filter: NoticeFilter, before: number) {
+  return and(
+    lt(notices.number, before),
+    filter.plate === undefined ? undefined : eq(notices.plateNorm, filter.plate),
+    filter.issuedBy === undefined ? undefined : eq(notices.issuedBy, filter.issuedBy),
+    filter.reason === undefined ? undefined : eq(notices.reasonCode, filter.reason),
+    filter.state === "issued" ? isNull(notices.voidedAt) : undefined,
+    filter.state === "voided" ? isNotNull(notices.voidedAt) : undefined,
+    filter.from === undefined ? undefined : gte(notices.issuedAt, filter.from),
+    filter.to === undefined ? undefined : lt(notices.issuedAt, filter.to),
+  );
 }
 
-type NoticeRow = Omit<StoredNotice, never>;
-type ReasonRow = Omit<StoredReason, "active"> & { active: number };
-
-const reasonOf = (r: ReasonRow): StoredReason => ({ ...r, active: r.active === 1 });
+/** Issued, and voided if it was, before the cutoff: what retention deletes. */
+const endedBefore = (cutoff: number) =>
+  and(lt(notices.issuedAt, cutoff), or(isNull(notices.voidedAt), lt(notices.voidedAt, cutoff)));
 
 export class NoticeRecords {
-  private readonly pages = new Map<string, Statement<NoticeRow, [Params]>>();
-  private readonly byId: Statement<NoticeRow, [string]>;
-  private readonly byNumber: Statement<NoticeRow, [number]>;
-  private readonly insertNotice: Statement<void, [StoredNotice]>;
-  private readonly bumpCounter: Statement<{ last: number }, [string]>;
-  private readonly markVoid: Statement<void, [Params]>;
-  private readonly photosOf: Statement<StoredPhoto, [string]>;
-  private readonly insertPhoto: Statement<void, [StoredPhoto]>;
-  private readonly touch: Statement<void, [Params]>;
-  private readonly reasonByCode: Statement<ReasonRow, [string]>;
-  private readonly allReasons: Statement<ReasonRow, []>;
-  private readonly insertReason: Statement<void, [Omit<ReasonRow, never>]>;
-  private readonly updateReason: Statement<void, [Omit<ReasonRow, "createdAt">]>;
-
-  constructor(sqlite: Database) {
-    this.byId = sqlite.prepare(`SELECT ${NOTICE_COLUMNS} FROM notices WHERE id = ?1`);
-    this.byNumber = sqlite.prepare(`SELECT ${NOTICE_COLUMNS} FROM notices WHERE number = ?1`);
-    this.insertNotice = sqlite.prepare(
-      `INSERT INTO notices ${insertColumns(notices, [
-        "id",
-        "number",
-        "plate",
-        "plateNorm",
-        "zone",
-        "lotId",
-        "verdict",
-        "reasonCode",
-        "reasonTitle",
-        "amount",
-        "currency",
-        "note",
-        "observedAt",
-        "issuedAt",
-        "issuedBy",
-        "voidedAt",
-        "voidedBy",
-        "voidReason",
-        "syncSeq",
-      ])}`,
-    );
-    this.bumpCounter = sqlite.prepare(
-      `INSERT INTO notice_counters (name, last) VALUES (?1, 1)
-       ON CONFLICT (name) DO UPDATE SET last = last + 1 RETURNING last`,
-    );
-    this.markVoid = sqlite.prepare(
-      `UPDATE notices SET voided_at = $at, voided_by = $by, void_reason = $reason, sync_seq = $seq
-       WHERE id = $id AND voided_at IS NULL`,
-    );
-    this.touch = sqlite.prepare("UPDATE notices SET sync_seq = $seq WHERE id = $id");
-    this.photosOf = sqlite.prepare(
-      `SELECT ${PHOTO_COLUMNS} FROM notice_photos WHERE notice_id = ?1 ORDER BY rowid`,
-    );
-    this.insertPhoto = sqlite.prepare(
-      `INSERT INTO notice_photos ${insertColumns(noticePhotos, [
-        "noticeId",
-        "hash",
-        "contentType",
-        "bytes",
-        "width",
-        "height",
-        "addedAt",
-      ])}`,
-    );
-    this.reasonByCode = sqlite.prepare(`SELECT ${REASON_COLUMNS} FROM notice_reasons WHERE code = ?1`);
-    this.allReasons = sqlite.prepare(`SELECT ${REASON_COLUMNS} FROM notice_reasons ORDER BY code`);
-    this.insertReason = sqlite.prepare(
-      `INSERT INTO notice_reasons ${insertColumns(noticeReasons, [
-        "code",
-        "title",
-        "amount",
-        "active",
-        "createdAt",
-        "updatedAt",
-      ])}`,
-    );
-    this.updateReason = sqlite.prepare(
-      "UPDATE notice_reasons SET title = $title, amount = $amount, active = $active, updated_at = $updatedAt WHERE code = $code",
-    );
-    this.sqlite = sqlite;
-  }
-
-  private readonly sqlite: Database;
+  constructor(
+    private readonly sqlite: Database,
+    private readonly db: Db,
+  ) {}
 
   reasons(): StoredReason[] {
-    return this.allReasons.all().map(reasonOf);
+    return this.db.select().from(noticeReasons).orderBy(asc(noticeReasons.code)).all();
   }
 
   reason(code: string): StoredReason | null {
-    const r = this.reasonByCode.get(code);
-    return r ? reasonOf(r) : null;
+    return this.db.select().from(noticeReasons).where(eq(noticeReasons.code, code)).get() ?? null;
   }
 
   addReason(r: StoredReason): void {
-    this.insertReason.run({ ...r, active: r.active ? 1 : 0 });
+    this.db.insert(noticeReasons).values(r).run();
   }
 
   changeReason(r: Omit<StoredReason, "createdAt">): void {
-    this.updateReason.run({ ...r, active: r.active ? 1 : 0 });
+    const { code, ...changed } = r;
+    this.db.update(noticeReasons).set(changed).where(eq(noticeReasons.code, code)).run();
   }
 
   get(id: string): StoredNotice | null {
-    return this.byId.get(id) ?? null;
+    return this.db.select().from(notices).where(eq(notices.id, id)).get() ?? null;
   }
 
   getByNumber(n: number): StoredNotice | null {
-    return this.byNumber.get(n) ?? null;
+    return this.db.select().from(notices).where(eq(notices.number, n)).get() ?? null;
   }
 
   /**
@@ -188,23 +124,38 @@ export class NoticeRecords {
       voidReason: null,
       syncSeq: this.next("sync"),
     };
-    this.insertNotice.run(row);
+    this.db.insert(notices).values(row).run();
     return row;
   }
 
   /** Marks a notice void; false when it already was (or is not there). */
   markVoided(id: string, at: number, by: string, reason: string): boolean {
-    return this.markVoid.run({ id, at, by, reason, seq: this.next("sync") }).changes === 1;
+    const changed = this.db
+      .update(notices)
+      .set({ voidedAt: at, voidedBy: by, voidReason: reason, syncSeq: this.next("sync") })
+      .where(and(eq(notices.id, id), isNull(notices.voidedAt)))
+      .returning({ id: notices.id })
+      .all();
+    return changed.length === 1;
   }
 
   photos(noticeId: string): StoredPhoto[] {
-    return this.photosOf.all(noticeId);
+    return this.db
+      .select()
+      .from(noticePhotos)
+      .where(eq(noticePhotos.noticeId, noticeId))
+      .orderBy(ROWID)
+      .all();
   }
 
   /** Keeps a photo's record; the notice goes to the office again with its photos' hashes. */
   addPhoto(p: StoredPhoto): void {
-    this.insertPhoto.run(p);
-    this.touch.run({ id: p.noticeId, seq: this.next("sync") });
+    this.db.insert(noticePhotos).values(p).run();
+    this.db
+      .update(notices)
+      .set({ syncSeq: this.next("sync") })
+      .where(eq(notices.id, p.noticeId))
+      .run();
   }
 
   /**
@@ -215,18 +166,19 @@ export class NoticeRecords {
   deleteBefore(cutoff: number, batch: number): { notices: number; unheld: string[] } {
     return this.sqlite
       .transaction(() => {
-        const ids = this.sqlite
-          .query<{ id: string }, [number, number]>(
-            `SELECT id FROM notices WHERE issued_at < ?1 AND (voided_at IS NULL OR voided_at < ?1)
-           ORDER BY issued_at LIMIT ?2`,
-          )
-          .all(cutoff, batch)
+        const ids = this.db
+          .select({ id: notices.id })
+          .from(notices)
+          .where(endedBefore(cutoff))
+          .orderBy(asc(notices.issuedAt))
+          .limit(batch)
+          .all()
           .map((r) => r.id);
         const hashes = new Set<string>();
         for (const id of ids) {
-          for (const p of this.photosOf.all(id)) hashes.add(p.hash);
-          this.sqlite.query("DELETE FROM notice_photos WHERE notice_id = ?1").run(id);
-          this.sqlite.query("DELETE FROM notices WHERE id = ?1").run(id);
+          for (const p of this.photos(id)) hashes.add(p.hash);
+          this.db.delete(noticePhotos).where(eq(noticePhotos.noticeId, id)).run();
+          this.db.delete(notices).where(eq(notices.id, id)).run();
         }
         return { notices: ids.length, unheld: [...hashes].filter((h) => this.photoUses(h) === 0) };
       })
@@ -235,52 +187,60 @@ export class NoticeRecords {
 
   /** How many notices deleteBefore would delete, and how many photo files go with them. */
   countBefore(cutoff: number): { notices: number; photos: number } {
-    const q = this.sqlite
-      .query<{ notices: number; photos: number }, [number]>(
-        `WITH old AS (SELECT id FROM notices WHERE issued_at < ?1 AND (voided_at IS NULL OR voided_at < ?1))
-         SELECT (SELECT count(*) FROM old) AS notices,
-           (SELECT count(DISTINCT hash) FROM notice_photos p WHERE p.notice_id IN (SELECT id FROM old)
-              AND NOT EXISTS (SELECT 1 FROM notice_photos q WHERE q.hash = p.hash
-                AND q.notice_id NOT IN (SELECT id FROM old))) AS photos`,
-      )
-      .get(cutoff);
-    return { notices: q?.notices ?? 0, photos: q?.photos ?? 0 };
+    const old = () => this.db.select({ id: notices.id }).from(notices).where(endedBefore(cutoff));
+    const other = alias(noticePhotos, "other");
+    const n = this.db.select({ n: count() }).from(notices).where(endedBefore(cutoff)).get()?.n ?? 0;
+    // A file goes when every notice that holds it goes.
+    const photos =
+      this.db
+        .select({ n: countDistinct(noticePhotos.hash) })
+        .from(noticePhotos)
+        .where(
+          and(
+            inArray(noticePhotos.noticeId, old()),
+            notExists(
+              this.db
+                .select({ hash: other.hash })
+                .from(other)
+                .where(and(eq(other.hash, noticePhotos.hash), notInArray(other.noticeId, old()))),
+            ),
+          ),
+        )
+        .get()?.n ?? 0;
+    return { notices: n, photos };
   }
 
   /** Every photo file the notices hold, each hash once (a backup carries these files). */
   photoHashes(): string[] {
-    return this.sqlite
-      .query<{ hash: string }, []>("SELECT DISTINCT hash FROM notice_photos ORDER BY hash")
+    return this.db
+      .selectDistinct({ hash: noticePhotos.hash })
+      .from(noticePhotos)
+      .orderBy(asc(noticePhotos.hash))
       .all()
       .map((r) => r.hash);
   }
 
   /** How many notices hold a file with this hash (a file is removed when none does). */
   photoUses(hash: string): number {
-    return (
-      this.sqlite
-        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM notice_photos WHERE hash = ?1")
-        .get(hash)?.n ?? 0
-    );
+    return this.db.select({ n: count() }).from(noticePhotos).where(eq(noticePhotos.hash, hash)).get()?.n ?? 0;
   }
 
   page(filter: NoticeFilter, before: number | undefined, limit: number): StoredNotice[] {
-    const sql = noticePageSql(filter);
-    let statement = this.pages.get(sql);
-    if (!statement) {
-      statement = this.sqlite.prepare<NoticeRow, [Params]>(sql);
-      this.pages.set(sql, statement);
-    }
-    const params: Params = { before: before ?? Number.MAX_SAFE_INTEGER, limit };
-    if (filter.plate !== undefined) params.plate = filter.plate;
-    if (filter.issuedBy !== undefined) params.issuedBy = filter.issuedBy;
-    if (filter.reason !== undefined) params.reason = filter.reason;
-    if (filter.from !== undefined) params.from = filter.from;
-    if (filter.to !== undefined) params.to = filter.to;
-    return statement.all(params);
+    return this.db
+      .select()
+      .from(notices)
+      .where(noticeFilter(filter, before ?? Number.MAX_SAFE_INTEGER))
+      .orderBy(desc(notices.number))
+      .limit(limit)
+      .all();
   }
 
   private next(name: "number" | "sync"): number {
-    return this.bumpCounter.get(name)!.last;
+    return this.db
+      .insert(noticeCounters)
+      .values({ name, last: 1 })
+      .onConflictDoUpdate({ target: noticeCounters.name, set: { last: sql`${noticeCounters.last} + 1` } })
+      .returning({ last: noticeCounters.last })
+      .get().last;
   }
 }

@@ -1,5 +1,5 @@
-import type { Database, Statement } from "bun:sqlite";
-import { columnList, insertColumns } from "./columns.ts";
+import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "./db.ts";
 import { observations } from "./schema/index.ts";
 import type { WrittenRows } from "./written.ts";
 
@@ -22,53 +22,39 @@ export type ObservationValues = {
 
 export type StoredObservation = ObservationValues & { id: number };
 
-const COLUMNS = columnList(observations);
+const o = observations;
+const p = sql.placeholder;
 
 export class ObservationRecords {
-  private readonly ofCar: Statement<StoredObservation, [string, number]>;
-  private readonly ofZone: Statement<StoredObservation, [number, number]>;
-  private readonly insertRow: Statement<StoredObservation, [ObservationValues]>;
-  private readonly deleteRow: Statement<void, [number]>;
-  private readonly deleteOldest: Statement<void, [number, number]>;
-  private readonly countOlder: Statement<{ n: number }, [number]>;
+  // Prepared once: a verdict reads the car's observation of the day.
+  private readonly ofCar;
+  private readonly ofZone;
 
   constructor(
-    sqlite: Database,
+    private readonly db: Db,
     private readonly written: WrittenRows,
   ) {
-    this.ofCar = sqlite.prepare(
-      `SELECT ${COLUMNS} FROM observations WHERE plate_norm = ?1 AND day_start = ?2`,
-    );
-    this.ofZone = sqlite.prepare(
-      `SELECT ${COLUMNS} FROM observations WHERE zone = ?1 AND day_start = ?2 ORDER BY plate_norm`,
-    );
-    this.insertRow = sqlite.prepare(
-      `INSERT INTO observations ${insertColumns(observations, [
-        "plate",
-        "plateNorm",
-        "zone",
-        "dayStart",
-        "firstSeenAt",
-        "limitSeconds",
-        "note",
-        "markedBy",
-      ])} RETURNING ${COLUMNS}`,
-    );
-    this.deleteRow = sqlite.prepare("DELETE FROM observations WHERE id = ?1");
-    this.deleteOldest = sqlite.prepare(
-      "DELETE FROM observations WHERE id IN (SELECT id FROM observations WHERE first_seen_at < ?1 ORDER BY first_seen_at LIMIT ?2)",
-    );
-    this.countOlder = sqlite.prepare("SELECT count(*) AS n FROM observations WHERE first_seen_at < ?1");
+    this.ofCar = db
+      .select()
+      .from(o)
+      .where(and(eq(o.plateNorm, p("plateNorm")), eq(o.dayStart, p("dayStart"))))
+      .prepare();
+    this.ofZone = db
+      .select()
+      .from(o)
+      .where(and(eq(o.zone, p("zone")), eq(o.dayStart, p("dayStart"))))
+      .orderBy(asc(o.plateNorm))
+      .prepare();
   }
 
   /** The car's observation of the site-local day starting at `dayStart`, in whichever zone. */
   ofCarOn(plateNorm: string, dayStart: number): StoredObservation | null {
-    return this.ofCar.get(plateNorm, dayStart) ?? null;
+    return this.ofCar.get({ plateNorm, dayStart }) ?? null;
   }
 
   /** The cars marked in `zone` on the day starting at `dayStart`, by plate. */
   inZoneOn(zone: number, dayStart: number): StoredObservation[] {
-    return this.ofZone.all(zone, dayStart);
+    return this.ofZone.all({ zone, dayStart });
   }
 
   /**
@@ -77,18 +63,24 @@ export class ObservationRecords {
    * what the car already has.
    */
   replace(previous: StoredObservation | null, values: ObservationValues): StoredObservation {
-    if (previous) this.deleteRow.run(previous.id);
-    const row = this.insertRow.get(values)!;
+    if (previous) this.db.delete(o).where(eq(o.id, previous.id)).run();
+    const row = this.db.insert(o).values(values).returning().get();
     this.written.observation();
     return row;
   }
 
   /** Deletes up to `batch` of the oldest observations made before the cutoff; returns how many. */
   deleteBefore(cutoff: number, batch: number): number {
-    return this.deleteOldest.run(cutoff, batch).changes;
+    const oldest = this.db
+      .select({ id: o.id })
+      .from(o)
+      .where(lt(o.firstSeenAt, cutoff))
+      .orderBy(asc(o.firstSeenAt))
+      .limit(batch);
+    return this.db.delete(o).where(inArray(o.id, oldest)).returning({ id: o.id }).all().length;
   }
 
   countBefore(cutoff: number): number {
-    return this.countOlder.get(cutoff)?.n ?? 0;
+    return this.db.select({ n: count() }).from(o).where(lt(o.firstSeenAt, cutoff)).get()?.n ?? 0;
   }
 }

@@ -1,22 +1,18 @@
 import type { Database, Statement } from "bun:sqlite";
-import { eq, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, gt, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { columnList, insertColumns } from "./columns.ts";
 import type { Db } from "./db.ts";
+import { keysetPage, type SortColumn, type SortedKeyset, type SortValue, sortedBy } from "./keyset.ts";
 import { centralPermits, permits } from "./schema/index.ts";
 import type { PermitWindow } from "./schema/permits.ts";
-import {
-  equalTo,
-  type PageSpec,
-  type Positioned,
-  type SortColumn,
-  type SortValue,
-  sortedPage,
-} from "./sorted-page.ts";
 import type { WrittenRows } from "./written.ts";
 
 /**
  * The one owner of the `permits` table (permits the site's operator issued) and of
- * `central_permits` (those the office issued for this site, as last pulled).
+ * `central_permits` (those the office issued for this site, as last pulled). Hand-prepared SQL
+ * serves the attendant's plate and zone lookups and the lookups' read model (PERMIT_LOOKUP_SQL,
+ * index-checked by the plan tests) and the office pull's bulk upsert; the operator's permits
+ * (writes, the sorted list, counts) go through drizzle's builder.
  */
 
 export type StoredPermit = typeof permits.$inferSelect;
@@ -88,13 +84,10 @@ export const PERMIT_LOOKUP_SQL = {
 /** The orders the console lists permits in, each by an index (the id is the rowid itself). */
 export const PERMIT_ORDERS = {
   id: [],
-  registration_number: [{ column: "plate_norm", field: "plateNorm", text: true }],
-  zone: [
-    { column: "zone", field: "zone" },
-    { column: "end_at", field: "endAt", nullable: true },
-  ],
-  start_at: [{ column: "start_at", field: "startAt" }],
-  end_at: [{ column: "end_at", field: "endAt", nullable: true }],
+  registration_number: [permits.plateNorm],
+  zone: [permits.zone, permits.endAt],
+  start_at: [permits.startAt],
+  end_at: [permits.endAt],
 } satisfies Record<string, SortColumn[]>;
 
 export type PermitOrder = keyof typeof PERMIT_ORDERS;
@@ -109,27 +102,43 @@ export interface PermitListing {
   limit?: number;
 }
 
-const STORED = `SELECT ${columnList(permits)}, id AS position FROM permits`;
+const STORED = { ...getTableColumns(permits), position: permits.id };
 
-type PermitRow = Omit<StoredPermit, "days"> & { days: string | null } & Positioned;
-
-/** A listing as one page's spec (the plan tests read the SQL it makes). */
-export function permitPageSpec(q: PermitListing): PageSpec {
-  return {
-    select: STORED,
-    ...equalTo({ plate_norm: q.plateNorm, zone: q.zone }),
+const keysetOf = (q: PermitListing): SortedKeyset =>
+  sortedBy({
     key: PERMIT_ORDERS[q.order],
+    tie: permits.id,
     descending: q.descending,
     after: q.after,
-    limit: q.limit ?? 2 ** 31,
-  };
+  });
+
+const ALL = 2 ** 31;
+
+function pageQuery(db: Db, q: PermitListing, k: SortedKeyset, where: SQL | undefined, limit: number) {
+  return db
+    .select(STORED)
+    .from(permits)
+    .where(
+      and(
+        q.plateNorm === undefined ? undefined : eq(permits.plateNorm, q.plateNorm),
+        q.zone === undefined ? undefined : eq(permits.zone, q.zone),
+        where,
+      ),
+    )
+    .orderBy(...k.order)
+    .limit(limit);
+}
+
+/** The statements a page of the listing takes, in order (the plan tests read their SQL). */
+export function permitPageQueries(db: Db, q: PermitListing) {
+  const k = keysetOf(q);
+  return k.parts.map((where) => pageQuery(db, q, k, where, (q.limit ?? ALL) + 1));
 }
 
 export class PermitRecords {
   private readonly byPlate: Statement<ListedPermit, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedPermit, [number, number]>;
   private readonly inZoneOpen: Statement<ListedPermit, [number]>;
-  private readonly countAll: Statement<{ n: number }, []>;
   private readonly liveAll: Statement<ListedPermit, [number]>;
   private readonly listedOne: Statement<ListedPermit, [number]>;
   private readonly byId;
@@ -143,18 +152,16 @@ export class PermitRecords {
     upsert: Statement<void, [KeptOfficePermit]>;
     remove: Statement<void, [number]>;
     removeEnded: Statement<{ id: number }, [number]>;
-    count: Statement<{ n: number }, []>;
   };
 
   constructor(
-    private readonly sqlite: Database,
+    sqlite: Database,
     private readonly db: Db,
     private readonly written: WrittenRows,
   ) {
     this.byPlate = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsByPlate);
     this.inZoneEnding = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneEnding);
     this.inZoneOpen = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsInZoneOpen);
-    this.countAll = sqlite.prepare("SELECT count(*) AS n FROM permits");
     this.liveAll = sqlite.prepare(PERMIT_LOOKUP_SQL.permitsLive);
     this.listedOne = sqlite.prepare(PERMIT_LOOKUP_SQL.permitListed);
     this.zonesSinceRows = sqlite.prepare(PERMIT_LOOKUP_SQL.zonesSince);
@@ -184,7 +191,6 @@ export class PermitRecords {
       removeEnded: sqlite.prepare(
         "DELETE FROM central_permits WHERE end_at IS NOT NULL AND end_at < ?1 RETURNING id",
       ),
-      count: sqlite.prepare("SELECT count(*) AS n FROM central_permits"),
     };
     this.byId = db
       .select()
@@ -209,14 +215,11 @@ export class PermitRecords {
 
   /** A page of permits in the order asked for (ties by id); the filters given, ANDed. */
   list(q: PermitListing): { rows: StoredPermit[]; next: SortValue[] | null } {
-    const page = sortedPage<PermitRow>(this.sqlite, permitPageSpec(q));
-    return {
-      rows: page.rows.map(({ position: _, days, ...p }) => ({
-        ...p,
-        days: days === null ? null : (JSON.parse(days) as PermitWindow[]),
-      })),
-      next: page.next,
-    };
+    const k = keysetOf(q);
+    const page = keysetPage(k, q.limit ?? ALL, STORED, (where, limit) =>
+      pageQuery(this.db, q, k, where, limit).all(),
+    );
+    return { rows: page.rows.map(({ position: _, ...p }) => p), next: page.next };
   }
 
   /** The permit after the update, or null when there is none with this id. */
@@ -300,21 +303,21 @@ export class PermitRecords {
   }
 
   officeCount(): number {
-    return this.office.count.get()!.n;
+    return this.db.select({ n: count() }).from(centralPermits).get()!.n;
   }
 
   count(): number {
-    return this.countAll.get()!.n;
+    return this.db.select({ n: count() }).from(permits).get()!.n;
   }
 
   /** Permits whose validity covers `now`, weekly windows not applied (read at scrape time). */
   countValid(now: number): number {
     return (
-      this.sqlite
-        .query<{ n: number }, [number]>(
-          "SELECT count(*) AS n FROM permits WHERE (end_at IS NULL OR end_at > ?1) AND start_at <= ?1",
-        )
-        .get(now)?.n ?? 0
+      this.db
+        .select({ n: count() })
+        .from(permits)
+        .where(and(or(isNull(permits.endAt), gt(permits.endAt, now)), lte(permits.startAt, now)))
+        .get()?.n ?? 0
     );
   }
 }

@@ -1,6 +1,9 @@
 import type { Database, Statement } from "bun:sqlite";
 
-/** The one owner of `store_probe`: rows rewritten to prove the store can still commit. */
+/**
+ * The one owner of `store_probe`: rows rewritten to prove the store can still commit. Hand SQL:
+ * readiness runs it on every probe, and `zeroblob()` pads the large row, which the builder has no word for.
+ */
 export class StoreProbe {
   private readonly write: Statement<void, [number]>;
   private readonly writeLarge: Statement<void, [number, number]>;

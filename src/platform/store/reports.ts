@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import type { Db } from "./db.ts";
 import { RevenueBook } from "./revenue.ts";
 import { TicketReportRecords } from "./tickets/reports.ts";
 
@@ -7,8 +8,8 @@ export class ReportRecords {
   readonly revenue: RevenueBook;
   readonly tickets: TicketReportRecords;
 
-  constructor(sqlite: Database) {
+  constructor(sqlite: Database, db: Db) {
     this.tickets = new TicketReportRecords(sqlite);
-    this.revenue = new RevenueBook(sqlite, () => this.tickets.costs());
+    this.revenue = new RevenueBook(sqlite, db, () => this.tickets.costs());
   }
 }

@@ -1,24 +1,29 @@
 import type { Database, Statement } from "bun:sqlite";
+import { and, eq, gte, lte, type SQL, sql, sum } from "drizzle-orm";
 import {
   type RevenueEntry,
   type RevenueGroup,
   type RevenueTicket,
   ticketRevenue,
 } from "../../domain/reports/revenue.ts";
-import { columnList, insertColumns } from "./columns.ts";
-import { revenueDays } from "./schema/index.ts";
+import { insertColumns } from "./columns.ts";
+import type { Db } from "./db.ts";
+import { revenueBasis, revenueDays } from "./schema/index.ts";
 
 /**
  * The one owner of `revenue_days` and `revenue_basis`: the revenue book, booked by the intake in
  * the transaction that writes each ticket (revenueChange), read by the reports by day range.
+ * The booking is prepared by hand (the intake runs it in every ticket's transaction); the reports'
+ * reads and the rebuild are drizzle's builder.
  */
 
-const GROUP_COLUMNS: Record<RevenueGroup, string> = {
-  day: "day",
-  lot: "lot_id",
-  zone: "zone",
-  vat: "vat_rate",
-};
+/** Each dimension's column, and what stands for it when the book is not grouped by it. */
+const GROUP_COLUMNS = {
+  day: [revenueDays.day, sql<string>`''`],
+  lot: [revenueDays.lotId, sql<number>`0`],
+  zone: [revenueDays.zone, sql<number>`0`],
+  vat: [revenueDays.vatRate, sql<number>`-1`],
+} satisfies Record<RevenueGroup, [unknown, SQL]>;
 
 /** A row of the book: an entry with "no lot" as 0 and "no rate" as -1 (they are key columns). */
 type BookRow = Omit<RevenueEntry, "lotId" | "vatRate"> & { lotId: number; vatRate: number };
@@ -36,17 +41,12 @@ const BOOK_KEYS = [
 
 export class RevenueBook {
   private readonly upsert: Statement<void, [BookRow]>;
-  private readonly range: Statement<RevenueEntry & { lotId: number; vatRate: number }, [string, string]>;
-  private readonly basis: Statement<{ timezone: string; currency: string }, []>;
   /** The basis this process checked last; the book is built again when it changes. */
   private checked: string | null = null;
-  private readonly grouped = new Map<
-    string,
-    Statement<RevenueEntry & { lotId: number; vatRate: number }, [string, string]>
-  >();
 
   constructor(
     private readonly sqlite: Database,
+    private readonly db: Db,
     /** Every ticket's cost, for building the book afresh. */
     private readonly tickets: () => Iterable<RevenueTicket>,
   ) {
@@ -55,11 +55,6 @@ export class RevenueBook {
        ON CONFLICT (day, lot_id, zone, vat_rate, currency) DO UPDATE SET
          tickets = tickets + excluded.tickets, gross = gross + excluded.gross, vat = vat + excluded.vat`,
     );
-    // On the primary key: a range of days reads only those days' rows.
-    this.range = sqlite.prepare(
-      `SELECT ${columnList(revenueDays, BOOK_KEYS)} FROM revenue_days WHERE day >= ?1 AND day <= ?2`,
-    );
-    this.basis = sqlite.prepare("SELECT timezone, currency FROM revenue_basis WHERE id = 1");
   }
 
   /** Adds signed entries (revenueChange) to the book, inside the caller's transaction. */
@@ -69,7 +64,24 @@ export class RevenueBook {
 
   /** The book's entries for site-local days from `from` to `to` (YYYY-MM-DD, both included). */
   days(from: string, to: string): RevenueEntry[] {
-    return this.mapped(this.range.all(from, to));
+    const d = revenueDays;
+    // On the primary key: a range of days reads only those days' rows.
+    return this.mapped(
+      this.db
+        .select({
+          day: d.day,
+          lotId: d.lotId,
+          zone: d.zone,
+          vatRate: d.vatRate,
+          currency: d.currency,
+          tickets: d.tickets,
+          gross: d.gross,
+          vat: d.vat,
+        })
+        .from(d)
+        .where(inDays(from, to))
+        .all(),
+    );
   }
 
   /**
@@ -78,19 +90,27 @@ export class RevenueBook {
    * chosen come back as day "", lot null, zone 0 and rate null; groupRevenue leaves them out.
    */
   sums(from: string, to: string, by: readonly RevenueGroup[]): RevenueEntry[] {
-    const key = by.join(",");
-    let q = this.grouped.get(key);
-    if (!q) {
-      const cols = by.map((g) => GROUP_COLUMNS[g]);
-      q = this.sqlite.prepare(
-        `SELECT ${by.includes("day") ? "day" : "'' AS day"}, ${by.includes("lot") ? "lot_id" : "0"} AS lotId,
-           ${by.includes("zone") ? "zone" : "0 AS zone"}, ${by.includes("vat") ? "vat_rate" : "-1"} AS vatRate,
-           currency, sum(tickets) AS tickets, sum(gross) AS gross, sum(vat) AS vat
-         FROM revenue_days WHERE day >= ?1 AND day <= ?2 GROUP BY ${[...cols, "currency"].join(", ")}`,
-      );
-      this.grouped.set(key, q);
-    }
-    return this.mapped(q.all(from, to));
+    const [day, lotId, zone, vatRate] = (["day", "lot", "zone", "vat"] as const).map(
+      (g) => GROUP_COLUMNS[g][by.includes(g) ? 0 : 1],
+    );
+    const d = revenueDays;
+    return this.mapped(
+      this.db
+        .select({
+          day: day as SQL<string>,
+          lotId: lotId as SQL<number>,
+          zone: zone as SQL<number>,
+          vatRate: vatRate as SQL<number>,
+          currency: d.currency,
+          tickets: sum(d.tickets).mapWith(Number),
+          gross: sum(d.gross).mapWith(Number),
+          vat: sum(d.vat).mapWith(Number),
+        })
+        .from(d)
+        .where(inDays(from, to))
+        .groupBy(...by.map((g) => GROUP_COLUMNS[g][0]), d.currency)
+        .all(),
+    );
   }
 
   private mapped(rows: (RevenueEntry & { lotId: number | null; vatRate: number | null })[]): RevenueEntry[] {
@@ -110,14 +130,18 @@ export class RevenueBook {
   ensureBasis(timezone: string, currency: string, now: number): number | null {
     const key = `${timezone}\n${currency}`;
     if (this.checked === key) return null;
-    const held = this.basis.get();
+    const held = this.db
+      .select({ timezone: revenueBasis.timezone, currency: revenueBasis.currency })
+      .from(revenueBasis)
+      .where(eq(revenueBasis.id, 1))
+      .get();
     if (held && held.timezone === timezone && held.currency === currency) {
       this.checked = key;
       return null;
     }
     let counted = 0;
     this.sqlite.transaction(() => {
-      this.sqlite.run("DELETE FROM revenue_days");
+      this.db.delete(revenueDays).run();
       const sums = new Map<string, RevenueEntry>();
       for (const t of this.tickets()) {
         const e = ticketRevenue(t, timezone, currency);
@@ -132,14 +156,16 @@ export class RevenueBook {
         } else sums.set(k, e);
       }
       this.book([...sums.values()]);
-      this.sqlite.run(
-        `INSERT INTO revenue_basis (id, timezone, currency, built_at) VALUES (1, ?1, ?2, ?3)
-         ON CONFLICT (id) DO UPDATE SET timezone = excluded.timezone, currency = excluded.currency,
-           built_at = excluded.built_at`,
-        [timezone, currency, now],
-      );
+      const basis = { timezone, currency, builtAt: now };
+      this.db
+        .insert(revenueBasis)
+        .values({ id: 1, ...basis })
+        .onConflictDoUpdate({ target: revenueBasis.id, set: basis })
+        .run();
     })();
     this.checked = key;
     return counted;
   }
 }
+
+const inDays = (from: string, to: string) => and(gte(revenueDays.day, from), lte(revenueDays.day, to));

@@ -1,6 +1,8 @@
-import type { Database, Statement } from "bun:sqlite";
-import { columnList, insertColumns } from "./columns.ts";
+import type { Database } from "bun:sqlite";
+import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { ROWID } from "./columns.ts";
 import { commitRelaxed } from "./connection.ts";
+import type { Db } from "./db.ts";
 import { browserSessions } from "./schema/index.ts";
 
 /** The one owner of the `browser_sessions` table: the web app's sign-in sessions, by id hash. */
@@ -23,67 +25,70 @@ export type SessionUse = { idHash: string; seenAt: number };
 /** How long a session lasts unused, and at most: what a use moves its expiry by. */
 export type SessionLife = { idleMs: number; maxAgeMs: number };
 
-const KEYS = [
-  "idHash",
-  "credentialKind",
-  "credentialId",
-  "createdAt",
-  "seenAt",
-  "expiresAt",
-] as const satisfies readonly (keyof StoredSession)[];
+const s = browserSessions;
+const p = sql.placeholder;
+const GONE = { idHash: s.idHash };
 
 export class BrowserSessionRecords {
-  private readonly byHash: Statement<StoredSession, [string]>;
-  private readonly insert: Statement<void, [StoredSession]>;
-  private readonly touch: Statement<void, [SessionUse & SessionLife]>;
-  private readonly deleteOne: Statement<{ idHash: string }, [string]>;
-  private readonly deleteOfCredential: Statement<{ idHash: string }, [string, string]>;
-  private readonly deleteOwnBeyond: Statement<{ idHash: string }, [string, string, number]>;
-  private readonly deleteLeastRecent: Statement<{ idHash: string }, [number]>;
-  private readonly deleteExpiredBy: Statement<{ idHash: string }, [number]>;
-  private readonly countAll: Statement<{ n: number }, []>;
+  private readonly byHash;
+  private readonly touch;
+  private readonly deleteOwnBeyond;
+  private readonly deleteLeastRecent;
 
-  constructor(private readonly sqlite: Database) {
-    this.byHash = sqlite.prepare(
-      `SELECT ${columnList(browserSessions)} FROM browser_sessions WHERE id_hash = ?1`,
-    );
-    this.insert = sqlite.prepare(`INSERT INTO browser_sessions ${insertColumns(browserSessions, KEYS)}`);
+  constructor(
+    private readonly sqlite: Database,
+    private readonly db: Db,
+  ) {
+    this.byHash = db
+      .select()
+      .from(s)
+      .where(eq(s.idHash, p("idHash")))
+      .prepare();
     // Uses are written late and may come in any order: the latest one counts.
-    this.touch = sqlite.prepare(
-      `UPDATE browser_sessions SET seen_at = max(seen_at, $seenAt),
-         expires_at = min(max(seen_at, $seenAt) + $idleMs, created_at + $maxAgeMs)
-       WHERE id_hash = $idHash`,
-    );
-    this.deleteOne = sqlite.prepare(
-      "DELETE FROM browser_sessions WHERE id_hash = ?1 RETURNING id_hash AS idHash",
-    );
-    this.deleteOfCredential = sqlite.prepare(
-      `DELETE FROM browser_sessions WHERE credential_kind = ?1 AND credential_id = ?2
-       RETURNING id_hash AS idHash`,
-    );
-    // The least recently used go first: all but the `?3` most recently seen (of two sessions
+    const seen = sql`max(${s.seenAt}, ${p("seenAt")})`;
+    this.touch = db
+      .update(s)
+      .set({
+        seenAt: seen,
+        expiresAt: sql`min(${seen} + ${p("idleMs")}, ${s.createdAt} + ${p("maxAgeMs")})`,
+      })
+      .where(eq(s.idHash, p("idHash")))
+      .prepare();
+    // The least recently used go first: all but the `keep` most recently seen (of two sessions
     // seen in the same millisecond, the older one).
-    this.deleteOwnBeyond = sqlite.prepare(
-      `DELETE FROM browser_sessions WHERE id_hash IN (
-         SELECT id_hash FROM browser_sessions WHERE credential_kind = ?1 AND credential_id = ?2
-         ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ?3)
-       RETURNING id_hash AS idHash`,
-    );
-    // Counted first (a count is cheap, walking past thousands of rows is not): the `?1` least
+    this.deleteOwnBeyond = db
+      .delete(s)
+      .where(
+        inArray(
+          s.idHash,
+          db
+            .select({ idHash: s.idHash })
+            .from(s)
+            .where(and(eq(s.credentialKind, p("kind")), eq(s.credentialId, p("id"))))
+            .orderBy(desc(s.seenAt), desc(ROWID))
+            // An OFFSET needs a LIMIT; this one bounds nothing (drizzle leaves out SQLite's -1).
+            .limit(Number.MAX_SAFE_INTEGER)
+            .offset(p("keep")),
+        ),
+      )
+      .returning(GONE)
+      .prepare();
+    // Counted first (a count is cheap, walking past thousands of rows is not): the `n` least
     // recently used.
-    this.deleteLeastRecent = sqlite.prepare(
-      `DELETE FROM browser_sessions WHERE id_hash IN (
-         SELECT id_hash FROM browser_sessions ORDER BY seen_at, rowid LIMIT ?1)
-       RETURNING id_hash AS idHash`,
-    );
-    this.deleteExpiredBy = sqlite.prepare(
-      "DELETE FROM browser_sessions WHERE expires_at < ?1 RETURNING id_hash AS idHash",
-    );
-    this.countAll = sqlite.prepare("SELECT count(*) AS n FROM browser_sessions");
+    this.deleteLeastRecent = db
+      .delete(s)
+      .where(
+        inArray(
+          s.idHash,
+          db.select({ idHash: s.idHash }).from(s).orderBy(asc(s.seenAt), ROWID).limit(p("n")),
+        ),
+      )
+      .returning(GONE)
+      .prepare();
   }
 
   byIdHash(idHash: string): StoredSession | null {
-    return this.byHash.get(idHash);
+    return this.byHash.get({ idHash }) ?? null;
   }
 
   /**
@@ -92,10 +97,14 @@ export class BrowserSessionRecords {
    */
   open(session: StoredSession, caps: { perCredential: number; total: number }): string[] {
     return this.sqlite.transaction(() => {
-      this.insert.run(session);
-      const gone = this.deleteOwnBeyond.all(session.credentialKind, session.credentialId, caps.perCredential);
-      const over = this.countAll.get()!.n - caps.total;
-      if (over > 0) gone.push(...this.deleteLeastRecent.all(over));
+      this.db.insert(s).values(session).run();
+      const gone = this.deleteOwnBeyond.all({
+        kind: session.credentialKind,
+        id: session.credentialId,
+        keep: caps.perCredential,
+      });
+      const over = this.count() - caps.total;
+      if (over > 0) gone.push(...this.deleteLeastRecent.all({ n: over }));
       return gone.map((r) => r.idHash);
     })();
   }
@@ -112,20 +121,30 @@ export class BrowserSessionRecords {
 
   /** True when there was such a session. */
   delete(idHash: string): boolean {
-    return this.deleteOne.all(idHash).length > 0;
+    return this.db.delete(s).where(eq(s.idHash, idHash)).returning(GONE).all().length > 0;
   }
 
   /** Ends every session of a credential; call it inside the transaction that ends the credential. */
   deleteFor(kind: CredentialKind, credentialId: string): string[] {
-    return this.deleteOfCredential.all(kind, credentialId).map((r) => r.idHash);
+    return this.db
+      .delete(s)
+      .where(and(eq(s.credentialKind, kind), eq(s.credentialId, credentialId)))
+      .returning(GONE)
+      .all()
+      .map((r) => r.idHash);
   }
 
   /** Deletes the sessions that ended before `now`; returns their id hashes. */
   deleteExpired(now: number): string[] {
-    return this.deleteExpiredBy.all(now).map((r) => r.idHash);
+    return this.db
+      .delete(s)
+      .where(lt(s.expiresAt, now))
+      .returning(GONE)
+      .all()
+      .map((r) => r.idHash);
   }
 
   count(): number {
-    return this.countAll.get()!.n;
+    return this.db.select({ n: count() }).from(s).get()!.n;
   }
 }

@@ -1,4 +1,8 @@
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { eq, sql } from "drizzle-orm";
+import { excluded } from "./columns.ts";
+import type { Db } from "./db.ts";
+import { syncCursors } from "./schema/index.ts";
 
 /**
  * The one owner of `sync_cursors`: how far the sync with the office got, one value per stream
@@ -9,28 +13,39 @@ import type { Database, Statement } from "bun:sqlite";
 export type SyncStream = "events" | "lookups" | "lots" | "permits" | "box";
 
 export class SyncCursors {
-  private readonly one: Statement<{ value: string }, [string]>;
-  private readonly put: Statement<void, [string, string, number]>;
+  private readonly one;
+  private readonly put;
 
-  constructor(private readonly sqlite: Database) {
-    this.one = sqlite.prepare("SELECT value FROM sync_cursors WHERE stream = ?1");
-    this.put = sqlite.prepare(
-      `INSERT INTO sync_cursors (stream, value, updated_at) VALUES (?1, ?2, ?3)
-       ON CONFLICT (stream) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-    );
+  constructor(
+    private readonly sqlite: Database,
+    db: Db,
+  ) {
+    this.one = db
+      .select({ value: syncCursors.value, at: syncCursors.updatedAt })
+      .from(syncCursors)
+      .where(eq(syncCursors.stream, sql.placeholder("stream")))
+      .prepare();
+    this.put = db
+      .insert(syncCursors)
+      .values({
+        stream: sql.placeholder("stream"),
+        value: sql.placeholder("value"),
+        updatedAt: sql.placeholder("at"),
+      })
+      .onConflictDoUpdate({
+        target: syncCursors.stream,
+        set: { value: excluded(syncCursors.value), updatedAt: excluded(syncCursors.updatedAt) },
+      })
+      .prepare();
   }
 
   get(stream: SyncStream): string | undefined {
-    return this.one.get(stream)?.value;
+    return this.one.get({ stream })?.value;
   }
 
   /** When a stream's cursor last moved (epoch ms); undefined before its first sync. */
   updatedAt(stream: SyncStream): number | undefined {
-    return (
-      this.sqlite
-        .query<{ at: number }, [string]>("SELECT updated_at AS at FROM sync_cursors WHERE stream = ?1")
-        .get(stream)?.at ?? undefined
-    );
+    return this.one.get({ stream })?.at;
   }
 
   /** A number cursor (events, lookups); 0 before the first push. */
@@ -43,7 +58,7 @@ export class SyncCursors {
   set(values: Partial<Record<SyncStream, string>>, at: number): void {
     this.sqlite.transaction(() => {
       for (const [stream, value] of Object.entries(values))
-        if (value !== undefined) this.put.run(stream, value, at);
+        if (value !== undefined) this.put.run({ stream, value, at });
     })();
   }
 }

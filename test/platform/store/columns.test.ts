@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { getTableColumns } from "drizzle-orm";
-import { columnList, insertColumns } from "../../../src/platform/store/columns.ts";
+import { columnList, insertColumns, setColumns } from "../../../src/platform/store/columns.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
 import { ticketEvents, tickets } from "../../../src/platform/store/schema/index.ts";
 import {
@@ -22,6 +22,16 @@ describe("column lists from the drizzle schema", () => {
       "(ticket_id, plate_norm) VALUES ($ticketId, $plateNorm)",
     );
     expect(() => insertColumns(tickets, ["nope" as "zone"])).toThrow("no column nope");
+  });
+
+  test("a column may be bound to another parameter, in an INSERT and in an UPDATE's SET", () => {
+    expect(
+      insertColumns(tickets, ["ticketId", "createdAt", "updatedAt"], { createdAt: "at", updatedAt: "at" }),
+    ).toBe("(ticket_id, created_at, updated_at) VALUES ($ticketId, $at, $at)");
+    expect(setColumns(tickets, ["plateNorm", "updatedAt"], { updatedAt: "at" })).toBe(
+      "plate_norm = $plateNorm, updated_at = $at",
+    );
+    expect(() => setColumns(tickets, ["nope" as "zone"])).toThrow("no column nope");
   });
 
   test("an appended event writes every column the table requires (a new NOT NULL column fails here)", () => {

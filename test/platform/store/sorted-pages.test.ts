@@ -1,22 +1,21 @@
 import { describe, expect, test } from "bun:test";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
-import { PERMIT_ORDERS, type PermitOrder, permitPageSpec } from "../../../src/platform/store/permits.ts";
-import {
-  type PageSpec,
-  pageQueries,
-  type SortColumn,
-  type SortValue,
-} from "../../../src/platform/store/sorted-page.ts";
+import type { SortColumn, SortValue } from "../../../src/platform/store/keyset.ts";
+import { PERMIT_ORDERS, type PermitOrder, permitPageQueries } from "../../../src/platform/store/permits.ts";
 import {
   TICKET_ORDERS,
   type TicketOrder,
-  ticketPageSpec,
+  ticketPageQueries,
 } from "../../../src/platform/store/tickets/search.ts";
 import { seeded } from "../../support/random.ts";
 
 /** SQLite's order: NULL below every value; then the rowid. */
-function compare(key: SortColumn[], a: Record<string, SortValue>, b: Record<string, SortValue>): number {
-  for (const c of [...key.map((k) => k.column), "rowid"]) {
+function compare(
+  key: readonly SortColumn[],
+  a: Record<string, SortValue>,
+  b: Record<string, SortValue>,
+): number {
+  for (const c of [...key.map((k) => k.name), "rowid"]) {
     const x = a[c] ?? null;
     const y = b[c] ?? null;
     if (x === y) continue;
@@ -95,7 +94,7 @@ describe("sorted pages walk every row once, in order", () => {
   for (const order of Object.keys(PERMIT_ORDERS) as PermitOrder[])
     for (const descending of [false, true])
       test(`permits by ${descending ? "-" : ""}${order}`, () => {
-        const key: SortColumn[] = PERMIT_ORDERS[order];
+        const key: readonly SortColumn[] = PERMIT_ORDERS[order];
         for (const limit of [1, 6, undefined]) {
           const seen: number[] = [];
           let after: SortValue[] | undefined;
@@ -119,13 +118,11 @@ describe("sorted pages walk every row once, in order", () => {
 describe("sorted pages are served from indexes", () => {
   const store = openMemoryStore();
   /** The plan of a page's first statement (a page at `after`, or the first page). */
-  const planOf = (spec: PageSpec) => {
-    const [first] = pageQueries(spec);
-    const params = Object.fromEntries(
-      Object.entries({ ...first!.params, limit: 51 }).map(([k, v]) => [k, v ?? 0]),
-    );
+  const planOf = (queries: { toSQL(): { sql: string; params: unknown[] } }[]) => {
+    const first = queries[0]!.toSQL();
+    const params = first.params.map((v) => v ?? 0);
     return (
-      store.sqlite.query(`EXPLAIN QUERY PLAN ${first!.sql}`).all(params as never) as { detail: string }[]
+      store.sqlite.query(`EXPLAIN QUERY PLAN ${first.sql}`).all(...(params as [])) as { detail: string }[]
     )
       .map((r) => r.detail)
       .join(" | ");
@@ -141,26 +138,29 @@ describe("sorted pages are served from indexes", () => {
   for (const order of Object.keys(TICKET_ORDERS) as TicketOrder[])
     for (const descending of [false, true])
       test(`tickets by ${descending ? "-" : ""}${order}: ${ticketIndex[order]}, first and later pages`, () => {
-        const key: SortColumn[] = TICKET_ORDERS[order];
+        const key: readonly SortColumn[] = TICKET_ORDERS[order];
         for (const after of [undefined, positionOf(key, 1), positionOf(key, null)]) {
-          if (after?.some((v, i) => v === null && !key[i]?.nullable)) continue;
-          const p = planOf(ticketPageSpec({ order, descending, after, limit: 50 }));
+          if (after?.some((v, i) => v === null && key[i]?.notNull)) continue;
+          const p = planOf(ticketPageQueries(store.db, { order, descending, after, limit: 50 }));
           expect(p).toContain(`USING INDEX ${ticketIndex[order]}`);
           expect(p).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
         }
         // Ascending from among NULL ends: the rest of the NULLs by a seek, then the values.
-        if (key[0]?.nullable && !descending) {
-          const [nulls, values] = pageQueries(
-            ticketPageSpec({ order, descending, after: [null, 5], limit: 50 }),
-          );
-          expect(nulls!.sql).toContain("end_at IS NULL");
-          expect(values!.sql).toContain("end_at IS NOT NULL");
-          expect(planOf(ticketPageSpec({ order, descending, after: [null, 5], limit: 50 }))).toBe(
-            "SEARCH tickets USING INDEX tickets_end (end_at=? AND rowid>?)",
-          );
+        if (key[0] && !key[0].notNull && !descending) {
+          const [nulls, values] = ticketPageQueries(store.db, {
+            order,
+            descending,
+            after: [null, 5],
+            limit: 50,
+          }).map((q) => q.toSQL().sql);
+          expect(nulls).toMatch(/end_at"? is null/i);
+          expect(values).toMatch(/end_at"? is not null/i);
+          expect(
+            planOf(ticketPageQueries(store.db, { order, descending, after: [null, 5], limit: 50 })),
+          ).toBe("SEARCH tickets USING INDEX tickets_end (end_at=? AND rowid>?)");
         }
         // One zone's tickets: read by the zone index, only they sorted.
-        const inZone = planOf(ticketPageSpec({ order, descending, zone: 3, limit: 50 }));
+        const inZone = planOf(ticketPageQueries(store.db, { order, descending, zone: 3, limit: 50 }));
         expect(inZone).toMatch(/^SEARCH tickets USING INDEX tickets_zone_time \(zone=\?\)/);
       });
 
@@ -175,9 +175,9 @@ describe("sorted pages are served from indexes", () => {
   for (const order of Object.keys(PERMIT_ORDERS) as PermitOrder[])
     for (const descending of [false, true])
       test(`permits by ${descending ? "-" : ""}${order}`, () => {
-        const key: SortColumn[] = PERMIT_ORDERS[order];
+        const key: readonly SortColumn[] = PERMIT_ORDERS[order];
         for (const after of [undefined, positionOf(key, 1)]) {
-          const p = planOf(permitPageSpec({ order, descending, after, limit: 50 }));
+          const p = planOf(permitPageQueries(store.db, { order, descending, after, limit: 50 }));
           expect(p).toMatch(permitIndex[order]);
           expect(p).not.toMatch(/TEMP B-TREE/);
         }
@@ -185,6 +185,6 @@ describe("sorted pages are served from indexes", () => {
 });
 
 /** A position with every key value `v` (NULL tried only where the column allows it), rowid 5. */
-function positionOf(key: SortColumn[], v: SortValue): SortValue[] {
-  return [...key.map((c) => (v === null && !c.nullable ? 1 : v)), 5];
+function positionOf(key: readonly SortColumn[], v: SortValue): SortValue[] {
+  return [...key.map((c) => (v === null && c.notNull ? 1 : v)), 5];
 }

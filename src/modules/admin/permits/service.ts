@@ -1,7 +1,7 @@
 import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
 import { type FieldError, invalid, refuse, stale } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
-import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
+import { normalizePlate, plateFieldError } from "../../../domain/plates.ts";
 import { formatMicros, parseInstant } from "../../../domain/time/zoned.ts";
 import { etagOf, ifMatchHolds } from "../../../platform/http/conditional.ts";
 import { PERMIT_ORDERS, type StoredPermit } from "../../../platform/store/permits.ts";
@@ -15,15 +15,8 @@ const notFound = (id: number) => refuse("permit-not-found", `There is no permit 
 function checked(input: PermitInput, timezone: string) {
   const errors: FieldError[] = [];
   const plateNorm = normalizePlate(input.registration_number);
-  const problem = plateProblem(input.registration_number);
-  if (problem)
-    errors.push({
-      pointer: "/registration_number",
-      message:
-        plateNorm === ""
-          ? "A registration number needs letters or digits"
-          : `A registration number ${problem}`,
-    });
+  const plateError = plateFieldError(input.registration_number);
+  if (plateError) errors.push(plateError);
   const startAt = parseInstant(input.start_at, timezone);
   if (startAt === null)
     errors.push({

@@ -3,7 +3,7 @@ import type { Actor } from "../../../domain/changes.ts";
 import { type FieldError, invalid, refuse } from "../../../domain/errors.ts";
 import { imageFacts, PHOTOS_PER_NOTICE, photoProblem } from "../../../domain/notices/rules.ts";
 import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
-import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
+import { normalizePlate, plateFieldError } from "../../../domain/plates.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
 import type { StoredNotice, StoredPhoto } from "../../../platform/store/notices.ts";
 import { PhotoStorageFull } from "../../../platform/store/photos.ts";
@@ -37,15 +37,8 @@ export class AttendantNotices {
     const now = this.ctx.now();
     const errors: FieldError[] = [];
     const plateNorm = normalizePlate(input.registration_number);
-    const problem = plateProblem(input.registration_number);
-    if (problem)
-      errors.push({
-        pointer: "/registration_number",
-        message:
-          plateNorm === ""
-            ? "A registration number needs letters or digits"
-            : `A registration number ${problem}`,
-      });
+    const plateError = plateFieldError(input.registration_number);
+    if (plateError) errors.push(plateError);
     const observedAt = parseInstant(input.observed_at, this.ctx.config.timezone);
     if (observedAt === null)
       errors.push({

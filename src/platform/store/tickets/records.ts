@@ -1,26 +1,29 @@
 import type { Database, Statement } from "bun:sqlite";
+import { and, asc, count, eq, gt } from "drizzle-orm";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
-import { insertColumns } from "../columns.ts";
-import { ticketEvents } from "../schema/index.ts";
+import { insertColumns, setColumns } from "../columns.ts";
+import type { Db } from "../db.ts";
+import { ticketEvents, tickets } from "../schema/index.ts";
 import type { WrittenRows } from "../written.ts";
 import {
   LISTED_TICKET_COLUMNS,
   type ListedTicket,
   NEW_EVENT_KEYS,
   type NewTicketEvent,
-  STORED_EVENT_COLUMNS,
   type StoredTicket,
   type StoredTicketEvent,
-  TICKET_COLUMNS,
   TICKET_STATE_COLUMNS,
   type TicketRow,
+  WRITTEN_TICKET_KEYS,
 } from "./rows.ts";
 
 /**
- * The one owner of the `tickets` and `ticket_events` tables: every statement on them is here.
- * Statements are prepared by hand (the intake and the attendant lookups run them for every
- * request, and rows come back as plain objects without a mapping layer), their column lists made
- * from the drizzle schema (rows.ts); rows are written from named objects, never positional tuples.
+ * The intake's and the attendant lookups' statements on `tickets` and `ticket_events` (the
+ * console's search is search.ts, the sync's reads sync.ts, the reports' reports.ts). Prepared by
+ * hand: the intake and the plate and zone lookups run them for every request, and rows come back
+ * as plain objects without a mapping layer. Their column lists come from the drizzle schema
+ * (rows.ts, insertColumns, setColumns); rows are written from named objects, never positional tuples.
+ * The operator's view of one ticket is drizzle's builder.
  */
 
 /** Where the lookups' read model has got to in reading the tickets. */
@@ -90,8 +93,6 @@ export class TicketRecords {
   private readonly firstApplied: Statement<{ rawBody: string }, [string]>;
   private readonly appliedEqual: Statement<{ one: number }, [string, string]>;
   private readonly eventsOf: Statement<{ n: number }, [string]>;
-  private readonly one: Statement<StoredTicket, [string]>;
-  private readonly history: Statement<StoredTicketEvent, [string, number, number]>;
   private readonly byPlate: Statement<ListedTicket, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedTicket, [number, number]>;
   private readonly inZoneOpen: Statement<ListedTicket, [number]>;
@@ -100,29 +101,29 @@ export class TicketRecords {
   private readonly deleteEnded: Statement<void, [string, number]>;
   private readonly deleteEvents: Statement<void, [string]>;
   private readonly countEnded: Statement<{ n: number }, [number]>;
-  private readonly countEndedEvents: Statement<{ n: number }, [number]>;
   private readonly countAll: Statement<{ n: number }, []>;
+  private readonly countEndedEvents: Statement<{ n: number }, [number]>;
   private readonly liveEndingRows: Statement<ListedTicket & LiveCursor, number[]>;
   private readonly liveOpenRows: Statement<ListedTicket, []>;
   private readonly listedOne: Statement<ListedTicket, [string]>;
   private readonly zonesSinceRows: Statement<{ zone: number }, [number]>;
   constructor(
     private readonly sqlite: Database,
+    private readonly db: Db,
     private readonly written: WrittenRows,
   ) {
     const s = sqlite;
     this.current = s.prepare(`SELECT ${TICKET_STATE_COLUMNS} FROM tickets WHERE ticket_id = ?1`);
+    // Prepared once, with the schema's column names: the intake writes one of these per event.
     this.insertRow = s.prepare(
-      `INSERT INTO tickets (ticket_id, zone, parking_lot_id, lot_unknown, start_at, end_at, plate,
-         plate_norm, amount_incl_vat, vat_rate, currency_code, status, created_at, updated_at)
-       VALUES ($ticketId, $zone, $parkingLotId, $lotUnknown, $startAt, $endAt, $plate, $plateNorm,
-         $amountInclVat, $vatRate, $currencyCode, $status, $at, $at)`,
+      `INSERT INTO tickets ${insertColumns(tickets, [...WRITTEN_TICKET_KEYS, "createdAt", "updatedAt"], {
+        createdAt: "at",
+        updatedAt: "at",
+      })}`,
     );
+    const replaced = WRITTEN_TICKET_KEYS.filter((k) => k !== "ticketId");
     this.replaceRow = s.prepare(
-      `UPDATE tickets SET zone = $zone, parking_lot_id = $parkingLotId, lot_unknown = $lotUnknown,
-         start_at = $startAt, end_at = $endAt, plate = $plate, plate_norm = $plateNorm,
-         amount_incl_vat = $amountInclVat, vat_rate = $vatRate, currency_code = $currencyCode,
-         status = $status, updated_at = $at
+      `UPDATE tickets SET ${setColumns(tickets, [...replaced, "updatedAt"], { updatedAt: "at" })}
        WHERE ticket_id = $ticketId`,
     );
     this.moveRow = s.prepare(
@@ -141,10 +142,6 @@ export class TicketRecords {
     this.firstApplied = s.prepare(
       `SELECT raw_body AS rawBody FROM ticket_events
        WHERE ticket_id = ?1 AND outcome = 'applied' ORDER BY seq LIMIT 1`,
-    );
-    this.one = s.prepare(`SELECT ${TICKET_COLUMNS} FROM tickets WHERE ticket_id = ?1`);
-    this.history = s.prepare(
-      `SELECT ${STORED_EVENT_COLUMNS} FROM ticket_events WHERE ticket_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`,
     );
     this.byPlate = s.prepare(TICKET_LOOKUP_SQL.ticketsByPlate);
     this.inZoneEnding = s.prepare(TICKET_LOOKUP_SQL.ticketsInZoneEnding);
@@ -222,13 +219,27 @@ export class TicketRecords {
   // The operator's view.
 
   get(ticketId: string): StoredTicket | null {
-    const row = this.one.get(ticketId);
-    return row ? { ...row, lotUnknown: Boolean(row.lotUnknown) } : null;
+    return this.db.select().from(tickets).where(eq(tickets.ticketId, ticketId)).get() ?? null;
   }
 
   /** Up to `limit` events after seq `afterSeq` (0: from the first), oldest first. */
   events(ticketId: string, afterSeq = 0, limit = Number.MAX_SAFE_INTEGER): StoredTicketEvent[] {
-    return this.history.all(ticketId, afterSeq, limit);
+    const e = ticketEvents;
+    return this.db
+      .select({
+        seq: e.seq,
+        eventType: e.eventType,
+        receivedAt: e.receivedAt,
+        credential: e.credential,
+        rawBody: e.rawBody,
+        bodyCutFrom: e.bodyCutFrom,
+        outcome: e.outcome,
+      } satisfies Record<keyof StoredTicketEvent, unknown>)
+      .from(e)
+      .where(and(eq(e.ticketId, ticketId), gt(e.seq, afterSeq)))
+      .orderBy(asc(e.seq))
+      .limit(limit)
+      .all();
   }
 
   // The attendant's lookups.
@@ -303,6 +314,7 @@ export class TicketRecords {
     };
   }
 
+  /** Every ticket held: the same text `serve` counts on the store's thread at start. */
   count(): number {
     return this.countAll.get()!.n;
   }

@@ -6,6 +6,8 @@ import { tickets } from "../schema/index.ts";
 /**
  * The reports' reads of `tickets` (beside TicketRecords, the tables' owner folder): every ticket's
  * cost for building the revenue book afresh, and the stays that overlap a time range for occupancy.
+ * Hand SQL: occupancy must read covering indexes alone (the plan tests check OCCUPANCY_SQL) over
+ * up to a million tickets, and the revenue pass iterates every ticket one row at a time.
  */
 
 /** A stay as occupancy counts it (canceled tickets left out). */

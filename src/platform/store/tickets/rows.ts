@@ -7,11 +7,12 @@ import { ticketEvents, tickets } from "../schema/index.ts";
 /** Every column of a ticket, as StoredTicket has them. */
 export const TICKET_COLUMNS = columnList(tickets);
 
-/** A ticket as the event rules read it (TicketState). */
-export const TICKET_STATE_COLUMNS = columnList(tickets, [
+/** The columns the intake writes from an event (created_at and updated_at are bound to `at`). */
+export const WRITTEN_TICKET_KEYS = [
   "ticketId",
   "zone",
   "parkingLotId",
+  "lotUnknown",
   "startAt",
   "endAt",
   "plate",
@@ -20,7 +21,13 @@ export const TICKET_STATE_COLUMNS = columnList(tickets, [
   "vatRate",
   "currencyCode",
   "status",
-]);
+] as const satisfies readonly (keyof typeof tickets.$inferInsert)[];
+
+/** A ticket as the event rules read it (TicketState): what the intake writes, but the lot flag. */
+export const TICKET_STATE_COLUMNS = columnList(
+  tickets,
+  WRITTEN_TICKET_KEYS.filter((k) => k !== "lotUnknown"),
+);
 
 /** A ticket as the lookups list it (ListedTicket). */
 export const LISTED_TICKET_COLUMNS = columnList(tickets, [
@@ -40,20 +47,7 @@ export const LISTED_TICKET_COLUMNS = columnList(tickets, [
  * type), with `at`, the instant of the write (created_at of a new row, updated_at always).
  */
 export type TicketRow = Required<
-  Pick<
-    typeof tickets.$inferInsert,
-    | "ticketId"
-    | "zone"
-    | "parkingLotId"
-    | "lotUnknown"
-    | "startAt"
-    | "endAt"
-    | "plate"
-    | "plateNorm"
-    | "amountInclVat"
-    | "vatRate"
-    | "currencyCode"
-  >
+  Pick<typeof tickets.$inferInsert, Exclude<(typeof WRITTEN_TICKET_KEYS)[number], "status">>
 > & { status: TicketStatus; at: number };
 
 export type StoredTicket = typeof tickets.$inferSelect;

@@ -1,15 +1,17 @@
-import type { Database } from "bun:sqlite";
+import { and, count, eq, gt, isNull, lt, max, or, type SQL, sql } from "drizzle-orm";
 import type { TicketStatus } from "../../../domain/tickets/rules.ts";
 import { TICKET_STATE_SQL, type TicketState } from "../../../domain/tickets/state.ts";
-import { columnList } from "../columns.ts";
-import { tickets } from "../schema/index.ts";
-import { equalTo, type PageSpec, type SortColumn, type SortValue, sortedPage } from "../sorted-page.ts";
+import { ROWID } from "../columns.ts";
+import type { Db } from "../db.ts";
+import { keysetPage, type SortColumn, type SortedKeyset, type SortValue, sortedBy } from "../keyset.ts";
+import { ticketEvents, tickets } from "../schema/index.ts";
 import type { StoredTicket } from "./rows.ts";
 
 /**
- * The operator console's reads of `tickets` and `ticket_events`: search and recent counts. Kept
- * beside TicketRecords (tickets.ts), which writes those tables and serves the hot reads, so that
- * neither file outgrows the size the layout allows; the two are the tables' only owners.
+ * The operator console's reads of `tickets` and `ticket_events`: search and recent counts, through
+ * drizzle's builder (asked for by hand from the console, not per request). Kept beside
+ * TicketRecords (records.ts), which writes those tables and serves the hot reads, so that neither
+ * file outgrows the size the layout allows; the two are the tables' only owners.
  */
 
 /**
@@ -20,14 +22,11 @@ import type { StoredTicket } from "./rows.ts";
  * is read from the clock as well (ticket-state.ts).
  */
 export const TICKET_ORDERS = {
-  start_at: [{ column: "start_at", field: "startAt" }],
-  end_at: [{ column: "end_at", field: "endAt", nullable: true }],
-  registration_number: [{ column: "plate_norm", field: "plateNorm", text: true }],
-  zone: [
-    { column: "zone", field: "zone" },
-    { column: "end_at", field: "endAt", nullable: true },
-  ],
-  ticket_id: [{ column: "ticket_id", field: "ticketId", text: true }],
+  start_at: [tickets.startAt],
+  end_at: [tickets.endAt],
+  registration_number: [tickets.plateNorm],
+  zone: [tickets.zone, tickets.endAt],
+  ticket_id: [tickets.ticketId],
 } satisfies Record<string, SortColumn[]>;
 
 export type TicketOrder = keyof typeof TICKET_ORDERS;
@@ -62,85 +61,92 @@ export type TicketSummaryRow = Pick<
   | "currencyCode"
 > & { plateNorm: string; position: number };
 
-const SUMMARY = `SELECT ${columnList(tickets, [
-  "ticketId",
-  "status",
-  "zone",
-  "parkingLotId",
-  "plate",
-  "plateNorm",
-  "startAt",
-  "endAt",
-  "updatedAt",
-  "amountInclVat",
-  "currencyCode",
-])}, rowid AS position FROM tickets`;
+const SUMMARY = {
+  ticketId: tickets.ticketId,
+  status: tickets.status,
+  zone: tickets.zone,
+  parkingLotId: tickets.parkingLotId,
+  plate: tickets.plate,
+  plateNorm: tickets.plateNorm,
+  startAt: tickets.startAt,
+  endAt: tickets.endAt,
+  updatedAt: tickets.updatedAt,
+  amountInclVat: tickets.amountInclVat,
+  currencyCode: tickets.currencyCode,
+  position: ROWID,
+};
 
-/** The filters of a search as SQL terms with named parameters. */
-export function ticketFilter(
-  q: Omit<TicketSearch, "order" | "descending" | "limit">,
-): Pick<PageSpec, "where" | "params"> {
-  const { where, params } = equalTo({ plate_norm: q.plateNorm, zone: q.zone, status: q.status });
-  if (q.state !== undefined) {
-    where.push(`(${TICKET_STATE_SQL[q.state.state]})`);
-    params.now = q.state.now;
-  }
-  if (q.to !== undefined) {
-    where.push("start_at < $to");
-    params.to = q.to;
-  }
-  if (q.from !== undefined) {
-    where.push("(end_at IS NULL OR end_at > $from)");
-    params.from = q.from;
-  }
-  return { where, params };
+/** The state rule's SQL (written once, beside the rule it mirrors) with `now` bound for `$now`. */
+function stateTerm(state: TicketState, now: number): SQL {
+  return sql`(${sql.join(
+    TICKET_STATE_SQL[state].split("$now").map((part) => sql.raw(part)),
+    sql`${now}`,
+  )})`;
 }
 
-/** The search as one page's spec (the plan tests read the SQL it makes). */
-export function ticketPageSpec(q: TicketSearch): PageSpec {
-  return {
-    select: SUMMARY,
-    ...ticketFilter(q),
+/** The filters of a search, ANDed; undefined when there are none. */
+export function ticketFilter(q: Omit<TicketSearch, "order" | "descending" | "limit">): SQL | undefined {
+  return and(
+    q.plateNorm === undefined ? undefined : eq(tickets.plateNorm, q.plateNorm),
+    q.zone === undefined ? undefined : eq(tickets.zone, q.zone),
+    q.status === undefined ? undefined : eq(tickets.status, q.status),
+    q.state === undefined ? undefined : stateTerm(q.state.state, q.state.now),
+    q.to === undefined ? undefined : lt(tickets.startAt, q.to),
+    q.from === undefined ? undefined : or(isNull(tickets.endAt), gt(tickets.endAt, q.from)),
+  );
+}
+
+const keysetOf = (q: TicketSearch): SortedKeyset =>
+  sortedBy({
     key: TICKET_ORDERS[q.order],
+    tie: ROWID,
     descending: q.descending,
     after: q.after,
-    limit: q.limit,
-  };
+  });
+
+function pageQuery(db: Db, q: TicketSearch, k: SortedKeyset, where: SQL | undefined, limit: number) {
+  return db
+    .select(SUMMARY)
+    .from(tickets)
+    .where(and(ticketFilter(q), where))
+    .orderBy(...k.order)
+    .limit(limit);
+}
+
+/** The statements a page of the search takes, in order (the plan tests read their SQL). */
+export function ticketPageQueries(db: Db, q: TicketSearch) {
+  const k = keysetOf(q);
+  return k.parts.map((where) => pageQuery(db, q, k, where, q.limit + 1));
 }
 
 export class TicketSearchRecords {
-  constructor(private readonly sqlite: Database) {}
+  constructor(private readonly db: Db) {}
 
   /** A page in the order asked for (ties by the order the box stored them); the filters given, ANDed. */
   search(q: TicketSearch): { rows: TicketSummaryRow[]; next: SortValue[] | null } {
-    return sortedPage(this.sqlite, ticketPageSpec(q));
+    const k = keysetOf(q);
+    return keysetPage(k, q.limit, SUMMARY, (where, limit) => pageQuery(this.db, q, k, where, limit).all());
   }
 
   /** How many tickets the search finds in all (its filters; order and paging aside). */
   count(q: Omit<TicketSearch, "order" | "descending" | "limit" | "after">): number {
-    const { where, params } = ticketFilter(q);
-    return this.sqlite
-      .prepare<{ n: number }, [Record<string, string | number>]>(
-        `SELECT count(*) AS n FROM tickets${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`,
-      )
-      .get(params)!.n;
+    return this.db.select({ n: count() }).from(tickets).where(ticketFilter(q)).get()!.n;
   }
 
   /** How many events were received after `since` (index on received_at). */
   eventsSince(since: number): number {
-    return this.sqlite
-      .query<{ n: number }, [number]>("SELECT count(*) AS n FROM ticket_events WHERE received_at > ?1")
-      .get(since)!.n;
+    return this.db.select({ n: count() }).from(ticketEvents).where(gt(ticketEvents.receivedAt, since)).get()!
+      .n;
   }
 
   /** When `credential` (a credentialLabel) last sent an accepted event; null if never (index on credential, received_at). */
   lastEventBy(credential: string): number | null {
     return (
-      this.sqlite
-        .query<{ at: number | null }, [string]>(
-          "SELECT max(received_at) AS at FROM ticket_events WHERE credential = ?1",
-        )
-        .get(credential)?.at ?? null
+      this.db
+        .select({ at: max(ticketEvents.receivedAt) })
+        .from(ticketEvents)
+        .where(eq(ticketEvents.credential, credential))
+        .get()?.at ?? null
     );
   }
 }

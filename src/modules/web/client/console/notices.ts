@@ -1,11 +1,11 @@
 import { api } from "../api.ts";
 import type { ConsoleNotice, ConsoleNoticeReason } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
-import { lang, money, t, when } from "../i18n.ts";
+import { money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { moneyInput, moneyOf } from "./money.ts";
 import { pagedList } from "./paged-list.ts";
-import { addressed, openingLink, problemText, SCROLLS, table } from "./table.ts";
+import { addressed, addressSearch, openingLink, problemText, SCROLLS, table } from "./table.ts";
 
 /** The search's fields, as the address holds them (`#/notices?state=issued&reason=no-permit`). */
 const FILTERS = ["registration_number", "attendant", "reason", "state", "from", "to"] as const;
@@ -110,17 +110,15 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
   });
 
   function search(opening = false): Promise<void> {
-    const q = new URLSearchParams();
-    for (const name of FILTERS) {
-      const v = field(form, name);
-      if (v) q.set(name, v);
-    }
-    const address = q.size ? `#/notices?${q}` : "#/notices";
-    if (!opening && address !== location.hash) history.pushState(null, "", address);
-    const api = new URLSearchParams();
-    for (const [k, v] of Object.entries(filter())) if (v) api.set(k, v);
-    api.set("variant", lang === "sv" ? "se" : "rfc4180");
-    csv.href = `/api/v1/notices.csv?${api}`;
+    addressSearch({
+      form,
+      fields: FILTERS,
+      page: "#/notices",
+      query: filter(),
+      csv,
+      csvPath: "/api/v1/notices.csv",
+      opening,
+    });
     return notices.search();
   }
 

@@ -5,7 +5,7 @@ import { lang, money, t, when } from "../i18n.ts";
 import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
 import { type Column, SortedHeadings } from "./sorting.ts";
-import { addressed, openingLink, problemText, SCROLLS, table } from "./table.ts";
+import { addressed, addressSearch, openingLink, problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
 
 /** The lot a listed ticket names: its name, its id when the box knows no such lot, or none. */
@@ -143,19 +143,16 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
 
   /** A new search: into the address (Back and a shared link come back to it), then drawn afresh. */
   function search(opening = false): Promise<void> {
-    const q = new URLSearchParams();
-    for (const name of FILTERS) {
-      const v = field(form, name);
-      if (v) q.set(name, v);
-    }
-    if (headings.sort !== "-start_at") q.set("sort", headings.sort);
-    const address = q.size ? `#/tickets?${q}` : "#/tickets";
-    // The search the page opens with is the address's own (or a ticket's): nothing to add to history.
-    if (!opening && address !== location.hash) history.pushState(null, "", address);
-    const api = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filter(), sort: headings.sort })) if (v) api.set(k, v);
-    api.set("variant", lang === "sv" ? "se" : "rfc4180");
-    csv.href = `/api/v1/tickets.csv?${api}`;
+    addressSearch({
+      form,
+      fields: FILTERS,
+      page: "#/tickets",
+      extra: headings.sort === "-start_at" ? {} : { sort: headings.sort },
+      query: { ...filter(), sort: headings.sort },
+      csv,
+      csvPath: "/api/v1/tickets.csv",
+      opening,
+    });
     replace(rows);
     replace(total);
     replace(head, headings.row(columns));
