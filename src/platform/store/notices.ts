@@ -28,6 +28,12 @@ export type StoredNotice = NoticeFacts & { plateNorm: string; syncSeq: number };
 
 export type StoredPhoto = PhotoFacts & { noticeId: string; addedAt: number };
 
+/** A notice as the office sync sends it: with the records of its photos. */
+export type SyncedNotice = StoredNotice & { photos: StoredPhoto[] };
+
+/** A photo the office sync may send, in the order it goes: by its notice's sync_seq, then hash. */
+export type SyncedPhoto = StoredPhoto & { syncSeq: number };
+
 /** What the operator narrows the notices to; every field optional. */
 export interface NoticeFilter {
   plate?: string;
@@ -46,6 +52,10 @@ type Params = Record<string, string | number>;
 const NOTICE_COLUMNS = columnList(notices);
 const PHOTO_COLUMNS = columnList(noticePhotos);
 const REASON_COLUMNS = columnList(noticeReasons);
+/** The photo columns read through the alias `p` (joined with its notice). */
+const PHOTO_COLUMNS_OF_P = PHOTO_COLUMNS.split(", ")
+  .map((c) => `p.${c}`)
+  .join(", ");
 
 /** Newest first by number; the plate, attendant and reason filters each follow an index. */
 export function noticePageSql(filter: NoticeFilter): string {
@@ -278,6 +288,59 @@ export class NoticeRecords {
     if (filter.from !== undefined) params.from = filter.from;
     if (filter.to !== undefined) params.to = filter.to;
     return statement.all(params);
+  }
+
+  /**
+   * The notices written (issued, voided, given a photo) after the sync cursor, in the order they
+   * were written, each with its photos' records: one snapshot when called inside a transaction.
+   */
+  syncAfter(seq: number, limit: number): SyncedNotice[] {
+    return this.sqlite
+      .query<NoticeRow, [number, number]>(
+        `SELECT ${NOTICE_COLUMNS} FROM notices WHERE sync_seq > ?1 ORDER BY sync_seq LIMIT ?2`,
+      )
+      .all(seq, limit)
+      .map((n) => ({ ...n, photos: this.photosOf.all(n.id) }));
+  }
+
+  /**
+   * The photos after (seq, hash) of the notices at or below `upTo` (the rows the office holds
+   * already), in (sync_seq, hash) order. A notice written again moves past the cursor with all its
+   * photos: the caller skips the ones the office has.
+   */
+  photosAfter(after: { seq: number; hash: string }, upTo: number, limit: number): SyncedPhoto[] {
+    return this.sqlite
+      .query<SyncedPhoto, [number, string, number, number]>(
+        `SELECT ${PHOTO_COLUMNS_OF_P}, n.sync_seq AS syncSeq
+         FROM notice_photos p JOIN notices n ON n.id = p.notice_id
+         WHERE (n.sync_seq, p.hash) > (?1, ?2) AND n.sync_seq <= ?3
+         ORDER BY n.sync_seq, p.hash LIMIT ?4`,
+      )
+      .all(after.seq, after.hash, upTo, limit);
+  }
+
+  /** The highest notice number and sync sequence this store ever handed out (retention keeps them). */
+  lastIds(): { number: number; sync: number } {
+    const q = this.sqlite
+      .query<{ name: string; last: number }, []>("SELECT name, last FROM notice_counters")
+      .all();
+    const of = (name: string) => q.find((r) => r.name === name)?.last ?? 0;
+    return { number: of("number"), sync: of("sync") };
+  }
+
+  /**
+   * New notices get numbers, and writes sync sequences, above these: after the store was restored
+   * from an older backup, the office holds numbers this store would hand out again.
+   */
+  continueAfter(ids: { number: number; sync: number }): void {
+    const raise = this.sqlite.prepare<void, [string, number]>(
+      `INSERT INTO notice_counters (name, last) VALUES (?1, ?2)
+       ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)`,
+    );
+    this.sqlite.transaction(() => {
+      raise.run("number", ids.number);
+      raise.run("sync", ids.sync);
+    })();
   }
 
   private next(name: "number" | "sync"): number {

@@ -33,7 +33,7 @@ export class ObservationRecords {
   private readonly countOlder: Statement<{ n: number }, [number]>;
 
   constructor(
-    sqlite: Database,
+    private readonly sqlite: Database,
     private readonly written: WrittenRows,
   ) {
     this.ofCar = sqlite.prepare(
@@ -86,6 +86,31 @@ export class ObservationRecords {
   /** Deletes up to `batch` of the oldest observations made before the cutoff; returns how many. */
   deleteBefore(cutoff: number, batch: number): number {
     return this.deleteOldest.run(cutoff, batch).changes;
+  }
+
+  /** The marks made after the office sync's cursor, oldest first. */
+  after(id: number, limit: number): StoredObservation[] {
+    return this.sqlite
+      .query<StoredObservation, [number, number]>(
+        `SELECT ${COLUMNS} FROM observations WHERE id > ?1 ORDER BY id LIMIT ?2`,
+      )
+      .all(id, limit);
+  }
+
+  /** The highest id this store ever handed out (a replaced or expired mark's too). */
+  lastId(): number {
+    const q = `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'observations'), 0),
+      coalesce((SELECT max(id) FROM observations), 0)) AS id`;
+    return this.sqlite.query<{ id: number }, []>(q).get()!.id;
+  }
+
+  /** New marks get ids above `id` (after a restore, the office holds ids handed out again). */
+  continueAfter(id: number): void {
+    this.sqlite.transaction(() => {
+      this.sqlite.run("DELETE FROM sqlite_sequence WHERE name = 'observations' AND seq < ?1", [id]);
+      const add = "INSERT INTO sqlite_sequence (name, seq) SELECT 'observations', ?1 WHERE changes() > 0 OR";
+      this.sqlite.run(`${add} NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'observations')`, [id]);
+    })();
   }
 
   countBefore(cutoff: number): number {
