@@ -95,7 +95,8 @@ export interface SyncStatus {
 
 /**
  * The background sync with the office: a push loop (events, ticket states, lookup records, lots,
- * in bounded batches, from the cursors in the local store) and a pull loop (office permits for
+ * notices and marks in bounded batches, from the cursors in the local store, then the notices'
+ * photo files on a budget of their own) and a pull loop (office permits for
  * this site). Both run beside the requests on the event loop and only ever read the store in
  * short snapshots, so intake and lookups never wait for the office. While it is unreachable
  * they back off exponentially; what was not sent stays in the store and goes when it is back.

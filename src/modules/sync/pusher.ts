@@ -11,7 +11,9 @@ import type { LocalBatch } from "./local.ts";
  * travel as one JSON parameter (jsonb_to_recordset): the statements stay fixed, so they are
  * prepared once per connection whatever the batch size. Every write is idempotent: events and
  * lookups are keyed by (site, seq|id) and skipped when present, a ticket's state replaces the
- * stored one only if it includes at least the same events (last_seq), lots are replaced whole.
+ * stored one only if it includes at least the same events (last_seq), lots are replaced whole,
+ * a notice only by a later state of itself (sync_seq), a car's mark of a day only by a later
+ * mark (id), and a photo file is skipped when present (site, hash).
  * A batch sent twice, or an older one sent after a newer one, changes nothing.
  */
 
