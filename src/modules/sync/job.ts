@@ -157,7 +157,9 @@ export class CentralSync {
     this.o = {
       batchSize: opts.batchSize ?? 500,
       photoBatch: opts.photoBatch ?? 20,
-      photoBatchBytes: opts.photoBatchBytes ?? 8 * 1024 * 1024,
+      // A push holds its files about three times over (the bytes, base64, the JSON): some 12 MB
+      // at most on a small box, beside the requests it serves.
+      photoBatchBytes: opts.photoBatchBytes ?? 4 * 1024 * 1024,
       idleMs: opts.idleMs ?? 1_000,
       pullIntervalMs: opts.pullIntervalMs ?? 30_000,
       retryMs: opts.retryMs ?? 5_000,
