@@ -280,7 +280,7 @@ export interface PushCounts {
 
 export type PushResult =
   | { stored: PushCounts; clashes: number[]; gap?: undefined }
-  | { gap: OfficeGap; stored?: undefined };
+  | { gap: OfficeGap; stored?: undefined; clashes?: undefined };
 
 export interface PushingBox {
   site: string;
