@@ -117,6 +117,8 @@ const filesHeld = async (site: string) =>
 
 let a: NoticeBox;
 let b: NoticeBox;
+/** The site of the photo budget test, which the gap test goes on with. */
+let boxC: NoticeBox;
 const photosOfA: string[] = [];
 
 beforeAll(async () => {
@@ -338,6 +340,7 @@ describe.skipIf(!available)("notices, photos and marks at the office", () => {
 
   test("photo files go after their rows, a bounded number and size per push, and the next push resumes", async () => {
     const c = await noticeBox("ntc-c");
+    boxC = c;
     const sizes: number[] = [];
     for (const [id, n] of [
       ["notice-c-1", 3],
@@ -384,6 +387,36 @@ describe.skipIf(!available)("notices, photos and marks at the office", () => {
     const [c2] = await office`SELECT jsonb_array_length(photos)::int AS n FROM parkd.notices
       WHERE site = 'ntc-c' AND notice_id = 'notice-c-2'`;
     expect(c2.n).toBe(3);
+  });
+
+  test("the office loses notices, files and marks between two pushes: the next push sends them again", async () => {
+    const c = boxC;
+    const s = c.sync(pg);
+    await s.pushAll();
+    const before = await held("ntc-c");
+    await mark(c, "GAP 1");
+    await s.pushAll();
+    // As a restore of the office from a backup older than the last two pushes would leave it.
+    await office`DELETE FROM parkd.notice_photos WHERE site = 'ntc-c' AND hash IN (SELECT p->>'hash'
+      FROM parkd.notices, jsonb_array_elements(photos) p
+      WHERE site = 'ntc-c' AND notice_id IN ('notice-c-2', 'notice-c-3'))`;
+    await office`DELETE FROM parkd.notices WHERE site = 'ntc-c' AND notice_id IN ('notice-c-2', 'notice-c-3')`;
+    await office`DELETE FROM parkd.observations WHERE site = 'ntc-c'`;
+    expect((await filesHeld("ntc-c")).length).toBe(3);
+    await issue(c, "notice-c-4", "over-time");
+    await s.pushAll();
+    await s.stop();
+    const after = await held("ntc-c");
+    expect(after.photos).toEqual(before.photos);
+    expect(after.notices.slice(0, 3)).toEqual(before.notices);
+    expect(after.notices.map((n: { notice_id: string }) => n.notice_id)).toEqual([
+      "notice-c-1",
+      "notice-c-2",
+      "notice-c-3",
+      "notice-c-4",
+    ]);
+    expect(after.observations.map((o: { plate: string }) => o.plate)).toEqual(["GAP 1"]);
+    expect(s.status().pushed.photos).toBe(5);
   });
 
   test("a store restored from an older backup: new notices and marks are numbered after the office's", async () => {
