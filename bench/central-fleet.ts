@@ -68,7 +68,7 @@ class SimSite {
 
   batch(n: number): LocalBatch {
     const now = Date.now();
-    const after = { events: this.seq, lookups: this.lookup };
+    const after = { events: this.seq, lookups: this.lookup, notices: 0, observations: 0 };
     const events: SyncedEvent[] = [];
     const tickets: SyncedTicket[] = [];
     const lookups: StoredLookup[] = [];
@@ -113,7 +113,7 @@ class SimSite {
         verdict: null,
       });
     }
-    return { events, tickets, lookups, lots: null, after };
+    return { events, tickets, lookups, lots: null, notices: [], observations: [], after };
   }
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "bun";
+import { CENTRAL_SCHEMA_VERSION } from "../../src/modules/sync/central-schema.ts";
 import { boxesForFile } from "../support/binary.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../support/postgres.ts";
 import { eventually, officeSql } from "../support/sync.ts";
@@ -41,7 +42,7 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     const first = await box.run(["central", "init", pg.url], {
       env: { PARKD_CENTRAL_PASSWORD: pg.password },
     });
-    expect(first.stderr).toContain("version 0 -> 3");
+    expect(first.stderr).toContain(`version 0 -> ${CENTRAL_SCHEMA_VERSION}`);
     expect(first.code).toBe(0);
     const pwFile = join(box.dir, "office-password");
     writeFileSync(pwFile, `${pg.password}\n`);

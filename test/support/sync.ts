@@ -32,10 +32,14 @@ export interface SiteBox {
   close(): void;
 }
 
-export function siteBox(site: string, dir = mkdtempSync(join(tmpdir(), `parkd-site-${site}-`))): SiteBox {
+export function siteBox(
+  site: string,
+  dir = mkdtempSync(join(tmpdir(), `parkd-site-${site}-`)),
+  now?: () => number,
+): SiteBox {
   const store = openStore(dir);
   // Tests post events back to back, faster than the per-credential rate limit allows.
-  const ctx = createContext(store, { timezone: "Europe/Stockholm", rateLimitPerSecond: 0 });
+  const ctx = createContext(store, { timezone: "Europe/Stockholm", rateLimitPerSecond: 0 }, now);
   const { app, credentials, lookupRecorder, office } = composeBox(ctx);
   const mint = (name: string, scope: "tickets:write" | "admin" | "permits:read") =>
     credentials.createToken({ name: `${name}-${crypto.randomUUID()}`, scopes: [scope] }).token;

@@ -6,7 +6,15 @@ import type { Store } from "../../platform/store/db.ts";
 /** What the sync reads to push and writes when it pulls. */
 export type SyncStore = Pick<
   Store,
-  "syncCursors" | "ticketSync" | "lookups" | "lots" | "permits" | "transaction"
+  | "syncCursors"
+  | "ticketSync"
+  | "lookups"
+  | "lots"
+  | "permits"
+  | "notices"
+  | "observations"
+  | "photos"
+  | "transaction"
 >;
 
 /** What the sync with the office needs from the box. */

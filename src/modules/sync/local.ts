@@ -1,7 +1,9 @@
 import type { StoredLookup } from "../../platform/store/lookups.ts";
 import type { StoredLot } from "../../platform/store/lots.ts";
+import type { SyncedNotice, SyncedPhoto } from "../../platform/store/notices.ts";
+import type { StoredObservation } from "../../platform/store/observations.ts";
 import type { OfficePermit } from "../../platform/store/permits.ts";
-import type { SyncStream } from "../../platform/store/sync-cursors.ts";
+import type { CountedStream, SyncStream } from "../../platform/store/sync-cursors.ts";
 import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets/rows.ts";
 import type { SyncStore } from "./deps.ts";
 
@@ -12,8 +14,34 @@ export interface LocalBatch {
   lookups: StoredLookup[];
   /** Every lot, when they changed since the last push (by fingerprint); else null. */
   lots: { rows: StoredLot[]; fingerprint: string } | null;
+  /** Notices issued, voided or given a photo since the last push, each with its photos' records. */
+  notices: SyncedNotice[];
+  observations: StoredObservation[];
   /** The cursors the batch follows: the office must hold the rows at or below them already. */
-  after: { events: number; lookups: number };
+  after: Record<CountedStream, number>;
+}
+
+/** Where the photo files stand: the last (notice sync_seq, hash) the office took. */
+export interface PhotoCursor {
+  seq: number;
+  hash: string;
+}
+
+export function parsePhotoCursor(value: string | undefined): PhotoCursor {
+  const at = value?.indexOf(":") ?? -1;
+  if (value === undefined || at < 0) return { seq: 0, hash: "" };
+  return { seq: Number(value.slice(0, at)) || 0, hash: value.slice(at + 1) };
+}
+
+export const photoCursorValue = (c: PhotoCursor) => `${c.seq}:${c.hash}`;
+
+/** The numbers a store hands out that the office keeps (a notice's number is printed on it). */
+export interface LocalIds {
+  events: number;
+  lookups: number;
+  notices: number;
+  noticeNumber: number;
+  observations: number;
 }
 
 /** What the sync reads from and writes to the box's own store, through its repositories. */
@@ -34,7 +62,7 @@ export class SyncLocal {
     return id;
   }
 
-  position(stream: "events" | "lookups"): number {
+  position(stream: CountedStream): number {
     return this.store.syncCursors.position(stream);
   }
 
@@ -51,7 +79,12 @@ export class SyncLocal {
   batch(limit: number): LocalBatch {
     const s = this.store;
     return s.transaction((): LocalBatch => {
-      const after = { events: s.syncCursors.position("events"), lookups: s.syncCursors.position("lookups") };
+      const after = {
+        events: s.syncCursors.position("events"),
+        lookups: s.syncCursors.position("lookups"),
+        notices: s.syncCursors.position("notices"),
+        observations: s.syncCursors.position("observations"),
+      };
       const events = s.ticketSync.eventsAfter(after.events, limit);
       const tickets: SyncedTicket[] = [];
       const seen = new Set<string>();
@@ -65,19 +98,47 @@ export class SyncLocal {
       const lookups = s.lookups.after(after.lookups, limit);
       const fingerprint = s.lots.fingerprint();
       const lots = fingerprint === s.syncCursors.get("lots") ? null : { rows: s.lots.rows(), fingerprint };
-      return { events, tickets, lookups, lots, after };
+      const notices = s.notices.syncAfter(after.notices, limit);
+      const observations = s.observations.after(after.observations, limit);
+      return { events, tickets, lookups, lots, notices, observations, after };
     })();
   }
 
-  /** The highest event seq and lookup id this store ever handed out. */
-  lastIds(): { events: number; lookups: number } {
-    return { events: this.store.ticketSync.lastSeq(), lookups: this.store.lookups.lastId() };
+  /** The photos the office may take next: of notices it holds already, after the photo cursor. */
+  photoCandidates(limit: number): SyncedPhoto[] {
+    const s = this.store;
+    return s.transaction(() =>
+      s.notices.photosAfter(
+        parsePhotoCursor(s.syncCursors.get("photos")),
+        s.syncCursors.position("notices"),
+        limit,
+      ),
+    )();
   }
 
-  /** New events and lookup records are numbered after these (see CentralSync.reconcile). */
-  continueAfter(ids: { events: number; lookups: number }): void {
+  /** A photo's file; null when retention removed it since its record was read. */
+  photoFile(hash: string): Uint8Array | null {
+    return this.store.photos.read(hash);
+  }
+
+  /** The highest of each number this store ever handed out. */
+  lastIds(): LocalIds {
+    const notices = this.store.notices.lastIds();
+    return {
+      events: this.store.ticketSync.lastSeq(),
+      lookups: this.store.lookups.lastId(),
+      notices: notices.sync,
+      noticeNumber: notices.number,
+      observations: this.store.observations.lastId(),
+    };
+  }
+
+  /** New rows are numbered after these (see reconcile). */
+  continueAfter(ids: LocalIds): void {
     this.store.ticketSync.continueAfter(ids.events);
     this.store.lookups.continueAfter(ids.lookups);
+    this.store.notices.continueAfter({ number: ids.noticeNumber, sync: ids.notices });
+    this.store.observations.continueAfter(ids.observations);
   }
 
   /** Events the office does not have yet, and when the oldest of them arrived. */

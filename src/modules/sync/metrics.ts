@@ -1,5 +1,5 @@
 import type { GaugeSource } from "../../platform/metrics.ts";
-import type { SyncStatus } from "./job.ts";
+import { PUSHED_KINDS, type SyncStatus } from "./job.ts";
 
 const seconds = (ms: number | null) => (ms === null ? 0 : ms / 1000);
 
@@ -58,9 +58,9 @@ export function syncGauges(status: () => SyncStatus): GaugeSource[] {
     }),
     () => ({
       name: "parkd_sync_pushed_rows_total",
-      help: "Rows sent to the office since the start, by kind.",
+      help: "Rows sent to the office since the start, by kind (photos: notice photo files).",
       type: "counter",
-      samples: (["events", "tickets", "lookups", "lots"] as const).map((kind) => ({
+      samples: PUSHED_KINDS.map((kind) => ({
         labels: { ...site(), kind },
         value: read().pushed[kind],
       })),

@@ -1,6 +1,8 @@
 import type { SQL } from "bun";
 import type { StoredLookup } from "../../platform/store/lookups.ts";
 import type { StoredLot } from "../../platform/store/lots.ts";
+import type { SyncedNotice } from "../../platform/store/notices.ts";
+import type { StoredObservation } from "../../platform/store/observations.ts";
 import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets/rows.ts";
 import type { LocalBatch } from "./local.ts";
 
@@ -9,7 +11,9 @@ import type { LocalBatch } from "./local.ts";
  * travel as one JSON parameter (jsonb_to_recordset): the statements stay fixed, so they are
  * prepared once per connection whatever the batch size. Every write is idempotent: events and
  * lookups are keyed by (site, seq|id) and skipped when present, a ticket's state replaces the
- * stored one only if it includes at least the same events (last_seq), lots are replaced whole.
+ * stored one only if it includes at least the same events (last_seq), lots are replaced whole,
+ * a notice only by a later state of itself (sync_seq), a car's mark of a day only by a later
+ * mark (id), and a photo file is skipped when present (site, hash).
  * A batch sent twice, or an older one sent after a newer one, changes nothing.
  */
 
@@ -76,6 +80,48 @@ const lotJson = (l: StoredLot) => ({
   updated_by: clean(l.updatedBy),
 });
 
+const noticeJson = (n: SyncedNotice) => ({
+  notice_id: clean(n.id),
+  number: n.number,
+  plate: clean(n.plate),
+  plate_norm: clean(n.plateNorm),
+  zone: n.zone,
+  lot_id: n.lotId,
+  verdict: n.verdict,
+  reason_code: clean(n.reasonCode),
+  reason_title: clean(n.reasonTitle),
+  amount: n.amount,
+  currency: clean(n.currency),
+  note: clean(n.note),
+  observed_at: n.observedAt,
+  issued_at: n.issuedAt,
+  issued_by: clean(n.issuedBy),
+  voided_at: n.voidedAt,
+  voided_by: clean(n.voidedBy),
+  void_reason: clean(n.voidReason),
+  photos: n.photos.map((p) => ({
+    hash: p.hash,
+    content_type: p.contentType,
+    bytes: p.bytes,
+    width: p.width,
+    height: p.height,
+    added_at: new Date(p.addedAt).toISOString(),
+  })),
+  sync_seq: n.syncSeq,
+});
+
+const observationJson = (o: StoredObservation) => ({
+  id: o.id,
+  plate: clean(o.plate),
+  plate_norm: clean(o.plateNorm),
+  zone: o.zone,
+  day_start: o.dayStart,
+  first_seen_at: o.firstSeenAt,
+  limit_seconds: o.limitSeconds,
+  note: clean(o.note),
+  marked_by: clean(o.markedBy),
+});
+
 /** ms since the epoch (a JSON number) to timestamptz. */
 const ts = (col: string) => `to_timestamp((r.${col})::double precision / 1000)`;
 
@@ -126,6 +172,54 @@ const UPSERT_LOTS = `INSERT INTO parkd.lots AS l
     updated_at = excluded.updated_at, updated_by = excluded.updated_by, removed_at = NULL, pushed_at = now()
   WHERE l.updated_at IS DISTINCT FROM excluded.updated_at OR l.removed_at IS NOT NULL`;
 
+// A notice is replaced only by a later state of itself (sync_seq). One whose number the office
+// holds under another id goes to notice_number_clashes instead (see 0004_notices.sql), so that
+// neither notice is lost and the batch still commits; the statement returns those numbers.
+const UPSERT_NOTICES = `WITH r AS MATERIALIZED (
+    SELECT * FROM jsonb_to_recordset($2::text::jsonb) AS r(notice_id text, number bigint, plate text,
+      plate_norm text, zone integer, lot_id integer, verdict text, reason_code text, reason_title text,
+      amount bigint, currency text, note text, observed_at bigint, issued_at bigint, issued_by text,
+      voided_at bigint, voided_by text, void_reason text, photos jsonb, sync_seq bigint)
+  ), clash AS (
+    SELECT r.* FROM r WHERE EXISTS (SELECT 1 FROM parkd.notices o
+      WHERE o.site = $1 AND o.number = r.number AND o.notice_id <> r.notice_id)
+  ), kept AS (
+    INSERT INTO parkd.notice_number_clashes AS c (site, notice_id, number, sync_seq, notice)
+    SELECT $1, clash.notice_id, clash.number, clash.sync_seq, to_jsonb(clash) FROM clash
+    ON CONFLICT (site, notice_id) DO UPDATE SET number = excluded.number, sync_seq = excluded.sync_seq,
+      notice = excluded.notice, pushed_at = now()
+    WHERE c.sync_seq < excluded.sync_seq
+  ), stored AS (
+    INSERT INTO parkd.notices AS n
+      (site, notice_id, number, plate, plate_norm, zone, lot_id, verdict, reason_code, reason_title, amount,
+       currency, note, observed_at, issued_at, issued_by, voided_at, voided_by, void_reason, photos, sync_seq)
+    SELECT $1, r.notice_id, r.number, r.plate, r.plate_norm, r.zone, r.lot_id, r.verdict, r.reason_code,
+      r.reason_title, r.amount, r.currency, r.note, ${ts("observed_at")}, ${ts("issued_at")}, r.issued_by,
+      ${ts("voided_at")}, r.voided_by, r.void_reason, r.photos, r.sync_seq
+    FROM r WHERE r.notice_id NOT IN (SELECT notice_id FROM clash)
+    ON CONFLICT (site, notice_id) DO UPDATE SET plate = excluded.plate, plate_norm = excluded.plate_norm,
+      zone = excluded.zone, lot_id = excluded.lot_id, verdict = excluded.verdict,
+      reason_code = excluded.reason_code, reason_title = excluded.reason_title, amount = excluded.amount,
+      currency = excluded.currency, note = excluded.note, observed_at = excluded.observed_at,
+      issued_at = excluded.issued_at, issued_by = excluded.issued_by, voided_at = excluded.voided_at,
+      voided_by = excluded.voided_by, void_reason = excluded.void_reason, photos = excluded.photos,
+      sync_seq = excluded.sync_seq, pushed_at = now()
+    WHERE n.sync_seq < excluded.sync_seq
+  )
+  SELECT coalesce((SELECT json_agg(number ORDER BY number) FROM clash), '[]')::text AS clashes`;
+
+// One mark a car and day, as at the box: a later one (a higher id) replaces it.
+const UPSERT_OBSERVATIONS = `INSERT INTO parkd.observations AS o
+  (site, id, plate, plate_norm, zone, day_start, first_seen_at, limit_seconds, note, marked_by)
+  SELECT $1, r.id, r.plate, r.plate_norm, r.zone, ${ts("day_start")}, ${ts("first_seen_at")}, r.limit_seconds,
+    r.note, r.marked_by
+  FROM jsonb_to_recordset($2::text::jsonb) AS r(id bigint, plate text, plate_norm text, zone integer,
+    day_start bigint, first_seen_at bigint, limit_seconds integer, note text, marked_by text)
+  ON CONFLICT (site, plate_norm, day_start) DO UPDATE SET id = excluded.id, plate = excluded.plate,
+    zone = excluded.zone, first_seen_at = excluded.first_seen_at, limit_seconds = excluded.limit_seconds,
+    note = excluded.note, marked_by = excluded.marked_by, pushed_at = now()
+  WHERE o.id < excluded.id`;
+
 /** Lots the box no longer has: kept for old tickets' sake, marked removed. */
 const REMOVE_LOTS = `UPDATE parkd.lots SET removed_at = now(), pushed_at = now()
   WHERE site = $1 AND removed_at IS NULL
@@ -143,7 +237,13 @@ const TOUCH_SITE = `INSERT INTO parkd.sites AS s (site, last_push_at, pushed_seq
   WHERE s.box_id IS NULL OR s.box_id = excluded.box_id
   RETURNING site,
     coalesce((SELECT max(seq) FROM parkd.events WHERE site = $1 AND seq <= $6::bigint), 0)::text AS held_events,
-    coalesce((SELECT max(id) FROM parkd.lookups WHERE site = $1 AND id <= $7::bigint), 0)::text AS held_lookups`;
+    coalesce((SELECT max(id) FROM parkd.lookups WHERE site = $1 AND id <= $7::bigint), 0)::text AS held_lookups,
+    greatest(
+      coalesce((SELECT max(sync_seq) FROM parkd.notices WHERE site = $1 AND sync_seq <= $8::bigint), 0),
+      coalesce((SELECT max(sync_seq) FROM parkd.notice_number_clashes WHERE site = $1 AND sync_seq <= $8::bigint), 0)
+    )::text AS held_notices,
+    coalesce((SELECT max(id) FROM parkd.observations WHERE site = $1 AND id <= $9::bigint), 0)::text
+      AS held_observations`;
 
 /** Another box already pushes under this site id: its events would be taken for this one's. */
 export class SiteClaimedError extends Error {
@@ -159,6 +259,8 @@ export class SiteClaimedError extends Error {
 export interface OfficeGap {
   events: number;
   lookups: number;
+  notices: number;
+  observations: number;
 }
 
 class GapFound extends Error {
@@ -172,9 +274,13 @@ export interface PushCounts {
   tickets: number;
   lookups: number;
   lots: number;
+  notices: number;
+  observations: number;
 }
 
-export type PushResult = { stored: PushCounts; gap?: undefined } | { gap: OfficeGap; stored?: undefined };
+export type PushResult =
+  | { stored: PushCounts; clashes: number[]; gap?: undefined }
+  | { gap: OfficeGap; stored?: undefined; clashes?: undefined };
 
 export interface PushingBox {
   site: string;
@@ -191,6 +297,7 @@ export interface PushingBox {
 export async function pushBatch(sql: SQL, box: PushingBox, b: LocalBatch): Promise<PushResult> {
   const { site } = box;
   const maxSeq = b.events.length > 0 ? b.events[b.events.length - 1]!.seq : 0;
+  let clashes: number[] = [];
   try {
     await sql.begin(async (tx) => {
       // The site row first: every other table refers to it, and it says whose site it is.
@@ -202,10 +309,23 @@ export async function pushBatch(sql: SQL, box: PushingBox, b: LocalBatch): Promi
         box.timeZone ?? null,
         b.after.events,
         b.after.lookups,
+        b.after.notices,
+        b.after.observations,
       ]);
       if (!claimed) throw new SiteClaimedError(site);
-      const held = { events: Number(claimed.held_events), lookups: Number(claimed.held_lookups) };
-      if (held.events < b.after.events || held.lookups < b.after.lookups) throw new GapFound(held);
+      const held: OfficeGap = {
+        events: Number(claimed.held_events),
+        lookups: Number(claimed.held_lookups),
+        notices: Number(claimed.held_notices),
+        observations: Number(claimed.held_observations),
+      };
+      if (
+        held.events < b.after.events ||
+        held.lookups < b.after.lookups ||
+        held.notices < b.after.notices ||
+        held.observations < b.after.observations
+      )
+        throw new GapFound(held);
       if (b.events.length > 0)
         await tx.unsafe(INSERT_EVENTS, [site, JSON.stringify(b.events.map(eventJson))]);
       if (b.tickets.length > 0)
@@ -217,6 +337,12 @@ export async function pushBatch(sql: SQL, box: PushingBox, b: LocalBatch): Promi
           await tx.unsafe(UPSERT_LOTS, [site, JSON.stringify(b.lots.rows.map(lotJson))]);
         await tx.unsafe(REMOVE_LOTS, [site, JSON.stringify(b.lots.rows.map((l) => l.id))]);
       }
+      if (b.notices.length > 0) {
+        const [r] = await tx.unsafe(UPSERT_NOTICES, [site, JSON.stringify(b.notices.map(noticeJson))]);
+        clashes = JSON.parse(String(r.clashes)) as number[];
+      }
+      if (b.observations.length > 0)
+        await tx.unsafe(UPSERT_OBSERVATIONS, [site, JSON.stringify(b.observations.map(observationJson))]);
     });
   } catch (e) {
     if (e instanceof GapFound) return { gap: e.gap };
@@ -228,26 +354,85 @@ export async function pushBatch(sql: SQL, box: PushingBox, b: LocalBatch): Promi
       tickets: b.tickets.length,
       lookups: b.lookups.length,
       lots: b.lots ? b.lots.rows.length : 0,
+      notices: b.notices.length,
+      observations: b.observations.length,
     },
+    clashes,
   };
 }
 
+/** What the office holds for a site: the highest of each kind's cursor, and of its notice numbers. */
+export interface OfficePositions {
+  events: number;
+  lookups: number;
+  /** The highest notice sync_seq (a clashing notice's too). */
+  notices: number;
+  observations: number;
+  noticeNumber: number;
+}
+
 /**
- * Where the office stands for this site: the highest event seq and lookup id it holds (after
- * checking that the site is this box's). A box whose cursor is ahead of this (the office restored an
- * older backup) goes back and sends again what is missing.
+ * Where the office stands for this site (after checking that the site is this box's). A box whose
+ * cursor is ahead of this (the office restored an older backup) goes back and sends again what is
+ * missing.
  */
-export async function officePositions(
-  sql: SQL,
-  site: string,
-  boxId: string,
-): Promise<{ events: number; lookups: number }> {
+export async function officePositions(sql: SQL, site: string, boxId: string): Promise<OfficePositions> {
   const [row] = await sql.unsafe(
     `SELECT (SELECT box_id::text FROM parkd.sites WHERE site = $1) AS holder,
        coalesce((SELECT max(seq) FROM parkd.events WHERE site = $1), 0)::text AS events,
-       coalesce((SELECT max(id) FROM parkd.lookups WHERE site = $1), 0)::text AS lookups`,
+       coalesce((SELECT max(id) FROM parkd.lookups WHERE site = $1), 0)::text AS lookups,
+       greatest(coalesce((SELECT max(sync_seq) FROM parkd.notices WHERE site = $1), 0),
+         coalesce((SELECT max(sync_seq) FROM parkd.notice_number_clashes WHERE site = $1), 0))::text AS notices,
+       coalesce((SELECT max(id) FROM parkd.observations WHERE site = $1), 0)::text AS observations,
+       greatest(coalesce((SELECT max(number) FROM parkd.notices WHERE site = $1), 0),
+         coalesce((SELECT max(number) FROM parkd.notice_number_clashes WHERE site = $1), 0))::text AS numbers`,
     [site],
   );
   if (row.holder !== null && row.holder !== boxId) throw new SiteClaimedError(site);
-  return { events: Number(row.events), lookups: Number(row.lookups) };
+  return {
+    events: Number(row.events),
+    lookups: Number(row.lookups),
+    notices: Number(row.notices),
+    observations: Number(row.observations),
+    noticeNumber: Number(row.numbers),
+  };
+}
+
+/** A notice photo's file, as a push sends it. */
+export interface PhotoFile {
+  hash: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+/** Of these hashes, the ones whose files the office already holds for the site. */
+export async function photosHeld(sql: SQL, site: string, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows: { hash: string }[] = await sql.unsafe(
+    `SELECT hash FROM parkd.notice_photos
+     WHERE site = $1 AND hash IN (SELECT jsonb_array_elements_text($2::text::jsonb))`,
+    [site, JSON.stringify(hashes)],
+  );
+  return new Set(rows.map((r) => r.hash));
+}
+
+/**
+ * Stores photo files for the site (after the notices that name them), in one transaction; a file
+ * the office has already is left as it is.
+ */
+export async function pushPhotos(sql: SQL, site: string, files: PhotoFile[]): Promise<void> {
+  if (files.length === 0) return;
+  const rows = files.map((f) => ({
+    hash: f.hash,
+    content_type: f.contentType,
+    size: f.data.byteLength,
+    data: Buffer.from(f.data).toString("base64"),
+  }));
+  await sql.unsafe(
+    `INSERT INTO parkd.notice_photos (site, hash, content_type, size, data)
+     SELECT $1, r.hash, r.content_type, r.size, decode(r.data, 'base64')
+     FROM jsonb_to_recordset($2::text::jsonb) AS r(hash text, content_type text, size integer, data text)
+     ON CONFLICT (site, hash) DO NOTHING`,
+    [site, JSON.stringify(rows)],
+  );
 }

@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import { log } from "../../platform/log.ts";
 import { checkCentralSchema } from "./central-schema.ts";
-import type { SyncLocal } from "./local.ts";
+import { parsePhotoCursor, photoCursorValue, type SyncLocal } from "./local.ts";
 import { officePositions } from "./pusher.ts";
 import { checkSiteRole } from "./site-roles.ts";
 
@@ -27,6 +27,11 @@ export async function reconcile(sql: SQL, local: SyncLocal, site: string, now: n
   const back: Record<string, string> = {};
   if (local.position("events") > office.events) back.events = String(office.events);
   if (local.position("lookups") > office.lookups) back.lookups = String(office.lookups);
+  if (local.position("observations") > office.observations) back.observations = String(office.observations);
+  if (local.position("notices") > office.notices) {
+    back.notices = String(office.notices);
+    back.photos = photosBack(local, office.notices);
+  }
   back.lots = "";
   local.setCursors(back, now);
   if (back.events !== undefined)
@@ -35,14 +40,33 @@ export async function reconcile(sql: SQL, local: SyncLocal, site: string, now: n
     });
   // The office holds seqs and ids this box would hand out again, and would take the new rows for
   // the old ones.
+  // A notice's number is printed on it: one handed out twice is two paper notices with one number.
   const own = local.lastIds();
-  if (own.events < office.events || own.lookups < office.lookups) {
-    local.continueAfter(office);
+  const theirs = {
+    events: office.events,
+    lookups: office.lookups,
+    notices: office.notices,
+    noticeNumber: office.noticeNumber,
+    observations: office.observations,
+  };
+  if ((Object.keys(theirs) as (keyof typeof theirs)[]).some((k) => own[k] < theirs[k])) {
+    local.continueAfter(theirs);
     log("notice", "central sync: the office has rows this store lost; new ones are numbered after them", {
       events: office.events,
       lookups: office.lookups,
+      notice_number: office.noticeNumber,
+      observations: office.observations,
     });
   }
   // Events up to here go out again.
   return back.events === undefined ? 0 : sentUpTo;
+}
+
+/**
+ * The photo cursor when the notices' goes back to `notices`: the files of the notices sent again
+ * go again too (the office skips the ones it holds).
+ */
+export function photosBack(local: SyncLocal, notices: number): string {
+  const at = parsePhotoCursor(local.cursor("photos"));
+  return photoCursorValue(at.seq > notices ? { seq: notices, hash: "" } : at);
 }

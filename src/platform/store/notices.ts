@@ -6,11 +6,14 @@ import {
   countDistinct,
   desc,
   eq,
+  getTableColumns,
+  gt,
   gte,
   inArray,
   isNotNull,
   isNull,
   lt,
+  lte,
   notExists,
   notInArray,
   or,
@@ -47,6 +50,12 @@ export type NoticeValues = Omit<NoticeFacts, "number" | "voidedAt" | "voidedBy" 
 export type StoredNotice = NoticeFacts & { plateNorm: string; syncSeq: number };
 
 export type StoredPhoto = PhotoFacts & { noticeId: string; addedAt: number };
+
+/** A notice as the office sync sends it: with the records of its photos. */
+export type SyncedNotice = StoredNotice & { photos: StoredPhoto[] };
+
+/** A photo the office sync may send, in the order it goes: by its notice's sync_seq, then hash. */
+export type SyncedPhoto = StoredPhoto & { syncSeq: number };
 
 /** What the operator narrows the notices to; every field optional. */
 export interface NoticeFilter {
@@ -233,6 +242,69 @@ export class NoticeRecords {
       .orderBy(desc(notices.number))
       .limit(limit)
       .all();
+  }
+
+  /**
+   * The notices written (issued, voided, given a photo) after the sync cursor, in the order they
+   * were written, each with its photos' records: one snapshot when called inside a transaction.
+   */
+  syncAfter(seq: number, limit: number): SyncedNotice[] {
+    return this.db
+      .select()
+      .from(notices)
+      .where(gt(notices.syncSeq, seq))
+      .orderBy(asc(notices.syncSeq))
+      .limit(limit)
+      .all()
+      .map((n) => ({ ...n, photos: this.photos(n.id) }));
+  }
+
+  /**
+   * The photos after (seq, hash) of the notices at or below `upTo` (the rows the office holds
+   * already), in (sync_seq, hash) order. A notice written again moves past the cursor with all its
+   * photos: the caller skips the ones the office has.
+   */
+  photosAfter(after: { seq: number; hash: string }, upTo: number, limit: number): SyncedPhoto[] {
+    return this.db
+      .select({ ...getTableColumns(noticePhotos), syncSeq: notices.syncSeq })
+      .from(noticePhotos)
+      .innerJoin(notices, eq(notices.id, noticePhotos.noticeId))
+      .where(
+        and(
+          sql`(${notices.syncSeq}, ${noticePhotos.hash}) > (${after.seq}, ${after.hash})`,
+          lte(notices.syncSeq, upTo),
+        ),
+      )
+      .orderBy(asc(notices.syncSeq), asc(noticePhotos.hash))
+      .limit(limit)
+      .all();
+  }
+
+  /** The highest notice number and sync sequence this store ever handed out (retention keeps them). */
+  lastIds(): { number: number; sync: number } {
+    const q = this.db.select().from(noticeCounters).all();
+    const of = (name: string) => q.find((r) => r.name === name)?.last ?? 0;
+    return { number: of("number"), sync: of("sync") };
+  }
+
+  /**
+   * New notices get numbers, and writes sync sequences, above these: after the store was restored
+   * from an older backup, the office holds numbers this store would hand out again.
+   */
+  continueAfter(ids: { number: number; sync: number }): void {
+    this.db.transaction((tx) => {
+      for (const [name, last] of [
+        ["number", ids.number],
+        ["sync", ids.sync],
+      ] as const)
+        tx.insert(noticeCounters)
+          .values({ name, last })
+          .onConflictDoUpdate({
+            target: noticeCounters.name,
+            set: { last: sql`max(${noticeCounters.last}, excluded.last)` },
+          })
+          .run();
+    });
   }
 
   private next(name: "number" | "sync"): number {

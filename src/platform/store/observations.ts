@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { observations } from "./schema/index.ts";
 import type { WrittenRows } from "./written.ts";
@@ -78,6 +78,32 @@ export class ObservationRecords {
       .orderBy(asc(o.firstSeenAt))
       .limit(batch);
     return this.db.delete(o).where(inArray(o.id, oldest)).returning({ id: o.id }).all().length;
+  }
+
+  /** The marks made after the office sync's cursor, oldest first. */
+  after(id: number, limit: number): StoredObservation[] {
+    return this.db.select().from(o).where(gt(o.id, id)).orderBy(asc(o.id)).limit(limit).all();
+  }
+
+  /** The highest id this store ever handed out (a replaced or expired mark's too). */
+  lastId(): number {
+    // drizzle's raw get answers the row as its values, in the order selected.
+    const [id] = this.db.get<[number]>(
+      sql`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'observations'), 0),
+        coalesce((SELECT max(id) FROM observations), 0))`,
+    );
+    return id;
+  }
+
+  /** New marks get ids above `id` (after a restore, the office holds ids handed out again). */
+  continueAfter(id: number): void {
+    this.db.transaction((tx) => {
+      tx.run(sql`DELETE FROM sqlite_sequence WHERE name = 'observations' AND seq < ${id}`);
+      tx.run(
+        sql`INSERT INTO sqlite_sequence (name, seq) SELECT 'observations', ${id} WHERE changes() > 0
+          OR NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'observations')`,
+      );
+    });
   }
 
   countBefore(cutoff: number): number {

@@ -6,11 +6,24 @@ import { syncCursors } from "./schema/index.ts";
 
 /**
  * The one owner of `sync_cursors`: how far the sync with the office got, one value per stream
- * ("events" and "lookups": the last seq/id the office stored; "lots": a fingerprint of the lots
- * last sent; "permits": the office's transaction horizon of the last pull), and "box": this
+ * ("events", "lookups", "notices" and "observations": the last seq/id the office stored, a
+ * notice's being its sync_seq; "photos": "seq:hash", the last notice photo whose file the office
+ * took; "lots": a fingerprint of the lots last sent; "permits": the office's transaction horizon
+ * of the last pull), and "box": this
  * store's own random id, by which the office tells two boxes given the same site id apart.
  */
-export type SyncStream = "events" | "lookups" | "lots" | "permits" | "box";
+export type SyncStream =
+  | "events"
+  | "lookups"
+  | "lots"
+  | "permits"
+  | "box"
+  | "notices"
+  | "observations"
+  | "photos";
+
+/** The streams whose cursor is a number: the last seq or id the office stored. */
+export type CountedStream = "events" | "lookups" | "notices" | "observations";
 
 export class SyncCursors {
   private readonly one;
@@ -48,8 +61,8 @@ export class SyncCursors {
     return this.one.get({ stream })?.at;
   }
 
-  /** A number cursor (events, lookups); 0 before the first push. */
-  position(stream: "events" | "lookups"): number {
+  /** A number cursor; 0 before the first push. */
+  position(stream: CountedStream): number {
     const v = this.get(stream);
     return v === undefined || v === "" ? 0 : Number(v);
   }

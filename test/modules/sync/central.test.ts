@@ -138,7 +138,15 @@ describe.skipIf(!available)("central sync against a real PostgreSQL", () => {
     await pushBatch(
       office,
       { site: "twice", boxId, version: "test" },
-      { events: [], tickets: [stale], lookups: [], lots: null, after: { events: 0, lookups: 0 } },
+      {
+        events: [],
+        tickets: [stale],
+        lookups: [],
+        lots: null,
+        notices: [],
+        observations: [],
+        after: { events: 0, lookups: 0, notices: 0, observations: 0 },
+      },
     );
     expect(await office`SELECT * FROM parkd.tickets WHERE site = 'twice' ORDER BY ticket_id`).toEqual(before);
     // A newer one replaces it.

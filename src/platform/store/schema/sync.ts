@@ -2,9 +2,11 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { PermitWindow } from "./permits.ts";
 
 /**
- * How far the sync with the office got, one row per stream: "events" and "lookups" (the last
- * seq/id the office has stored), "lots" (a fingerprint of the lots last pushed), "permits" (the
- * office's transaction horizon of the last pull). Values are text: the horizon is a 64-bit id.
+ * How far the sync with the office got, one row per stream: "events", "lookups", "notices" and
+ * "observations" (the last seq/id the office has stored, a notice's its sync_seq), "photos" (the
+ * last notice photo file sent, "sync_seq:hash"), "lots" (a fingerprint of the lots last pushed),
+ * "permits" (the office's transaction horizon of the last pull). Values are text: the horizon is
+ * a 64-bit id.
  */
 export const syncCursors = sqliteTable("sync_cursors", {
   stream: text().primaryKey(),

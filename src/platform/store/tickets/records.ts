@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, asc, count, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
 import { insertColumns, setColumns } from "../columns.ts";
 import type { Db } from "../db.ts";
