@@ -68,11 +68,54 @@ export function isOverLimit(o: Pick<Observation, "firstSeenAt" | "limitSeconds">
   return at > overLimitAt(o);
 }
 
+/**
+ * How far ahead of the box's clock a phone's time of marking may be: a phone set a little fast
+ * marks at the box's time instead. Further ahead is a wrong clock, refused: a car "first seen"
+ * later than it was would be over its limit later than it is.
+ */
+export const MARK_AHEAD_MS = 2 * 60_000;
+
+/**
+ * When a mark made at `markedAt` by the phone's clock counts from, at the box's `now`: the time of
+ * marking, or `now` for a time a little ahead (a mark is never first seen in the box's future).
+ * A problem (as words for the field) when the time is too far ahead, or was before the site-local
+ * day began: a mark counts its own day only, so one kept on the phone past midnight counts nothing.
+ */
+export function markTime(
+  markedAt: number,
+  now: number,
+  timezone: string,
+): { at: number; problem: null } | { at: null; problem: string } {
+  if (markedAt > now + MARK_AHEAD_MS)
+    return {
+      at: null,
+      problem: `marked_at is more than ${MARK_AHEAD_MS / 60_000} minutes later than the box's clock; check the phone's time`,
+    };
+  if (markedAt < startOfDay(now, timezone))
+    return {
+      at: null,
+      problem: "marked_at is before today (site time) began: a mark counts on its own day only",
+    };
+  return { at: Math.min(markedAt, now), problem: null };
+}
+
 export const OBSERVATION_REFUSALS = {
   "zone-without-time-limit": {
     kind: "invalid",
     title: "Zone has no time limit",
     example:
       "Zone 1002 has no parking lot with a time limit (max_time); a car is marked only where one is posted",
+  },
+  "mark-exists": {
+    kind: "conflict",
+    title: "Another mark has this id",
+    example:
+      "Mark id 3f2a9c1e-… is already stored for another car, zone or note; a retry must send the same mark",
+  },
+  "marked-later-elsewhere": {
+    kind: "conflict",
+    title: "Marked later in another zone",
+    example:
+      "ABC123 was marked in zone 1003 at 2026-06-15T10:32:00.000000Z, after this mark's time (2026-06-15T10:02:00.000000Z): the later mark stands",
   },
 } as const satisfies RefusalTable;

@@ -18,6 +18,8 @@ export type ObservationValues = {
   limitSeconds: number;
   note: string;
   markedBy: string;
+  /** The phone's id for the mark, when it sent one. */
+  markId: string | null;
 };
 
 export type StoredObservation = ObservationValues & { id: number };
@@ -26,6 +28,7 @@ const COLUMNS = columnList(observations);
 
 export class ObservationRecords {
   private readonly ofCar: Statement<StoredObservation, [string, number]>;
+  private readonly ofMark: Statement<StoredObservation, [string]>;
   private readonly ofZone: Statement<StoredObservation, [number, number]>;
   private readonly insertRow: Statement<StoredObservation, [ObservationValues]>;
   private readonly deleteRow: Statement<void, [number]>;
@@ -39,6 +42,7 @@ export class ObservationRecords {
     this.ofCar = sqlite.prepare(
       `SELECT ${COLUMNS} FROM observations WHERE plate_norm = ?1 AND day_start = ?2`,
     );
+    this.ofMark = sqlite.prepare(`SELECT ${COLUMNS} FROM observations WHERE mark_id = ?1`);
     this.ofZone = sqlite.prepare(
       `SELECT ${COLUMNS} FROM observations WHERE zone = ?1 AND day_start = ?2 ORDER BY plate_norm`,
     );
@@ -52,6 +56,7 @@ export class ObservationRecords {
         "limitSeconds",
         "note",
         "markedBy",
+        "markId",
       ])} RETURNING ${COLUMNS}`,
     );
     this.deleteRow = sqlite.prepare("DELETE FROM observations WHERE id = ?1");
@@ -64,6 +69,11 @@ export class ObservationRecords {
   /** The car's observation of the site-local day starting at `dayStart`, in whichever zone. */
   ofCarOn(plateNorm: string, dayStart: number): StoredObservation | null {
     return this.ofCar.get(plateNorm, dayStart) ?? null;
+  }
+
+  /** The observation stored for the phone's mark `markId`, while it is kept. */
+  byMarkId(markId: string): StoredObservation | null {
+    return this.ofMark.get(markId) ?? null;
   }
 
   /** The cars marked in `zone` on the day starting at `dayStart`, by plate. */
