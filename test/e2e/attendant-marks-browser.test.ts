@@ -100,6 +100,12 @@ describe.skipIf(skipWithoutChromium)("marking a car from the handheld, offline f
       max_time: 7200,
     });
     expect(lot.status).toBe(201);
+    const other = await adminApi("POST", "/api/v1/parkings", {
+      ...cityLot(),
+      zone_number: 1003,
+      max_time: 3600,
+    });
+    expect(other.status).toBe(201);
   }, 60_000);
 
   let markedAt = "";
@@ -177,6 +183,50 @@ describe.skipIf(skipWithoutChromium)("marking a car from the handheld, offline f
     expect(await waitingOnPhone(page)).toEqual([]);
     expect(answers).toEqual([201, 200]);
     expect((await marksAtBox()).filter((m) => m.plate_norm === "LOST1")).toHaveLength(1);
+  }, 120_000);
+
+  test("refused by the box (the car marked later in another zone): listed with why, not sent again, removable", async () => {
+    const page = await signedIn("marks-refused", tokens.issuer!, 1002);
+    await waitInPage(page, async () => {
+      const cache = await caches.open("parkd-zones-v1");
+      return !!(await cache.match("/api/v1/tickets/zone/1002/permits"));
+    });
+    const answers = await answersToMarks(page);
+    await page.context().setOffline(true);
+    expect(await check(page, "MOVED1")).toBe("not_in_list");
+    await page.click("#mark");
+    await page.waitForSelector("#mark-said.mark-waiting");
+    // Meanwhile another handheld marks the car in zone 1003, online: later than this mark. (The
+    // phone's time is the box's as learnt from its Date header, whole seconds: within a second.)
+    await Bun.sleep(1_500);
+    const elsewhere = await fetch(`${rig.server.url}/api/v1/attendants/observations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.issuer}`, "content-type": "application/json" },
+      body: JSON.stringify({ registration_number: "MOVED1", zone: 1003 }),
+    });
+    expect(elsewhere.status).toBe(201);
+    await page.context().setOffline(false);
+    await page.waitForSelector("#mark-said.mark-refused", { timeout: 20_000 });
+    expect(answers).toEqual([409]);
+    expect(await page.textContent("#mark-said")).toBe(
+      "The box refused the mark: Marked later in another zone",
+    );
+    expect(await page.textContent("#marks-waiting-list li")).toMatch(
+      /^MOVED1 Zone 1002 · marked \d\d:\d\d · Marked later in another zoneRemove$/,
+    );
+    expect(await page.textContent("#marks-waiting h2")).toBe("Marks the box refused: 1");
+    expect(await page.getAttribute("#marks-waiting-list li", "class")).toBe("refused");
+    expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-mark-refused"), fullPage: true });
+    // Kept, never sent again: the page opened again sends nothing.
+    await page.reload();
+    await page.waitForSelector("#marks-waiting-list li.refused");
+    await page.waitForFunction(() => localStorage.getItem("parkd.noticeReasons") !== null);
+    expect(answers).toEqual([409]);
+    await page.click("#marks-waiting-list .remove-mark");
+    await page.waitForSelector("#marks-waiting", { state: "hidden" });
+    expect(await waitingOnPhone(page)).toEqual([]);
+    expect((await marksAtBox()).some((m) => m.plate_norm === "MOVED1")).toBe(false);
   }, 120_000);
 
   test("the box's clock 2 h 14 min on: its verdict is OVER TIME LIMIT, seen at the time of marking", async () => {

@@ -4,6 +4,7 @@ import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
 import { loadReasons, type NoticeStart, noticeForm, noticeSummary } from "./notice-form.ts";
 import {
+  discard,
   isMark,
   keep,
   phoneId,
@@ -413,12 +414,16 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         return;
       }
       const markedAt = Date.parse(mark.input.marked_at);
-      tell("waiting", t("markKept", { time: hhmm(markedAt), zone: z }));
+      const kept = () => tell("waiting", t("markKept", { time: hhmm(markedAt), zone: z }));
+      // Said at once when the box is slow to answer; a box that answers at once is not "waiting".
+      const slow = setTimeout(kept, 800);
       shownMark = {
         id: mark.input.id,
         show: (outcome) => {
+          clearTimeout(slow);
           if (!outcome.done) {
             if (outcome.refused) tell("refused", t("markRefused", { why: outcome.refused }));
+            else kept();
             return;
           }
           if (!("mark" in outcome)) return;
@@ -434,7 +439,14 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       };
       // A round already on its way when the mark was kept does not take it: one more then.
       const sent = await sendAll();
-      if (!sent.some((x) => x.id === mark.input.id)) await sendAll();
+      if (
+        !sent.some((x) => x.id === mark.input.id) &&
+        !(await sendAll()).some((x) => x.id === mark.input.id)
+      ) {
+        // Behind an older notice or mark the box did not take: it waits its turn.
+        clearTimeout(slow);
+        kept();
+      }
     });
     return area;
   }
@@ -520,8 +532,12 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         ? h(
             "h2",
             null,
-            t("marksWaiting", { n: marks.length - marksRefused }),
-            marksRefused ? ` · ${t("noticesRefused", { n: marksRefused })}` : "",
+            marks.length > marksRefused
+              ? [
+                  t("marksWaiting", { n: marks.length - marksRefused }),
+                  marksRefused ? ` · ${t("noticesRefused", { n: marksRefused })}` : "",
+                ]
+              : t("marksRefused", { n: marksRefused }),
           )
         : null,
       marks.length
@@ -534,7 +550,19 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
                 { class: m.refused ? "refused" : "waiting", "data-id": m.input.id },
                 h("span", { class: "plate-chip" }, m.input.registration_number.toUpperCase()),
                 ` ${t("zone")} ${m.input.zone} · ${t("markedAt", { time: hhmm(Date.parse(m.input.marked_at)) })}`,
-                m.refused ? h("span", { class: "why" }, ` · ${t("markRefused", { why: m.refused })}`) : null,
+                m.refused ? h("span", { class: "why" }, ` · ${m.refused}`) : null,
+                m.refused
+                  ? h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "remove-mark",
+                        "aria-label": t("markRemove", { plate: m.input.registration_number.toUpperCase() }),
+                        onclick: () => void discard(m.input.id).then(showWaiting),
+                      },
+                      t("remove"),
+                    )
+                  : null,
               ),
             ),
           )

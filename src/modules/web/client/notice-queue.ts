@@ -97,6 +97,11 @@ function drop(id: string): Promise<undefined> {
   return tx("readwrite", (s) => s.delete(id));
 }
 
+/** Removes a refused mark the attendant has read: the box will not take it, and it would stay listed. */
+export function discard(id: string): Promise<undefined> {
+  return drop(id);
+}
+
 /** What became of one notice or mark in a round of sending. */
 export type Sent =
   | { id: string; done: true; receipt: NoticeReceipt }
@@ -133,7 +138,12 @@ async function sendAll(owner: string): Promise<Sent[]> {
       }
       // Refused for good (the reason retired meanwhile, a bad photo, a mark from before today):
       // kept and shown, not retried.
-      n.refused = e instanceof ApiError ? `${e.status} ${e.message}` : String(e);
+      n.refused = !(e instanceof ApiError)
+        ? String(e)
+        : isMark(n)
+          ? // Read on the street: the problem's title, or the field's words, not the instants.
+            (e.problem.errors?.[0]?.message ?? e.problem.title ?? e.message)
+          : `${e.status} ${e.message}`;
       await keep(n);
       out.push({ id: n.input.id, done: false, refused: n.refused });
     }
