@@ -245,6 +245,8 @@ describe.skipIf(skipWithoutChromium)("marking a car from the handheld, offline f
       `OVER TIME LIMIT · seen ${shownTime}, 2 h 14 min ago (limit 2 h) · zone 1002`,
     );
     expect(await page.textContent("#observation-note")).toBe("valves 2 and 7");
+    // The mark was found; what the car lacks is a ticket or permit.
+    expect(await page.textContent("#result")).toContain("No ticket or permit for OFFL1");
     expect(await page.locator("#write-notice").count()).toBe(1);
     expect(await page.locator("#mark").count()).toBe(0);
     // A ticket valid here still wins.

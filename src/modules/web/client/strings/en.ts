@@ -82,6 +82,7 @@ export const en = {
   openEnded: "no end time",
   zone: "Zone",
   recent: "Recently ended",
+  noTicketOrPermit: "No ticket or permit for {plate}",
   nothingFound: "Nothing found for {plate}",
   pickZone: "Zone",
   show: "Show",

@@ -84,6 +84,7 @@ export const sv: Record<Key, string> = {
   openEnded: "ingen sluttid",
   zone: "Zon",
   recent: "Nyligen avslutade",
+  noTicketOrPermit: "Ingen biljett eller inget tillstånd för {plate}",
   nothingFound: "Inget hittades för {plate}",
   pickZone: "Zon",
   show: "Visa",
