@@ -171,8 +171,29 @@ export const serveOptions = [
     default: "64",
     help: "largest request body accepted",
   },
+  {
+    name: "clock-shift",
+    type: "string" as const,
+    valueName: "SECONDS",
+    help: "run the service's clock this far ahead of the system's (end-to-end tests of time limits only; warned of at start)",
+  },
   ...centralServeOptions,
 ];
+
+/** The service's clock: the system's, or moved ahead by --clock-shift (a test's way to let hours pass). */
+function serviceClock(v: OptionValues): (() => number) | undefined {
+  const seconds = intOpt(v, "clock-shift", 0, 31 * 24 * 3600) ?? 0;
+  if (seconds === 0) return undefined;
+  log(
+    "warning",
+    `the service's clock runs ${seconds} s ahead of the system's (--clock-shift): for tests only`,
+    {
+      clockShiftSeconds: seconds,
+    },
+  );
+  const shift = seconds * 1000;
+  return () => Date.now() + shift;
+}
 
 export const serveCommand: Command = {
   name: "serve",
@@ -189,6 +210,7 @@ export const serveCommand: Command = {
     const tlsDomains = tlsDomainsOpt(v);
     const allowedHosts = allowedHostsOpt(v);
     setRequestLogging(v["log-requests"] === true);
+    const clock = serviceClock(v);
 
     let lock: ReturnType<typeof acquireServeLock>;
     try {
@@ -228,7 +250,7 @@ export const serveCommand: Command = {
       return fail(`the TLS certificate cannot be used: ${(e as Error).message}`);
     }
     const certificate: CertificateHolder = { current: tls };
-    const ctx = createContext(store, config);
+    const ctx = createContext(store, config, clock);
     ctx.certificate = () => certificate.current;
     const box = composeBox(ctx);
     const app = box.app;

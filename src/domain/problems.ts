@@ -253,6 +253,20 @@ export const PROBLEMS = {
       "Zone 1002 has no parking lot with a time limit (max_time); a car is marked only where one is posted",
     routes: ["POST /api/v1/attendants/observations"],
   },
+  "mark-exists": {
+    status: 409,
+    title: "Another mark has this id",
+    example:
+      "Mark id 3f2a9c1e-… is already stored for another car, zone or note; a retry must send the same mark",
+    routes: ["POST /api/v1/attendants/observations"],
+  },
+  "marked-later-elsewhere": {
+    status: 409,
+    title: "Marked later in another zone",
+    example:
+      "ABC123 was marked in zone 1003 at 2026-06-15T10:32:00.000000Z, after this mark's time (2026-06-15T10:02:00.000000Z): the later mark stands",
+    routes: ["POST /api/v1/attendants/observations"],
+  },
   "notice-exists": {
     status: 409,
     title: "Another notice has this id",

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   isOverLimit,
+  markTime,
   type Observation,
   observationAt,
   zoneTimeLimit,
@@ -52,6 +53,24 @@ describe("a zone's time limit", () => {
     [9999, null],
   ] as const)
     test(`zone ${zone}: ${limit ?? "none"}`, () => expect(zoneTimeLimit(lots, zone)).toBe(limit));
+});
+
+describe("a mark's time of marking, by the phone's clock", () => {
+  // The box's now: 12:02 in Stockholm; its day began at 2026-06-14T22:00Z.
+  const cases: [string, number, number | null][] = [
+    ["now", T0, T0],
+    ["40 min ago (kept offline)", T0 - 40 * MIN, T0 - 40 * MIN],
+    ["midnight, site time", Date.parse("2026-06-14T22:00:00Z"), Date.parse("2026-06-14T22:00:00Z")],
+    ["a minute before midnight: yesterday", Date.parse("2026-06-14T21:59:00Z"), null],
+    ["a phone 2 min fast: the box's now", T0 + 2 * MIN, T0],
+    ["a phone 2 min 1 s fast: refused", T0 + 2 * MIN + 1000, null],
+  ];
+  for (const [name, markedAt, at] of cases)
+    test(name, () => {
+      const time = markTime(markedAt, T0, TZ);
+      expect(time.at).toBe(at);
+      expect(time.problem === null).toBe(at !== null);
+    });
 });
 
 describe("which mark counts", () => {

@@ -180,7 +180,7 @@ describe.skipIf(skipWithoutChromium)("a control notice from the handheld", () =>
     expect(await check(page, "CHALK1")).toBe("none");
     await page.fill("#mark-note", "valves 2 and 7");
     await page.click("#mark");
-    await page.waitForSelector("#mark-said:not(:empty)");
+    await page.waitForSelector("#mark-said.mark-sent");
     const said = (await page.textContent("#mark-said"))!;
     expect(said).toMatch(/^Marked \d\d:\d\d in zone 1002 \(limit 2 h\)$/);
     const seenAt = said.slice("Marked ".length, "Marked ".length + 5);

@@ -66,3 +66,34 @@ export function overLimitAt(o: Pick<Observation, "firstSeenAt" | "limitSeconds">
 export function isOverLimit(o: Pick<Observation, "firstSeenAt" | "limitSeconds">, at: number): boolean {
   return at > overLimitAt(o);
 }
+
+/**
+ * How far ahead of the box's clock a phone's time of marking may be: a phone set a little fast
+ * marks at the box's time instead. Further ahead is a wrong clock, refused: a car "first seen"
+ * later than it was would be over its limit later than it is.
+ */
+export const MARK_AHEAD_MS = 2 * 60_000;
+
+/**
+ * When a mark made at `markedAt` by the phone's clock counts from, at the box's `now`: the time of
+ * marking, or `now` for a time a little ahead (a mark is never first seen in the box's future).
+ * A problem (as words for the field) when the time is too far ahead, or was before the site-local
+ * day began: a mark counts its own day only, so one kept on the phone past midnight counts nothing.
+ */
+export function markTime(
+  markedAt: number,
+  now: number,
+  timezone: string,
+): { at: number; problem: null } | { at: null; problem: string } {
+  if (markedAt > now + MARK_AHEAD_MS)
+    return {
+      at: null,
+      problem: `marked_at is more than ${MARK_AHEAD_MS / 60_000} minutes later than the box's clock; check the phone's time`,
+    };
+  if (markedAt < startOfDay(now, timezone))
+    return {
+      at: null,
+      problem: "marked_at is before today (site time) began: a mark counts on its own day only",
+    };
+  return { at: Math.min(markedAt, now), problem: null };
+}

@@ -18,6 +18,8 @@ export type ObservationValues = {
   limitSeconds: number;
   note: string;
   markedBy: string;
+  /** The phone's id for the mark, when it sent one. */
+  markId: string | null;
 };
 
 export type StoredObservation = ObservationValues & { id: number };
@@ -50,6 +52,11 @@ export class ObservationRecords {
   /** The car's observation of the site-local day starting at `dayStart`, in whichever zone. */
   ofCarOn(plateNorm: string, dayStart: number): StoredObservation | null {
     return this.ofCar.get({ plateNorm, dayStart }) ?? null;
+  }
+
+  /** The observation stored for the phone's mark `markId`, while it is kept. */
+  byMarkId(markId: string): StoredObservation | null {
+    return this.db.select().from(o).where(eq(o.markId, markId)).get() ?? null;
   }
 
   /** The cars marked in `zone` on the day starting at `dayStart`, by plate. */

@@ -257,6 +257,191 @@ describe("POST /api/v1/attendants/observations", () => {
   });
 });
 
+describe("a mark made on the phone: its id and its time of marking", () => {
+  const ID = "5b0c2f7e-9d41-4c1a-b7e3-2f6a8d9e0c11";
+  const at = (ms: number) => new Date(ms).toISOString();
+
+  test("kept offline 40 min and sent later: first seen when marked; sent again, 200 with the stored mark and still one", async () => {
+    const s = await setup();
+    s.clock.advance(40 * MIN);
+    const body = {
+      id: ID,
+      registration_number: "abc 123",
+      zone: 1002,
+      note: "valves 2 and 7",
+      marked_at: at(T0),
+    };
+    const first = await mark(s, body);
+    expect(first.status).toBe(201);
+    expect(first.json.data).toMatchObject({
+      first_seen_at: "2026-06-15T10:02:00.000000Z",
+      over_limit_at: "2026-06-15T12:02:00.000000Z",
+    });
+    expect((await verdict(s, "ABC123", 1002)).observation.seen_seconds_ago).toBe(40 * 60);
+    // The answer lost on the way: the phone sends the same mark again, later.
+    s.clock.advance(5 * MIN);
+    const again = await mark(s, body);
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(first.json);
+    expect(marksStored(s)).toBe(1);
+    // A time written with the site's UTC offset is the same instant.
+    const s2 = await setup();
+    const local = await mark(s2, {
+      registration_number: "B1",
+      zone: 1002,
+      marked_at: "2026-06-15T11:50:00+02:00",
+    });
+    expect(local.json.data.first_seen_at).toBe("2026-06-15T09:50:00.000000Z");
+  });
+
+  test("a phone's clock up to 2 minutes fast: first seen at the box's time, never in its future", async () => {
+    const s = await setup();
+    const res = await mark(s, { id: ID, registration_number: "A1", zone: 1002, marked_at: at(T0 + 2 * MIN) });
+    expect(res.status).toBe(201);
+    expect(res.json.data.first_seen_at).toBe("2026-06-15T10:02:00.000000Z");
+    expect((await verdict(s, "A1", 1002)).observation).not.toBeNull();
+  });
+
+  test("the same zone: the earliest sighting stands, whichever mark reaches the box first", async () => {
+    const s = await setup();
+    // Another handheld marks the car online at 12:32; this phone had marked it offline at 12:02.
+    s.clock.advance(30 * MIN);
+    expect((await mark(s, { registration_number: "A1", zone: 1002, note: "online" })).status).toBe(201);
+    const earlier = await mark(s, {
+      id: ID,
+      registration_number: "A1",
+      zone: 1002,
+      note: "offline",
+      marked_at: at(T0),
+    });
+    expect(earlier.status).toBe(201);
+    expect(earlier.json.data).toMatchObject({
+      first_seen_at: "2026-06-15T10:02:00.000000Z",
+      note: "offline",
+    });
+    // A later sighting in the same zone is answered with the earlier one.
+    const later = await mark(s, {
+      id: "later-mark-1",
+      registration_number: "A1",
+      zone: 1002,
+      marked_at: at(T0 + 10 * MIN),
+    });
+    expect(later.status).toBe(200);
+    expect(later.json.data.first_seen_at).toBe("2026-06-15T10:02:00.000000Z");
+    expect(marksStored(s)).toBe(1);
+  });
+
+  describe("refusals change nothing", () => {
+    test("marked_at more than 2 minutes ahead of the box's clock: 400 at /marked_at", async () => {
+      const s = await setup();
+      const p = expectProblem(
+        await mark(s, { id: ID, registration_number: "A1", zone: 1002, marked_at: at(T0 + 2 * MIN + 1000) }),
+        400,
+        "validation",
+      );
+      expect(p.errors).toEqual([
+        {
+          pointer: "/marked_at",
+          message: "marked_at is more than 2 minutes later than the box's clock; check the phone's time",
+        },
+      ]);
+      expect(marksStored(s)).toBe(0);
+    });
+
+    test("marked_at before today (site time) began: 400 at /marked_at, even a minute before midnight", async () => {
+      const s = await setup();
+      // 23:59 in Stockholm the day before; the box's day began at 2026-06-14T22:00Z.
+      for (const old of ["2026-06-14T21:59:00Z", "2026-06-10T10:00:00Z"]) {
+        const p = expectProblem(
+          await mark(s, { id: ID, registration_number: "A1", zone: 1002, marked_at: old }),
+          400,
+          "validation",
+        );
+        expect(p.errors).toEqual([
+          {
+            pointer: "/marked_at",
+            message: "marked_at is before today (site time) began: a mark counts on its own day only",
+          },
+        ]);
+      }
+      // Midnight itself is today.
+      expect(
+        (await mark(s, { registration_number: "A1", zone: 1002, marked_at: "2026-06-14T22:00:00Z" })).json
+          .data.first_seen_at,
+      ).toBe("2026-06-14T22:00:00.000000Z");
+      expect(marksStored(s)).toBe(1);
+    });
+
+    test("marked_at that is not a date-time: 400 at /marked_at", async () => {
+      const s = await setup();
+      for (const bad of ["yesterday", "2026-06-15T25:00:00Z", ""]) {
+        const p = expectProblem(
+          await mark(s, { registration_number: "A1", zone: 1002, marked_at: bad }),
+          400,
+          "validation",
+        );
+        expect(p.errors?.[0]?.pointer).toBe("/marked_at");
+      }
+      expectProblem(
+        await mark(s, { registration_number: "A1", zone: 1002, marked_at: 1_781_000_000 }),
+        400,
+        "validation",
+      );
+      expect(marksStored(s)).toBe(0);
+    });
+
+    test("an id that is not a phone's id (too short, spaces): 400 validation", async () => {
+      const s = await setup();
+      for (const id of ["short", "has spaces in it", "x".repeat(65), 42])
+        expectProblem(await mark(s, { id, registration_number: "A1", zone: 1002 }), 400, "validation");
+      expect(marksStored(s)).toBe(0);
+    });
+
+    test("a stored id with another car, zone, note or handheld: 409 mark-exists, the stored mark unchanged", async () => {
+      const s = await setup();
+      const body = { id: ID, registration_number: "A1", zone: 1002, note: "n", marked_at: at(T0) };
+      expect((await mark(s, body)).status).toBe(201);
+      const other = s.token("permits:read", "notices:write");
+      for (const [changed, token] of [
+        [{ registration_number: "B2" }, s.marker],
+        [{ zone: 1003 }, s.marker],
+        [{ note: "other" }, s.marker],
+        [{}, other],
+      ] as const) {
+        const p = expectProblem(await mark(s, { ...body, ...changed }, token), 409, "mark-exists");
+        expect(p.detail).toContain(`Mark id ${ID} is already stored for A1 in zone 1002`);
+      }
+      expect((await verdict(s, "A1", 1002)).observation).toMatchObject({
+        first_seen_at: "2026-06-15T10:02:00.000000Z",
+        note: "n",
+      });
+      expect(marksStored(s)).toBe(1);
+    });
+
+    test("marked later in another zone than this mark's time: 409 marked-later-elsewhere, the later mark stands", async () => {
+      const s = await setup();
+      s.clock.advance(30 * MIN);
+      expect((await mark(s, { registration_number: "A1", zone: 1003 })).status).toBe(201);
+      const p = expectProblem(
+        await mark(s, { id: ID, registration_number: "A1", zone: 1002, marked_at: at(T0) }),
+        409,
+        "marked-later-elsewhere",
+      );
+      expect(p.detail).toBe(
+        "A1 was marked in zone 1003 at 2026-06-15T10:32:00.000000Z, after this mark's time (2026-06-15T10:02:00.000000Z): the later mark stands",
+      );
+      expect(await verdict(s, "A1", 1002)).toMatchObject({ observation: null });
+      expect((await verdict(s, "A1", 1003)).observation.first_seen_at).toBe("2026-06-15T10:32:00.000000Z");
+      // One made earlier elsewhere is replaced as before: the car moved here since.
+      expect(
+        (await mark(s, { registration_number: "A1", zone: 1002, marked_at: at(T0 + 31 * MIN) })).status,
+      ).toBe(201);
+      expect(await verdict(s, "A1", 1003)).toMatchObject({ observation: null });
+      expect(marksStored(s)).toBe(1);
+    });
+  });
+});
+
 describe("marks in the saved list", () => {
   test("a marked car with nothing else is among the zone's plates, and the phone gives the box's OVER TIME LIMIT", async () => {
     const s = await setup();

@@ -146,7 +146,9 @@ async function randomMarks(s: Box, seed: number): Promise<void> {
         note: `mark ${i}`,
       },
     });
-    expect([200, 201]).toContain(res.status);
+    // The clock is set back and forth: a mark timed before the car's mark in another zone is
+    // refused (409 marked-later-elsewhere), and the later mark stands.
+    expect([200, 201, 409]).toContain(res.status);
   }
   s.clock.set(T0);
 }

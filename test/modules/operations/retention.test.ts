@@ -133,6 +133,7 @@ function fixture() {
         limitSeconds: 7200,
         note: "",
         markedBy: "token:h",
+        markId: null,
       }),
     )();
   // Notices: one issued before the cutoff with two photos, one of them also on a recent notice;

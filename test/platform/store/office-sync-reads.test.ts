@@ -41,6 +41,7 @@ const mark = (plateNorm: string, zone: number): ObservationValues => ({
   limitSeconds: 60,
   note: "",
   markedBy: "token:h",
+  markId: null,
 });
 
 describe("notices as the office sync reads them", () => {

@@ -1,16 +1,29 @@
 import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
-import { NOTE_MAX } from "../../../domain/notices/rules.ts";
+import { NOTE_MAX, NOTICE_ID_PATTERN } from "../../../domain/notices/rules.ts";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 
 /** A car an attendant marks in the zone where it stands. */
 export const MarkInput = t.Object({
+  id: t.Optional(
+    t.String({
+      pattern: NOTICE_ID_PATTERN,
+      description:
+        "Made on the phone (a UUID): the same mark sent again (its answer lost, or kept offline and sent later) is answered with the stored one",
+    }),
+  ),
   registration_number: t.String({ minLength: 1, maxLength: 32 }),
   zone: Type.Integer({ minimum: 0, maximum: ZONE_MAX, description: "The zone the attendant stands in" }),
   note: t.Optional(
     t.String({
       maxLength: NOTE_MAX,
       description: "What the attendant noted: valve positions, a description",
+    }),
+  ),
+  marked_at: t.Optional(
+    t.String({
+      description:
+        "When the attendant marked the car (ISO 8601), by the phone's clock: the first-seen time. At most 2 minutes ahead of the box's clock (then the box's time) and not before today (site time); without it, the box's clock",
     }),
   ),
 });

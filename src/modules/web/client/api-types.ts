@@ -27,7 +27,10 @@ import type {
   NoticeInput as NoticeInputModel,
   NoticeReceipt as NoticeReceiptModel,
 } from "../../enforcement/notices/model.ts";
-import type { ObservationReceipt as ObservationReceiptModel } from "../../enforcement/observations/model.ts";
+import type {
+  MarkInput as MarkInputModel,
+  ObservationReceipt as ObservationReceiptModel,
+} from "../../enforcement/observations/model.ts";
 import type { BoardView } from "../../kiosk/model.ts";
 import type { Status as StatusModel } from "../../operations/model.ts";
 import type { Quote as QuoteModel } from "../../public/model.ts";
@@ -63,3 +66,4 @@ export type NoticeReceipt = NoticeReceiptModel["data"];
 export type ConsoleNotice = NoticeModel;
 export type ConsoleNoticeReason = Static<typeof NoticeReasonModel>;
 export type ObservationReceipt = ObservationReceiptModel;
+export type MarkInput = MarkInputModel;

@@ -1,16 +1,19 @@
 import { ApiError, api, Offline, query } from "./api.ts";
-import type {
-  Found,
-  KnownZones,
-  ObservationReceipt,
-  PlateChecks,
-  Verdict,
-  ZonePermits,
-} from "./api-types.ts";
+import type { Found, KnownZones, PlateChecks, Verdict, ZonePermits } from "./api-types.ts";
 import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
 import { loadReasons, type NoticeStart, noticeForm, noticeSummary } from "./notice-form.ts";
-import { type Sent, sendWaiting, type WaitingNotice, waiting } from "./notice-queue.ts";
+import {
+  discard,
+  isMark,
+  keep,
+  phoneId,
+  type Sent,
+  sendWaiting,
+  type WaitingMark,
+  type WaitingNotice,
+  waiting,
+} from "./notice-queue.ts";
 import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
 import { ownerNow, sessionNow } from "./session-now.ts";
@@ -112,6 +115,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   const owner = sessionNow()?.scopes.includes("notices:write") ? ownerNow() : null;
   const noticeArea = h("div", { class: "notice-area", id: "notice-area" });
   const noticesWaiting = h("p", { class: "notices-waiting", id: "notices-waiting", hidden: true });
+  const marksWaiting = h("section", { class: "marks-waiting", id: "marks-waiting", hidden: true });
   const plate = h("input", {
     id: "plate",
     name: "plate",
@@ -216,6 +220,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     const z = typedZone();
     replace(earlier);
     replace(noticeArea);
+    shownMark = null;
     if (z === null) {
       showBlock("warn", h("p", { class: "verdict", "data-verdict": "bad_zone" }, t("zoneDigits")));
       zoneInput.focus();
@@ -280,7 +285,12 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
           CHECK_TIMEOUT_MS,
         );
         if (!latest()) return;
-        showBlock(LOOKS[v.state].tone, ...verdictView(v, Date.now()), noticeButton(v), markControls(v));
+        showBlock(
+          LOOKS[v.state].tone,
+          ...verdictView(v, Date.now()),
+          noticeButton(v),
+          v.observation === null ? markControls(v.registration_number, v.zone) : null,
+        );
         void showEarlier(v.registration_number, v.checked_at);
       }
     } catch (e) {
@@ -320,7 +330,12 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     if (v) {
       // An old list may have missed a cancel or a revoked permit: it never answers in green.
       const tone = old && LOOKS[v.state].tone === "ok" ? "warn" : LOOKS[v.state].tone;
-      showBlock(`${tone} offline-answer`, ...verdictView(v, at, band), noticeButton(v));
+      showBlock(
+        `${tone} offline-answer`,
+        ...verdictView(v, at, band),
+        noticeButton(v),
+        v.observation === null ? markControls(p, z) : null,
+      );
       return;
     }
     showBlock(
@@ -330,6 +345,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       h("p", { class: "plate-shown" }, p.toUpperCase()),
       h("p", { class: "detail" }, t("notInListDetail", { zone: z, time: clockTime(saved.takenAt) })),
       h("p", { class: "checked", id: "checked-at", "data-at": at }, checkedText(at, at)),
+      markControls(p, z),
     );
   }
 
@@ -350,12 +366,13 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   }
 
   /**
-   * "Mark" under a verdict from the box for a car not marked in this zone today, for a
-   * credential that may issue notices: the box keeps when it was first seen, and a later check
-   * here says how long ago. Only online: the first-seen time is the box's.
+   * "Mark" under a verdict for a car not marked in this zone today, for a credential that may
+   * issue notices: the box keeps when it was first seen, and a later check here says how long ago.
+   * The mark is kept on the phone first, with the time of marking (the box's time as the phone
+   * knows it), and sent by the queue the notices use: at once, or when the box answers again.
    */
-  function markControls(v: Verdict): HTMLElement | null {
-    if (!owner || v.observation !== null) return null;
+  function markControls(plateText: string, z: number): HTMLElement | null {
+    if (!owner) return null;
     const note = h("input", {
       id: "mark-note",
       name: "mark-note",
@@ -373,40 +390,69 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       h("div", { class: "ask-buttons" }, button),
       said,
     );
+    const tell = (state: string, words: string) =>
+      replace(area, h("p", { class: `detail mark-${state}`, id: "mark-said", role: "status" }, words));
     button.addEventListener("click", async () => {
       button.setAttribute("disabled", "");
+      const mark: WaitingMark = {
+        kind: "mark",
+        input: {
+          id: phoneId(),
+          registration_number: plateText.trim(),
+          zone: z,
+          ...(note.value.trim() ? { note: note.value.trim() } : {}),
+          marked_at: new Date(Date.now() + clockOffset()).toISOString(),
+        },
+        owner: owner!,
+        refused: null,
+      };
       try {
-        const { data } = await api<ObservationReceipt>(
-          "POST",
-          "/api/v1/attendants/observations",
-          {
-            registration_number: v.registration_number,
-            zone: v.zone,
-            ...(note.value.trim() ? { note: note.value.trim() } : {}),
-          },
-          CHECK_TIMEOUT_MS,
-        );
-        const first = Date.parse(instant(data.first_seen_at)!);
-        const words = { time: hhmm(first), zone: data.zone, limit: span(data.limit_seconds) };
-        // Marked before (another handheld, this morning): that first time stands.
-        const before = Date.now() + clockOffset() - first > 60_000;
-        replace(
-          area,
-          h(
-            "p",
-            { class: "detail", id: "mark-said", role: "status" },
-            t(before ? "markedBefore" : "marked", words),
-          ),
-        );
-        // The saved list carries the mark, so an offline check later says it too.
-        if (zone === v.zone) void askSaved(v.zone);
+        await keep(mark);
       } catch (e) {
         button.removeAttribute("disabled");
-        replace(said, e instanceof Offline ? t("markNeedsBox") : (e as Error).message);
+        replace(said, t("markNotKept", { why: (e as Error).message }));
+        return;
+      }
+      const markedAt = Date.parse(mark.input.marked_at);
+      const kept = () => tell("waiting", t("markKept", { time: hhmm(markedAt), zone: z }));
+      // Said at once when the box is slow to answer; a box that answers at once is not "waiting".
+      const slow = setTimeout(kept, 800);
+      shownMark = {
+        id: mark.input.id,
+        show: (outcome) => {
+          clearTimeout(slow);
+          if (!outcome.done) {
+            if (outcome.refused) tell("refused", t("markRefused", { why: outcome.refused }));
+            else kept();
+            return;
+          }
+          if (!("mark" in outcome)) return;
+          const data = outcome.mark;
+          const first = Date.parse(instant(data.first_seen_at)!);
+          const words = { time: hhmm(first), zone: data.zone, limit: span(data.limit_seconds) };
+          // Seen before this mark (another handheld, this morning): that first time stands. A
+          // phone a little fast is moved back to the box's time, up to 2 minutes: not "before".
+          tell("sent", t(markedAt - first > 150_000 ? "markedBefore" : "marked", words));
+          // The saved list carries the mark, so an offline check later says it too.
+          if (zone === data.zone) void askSaved(data.zone);
+        },
+      };
+      // A round already on its way when the mark was kept does not take it: one more then.
+      const sent = await sendAll();
+      if (
+        !sent.some((x) => x.id === mark.input.id) &&
+        !(await sendAll()).some((x) => x.id === mark.input.id)
+      ) {
+        // Behind an older notice or mark the box did not take: it waits its turn.
+        clearTimeout(slow);
+        kept();
       }
     });
     return area;
   }
+
+  /** The mark just made, shown under its verdict; it follows what the queue learns of it. */
+  let shownMark: { id: string; show: (outcome: Sent) => void } | null = null;
 
   function openNotice(start: NoticeStart): void {
     if (!owner) return;
@@ -417,7 +463,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         // One notice per verdict: a second tap would be a second notice for the same car.
         result.querySelector("#write-notice")?.parentElement?.remove();
         showNotice(n, null, null);
-        void sendNotices();
+        void sendAll();
       },
       cancel: () => {
         replace(noticeArea);
@@ -440,30 +486,87 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     replace(noticeArea, noticeSummary(n, receipt, refused));
   }
 
-  /** Offers the waiting notices to the box; the summary and the waiting line follow. */
-  async function sendNotices(): Promise<void> {
-    if (!owner) return;
+  /**
+   * Offers the waiting notices and marks to the box; the notice's summary and what waits follow.
+   * What was sent in the round.
+   */
+  async function sendAll(): Promise<Sent[]> {
+    if (!owner) return [];
     let sent: Sent[] = [];
     try {
       sent = await sendWaiting(owner);
     } catch {
       // The phone's storage could not be read: tried again with the next round.
     }
+    const markOutcome = shownMark && sent.find((s) => s.id === shownMark?.id);
+    if (shownMark && markOutcome) shownMark.show(markOutcome);
     const mine = shownNotice;
     const outcome = mine && sent.find((s) => s.id === mine.input.id);
     if (mine && outcome)
-      showNotice(mine, outcome.done ? outcome.receipt : null, outcome.done ? null : outcome.refused);
+      showNotice(
+        mine,
+        outcome.done && "receipt" in outcome ? outcome.receipt : null,
+        outcome.done ? null : outcome.refused,
+      );
     await showWaiting();
+    return sent;
   }
 
+  /** The notices waiting, as a line; the marks waiting, each with its car, zone and time. */
   async function showWaiting(): Promise<void> {
     const left = (await waiting().catch(() => [])).filter((n) => n.owner === owner);
-    const refused = left.filter((n) => n.refused).length;
-    noticesWaiting.hidden = left.length === 0;
+    const notices = left.filter((n) => !isMark(n));
+    const marks = left.filter(isMark);
+    const refused = notices.filter((n) => n.refused).length;
+    noticesWaiting.hidden = notices.length === 0;
     replace(
       noticesWaiting,
-      left.length ? t("noticesWaiting", { n: left.length - refused }) : "",
+      notices.length ? t("noticesWaiting", { n: notices.length - refused }) : "",
       refused ? ` · ${t("noticesRefused", { n: refused })}` : "",
+    );
+    marksWaiting.hidden = marks.length === 0;
+    const marksRefused = marks.filter((m) => m.refused).length;
+    replace(
+      marksWaiting,
+      marks.length
+        ? h(
+            "h2",
+            null,
+            marks.length > marksRefused
+              ? [
+                  t("marksWaiting", { n: marks.length - marksRefused }),
+                  marksRefused ? ` · ${t("noticesRefused", { n: marksRefused })}` : "",
+                ]
+              : t("marksRefused", { n: marksRefused }),
+          )
+        : null,
+      marks.length
+        ? h(
+            "ul",
+            { id: "marks-waiting-list" },
+            marks.map((m) =>
+              h(
+                "li",
+                { class: m.refused ? "refused" : "waiting", "data-id": m.input.id },
+                h("span", { class: "plate-chip" }, m.input.registration_number.toUpperCase()),
+                ` ${t("zone")} ${m.input.zone} · ${t("markedAt", { time: hhmm(Date.parse(m.input.marked_at)) })}`,
+                m.refused ? h("span", { class: "why" }, ` · ${m.refused}`) : null,
+                m.refused
+                  ? h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "remove-mark",
+                        "aria-label": t("markRemove", { plate: m.input.registration_number.toUpperCase() }),
+                        onclick: () => void discard(m.input.id).then(showWaiting),
+                      },
+                      t("remove"),
+                    )
+                  : null,
+              ),
+            ),
+          )
+        : null,
     );
   }
 
@@ -757,7 +860,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     if (zone !== undefined) void showSaved(zone);
   };
   const onOnline = () => {
-    if (owner) void sendNotices();
+    if (owner) void sendAll();
     if (zone !== undefined) watch(zone);
   };
   window.addEventListener("offline", onOffline);
@@ -770,6 +873,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       { class: "attendant" },
       checkForm,
       noticesWaiting,
+      marksWaiting,
       result,
       noticeArea,
       earlier,
@@ -779,8 +883,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   plate.focus();
   void loadKnown();
   // Notices left waiting (made offline, or the page closed while sending) go first.
-  const noticeTimer = owner ? setInterval(() => void sendNotices(), NOTICES_EVERY_MS) : undefined;
-  if (owner) void loadReasons().then(sendNotices);
+  const noticeTimer = owner ? setInterval(() => void sendAll(), NOTICES_EVERY_MS) : undefined;
+  if (owner) void loadReasons().then(sendAll);
   watchTyped();
   // Said plainly, once, where the attendant looks: without it a lost Wi-Fi empties the page.
   void offlineUse.then((ok) => {

@@ -8,7 +8,7 @@ import { api } from "./api.ts";
 import type { NoticeReasons, NoticeReceipt } from "./api-types.ts";
 import { h, prevented, replace } from "./dom.ts";
 import { money, t } from "./i18n.ts";
-import { keep, type WaitingNotice } from "./notice-queue.ts";
+import { keep, phoneId, type WaitingNotice } from "./notice-queue.ts";
 import { dataUrl, PhotoUnreadable, scaledPhoto } from "./photo-scale.ts";
 
 const REASONS_KEY = "parkd.noticeReasons";
@@ -34,13 +34,6 @@ export async function loadReasons(): Promise<void> {
   } catch {
     // Offline: the reasons kept from last time.
   }
-}
-
-/** An id for the notice, made here: a UUID (the page is served over HTTPS or from localhost). */
-function noticeId(): string {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  return [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -121,7 +114,7 @@ export function noticeForm(
     send.disabled = true;
     const waiting: WaitingNotice = {
       input: {
-        id: noticeId(),
+        id: phoneId(),
         registration_number: start.plate,
         zone: start.zone,
         parking_lot_id: start.lotId,

@@ -149,7 +149,12 @@ export function verdictView(v: Verdict, now: number, band?: Child): Child[] {
             ),
           ),
         )
-      : h("p", { class: "detail" }, t("nothingFound", { plate: v.registration_number })),
+      : // Under OVER TIME LIMIT the mark was found: what is missing is a ticket or permit.
+        h(
+          "p",
+          { class: "detail" },
+          t(v.observation ? "noTicketOrPermit" : "nothingFound", { plate: v.registration_number }),
+        ),
   ];
 }
 

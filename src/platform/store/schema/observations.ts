@@ -20,9 +20,15 @@ export const observations = sqliteTable(
     note: text().notNull(),
     /** The credential label of the handheld that marked it. */
     markedBy: text("marked_by").notNull(),
+    /**
+     * The id the phone made for the mark (null for a client that sends none): a mark sent again
+     * after its answer was lost is answered with this row, not stored twice.
+     */
+    markId: text("mark_id"),
   },
   (t) => [
     uniqueIndex("observations_car").on(t.plateNorm, t.dayStart),
+    uniqueIndex("observations_mark_id").on(t.markId),
     // The saved list's read: a zone's cars this day.
     index("observations_zone").on(t.zone, t.dayStart),
     // Retention's read.
