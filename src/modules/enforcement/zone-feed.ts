@@ -75,8 +75,8 @@ export class ZoneFeed {
     let sub: Subscriber | undefined;
     const watching = this.ctx.readModel.watch(zone, (change, list) => {
       // Each change is encoded once per mode, for every subscriber of its zone.
-      let events = this.encoded.get(change);
-      if (!events) this.encoded.set(change, (events = {}));
+      const events = this.encoded.get(change) ?? {};
+      this.encoded.set(change, events);
       if (mode === "changes")
         events.changes ??= changesEvent(change.from, change.to, change.added, change.removed);
       else events.plates ??= platesEvent(change.to, list.body);
