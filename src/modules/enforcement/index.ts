@@ -10,7 +10,7 @@ import { attendantNoticeContract } from "./notices/contract.ts";
 import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
 import { observationContract } from "./observations/contract.ts";
 import { observationRoutes } from "./observations/routes.ts";
-import { keepReadModelCurrent, type ReadModel } from "./read-model/read-model.ts";
+import type { ReadModel } from "./read-model/read-model.ts";
 import { enforcementRoutes } from "./routes.ts";
 
 export type { EnforcementDeps } from "./deps.ts";
@@ -41,7 +41,7 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
     lookupRecorder: ctx.lookupRecorder,
     readModel: ctx.readModel,
     start: (hold) => {
-      keepReadModelCurrent(ctx.readModel, hold);
+      ctx.readModel.keepCurrent(hold);
       // Stopped before the store's own jobs, so the last records are written while they still run.
       hold("lookup records", () => ctx.lookupRecorder.stop());
     },

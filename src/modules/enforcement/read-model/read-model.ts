@@ -174,15 +174,6 @@ export class ReadModel {
     return this.ctx.config.recentHours * 3_600_000;
   }
 
-  /** The lookups' cutoff at `at`: what ended before it is listed no more. */
-  lookupCutoff(at: number): number {
-    return at - this.recentMs();
-  }
-
-  now(): number {
-    return this.ctx.now();
-  }
-
   /**
    * As TicketRecords.listedForPlate, and PermitRecords.listedForPlate with officeForPlate:
    * started by `now`, not canceled, open-ended or ending after `cutoff`.
@@ -482,6 +473,30 @@ export class ReadModel {
     slice();
   }
 
+  /**
+   * Reads the model in soon after start (not during the first answers: it is a few hundred ms of
+   * reads, in slices) rather than at the first lookup, and takes in what was written every second
+   * even while nobody looks, so notes never pile up.
+   */
+  keepCurrent(hold: JobHolder): void {
+    const fault = new RepeatedFault("reading the lookups' read model failed; the next lookup tries again");
+    const refresh = () => {
+      try {
+        this.update(this.ctx.now() - this.recentMs());
+        fault.recovered();
+      } catch (e) {
+        fault.failed(e, isStoreUnavailable(e));
+      }
+    };
+    const warmUp = setTimeout(refresh, 500);
+    const catchUp = setInterval(refresh, 1_000);
+    catchUp.unref();
+    hold("lookups' read model", () => {
+      clearTimeout(warmUp);
+      clearInterval(catchUp);
+    });
+  }
+
   /** True when the set is built and current for answers with this cutoff; else starts building it. */
   update(cutoff: number, exact = false): boolean {
     const { written } = this.store;
@@ -609,7 +624,7 @@ export class ReadModel {
 }
 
 /** The changes since version `from`, as one (what was added and then removed cancels out); null when `from` is not among them. */
-export function changesSince(
+function changesSince(
   changes: readonly Change[],
   from: string,
 ): { added: string[]; removed: string[] } | null {
@@ -622,28 +637,4 @@ export function changesSince(
     for (const p of c.removed) if (!added.delete(p)) removed.add(p);
   }
   return { added: [...added], removed: [...removed] };
-}
-
-/**
- * Reads the model in soon after start (not during the first answers: it is a few hundred ms of
- * reads, in slices) rather than at the first lookup, and takes in what was written every second
- * even while nobody looks, so notes never pile up.
- */
-export function keepReadModelCurrent(model: ReadModel, hold: JobHolder): void {
-  const fault = new RepeatedFault("reading the lookups' read model failed; the next lookup tries again");
-  const refresh = () => {
-    try {
-      model.update(model.lookupCutoff(model.now()));
-      fault.recovered();
-    } catch (e) {
-      fault.failed(e, isStoreUnavailable(e));
-    }
-  };
-  const warmUp = setTimeout(refresh, 500);
-  const catchUp = setInterval(refresh, 1_000);
-  catchUp.unref();
-  hold("lookups' read model", () => {
-    clearTimeout(warmUp);
-    clearInterval(catchUp);
-  });
 }
