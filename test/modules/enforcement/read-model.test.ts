@@ -135,7 +135,8 @@ describe("the lookups' read model answers what the queries answer", () => {
    * Random tickets and permits over a few plates (starts and ends around the clock, some
    * open-ended), every write path (each of the ticket repository's: insert, replace, move, cancel,
    * retention's purge; the permits': insert, update, delete; the office pull's; a lot written; a
-   * write rolled back; a car marked; another connection's), and a clock that mostly moves
+   * write rolled back; a car marked; another connection's to tickets, permits and a lot's name),
+   * and a clock that mostly moves
    * on, by minutes or by days, and sometimes goes back. The set is built three tickets per turn
    * of the event loop, and the loop turns at random, so writes land in the middle of builds.
    * After each step every plate is asked at several cutoffs, and every zone's kept answers
@@ -172,7 +173,8 @@ async function randomRun(cfg: {
           tickets: store.tickets.listedInZone(zone, cutoff),
           permits: store.permits.listedInZone(zone, cutoff),
         },
-        notes ? (id) => store.lots.nameOf(id) : null,
+        // Names read afresh, not through the lots' kept names.
+        notes ? (id) => store.lots.get(id)?.name ?? null : null,
       );
     const savedList = (zone: number) => {
       const { taken_at: _, ...content } = zonePermits({ store, config, readModel: live } as never, zone, now);
@@ -250,10 +252,15 @@ async function randomRun(cfg: {
             throw new Error("rolled back");
           })();
         } catch {}
-      else if (r < 0.6)
+      // Another connection (a CLI command): a ticket, a permit, a lot's name (ticket notes carry it).
+      else if (r < 0.58)
         other.run("UPDATE tickets SET status = 'running', end_at = NULL WHERE ticket_id = ?1", [
           someTicket(),
         ]);
+      else if (r < 0.59)
+        other.run("DELETE FROM permits WHERE id = ?1", [permitIds.length ? pick(permitIds) : 0]);
+      else if (r < 0.6)
+        other.run("UPDATE parking_lots SET name = ?1 WHERE id = ?2", [`Lot ${int(100)}`, 1 + int(3)]);
       else if (r < 0.63) store.tickets.purgeWindow(0, tickets + 1, now - int(48) * H);
       else if (r < 0.67) officePull();
       else if (r < 0.7) {
