@@ -60,14 +60,9 @@ export class WrittenRows {
     return this.othersSeen;
   }
 
-  /** A version of the lots: equal versions, equal lots. */
-  lotsVersion(maxAgeMs = 0): string {
-    return `${this.others(maxAgeMs)}:${this.lotWrites}`;
-  }
-
-  /** A version of everything stored: equal versions, nothing written in between. */
-  version(maxAgeMs = 0): string {
-    return `${this.others(maxAgeMs)}:${this.serial}`;
+  /** A version of the lots, read fresh: equal versions, equal lots. */
+  lotsVersion(): string {
+    return `${this.others()}:${this.lotWrites}`;
   }
 
   ticket(id: string): void {
