@@ -209,7 +209,7 @@ for (const s of scenarios) {
 }
 // What building an answer costs when nothing can be reused (the store just changed, or the
 // clock passed a start or end): the lookups alone, no HTTP, no reuse.
-const { lookups } = lookupServices(ctx);
+const { readModel: lookups } = lookupServices(ctx);
 const built: [string, (i: number) => unknown][] = [
   ["check-tickets by zone, built", (i) => JSON.stringify(lookups.byZone(zoneOf(i), clock()))],
   ["zone list, built", (i) => JSON.stringify({ data: lookups.activePlates(zoneOf(i), clock()) })],

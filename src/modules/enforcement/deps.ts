@@ -20,7 +20,6 @@ export type EnforcementStore = Pick<
   | "observations"
   | "photos"
   | "written"
-  | "dataVersion"
   | "inTransaction"
   | "transaction"
 >;

@@ -10,7 +10,7 @@ import { attendantNoticeContract } from "./notices/contract.ts";
 import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
 import { observationContract } from "./observations/contract.ts";
 import { observationRoutes } from "./observations/routes.ts";
-import { keepReadModelCurrent, type LookupReadModel } from "./read-model.ts";
+import type { ReadModel } from "./read-model/read-model.ts";
 import { enforcementRoutes } from "./routes.ts";
 
 export type { EnforcementDeps } from "./deps.ts";
@@ -19,7 +19,7 @@ export { lookupServices } from "./module-context.ts";
 export interface EnforcementModule extends AppModule {
   /** Every lookup's record, written in batches (tests flush it). */
   readonly lookupRecorder: LookupRecorder;
-  readonly readModel: LookupReadModel;
+  readonly readModel: ReadModel;
 }
 
 /** Lookups for attendants: check-tickets, the verdict, the zone list and its live feed; notices they issue and cars they mark. */
@@ -41,7 +41,7 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
     lookupRecorder: ctx.lookupRecorder,
     readModel: ctx.readModel,
     start: (hold) => {
-      keepReadModelCurrent(ctx, hold);
+      ctx.readModel.keepCurrent(hold);
       // Stopped before the store's own jobs, so the last records are written while they still run.
       hold("lookup records", () => ctx.lookupRecorder.stop());
     },

@@ -38,7 +38,7 @@ function permitEntry(h: PlateHolding, plateNorm: string): ZonePermits["permits"]
  * handheld never carries the site's whole register.
  */
 export function zonePermits(
-  ctx: Pick<EnforcementContext, "store" | "config" | "readModel" | "lookups">,
+  ctx: Pick<EnforcementContext, "store" | "config" | "readModel">,
   zone: number,
   at: number,
 ): ZonePermits {
@@ -47,7 +47,7 @@ export function zonePermits(
   // all the marks of its plates the verdict here reads.
   const marked = ctx.store.observations.inZoneOn(zone, startOfDay(at, ctx.config.timezone));
   const plates = [
-    ...new Set([...ctx.lookups.platesInZone(zone, cutoff, at), ...marked.map((o) => o.plateNorm)]),
+    ...new Set([...ctx.readModel.platesInZone(zone, cutoff, at), ...marked.map((o) => o.plateNorm)]),
   ].sort();
   const permits: ZonePermits["permits"] = [];
   for (const plateNorm of plates)

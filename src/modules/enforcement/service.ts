@@ -2,7 +2,6 @@ import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
 import { knownZones } from "./known-zones.ts";
 import type { LookupTarget } from "./lookup-params.ts";
-import type { PermitLookups } from "./lookups.ts";
 import type { KnownZones, PlateChecks, Verdict } from "./model.ts";
 import type { EnforcementContext } from "./module-context.ts";
 import { plateChecksToday } from "./plate-checks.ts";
@@ -19,19 +18,8 @@ export interface LookupAnswer {
  * What an attendant's handheld asks, answered and recorded: every lookup leaves a record of who
  * asked what and how many permits it got back.
  */
-/** Zones whose saved list is kept made (each up to a few MB for the largest zones). */
-const SAVED_LISTS_KEPT = 16;
-
 export class Enforcement {
-  private readonly lookups: PermitLookups;
-  private readonly savedLists = new Map<
-    number,
-    { key: string; content: string; etag: string; plates: number }
-  >();
-
-  constructor(private readonly ctx: EnforcementContext) {
-    this.lookups = ctx.lookups;
-  }
+  constructor(private readonly ctx: EnforcementContext) {}
 
   /** check-tickets: serialized here, because checking typed rows against the response schema again
    * would cost the hottest route a third of its time. */
@@ -39,9 +27,9 @@ export class Enforcement {
     const at = this.ctx.now();
     let body: string;
     let results: number;
-    if (target.by === "zone") ({ body, results } = this.lookups.byZoneJson(target.zone, at));
+    if (target.by === "zone") ({ body, results } = this.ctx.readModel.byZoneJson(target.zone, at));
     else {
-      const found = this.lookups.byPlate(target.plateNorm, at);
+      const found = this.ctx.readModel.byPlate(target.plateNorm, at);
       body = JSON.stringify(found);
       results = found.length;
     }
@@ -83,32 +71,22 @@ export class Enforcement {
       credential,
       by: "zone_list",
       query: String(zone),
-      results: list.plates,
+      results: list.results,
       verdict: null,
     });
     // The ETag is the content's, not the instant's: unchanged content is a 304, after which the
     // handheld knows its list is current as of now.
-    const body = `${list.content.slice(0, -1)},"taken_at":${JSON.stringify(formatMicros(at))}}`;
+    const body = `${list.body.slice(0, -1)},"taken_at":${JSON.stringify(formatMicros(at))}}`;
     return { body, etag: list.etag };
   }
 
-  /**
-   * A zone's saved list, made again only after a write (this process's notes, another process's
-   * commit) or a minute on: a big zone's list takes a second to make, and every handheld in the
-   * zone asks for it. Within the minute only its edges move (a holding passing the look-back or
-   * the day ahead), which the handheld judges by its own clock anyway.
-   */
-  private savedList(zone: number, at: number): { content: string; etag: string; plates: number } {
-    const key = `${this.ctx.store.written.serial}:${this.ctx.store.dataVersion()}:${Math.floor(at / 60_000)}`;
-    const held = this.savedLists.get(zone);
-    if (held?.key === key) return held;
-    const { taken_at: _, ...content } = zonePermits(this.ctx, zone, at);
-    const text = JSON.stringify(content);
-    const made = { key, content: text, etag: etagOf(text), plates: content.plates.length };
-    this.savedLists.delete(zone);
-    this.savedLists.set(zone, made);
-    if (this.savedLists.size > SAVED_LISTS_KEPT) this.savedLists.delete(this.savedLists.keys().next().value!);
-    return made;
+  /** A zone's saved list without its instant, kept by the read model until something it reads changes. */
+  private savedList(zone: number, at: number): { body: string; etag: string; results: number } {
+    return this.ctx.readModel.savedList(zone, at, () => {
+      const { taken_at: _, ...content } = zonePermits(this.ctx, zone, at);
+      const body = JSON.stringify(content);
+      return { body, etag: etagOf(body), results: content.plates.length };
+    });
   }
 
   /** A car's checks today at this site, newest first. */
@@ -124,7 +102,7 @@ export class Enforcement {
   /** The zone list: plates with an active permit, with its ETag. */
   zoneList(zone: number, credential: string): Required<LookupAnswer> {
     const at = this.ctx.now();
-    const { body, results, etag } = this.lookups.zoneList(zone, at);
+    const { body, results, etag } = this.ctx.readModel.zoneList(zone, at);
     this.ctx.lookupRecorder.record({
       at,
       credential,

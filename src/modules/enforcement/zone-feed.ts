@@ -1,23 +1,10 @@
 import type { Credential } from "../../domain/credentials.ts";
 import { refuse } from "../../domain/errors.ts";
-import { RepeatedFault } from "../../platform/fault-log.ts";
 import { SLOW_READER } from "../../platform/http/connection-guard.ts";
 import { log } from "../../platform/log.ts";
-import { isStoreUnavailable } from "../../platform/store/db.ts";
-import type { CredentialWatch } from "./credential-watch.ts";
-import {
-  type Change,
-  changesEvent,
-  changesSince,
-  diffLists,
-  encoder,
-  endedEvent,
-  platesEvent,
-} from "./feed-events.ts";
-import { FeedRounds } from "./feed-rounds.ts";
-import type { PermitLookups } from "./lookups.ts";
+import type { CredentialWatch, EndReason } from "./credential-watch.ts";
 import type { EnforcementContext } from "./module-context.ts";
-import type { ZoneList } from "./zone-list.ts";
+import type { Change } from "./read-model/read-model.ts";
 
 /** Open feeds one credential may hold (a handheld's tabs, a reconnect racing its old stream). */
 export const MAX_FEEDS_PER_CREDENTIAL = 8;
@@ -26,79 +13,40 @@ const HEARTBEAT_MS = 10_000;
 /** "plates": the whole list on every change (the first protocol); "changes": what changed. */
 export type FeedMode = "plates" | "changes";
 
+const encoder = new TextEncoder();
+const platesEvent = (id: string, body: string) =>
+  encoder.encode(`event: plates\nid: ${id}\ndata: ${body}\n\n`);
+const changesEvent = (from: string, to: string, added: string[], removed: string[]) =>
+  encoder.encode(`event: changes\nid: ${to}\ndata: ${JSON.stringify({ from, added, removed })}\n\n`);
+/** The last event of a feed whose credential can no longer be used: the page signs in again. */
+const endedEvent = (reason: EndReason) =>
+  encoder.encode(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
+
 interface Subscriber {
   credential: string;
-  mode: FeedMode;
-  send(chunk: Uint8Array): void;
   close(): void;
-}
-
-/** A list's event id: its ETag without the quotes. */
-const idOf = (list: ZoneList) => list.etag.slice(1, -1);
-
-/** Changes kept per zone, so that a feed that reconnects soon resumes with what it missed. */
-const CHANGES_KEPT = 64;
-
-interface Watched {
-  subscribers: Set<Subscriber>;
-  /** The id (ETag without quotes) of the list last sent to this zone's subscribers. */
-  id: string;
-  /** That list (its body is written only for whole-list events). */
-  list: ZoneList;
-  /** The latest changes, oldest first. */
-  changes: Change[];
+  send(chunk: Uint8Array): void;
 }
 
 /**
- * The live zone list as server-sent events. Subscribers of one zone share one answer: a write
- * (the store's notice) or the clock makes one version check per zone, a patch of the list where
- * some of the zone's rows changed (PermitLookups.zoneList), and only a list that reads
- * differently is sent.
+ * The live zone list as server-sent events. The read model follows each watched zone's list
+ * (ReadModel.watch: one check per zone after a write or a second, its changes kept for
+ * reconnections); here each change is encoded once per zone and mode, whatever its subscribers.
  */
 export class ZoneFeed {
-  private readonly zones = new Map<number, Watched>();
+  private readonly subs = new Set<Subscriber>();
   private readonly perCredential = new Map<string, number>();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
-  private readonly rounds: FeedRounds;
-
-  private readonly lookups: PermitLookups;
-  private readonly fault = new RepeatedFault(
-    "the live zone feeds could not read a zone's list; they try again at the next write or second",
-  );
+  private readonly encoded = new WeakMap<Change, { changes?: Uint8Array; plates?: Uint8Array }>();
 
   constructor(
-    private readonly ctx: Pick<
-      EnforcementContext,
-      "store" | "config" | "now" | "metrics" | "openStreams" | "lookups"
-    >,
+    private readonly ctx: Pick<EnforcementContext, "metrics" | "openStreams" | "readModel">,
     private readonly heartbeatMs = HEARTBEAT_MS,
-  ) {
-    this.lookups = ctx.lookups;
-    this.rounds = new FeedRounds({
-      zones: () => this.zones.keys(),
-      refresh: (zone) => {
-        const w = this.zones.get(zone);
-        if (w) this.refresh(zone, w);
-      },
-      inOneRound: (slice) => this.lookups.inOneRound(this.ctx.now(), slice),
-      fault: this.fault,
-      onWrite: (listener) => this.ctx.store.written.onWrite(listener),
-    });
-  }
-
-  private current(zone: number): ZoneList {
-    return this.lookups.zoneList(zone, this.ctx.now());
-  }
-
-  private watched(list: ZoneList): Watched {
-    return { subscribers: new Set(), id: idOf(list), list, changes: [] };
-  }
+  ) {}
 
   /** How many open feeds (for tests and status). */
   get subscribers(): number {
-    let n = 0;
-    for (const w of this.zones.values()) n += w.subscribers.size;
-    return n;
+    return this.subs.size;
   }
 
   /**
@@ -122,14 +70,16 @@ export class ZoneFeed {
         `This credential already holds ${held} open zone feeds; close one first`,
         { retryAfterSeconds: 15 },
       );
-    const now = this.current(zone);
-    let watched = this.zones.get(zone);
-    if (!watched) {
-      watched = this.watched(now);
-      this.zones.set(zone, watched);
-    } else this.refresh(zone, watched);
-    const w = watched;
     let sub: Subscriber | undefined;
+    const watching = this.ctx.readModel.watch(zone, (change, list) => {
+      // Each change is encoded once per mode, for every subscriber of its zone.
+      const events = this.encoded.get(change) ?? {};
+      this.encoded.set(change, events);
+      if (mode === "changes")
+        events.changes ??= changesEvent(change.from, change.to, change.added, change.removed);
+      else events.plates ??= platesEvent(change.to, list.body);
+      sub?.send(mode === "changes" ? events.changes! : events.plates!);
+    });
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         let open = true;
@@ -140,7 +90,6 @@ export class ZoneFeed {
         });
         sub = {
           credential,
-          mode,
           send: (chunk) => {
             if (!open) return;
             try {
@@ -154,24 +103,25 @@ export class ZoneFeed {
             open = false;
             stopOnClose();
             stopWatching?.();
-            this.drop(zone, sub!);
+            watching.stop();
+            this.drop(sub!);
             try {
               controller.close();
             } catch {}
           },
         };
-        w.subscribers.add(sub);
+        this.subs.add(sub);
         this.perCredential.set(credential, held + 1);
-        this.start();
+        this.startHeartbeat();
         // Tell the browser how soon to come back, then what it lacks of the list.
         controller.enqueue(encoder.encode("retry: 2000\n\n"));
-        if (lastEventId === w.id) return;
-        const missed =
-          mode === "changes" && lastEventId !== null ? changesSince(w.changes, lastEventId) : null;
+        const { list } = watching;
+        if (lastEventId === list.id) return;
+        const missed = mode === "changes" && lastEventId !== null ? watching.since(lastEventId) : null;
         controller.enqueue(
           missed
-            ? changesEvent(lastEventId!, w.id, missed.added, missed.removed)
-            : platesEvent(w.id, w.list.body),
+            ? changesEvent(lastEventId!, list.id, missed.added, missed.removed)
+            : platesEvent(list.id, list.body),
         );
       },
       cancel: (reason) => {
@@ -190,70 +140,26 @@ export class ZoneFeed {
         "x-accel-buffering": "no",
       },
     });
-    return { response, results: now.results };
+    return { response, results: watching.list.results };
   }
 
-  private drop(zone: number, sub: Subscriber): void {
-    const w = this.zones.get(zone);
-    if (!w?.subscribers.delete(sub)) return;
+  private drop(sub: Subscriber): void {
+    if (!this.subs.delete(sub)) return;
     const held = (this.perCredential.get(sub.credential) ?? 1) - 1;
     if (held <= 0) this.perCredential.delete(sub.credential);
     else this.perCredential.set(sub.credential, held);
-    if (w.subscribers.size === 0) this.zones.delete(zone);
-    if (this.zones.size === 0) this.stop();
+    if (this.subs.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
   }
 
-  /**
-   * Asks for the zone's list once (reused, patched or built) and, if it reads differently, sends
-   * each subscriber either what changed or the whole list: two events encoded once for the zone,
-   * whatever its subscribers.
-   */
-  private refresh(zone: number, w: Watched): void {
-    let now: ZoneList;
-    try {
-      now = this.current(zone);
-    } catch (e) {
-      // Asked again at the next write or second; logged once while it lasts, never swallowed.
-      this.fault.failed(e, isStoreUnavailable(e), { zone });
-      return;
-    }
-    const id = idOf(now);
-    if (id === w.id) return;
-    // A list patched from the one sent last says itself what changed; any other is compared.
-    const { added, removed } =
-      now.change?.from === w.list.etag ? now.change : diffLists(w.list.plates, now.plates);
-    w.changes.push({ from: w.id, to: id, added, removed });
-    if (w.changes.length > CHANGES_KEPT) w.changes.shift();
-    let changes: Uint8Array | undefined;
-    let whole: Uint8Array | undefined;
-    for (const s of w.subscribers) {
-      if (s.mode === "changes") {
-        changes ??= changesEvent(w.id, id, added, removed);
-        s.send(changes);
-      } else {
-        whole ??= platesEvent(id, now.body);
-        s.send(whole);
-      }
-    }
-    w.id = id;
-    w.list = now;
-  }
-
-  private start(): void {
+  private startHeartbeat(): void {
     if (this.heartbeat) return;
     const comment = encoder.encode(": keep-alive\n\n");
     this.heartbeat = setInterval(() => {
-      for (const w of this.zones.values()) for (const s of w.subscribers) s.send(comment);
+      for (const s of this.subs) s.send(comment);
     }, this.heartbeatMs);
     this.heartbeat.unref?.();
-    // After this process's writes (the store's one notice) and every second, each watched zone's
-    // answer is asked again: a version check where nothing it holds changed, a patch where something did.
-    this.rounds.start();
-  }
-
-  private stop(): void {
-    clearInterval(this.heartbeat);
-    this.heartbeat = undefined;
-    this.rounds.stop();
   }
 }

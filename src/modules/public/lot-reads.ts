@@ -13,10 +13,9 @@ interface Snapshot {
 }
 
 /**
- * The parking lots as kiosks and apps read them, rendered once until the lots change: the
- * store's notice of this process's lot writes and its data version (another connection's commit,
- * such as `parkd lots import` while serve runs, counted across reconnections) make the version,
- * for one cheap pragma a read.
+ * The parking lots as kiosks and apps read them, rendered once until the lots change, by the
+ * store's one version source (WrittenRows.lotsVersion: this process's lot writes, and another
+ * connection's commit such as `parkd lots import` while serve runs), read fresh at every read.
  */
 export class LotReads {
   private snapshot: Snapshot | null = null;
@@ -24,7 +23,7 @@ export class LotReads {
   constructor(private readonly store: PublicStore) {}
 
   private current(): Snapshot {
-    const version = `${this.store.dataVersion()}:${this.store.written.lotWrites}`;
+    const version = this.store.written.lotsVersion();
     if (this.snapshot?.version !== version)
       this.snapshot = { version, lots: this.store.lots.all(), one: new Map() };
     return this.snapshot;

@@ -72,7 +72,7 @@ export class Store {
   /** The latest write transaction failed because the store could not take it (full, read-only). */
   private failing = false;
   /** What this process's repositories wrote, for the readers that keep copies (see WrittenRows). */
-  readonly written = new WrittenRows();
+  readonly written = new WrittenRows(() => this.dataVersion());
   /** Set when opening the store upgraded its schema (after a copy of it was taken). */
   upgrade: StoreUpgrade | null = null;
   /** Opened on a full disk, holding the store alone until it is closed (openStore's aloneWhenFull). */

@@ -58,11 +58,9 @@ export class LotRecords {
   private readonly nameById: Statement<{ name: string }, [number]>;
   private readonly nextIdQuery: Statement<{ n: number }, []>;
   private readonly fingerprintQuery: Statement<{ f: string }, []>;
-  private readonly dataVersionQuery: Statement<{ data_version: number }, []>;
   /** Names as read, for ticket notes: every plate answer with a ticket asks for one. */
   private readonly names = new Map<number, string | null>();
   private namesVersion = -1;
-  private namesCheckedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly sqlite: Database,
@@ -77,7 +75,6 @@ export class LotRecords {
       .prepare();
     // Ticket notes and the intake's unknown-lot flag ask by id for every ticket: a plain statement.
     this.nameById = sqlite.prepare("SELECT name FROM parking_lots WHERE id = ?1");
-    this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
     this.fingerprintQuery = sqlite.prepare(
       `SELECT count(*) || ':' || coalesce(sum(id), 0) || ':' || coalesce(sum(updated_at), 0) || ':' ||
          coalesce(max(updated_at), 0) AS f FROM parking_lots`,
@@ -116,19 +113,15 @@ export class LotRecords {
   /**
    * The lot's name, or null when no lot has this id. Kept once read: every write to the lots goes
    * through this owner, which forgets them; another process's commit (a CLI import) moves
-   * `PRAGMA data_version`, looked at no more than every 100 ms, as the lookups' read model does. Inside a
+   * the store's data version (WrittenRows.others), looked at no more than every 100 ms. Inside a
    * transaction the name is read afresh, since a rollback could take it back.
    */
   nameOf(id: number): string | null {
     if (this.sqlite.inTransaction) return this.readName(id);
-    const at = performance.now();
-    if (at - this.namesCheckedAt >= NAMES_CHECK_MS) {
-      this.namesCheckedAt = at;
-      const version = this.dataVersionQuery.get()!.data_version;
-      if (version !== this.namesVersion) {
-        this.namesVersion = version;
-        this.names.clear();
-      }
+    const version = this.written.others(NAMES_CHECK_MS);
+    if (version !== this.namesVersion) {
+      this.namesVersion = version;
+      this.names.clear();
     }
     let name = this.names.get(id);
     if (name === undefined) {

@@ -25,23 +25,45 @@ const none = (): Written => ({
 });
 
 /**
- * The one notice of what this process wrote: each repository notes the id of every ticket, permit
- * and office permit it writes, and that a lot changed, in the same call as the write. Readers
- * that keep a copy (the enforcement module's read model) take the notes and read those rows
- * again; another process's writes are seen by `PRAGMA data_version` instead. A note is only ever
- * a hint to read again: one from a write rolled back reads the row as it still is.
+ * The store's one source of what changed, for every reader that keeps a copy or an answer (the
+ * enforcement module's read model, the public lot reads, the lots' names): each repository notes
+ * the id of every ticket, permit and office permit it writes, and that a lot changed, in the same
+ * call as the write; another process's commits (a CLI command on the same file) are seen by
+ * `PRAGMA data_version`, which `others()` reads. A note is only ever a hint to read again: one
+ * from a write rolled back reads the row as it still is.
  */
 export class WrittenRows {
   private notes = none();
   /** Moves with every note: a reader that saw this value has nothing new to take. */
   serial = 0;
-  /**
-   * Moves with every lot written by this process (whoever took the notes): with the store's
-   * dataVersion(), which moves for other connections' commits, a version of the lots.
-   */
+  /** Moves with every lot written by this process (whoever took the notes). */
   lotWrites = 0;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
+  private othersSeen = -1;
+  private othersReadAt = Number.NEGATIVE_INFINITY;
+
+  /** `dataVersion`: the store's PRAGMA data_version, never repeating across reopenings. */
+  constructor(private readonly dataVersion: () => number = () => 0) {}
+
+  /**
+   * Moves with another connection's commit. The pragma costs a few µs, more than the rest of a
+   * plate lookup: it is read again only when the last reading is older than `maxAgeMs`
+   * (monotonic); 0 reads it now. Every reader shares the one reading.
+   */
+  others(maxAgeMs = 0): number {
+    const at = performance.now();
+    if (maxAgeMs === 0 || at - this.othersReadAt >= maxAgeMs) {
+      this.othersReadAt = at;
+      this.othersSeen = this.dataVersion();
+    }
+    return this.othersSeen;
+  }
+
+  /** A version of the lots, read fresh: equal versions, equal lots. */
+  lotsVersion(): string {
+    return `${this.others()}:${this.lotWrites}`;
+  }
 
   ticket(id: string): void {
     const notes = this.notes;

@@ -1,85 +1,84 @@
 import { describe, expect, test } from "bun:test";
-import { FeedRounds } from "../../../src/modules/enforcement/feed-rounds.ts";
-import { RepeatedFault } from "../../../src/platform/fault-log.ts";
+import { ReadModel } from "../../../src/modules/enforcement/read-model/read-model.ts";
+import { openMemoryStore } from "../../../src/platform/store/db.ts";
 
-/** Rounds over `zones`, each refresh taking `ms` of busy time; what was refreshed, in order. */
+const T0 = Date.parse("2026-06-15T12:00:00Z");
+
+/**
+ * The read model's rounds over its watched zones (the live feed's), each zone's list taking `ms`
+ * of busy time to ask; what was asked, in order.
+ */
 function rounds(zones: number[], ms = 0) {
-  const refreshed: number[] = [];
-  const slices: number[][] = [];
-  let listener: (() => void) | undefined;
-  const r = new FeedRounds(
-    {
-      zones: () => zones,
-      refresh: (zone) => {
-        const until = performance.now() + ms;
-        while (performance.now() < until) {}
-        refreshed.push(zone);
-        slices.at(-1)!.push(zone);
-      },
-      inOneRound: (slice) => {
-        slices.push([]);
-        slice();
-      },
-      fault: new RepeatedFault("test rounds"),
-      onWrite: (l) => {
-        listener = l;
-        return () => {
-          listener = undefined;
-        };
-      },
+  const store = openMemoryStore();
+  const config = { recentHours: 24, timezone: "Europe/Stockholm" };
+  const model = new ReadModel({ store, config, now: () => T0 } as never, { gatherMs: 20 });
+  const asked: number[] = [];
+  let counting = false;
+  const zoneList = model.zoneList.bind(model);
+  model.zoneList = (zone, at) => {
+    if (counting) {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {}
+      asked.push(zone);
+    }
+    return zoneList(zone, at);
+  };
+  const watches = zones.map((zone) => model.watch(zone, () => {}));
+  counting = true;
+  return {
+    asked,
+    round: () => model["allWatched"](),
+    write: () => store.written.observation(),
+    stop: () => {
+      for (const w of watches) w.stop();
     },
-    20,
-  );
-  return { r, refreshed, slices, write: () => listener?.() };
+  };
 }
 
-describe("FeedRounds", () => {
+describe("the rounds over watched zones", () => {
   test("a round over slow zones is cut in slices, with a turn of the event loop between them", async () => {
-    const { r, refreshed, slices } = rounds([1, 2, 3, 4, 5, 6], 0.3);
-    r.all();
+    const { asked, round, stop } = rounds([1, 2, 3, 4, 5, 6], 0.3);
+    round();
     // The first slice runs at once; the rest after turns of the loop.
-    expect(refreshed.length).toBeLessThan(6);
+    expect(asked.length).toBeLessThan(6);
+    expect(asked.length).toBeGreaterThan(0);
     await Bun.sleep(50);
-    expect(refreshed).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(slices.length).toBeGreaterThan(1);
-    expect(slices.flat()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(asked).toEqual([1, 2, 3, 4, 5, 6]);
+    stop();
   });
 
   test("a round asked for while one runs follows it, once", async () => {
-    const { r, refreshed } = rounds([1, 2, 3, 4], 0.3);
-    r.all();
-    r.all();
-    r.all();
+    const { asked, round, stop } = rounds([1, 2, 3, 4], 0.3);
+    round();
+    round();
+    round();
     await Bun.sleep(50);
-    expect(refreshed).toEqual([1, 2, 3, 4, 1, 2, 3, 4]);
+    expect(asked).toEqual([1, 2, 3, 4, 1, 2, 3, 4]);
+    stop();
   });
 
-  test("writes that come together make one round, after the gathering time", async () => {
-    const { r, refreshed, write } = rounds([7]);
-    r.start();
+  test("writes that come together make one round, after the gathering time; none once nothing is watched", async () => {
+    const { asked, write, stop } = rounds([7]);
     write();
     write();
     write();
-    expect(refreshed).toEqual([]);
+    expect(asked).toEqual([]);
     await Bun.sleep(60);
-    expect(refreshed).toEqual([7]);
-    r.stop();
+    expect(asked).toEqual([7]);
+    stop();
     write();
     await Bun.sleep(40);
-    expect(refreshed).toEqual([7]);
+    expect(asked).toEqual([7]);
   });
-});
 
-describe("FeedRounds, stopped", () => {
-  test("a round under way ends at its next slice, and a round asked for meanwhile does not run", async () => {
-    const { r, refreshed } = rounds([1, 2, 3, 4, 5, 6, 7, 8], 0.3);
-    r.start();
-    r.all();
-    r.all();
-    const before = refreshed.length;
+  test("a round under way ends at its next slice when nothing is watched any more, and one asked for meanwhile does not run", async () => {
+    const { asked, round, stop } = rounds([1, 2, 3, 4, 5, 6, 7, 8], 0.3);
+    round();
+    round();
+    const before = asked.length;
     expect(before).toBeLessThan(8);
-    r.stop();
+    stop();
     await Bun.sleep(50);
-    expect(refreshed.length).toBe(before);
+    expect(asked.length).toBe(before);
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import type { LotInput } from "../../../src/domain/lots/lot.ts";
 import { completeLot } from "../../../src/domain/lots/rules.ts";
 import { lookupServices } from "../../../src/modules/enforcement/index.ts";
-import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
-import { ZoneAnswers } from "../../../src/modules/enforcement/zone-answers.ts";
+import type { Answer } from "../../../src/modules/enforcement/read-model/answers.ts";
+import { ReadModel } from "../../../src/modules/enforcement/read-model/read-model.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
 import { testClock, testContext } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
@@ -14,13 +14,35 @@ const answer =
   (body: string, until = Number.POSITIVE_INFINITY) =>
   () => ({ body, results: 1, until });
 
+type Kind = "check" | "list" | "saved";
+const config = { recentHours: 0, timezone: "Europe/Stockholm" };
+
+/** The read model's one cache of answers, asked with the version `version` gives (null: not built). */
+function cache(version: () => { generation: number; writes: number } | null, maxChars?: number) {
+  const model = new ReadModel({ store: openMemoryStore(), config, now: () => 0 } as never, { maxChars });
+  return {
+    get: <A extends Answer>(kind: Kind, zone: number, at: number, build: () => A): A =>
+      model["kept_"](kind, zone, at, version(), build),
+    get size() {
+      return model.keptAnswers;
+    },
+  };
+}
+
 /** A read model over a fresh in-memory store, built (it builds in one turn while the store is small). */
 function modelled() {
   const store = openMemoryStore();
-  const model = new LookupReadModel(store);
+  const model = new ReadModel({ store, config, now: () => 0 } as never);
   model.update(0);
   expect(model.update(0)).toBe(true);
-  return { store, model, answers: new ZoneAnswers((zone) => model.zoneVersion(zone, 0)) };
+  return {
+    store,
+    model,
+    answers: {
+      get: (kind: Kind, zone: number, at: number, build: () => Answer) =>
+        model["zoneAnswer"](kind, zone, at, build),
+    },
+  };
 }
 
 const permitValues = (zone: number) => ({
@@ -33,10 +55,10 @@ const permitValues = (zone: number) => ({
   days: null,
 });
 
-describe("ZoneAnswers", () => {
+describe("the read model's kept answers", () => {
   test("reused while the version and the clock allow, built again when either moves", () => {
-    let version: string | null = "v1";
-    const answers = new ZoneAnswers(() => version);
+    let version: { generation: number; writes: number } | null = { generation: 1, writes: 0 };
+    const answers = cache(() => version);
     let builds = 0;
     const build = (until: number) => () => {
       builds++;
@@ -46,7 +68,7 @@ describe("ZoneAnswers", () => {
     expect(answers.get("list", 1, 199, build(200)).body).toBe("b1");
     expect(answers.get("list", 1, 200, build(300)).body).toBe("b2");
     expect(answers.get("list", 1, 150, build(300)).body).toBe("b3"); // clock set back
-    version = "v2";
+    version = { generation: 1, writes: 1 };
     expect(answers.get("list", 1, 150, build(300)).body).toBe("b4");
     expect(answers.get("list", 1, 150, build(300)).body).toBe("b4");
     version = null; // the model is being built: nothing is reused
@@ -96,7 +118,7 @@ describe("ZoneAnswers", () => {
   });
 
   test("keeps at most its budget of body text, dropping the oldest first", () => {
-    const answers = new ZoneAnswers(() => "v", 25);
+    const answers = cache(() => ({ generation: 0, writes: 0 }), 25);
     answers.get("list", 1, 0, answer("x".repeat(10)));
     answers.get("list", 2, 0, answer("x".repeat(10)));
     expect(answers.size).toBe(2);
@@ -120,7 +142,7 @@ describe("reused zone answers are the answers built afresh", () => {
     const MIN = 60_000;
     const clock = testClock("2026-06-15T12:00:00Z");
     const ctx = testContext({}, clock.now);
-    const { lookups } = lookupServices(ctx);
+    const { readModel: lookups } = lookupServices(ctx);
     const plates = ["AAA 1", "aaa-1", "BBB 2", "ÅÄÖ 3", "ZZZ 4", "Ö 5", "W 6", "V 7"];
     const instants: number[] = [];
     let n = 0;

@@ -11,8 +11,9 @@ import { cityLot } from "../../support/lots.ts";
 import { cancelTicket, moveTicket, seedTicket } from "../../support/seed.ts";
 
 /**
- * Zone answers are reused between requests (src/modules/enforcement/zone-answers.ts): every write and every
- * instant at which an answer changes must show in the very next answer, with a fresh ETag.
+ * Zone answers are reused between requests (the read model's one cache of answers,
+ * src/modules/enforcement/read-model/): every write and every instant at which an answer changes
+ * must show in the very next answer, with a fresh ETag.
  */
 const CHECK = "/api/v1/attendants/check-tickets";
 const NOW = "2026-06-15T12:00:00Z"; // Monday 14:00 in Stockholm

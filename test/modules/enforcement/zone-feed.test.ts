@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from "bun:test";
-import { diffLists } from "../../../src/modules/enforcement/feed-events.ts";
 import { lookupServices } from "../../../src/modules/enforcement/index.ts";
+import { diffLists } from "../../../src/modules/enforcement/read-model/answers.ts";
 import { MAX_FEEDS_PER_CREDENTIAL, ZoneFeed } from "../../../src/modules/enforcement/zone-feed.ts";
 import { SLOW_READER } from "../../../src/platform/http/connection-guard.ts";
 import { setLogging } from "../../../src/platform/log.ts";
@@ -253,14 +253,14 @@ describe("the live zone feed", () => {
 describe("a feed that cannot read its zone's list", () => {
   test("logs it once with its stack, keeps its subscribers, and says when it recovered", async () => {
     const s = setup();
-    const services = lookupServices(s.ctx);
+    const { readModel } = lookupServices(s.ctx);
     let broken = false;
-    const lookups = Object.create(services.lookups) as typeof services.lookups;
-    lookups.zoneList = (zone, at) => {
+    const zoneList = readModel.zoneList.bind(readModel);
+    readModel.zoneList = (zone, at) => {
       if (broken) throw new TypeError("a mistake in the list's code");
-      return services.lookups.zoneList(zone, at);
+      return zoneList(zone, at);
     };
-    const feed = new ZoneFeed({ ...s.ctx, ...services, lookups });
+    const feed = new ZoneFeed({ ...s.ctx, readModel });
     const reader = new StreamReader(feed.open(7, "token:test", null).response);
     await reader.until(() => reader.events().length === 1);
     const write = spyOn(process.stderr, "write").mockImplementation(() => true);

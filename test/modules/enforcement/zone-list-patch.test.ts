@@ -1,9 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { PlateList } from "../../../src/domain/permits/plate-list.ts";
-import { diffLists } from "../../../src/modules/enforcement/feed-events.ts";
-import { PermitLookups } from "../../../src/modules/enforcement/lookups.ts";
-import { LookupReadModel } from "../../../src/modules/enforcement/read-model.ts";
-import { ZoneList } from "../../../src/modules/enforcement/zone-list.ts";
+import { diffLists, ZoneList } from "../../../src/modules/enforcement/read-model/answers.ts";
+import { ReadModel } from "../../../src/modules/enforcement/read-model/read-model.ts";
 import { openStore } from "../../../src/platform/store/db.ts";
 import type { PermitValues } from "../../../src/platform/store/permits.ts";
 import { seeded } from "../../support/random.ts";
@@ -27,8 +25,7 @@ describe("a patched zone list is the list built whole", () => {
       const store = openStore(tempDir());
       let now = T0;
       const config = { recentHours: 24, timezone: "Europe/Stockholm" };
-      const model = new LookupReadModel(store, { versionCheckMs: 0 });
-      const lookups = new PermitLookups({ store, config, now: () => now } as never, model);
+      const lookups = new ReadModel({ store, config, now: () => now } as never, { versionCheckMs: 0 });
       const { rand, int, pick } = seeded(seed);
       // One plate in two spellings: the list shows the latest-starting one.
       const plates: [string, string][] = [
@@ -120,9 +117,8 @@ describe("a patched zone list is the list built whole", () => {
 test("write logs are bounded by zone; a zone that lost its log is built whole", () => {
   const store = openStore(tempDir());
   const now = T0;
-  const model = new LookupReadModel(store, { versionCheckMs: 0 });
   const config = { recentHours: 24, timezone: "Europe/Stockholm" };
-  const lookups = new PermitLookups({ store, config, now: () => now } as never, model);
+  const lookups = new ReadModel({ store, config, now: () => now } as never, { versionCheckMs: 0 });
   let n = 0;
   const ticket = (zone: number) =>
     ticketRow({ ticketId: `t${++n}`, zone, startAt: now - H, endAt: now + H, plate: `P${n}`, at: now });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PlateList } from "../../../src/domain/permits/plate-list.ts";
-import { ZoneList } from "../../../src/modules/enforcement/zone-list.ts";
+import { ZoneList } from "../../../src/modules/enforcement/read-model/answers.ts";
 
 const sorted = (plates: string[]) =>
   PlateList.sorted(plates.map((p) => ({ plate: p, plateNorm: p, startAt: 0 })));

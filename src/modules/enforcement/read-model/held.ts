@@ -1,6 +1,6 @@
-import type { TicketStatus } from "../../domain/tickets/rules.ts";
-import type { ListedPermit } from "../../platform/store/permits.ts";
-import type { ListedTicket } from "../../platform/store/tickets/rows.ts";
+import type { TicketStatus } from "../../../domain/tickets/rules.ts";
+import type { ListedPermit } from "../../../platform/store/permits.ts";
+import type { ListedTicket } from "../../../platform/store/tickets/rows.ts";
 
 /** What a plate holds right now (entries not started or ended before the cutoff left out). */
 export interface PlateEntries {
