@@ -2,7 +2,6 @@ import { SLOW_READER } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, type Problem, problemBody, problemHeaders } from "./problem.ts";
 import { sharedBodyOf } from "./shared-body.ts";
 import type { Connection } from "./socket-connection.ts";
-import { statusText } from "./status-text.ts";
 
 /** The Date header's value, made once a second. */
 let dateSecond = -1;
@@ -141,4 +140,68 @@ function chunkFrame(data: Uint8Array): Uint8Array {
   out.set(data, size.length);
   out.write("\r\n", size.length + data.length, "latin1");
   return out;
+}
+
+/**
+ * The reason phrase of each status the box may answer (RFC 9110 and the WebDAV and rate-limit
+ * RFCs' own), said once for the front end's status lines. Reading them from node:http instead
+ * loaded the runtime's whole HTTP module at every start for this one table.
+ */
+const STATUS_TEXT: Record<number, string> = {
+  100: "Continue",
+  101: "Switching Protocols",
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  203: "Non-Authoritative Information",
+  204: "No Content",
+  205: "Reset Content",
+  206: "Partial Content",
+  207: "Multi-Status",
+  300: "Multiple Choices",
+  301: "Moved Permanently",
+  302: "Found",
+  303: "See Other",
+  304: "Not Modified",
+  307: "Temporary Redirect",
+  308: "Permanent Redirect",
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  407: "Proxy Authentication Required",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  411: "Length Required",
+  412: "Precondition Failed",
+  413: "Payload Too Large",
+  414: "URI Too Long",
+  415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
+  417: "Expectation Failed",
+  421: "Misdirected Request",
+  422: "Unprocessable Entity",
+  423: "Locked",
+  425: "Too Early",
+  426: "Upgrade Required",
+  428: "Precondition Required",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  451: "Unavailable For Legal Reasons",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+  505: "HTTP Version Not Supported",
+  507: "Insufficient Storage",
+  511: "Network Authentication Required",
+};
+
+function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? "Unknown";
 }

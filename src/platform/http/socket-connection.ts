@@ -1,10 +1,10 @@
 import type { Socket } from "bun";
 import type { GuardedSocket } from "./connection-guard.ts";
-import { type FrontEndMeta, requestIdOf } from "./front-end-meta.ts";
 import type { RequestHead } from "./http1.ts";
 import type { BodyBytes, ChunkedBody } from "./http1-body.ts";
 import { InputBytes } from "./input-bytes.ts";
 import type { Problem } from "./problem.ts";
+import { type FrontEndMeta, requestIdOf } from "./request-meta.ts";
 import { rawProblem } from "./socket-answer.ts";
 
 export type Phase = "head" | "body" | "busy";
