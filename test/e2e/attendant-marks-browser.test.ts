@@ -1,20 +1,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { axeViolations, screenshotPath, skipWithoutChromium, waitInPage } from "../support/browser.ts";
-import { handheldRig } from "../support/handheld.ts";
+import { handheldRig, morningZone } from "../support/handheld.ts";
 import { cityLot } from "../support/lots.ts";
 
 const rig = handheldRig();
 const { tokens, adminApi, signedIn, check } = rig;
 
-/**
- * A fixed-offset site time zone in which it is about 10:00 now: a mark made now and a box clock
- * moved 2 h 14 min ahead fall on the same site-local day whenever the test runs.
- */
-function morningZone(now = Date.now()): string {
-  const offset = ((10 - new Date(now).getUTCHours() + 36) % 24) - 12;
-  return offset === 0 ? "Etc/UTC" : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
-}
 const SERVE = ["--http", "--timezone", morningZone()];
 
 type HeldMark = { plate_norm: string; first_seen_at: string; note: string };

@@ -8,6 +8,15 @@ import { openBrowser } from "./browser.ts";
 export const PHONE = { width: 390, height: 844 };
 
 /**
+ * A fixed-offset site time zone in which it is about 10:00 now: a mark made now and a box clock
+ * moved 2 h 14 min ahead fall on the same site-local day whenever the test runs.
+ */
+export function morningZone(now = Date.now()): string {
+  const offset = ((10 - new Date(now).getUTCHours() + 36) % 24) - 12;
+  return offset === 0 ? "Etc/UTC" : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+}
+
+/**
  * The attendant page's browser tests' own set-up, one per test file: a box serving the built
  * binary, the tokens made for it, and phone-sized Chromium pages signed in to it, one open at a
  * time (each holds a zone feed, and a credential may hold 8). `box` and `server` are set by
