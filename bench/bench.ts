@@ -345,7 +345,11 @@ async function main() {
   if (!existsSync(BIN)) throw new Error("dist/parkd is missing: run bench/run.sh, which builds it");
   mkdirSync(WORK, { recursive: true });
   const dataDir = join(WORK, `data-${TICKETS}`);
-  if (!existsSync(join(dataDir, "parkd.db")) || process.env.BENCH_FRESH) {
+  // A store made more than four days ago has tickets near serve's retention (generate.ts).
+  const stale =
+    existsSync(join(dataDir, "parkd.db")) &&
+    Date.now() - statSync(join(dataDir, "parkd.db")).mtimeMs > 4 * 24 * 3_600_000;
+  if (!existsSync(join(dataDir, "parkd.db")) || stale || process.env.BENCH_FRESH) {
     rmSync(dataDir, { recursive: true, force: true });
     const t0 = performance.now();
     generate(dataDir, BIN, TICKETS);
