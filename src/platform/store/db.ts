@@ -125,7 +125,7 @@ export class Store {
     this.failing = !ok;
   }
 
-  /** `fn` runs after the store has moved to a new connection (the checkpointer follows it). */
+  /** `fn` runs after the store has moved to a new connection (the store thread follows it). */
   onReopen(fn: () => void): void {
     this.reopenListeners.push(fn);
   }
