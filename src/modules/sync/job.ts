@@ -6,20 +6,19 @@ import { type CentralTarget, connectCentral, PLAINTEXT_LINK, redactedUrl, sslMod
 import type { SyncStore } from "./deps.ts";
 import { type PhotoCursor, photoCursorValue, SyncLocal } from "./local.ts";
 import { notePull, pullPermits } from "./puller.ts";
-import { type PhotoFile, photosHeld, pushBatch, pushPhotos, SiteClaimedError } from "./pusher.ts";
+import {
+  type PhotoFile,
+  type PushCounts,
+  photosHeld,
+  pushBatch,
+  pushPhotos,
+  SiteClaimedError,
+} from "./pusher.ts";
 import { photosBack, reconcile, verifyOffice } from "./reconcile.ts";
 import { SiteRoleError } from "./site-roles.ts";
 
-/** Rows (and photo files) sent to the office since the start, by kind. */
-export interface PushedCounts {
-  events: number;
-  tickets: number;
-  lookups: number;
-  lots: number;
-  notices: number;
-  observations: number;
-  photos: number;
-}
+/** Rows (and photo files) sent to the office since the start, by kind: a push's rows, and photos. */
+export type PushedCounts = PushCounts & { photos: number };
 
 export const PUSHED_KINDS = [
   "events",
