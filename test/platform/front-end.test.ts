@@ -87,6 +87,12 @@ function echoApp(seen: { cancelled: number; calls: number; reasons?: unknown[] }
       return new Response(stream, { headers: { "content-type": "text/event-stream" } });
     }
     if (url.pathname === "/headers") return Response.json([...request.headers]);
+    if (url.pathname === "/text") {
+      const text = (url.searchParams.get("c") ?? "x").repeat(Number(url.searchParams.get("n")));
+      return new Response(text, {
+        headers: { "content-type": url.searchParams.get("type") ?? "text/plain" },
+      });
+    }
     const body = await request.text();
     return Response.json({
       method: request.method,
@@ -164,6 +170,38 @@ for (const transport of transports) {
         path: "/api/v1/attendants/check-tickets",
         body,
       });
+    });
+
+    test("text answers of every size, multi-byte ones at the edges, pipelined: each framed by its exact length", async () => {
+      const asks: [n: number, c: string, type: string][] = [
+        [0, "x", "application/json"],
+        [1, "é", "application/problem+json"],
+        [16 * 1024, "x", "application/json"],
+        [16 * 1024, "€", "text/plain"],
+        [16 * 1024 + 1, "x", "text/html"],
+        [5_000, "😀", "application/json"],
+        [200_000, "ä", "text/plain"],
+        [3, "y", "application/octet-stream"],
+      ];
+      const heads = asks.map(
+        ([n, c, type]) =>
+          `GET /text?n=${n}&c=${encodeURIComponent(c)}&type=${encodeURIComponent(type)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      );
+      const raw = Buffer.from(
+        await talk([heads.join("") + "GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], 3000),
+        "latin1",
+      );
+      // Read the answers back by their content-length, as a client would.
+      let at = 0;
+      for (const [n, c] of asks) {
+        const end = raw.indexOf("\r\n\r\n", at);
+        const head = raw.subarray(at, end).toString("latin1");
+        expect(head).toStartWith("HTTP/1.1 200 OK");
+        const length = Number(/content-length: (\d+)/.exec(head)?.[1]);
+        expect(raw.subarray(end + 4, end + 4 + length).toString("utf8")).toBe(c.repeat(n));
+        at = end + 4 + length;
+      }
+      expect(raw.subarray(at).toString("latin1")).toStartWith("HTTP/1.1 200 OK");
     });
 
     test("pipelined requests are answered in order on one connection; a chunked body split over writes", async () => {

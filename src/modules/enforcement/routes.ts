@@ -4,7 +4,7 @@ import { ZONE_MAX } from "../../domain/zones.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { withEtag } from "../../platform/http/conditional.ts";
 import { readJsonBody } from "../../platform/http/json-body.ts";
-import { sharedBodyResponse } from "../../platform/http/shared-body.ts";
+import { bodyResponse } from "../../platform/http/shared-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
 import { checksTarget, lookupTarget, verdictTarget } from "./lookup-params.ts";
 import {
@@ -33,8 +33,8 @@ export function enforcementRoutes(ctx: EnforcementContext) {
       async ({ request, query, credential }) => {
         const target = lookupTarget(query, await readJsonBody(request));
         const { body } = enforcement.checkTickets(target, credentialLabel(credential));
-        // A zone's answer is one cached text: every connection is written from one buffer of it.
-        return sharedBodyResponse(body, JSON_HEADERS);
+        // A busy zone's answer is kept as its bytes: every connection is written from them.
+        return bodyResponse(body, JSON_HEADERS);
       },
       {
         auth: { scope: "permits:read" },

@@ -1,5 +1,6 @@
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
+import type { KeptBody } from "../../platform/http/shared-body.ts";
 import { knownZones } from "./known-zones.ts";
 import type { LookupTarget } from "./lookup-params.ts";
 import type { KnownZones, PlateChecks, Verdict } from "./model.ts";
@@ -10,7 +11,7 @@ import { plateVerdict } from "./verdict.ts";
 
 /** An answer ready to send: its JSON body, and (zone list) its ETag. */
 export interface LookupAnswer {
-  body: string;
+  body: KeptBody;
   etag?: string;
 }
 
@@ -25,7 +26,7 @@ export class Enforcement {
    * would cost the hottest route a third of its time. */
   checkTickets(target: LookupTarget, credential: string): LookupAnswer {
     const at = this.ctx.now();
-    let body: string;
+    let body: KeptBody;
     let results: number;
     if (target.by === "zone") ({ body, results } = this.ctx.readModel.byZoneJson(target.zone, at));
     else {
@@ -102,7 +103,7 @@ export class Enforcement {
   /** The zone list: plates with an active permit, with its ETag. */
   zoneList(zone: number, credential: string): Required<LookupAnswer> {
     const at = this.ctx.now();
-    const { body, results, etag } = this.ctx.readModel.zoneList(zone, at);
+    const { sent: body, results, etag } = this.ctx.readModel.zoneList(zone, at);
     this.ctx.lookupRecorder.record({
       at,
       credential,

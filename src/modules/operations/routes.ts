@@ -4,6 +4,7 @@ import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { authenticate } from "../../platform/http/auth.ts";
 import { trimOws } from "../../platform/http/http1.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { bodyResponse, type KeptBody, keptBody } from "../../platform/http/shared-body.ts";
 import { VERSION } from "../../version.ts";
 import { operationsContract } from "./contract.ts";
 import type { OperationsDeps } from "./deps.ts";
@@ -30,7 +31,7 @@ export function operationsRoutes(
   routesOf: () => readonly RouteInfo[],
   contracts: readonly ApiContract[] = [],
 ) {
-  let cached: { count: number; doc: Record<string, unknown>; json: string; html: string } | undefined;
+  let cached: { count: number; doc: Record<string, unknown>; json: KeptBody; html: KeptBody } | undefined;
   const documents = () => {
     const routes = routesOf();
     if (!cached || cached.count !== routes.length) {
@@ -44,8 +45,10 @@ export function operationsRoutes(
         },
         [operationsContract, ...contracts],
       );
-      // Written out once: the document is ~360 KB, too much to stringify per request.
-      cached = { count: routes.length, doc, json: JSON.stringify(doc), html: renderDocsPage(doc) };
+      // Written out and encoded once: the document is ~360 KB, too much to stringify per request,
+      // and every request is written from the same bytes.
+      const json = keptBody(JSON.stringify(doc));
+      cached = { count: routes.length, doc, json, html: keptBody(renderDocsPage(doc)) };
     }
     return cached;
   };
@@ -54,7 +57,7 @@ export function operationsRoutes(
     .use(rateLimitOption)
     .get(
       "/openapi.json",
-      () => new Response(documents().json, { headers: { "content-type": "application/json;charset=utf-8" } }),
+      () => bodyResponse(documents().json, { "content-type": "application/json;charset=utf-8" }),
       {
         rateLimit: "address",
         detail: {
@@ -72,17 +75,15 @@ export function operationsRoutes(
     .get(
       "/docs",
       () =>
-        new Response(documents().html, {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            // Nothing on the page may come from anywhere but this box, and no other page may
-            // frame it (clickjacking); X-Frame-Options for browsers that predate frame-ancestors.
-            "content-security-policy":
-              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-            "x-frame-options": "DENY",
-            "x-content-type-options": "nosniff",
-            "referrer-policy": "no-referrer",
-          },
+        bodyResponse(documents().html, {
+          "content-type": "text/html; charset=utf-8",
+          // Nothing on the page may come from anywhere but this box, and no other page may
+          // frame it (clickjacking); X-Frame-Options for browsers that predate frame-ancestors.
+          "content-security-policy":
+            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+          "x-frame-options": "DENY",
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
         }),
       {
         rateLimit: "address",

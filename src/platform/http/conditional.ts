@@ -1,12 +1,5 @@
 import { trimOws } from "./http1.ts";
-import { sharedBodyResponse } from "./shared-body.ts";
-
-/**
- * Bodies from this size are written from one shared buffer (sharedBodyResponse): the cached
- * answers many clients poll (the 500-lot list is 600 KB) are then encoded once, not once per
- * request, and no connection holds a copy of its own.
- */
-const SHARED_FROM = 16 * 1024;
+import { bodyResponse, type KeptBody, keptBody } from "./shared-body.ts";
 
 /**
  * Answers with an ETag: 304 with no body when `If-None-Match` names the tag (strong or weak)
@@ -18,16 +11,16 @@ export function etagOf(body: string | Uint8Array): string {
   return `"${Bun.hash(body).toString(36)}"`;
 }
 
-/** A JSON body ready to send, with its strong ETag. */
+/** A JSON body ready to send (kept: large ones as their bytes), with its strong ETag. */
 export interface Rendered {
-  body: string;
+  body: KeptBody;
   etag: string;
 }
 
 /** `value` as JSON with its ETag: reads answer it, and writes answer the tag a read will give. */
 export function renderJson(value: unknown): Rendered {
-  const body = JSON.stringify(value);
-  return { body, etag: etagOf(body) };
+  const text = JSON.stringify(value);
+  return { body: keptBody(text), etag: etagOf(text) };
 }
 
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
@@ -41,15 +34,14 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 export function withEtag(
   request: Request,
   etag: string,
-  body: BodyInit,
+  body: KeptBody,
   headers: Record<string, string> = {},
 ): Response {
   const common = { etag, "cache-control": "no-cache", ...headers };
   if (matchesEtag(request.headers.get("if-none-match"), etag))
     return new Response(null, { status: 304, headers: common });
   const answered = { "content-type": "application/json; charset=utf-8", ...common };
-  if (typeof body === "string" && body.length >= SHARED_FROM) return sharedBodyResponse(body, answered);
-  return new Response(body, { headers: answered });
+  return bodyResponse(body, answered);
 }
 
 /**

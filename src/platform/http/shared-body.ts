@@ -1,40 +1,44 @@
 /**
  * Large answers many clients ask for at once (a busy zone's check-tickets, 14 MB for 80,000
- * plates) go out from one buffer: the route hands the front end the same bytes for every
- * request, and each connection keeps only its place in them. A Response made from the text
- * would encode it anew for each request, and its bytes() copy it again.
+ * plates; the 500-lot list, 600 KB) go out from one buffer: whoever keeps the answer (the read
+ * model, the lot reads) keeps it as its bytes, encoded once, and the front end writes every
+ * connection from them; each connection keeps only its place in them. A Response made from the
+ * text would encode it anew for each request, and its bytes() copy it again. The answer's owner
+ * is the one cache: when it lets the answer go, its bytes go with it.
  */
 const bodies = new WeakMap<Response, Uint8Array<ArrayBuffer>>();
-/** Encoded bodies by their text, newest last; the text is the cached answer's own string. */
-const encoded = new Map<string, Uint8Array<ArrayBuffer>>();
-/** Bytes kept encoded; the oldest go first past it. */
-const MAX_KEPT = 32 * 1024 * 1024;
-let kept = 0;
 
-/** A Response whose body the front end writes from one shared buffer. */
-export function sharedBodyResponse(text: string, headers: Record<string, string>): Response {
-  let bytes = encoded.get(text);
-  if (bytes === undefined) {
-    bytes = Buffer.from(text, "utf8");
-    encoded.set(text, bytes);
-    kept += bytes.length;
-    for (const [oldText, old] of encoded) {
-      if (kept <= MAX_KEPT || old === bytes) break;
-      encoded.delete(oldText);
-      kept -= old.length;
-    }
-  }
+/** From this size a kept answer is kept as its bytes; smaller ones go as their text. */
+const SHARED_FROM = 16 * 1024;
+
+/** An answer's body as its owner keeps it to send many times: its text, or from SHARED_FROM its bytes. */
+export type KeptBody = string | Uint8Array<ArrayBuffer>;
+
+/** `text` as a kept body: its bytes once it is large enough to be shared, else itself. */
+export function keptBody(text: string): KeptBody {
+  return text.length >= SHARED_FROM ? Buffer.from(text, "utf8") : text;
+}
+
+/** A Response for a kept body: bytes are written from the one buffer (sharedBodyResponse). */
+export function bodyResponse(body: KeptBody, headers: Record<string, string>): Response {
+  return typeof body === "string" ? new Response(body, { headers }) : sharedBodyResponse(body, headers);
+}
+
+/** A Response whose body the front end writes from `bytes` itself, which must not change. */
+export function sharedBodyResponse(
+  bytes: Uint8Array<ArrayBuffer>,
+  headers: Record<string, string>,
+): Response {
   // Bun copies bytes given to a Response when it is made; a stream hands them over only when read
   // (by a caller other than the front end: a route test through app.handle), by reference.
-  const body = bytes;
   const response = new Response(
     new ReadableStream<Uint8Array>({
       pull(controller) {
-        controller.enqueue(body);
+        controller.enqueue(bytes);
         controller.close();
       },
     }),
-    { headers: { ...headers, "content-length": String(body.length) } },
+    { headers: { ...headers, "content-length": String(bytes.length) } },
   );
   bodies.set(response, bytes);
   return response;

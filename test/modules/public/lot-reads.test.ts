@@ -5,14 +5,16 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { EXAMPLE_LOT } from "../../../src/domain/lots/example.ts";
 import { completeLot } from "../../../src/domain/lots/rules.ts";
 import { LotReads } from "../../../src/modules/public/lot-reads.ts";
+import type { KeptBody } from "../../../src/platform/http/shared-body.ts";
 import { openStore, Store } from "../../../src/platform/store/db.ts";
 import * as schema from "../../../src/platform/store/schema/index.ts";
 import { tempDirs } from "../../support/temp.ts";
 
 const tempDir = tempDirs("parkd-lot-reads-");
 const lot = (id: number, name: string) => completeLot({ ...EXAMPLE_LOT, id, name }, id);
+const text = (body: KeptBody) => (typeof body === "string" ? body : new TextDecoder().decode(body));
 const names = (reads: LotReads) =>
-  (JSON.parse(reads.list().body).data as { name: string }[]).map((l) => l.name);
+  (JSON.parse(text(reads.list().body)).data as { name: string }[]).map((l) => l.name);
 
 describe("the public lot reads' rendered copy", () => {
   test("follows this process's writes, another connection's commits, and a reconnection", () => {
@@ -39,7 +41,7 @@ describe("the public lot reads' rendered copy", () => {
     const before = reads.one(3).etag;
     store.lots.update({ ...lot(3, "C2") }, 4, "test");
     expect(reads.one(3).etag).not.toBe(before);
-    expect(JSON.parse(reads.one(3).body).data.name).toBe("C2");
+    expect(JSON.parse(text(reads.one(3).body)).data.name).toBe("C2");
     store.close();
   });
 });

@@ -11,6 +11,7 @@ import {
 } from "../../../domain/permits/activity.ts";
 import { PlateList, type PlatePatch } from "../../../domain/permits/plate-list.ts";
 import { formatMicros } from "../../../domain/time/zoned.ts";
+import { type KeptBody, keptBody } from "../../../platform/http/shared-body.ts";
 import type { ExtendedInformation } from "../model.ts";
 import type { PlateEntries } from "./held.ts";
 
@@ -26,7 +27,7 @@ export interface Candidate extends Listed {
 
 /** An answer the read model keeps while it reads the same (see ReadModel.kept). */
 export interface Answer {
-  readonly body: string;
+  readonly body: KeptBody;
   /** How many entries the answer holds (for the lookup record). */
   readonly results: number;
   /** What it keeps in memory, in characters, where that is more than its body (the zone list). */
@@ -184,6 +185,7 @@ export interface ListChange {
 export class ZoneList implements Answer {
   readonly etag: string;
   private text: string | undefined;
+  private bytes: KeptBody | undefined;
 
   private constructor(
     readonly list: PlateList,
@@ -225,6 +227,12 @@ export class ZoneList implements Answer {
   get body(): string {
     this.text ??= JSON.stringify({ data: this.list.plates });
     return this.text;
+  }
+
+  /** The body as it is sent (a long list as its bytes, encoded once for every request). */
+  get sent(): KeptBody {
+    this.bytes ??= keptBody(this.body);
+    return this.bytes;
   }
 
   get results(): number {

@@ -1,4 +1,5 @@
 import { RepeatedFault } from "../../../platform/fault-log.ts";
+import { type KeptBody, keptBody } from "../../../platform/http/shared-body.ts";
 import type { JobHolder } from "../../../platform/module.ts";
 import { isStoreUnavailable, type Store } from "../../../platform/store/db.ts";
 import type { LiveCursor, TicketRecords } from "../../../platform/store/tickets/records.ts";
@@ -220,13 +221,14 @@ export class ReadModel {
     return checkAnswer(this.inZone(zone, at - recent, at, true), at, recent, this.ctx.config.timezone);
   }
 
-  /** check-tickets by zone as its JSON body, kept while nothing it depends on changes. */
-  byZoneJson(zone: number, at: number): { body: string; results: number } {
+  /** check-tickets by zone as its JSON body (a large one as its bytes), kept while nothing it depends on changes. */
+  byZoneJson(zone: number, at: number): { body: KeptBody; results: number } {
     return this.zoneAnswer("check", zone, at, () => {
       const recent = this.recentMs();
       const rows = this.inZone(zone, at - recent, at, true);
       const found = checkAnswer(rows, at, recent, this.ctx.config.timezone);
-      return { body: JSON.stringify(found), results: found.length, until: nextChange(rows, at, recent) };
+      const body = keptBody(JSON.stringify(found));
+      return { body, results: found.length, until: nextChange(rows, at, recent) };
     });
   }
 
