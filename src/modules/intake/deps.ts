@@ -4,7 +4,7 @@ import type { Metrics } from "../../platform/metrics.ts";
 import type { Store } from "../../platform/store/db.ts";
 
 /** The repositories the intake writes through: tickets and their log, the revenue book, the lots it checks. */
-export type IntakeStore = Pick<Store, "tickets" | "reports" | "lots" | "transaction">;
+export type IntakeStore = Pick<Store, "tickets" | "reports" | "lots" | "transaction" | "unsynced" | "synced">;
 
 /** What the ticket intake needs from the box. */
 export interface IntakeDeps {

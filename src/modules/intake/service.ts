@@ -46,8 +46,9 @@ const GATHER_MS = 1;
 /**
  * Stores ticket events. Each event and its ticket change succeed or vanish together (see
  * commitFast and commitGroup); events that arrive while the store is busy share one
- * commit (group commit), because with synchronous=FULL the disk sync, not SQLite, is what
- * limits intake. Nobody is answered before the commit that holds their event.
+ * commit (group commit), because the disk sync, not SQLite, is what limits intake. The sync runs
+ * off the event loop (Store.unsynced, then synced): nobody is answered before the disk holds
+ * their event, and lookups and the next group go on while it syncs.
  */
 export class TicketIntake {
   private readonly commitFast;
@@ -116,25 +117,33 @@ export class TicketIntake {
   private flush(): void {
     const group = this.queue.splice(0, MAX_GROUP);
     if (this.queue.length > 0) this.gather();
+    const store = this.ctx.store;
     let outcomes: unknown[];
     try {
       // IMMEDIATE: take the write lock up front, so a CLI write cannot make us fail mid-way.
-      outcomes = this.commitFast.immediate(group);
+      outcomes = store.unsynced(() => this.commitFast.immediate(group));
     } catch (first) {
       try {
         // A store that cannot write fails the whole group: none of it is acknowledged.
         if (isStoreUnavailable(first)) throw first;
-        outcomes = this.commitGroup.immediate(group);
+        outcomes = store.unsynced(() => this.commitGroup.immediate(group));
       } catch (e) {
         for (const p of group) p.done(e);
         return;
       }
     }
-    group.forEach((p, i) => {
-      if (outcomes[i] === undefined)
-        this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
-      p.done(outcomes[i]);
-    });
+    // Answered once the group is on the disk; the next group is gathered and committed meanwhile.
+    store.synced().then(
+      () =>
+        group.forEach((p, i) => {
+          if (outcomes[i] === undefined)
+            this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
+          p.done(outcomes[i]);
+        }),
+      (e) => {
+        for (const p of group) p.done(e);
+      },
+    );
   }
 
   /** Stores the event and its change, or answers the refusal, having written nothing. */

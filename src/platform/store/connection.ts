@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { chmodSync, statSync } from "node:fs";
+import { chmodSync, close, fsync, open, statSync } from "node:fs";
 
 const UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PERM|NOMEM)/;
 
@@ -26,6 +26,67 @@ export function commitRelaxed<T>(sqlite: Database, fn: () => T): T {
   } finally {
     sqlite.run("PRAGMA synchronous = FULL");
   }
+}
+
+/**
+ * Brings commits made without waiting for the disk (synchronous=NORMAL) to the disk off the event
+ * loop: an fsync of the WAL file on the runtime's thread pool. With synchronous=FULL the commit
+ * itself makes that fsync, holding every request of the box for it; a writer that tells nobody
+ * before `synced()` resolves has the same guarantee (WAL frames of a committed transaction,
+ * synced, survive a power cut; a checkpoint in between syncs the WAL before it copies and the
+ * database after), and the event loop serves meanwhile. One sync at a time: callers that come
+ * while one runs wait for the next, which covers their commits; all of them share it.
+ */
+export class WalSync {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  constructor(
+    private readonly walPath: string | null,
+    private readonly syncWal: (path: string) => Promise<void> = syncFile,
+  ) {}
+
+  /** Resolves once everything committed before the call is on the disk. */
+  synced(): Promise<void> {
+    if (this.walPath === null) return Promise.resolve();
+    if (this.running === null) {
+      const run = this.syncWal(this.walPath).finally(() => {
+        if (this.running === run) this.running = null;
+      });
+      this.running = run;
+      return run;
+    }
+    // The sync under way may have started before the caller's commit: the next one covers it.
+    this.queued ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.queued = null;
+        return this.synced();
+      });
+    return this.queued;
+  }
+}
+
+/**
+ * fsync of the file at `path`, on the thread pool (a descriptor of its own: the file may be
+ * replaced). A failure is SQLite's own code for it, so that callers answer it as any store
+ * that cannot write (isStoreUnavailable).
+ */
+function syncFile(path: string): Promise<void> {
+  const failed = (cause: NodeJS.ErrnoException) =>
+    Object.assign(
+      new Error(`the store's log could not be synced to the disk: ${cause.code ?? cause.message}`),
+      {
+        code: "SQLITE_IOERR_FSYNC",
+        cause,
+      },
+    );
+  return new Promise((resolve, reject) => {
+    open(path, "r", (opened, fd) => {
+      if (opened) return reject(failed(opened));
+      fsync(fd, (synced) => close(fd, () => (synced ? reject(failed(synced)) : resolve())));
+    });
+  });
 }
 
 export function configureConnection(sqlite: Database): void {

@@ -8,6 +8,7 @@ import {
   isReadOnlyConnection,
   isStoreUnavailable,
   restoreSideFilePermissions,
+  WalSync,
 } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
 import { folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
@@ -71,6 +72,7 @@ export class Store {
   private lastRecovery = 0;
   /** The latest write transaction failed because the store could not take it (full, read-only). */
   private failing = false;
+  private readonly wal: WalSync;
   /** What this process's repositories wrote, for the readers that keep copies (see WrittenRows). */
   readonly written = new WrittenRows(() => this.dataVersion());
   /** Set when opening the store upgraded its schema (after a copy of it was taken). */
@@ -88,6 +90,7 @@ export class Store {
     this.conn = { sqlite, db };
     this.dataVersionQuery = sqlite.prepare("PRAGMA data_version");
     this.stuckReadOnly = path !== ":memory:" && isReadOnlyConnection(sqlite);
+    this.wal = new WalSync(path === ":memory:" ? null : `${path}-wal`);
   }
 
   get sqlite(): Database {
@@ -248,6 +251,25 @@ export class Store {
   /** Moves when another connection (a CLI command while serve runs) commits, or the store reopens. */
   dataVersion(): number {
     return this.epoch * 1_000_000_000 + this.dataVersionQuery.get()!.data_version;
+  }
+
+  /**
+   * Runs `commit` (a transaction) without waiting for the disk at its commit: for a writer that
+   * answers nobody before `synced()` resolves (the intake's groups), so that the event loop serves
+   * other requests while the disk syncs. The connection is back to synchronous=FULL after it.
+   */
+  unsynced<T>(commit: () => T): T {
+    this.sqlite.run("PRAGMA synchronous = NORMAL");
+    try {
+      return commit();
+    } finally {
+      this.sqlite.run("PRAGMA synchronous = FULL");
+    }
+  }
+
+  /** Resolves once every commit made before the call is on the disk (see WalSync). */
+  synced(): Promise<void> {
+    return this.wal.synced();
   }
 
   /**
