@@ -1,7 +1,6 @@
 import type { Socket } from "bun";
 import type { GuardedSocket } from "./connection-guard.ts";
-import type { RequestHead } from "./http1.ts";
-import type { BodyBytes, ChunkedBody } from "./http1-body.ts";
+import type { BodyBytes, ChunkedBody, RequestHead } from "./http1.ts";
 import type { Problem } from "./problem.ts";
 import { type FrontEndMeta, requestIdOf } from "./request-meta.ts";
 import { rawProblem } from "./socket-answer.ts";
