@@ -12,8 +12,8 @@ import { webModule, webSessions } from "./modules/web/index.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
 import { type AuthDeps, refuseQueryTokens } from "./platform/http/auth.ts";
 import { requestHandling } from "./platform/http/errors.ts";
-import { limitMarkedRoutes, type MarkedRoute } from "./platform/http/rate-limit-plugin.ts";
-import { rawBodies } from "./platform/http/raw-body.ts";
+import { limitMarkedRoutes, type MarkedRoute } from "./platform/http/rate-limit.ts";
+import { rawBodies } from "./platform/http/request-body.ts";
 import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
 import type { AppModule } from "./platform/module.ts";
 

@@ -1,6 +1,6 @@
 import type { AnyElysia } from "elysia";
 import type { ApiContract } from "./http/api-contract.ts";
-import type { RawBodyRoute } from "./http/raw-body.ts";
+import type { RawBodyRoute } from "./http/request-body.ts";
 
 /** Keeps `stop` to run at shutdown; the newest held is stopped first. */
 export type JobHolder = (name: string, stop: () => void | Promise<void>) => void;

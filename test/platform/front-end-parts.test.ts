@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { TrustedProxies } from "../../src/platform/http/client-address.ts";
 import { readHead } from "../../src/platform/http/http1.ts";
-import { InputBytes } from "../../src/platform/http/input-bytes.ts";
 import { type BudgetHolder, OutputBudget } from "../../src/platform/http/output-budget.ts";
 import { RequestRateLimiter } from "../../src/platform/http/rate-limit.ts";
+import { InputBytes } from "../../src/platform/http/socket-connection.ts";
 
 describe("TrustedProxies", () => {
   test("addresses and CIDR blocks, IPv4 and IPv6; an IPv4 peer on a dual-stack socket matches", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type RequestHead, readHead } from "../../src/platform/http/http1.ts";
-import { BodyBytes, ChunkedBody } from "../../src/platform/http/http1-body.ts";
+import { BodyBytes, ChunkedBody, type RequestHead, readHead } from "../../src/platform/http/http1.ts";
 
 /** An HTTP/1.1 request gets `Host: x` after its request line unless it names a Host itself. */
 const withHost = (text: string) =>

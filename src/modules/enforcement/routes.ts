@@ -3,7 +3,7 @@ import { credentialLabel } from "../../domain/credentials.ts";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { withEtag } from "../../platform/http/conditional.ts";
-import { readJsonBody } from "../../platform/http/json-body.ts";
+import { readJsonBody } from "../../platform/http/request-body.ts";
 import { bodyResponse } from "../../platform/http/shared-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
 import { checksTarget, lookupTarget, verdictTarget } from "./lookup-params.ts";

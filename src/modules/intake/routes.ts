@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
-import { rawBodyOf } from "../../platform/http/json-body.ts";
+import { rawBodyOf } from "../../platform/http/request-body.ts";
 import type { IntakeDeps } from "./deps.ts";
 import { IntakeAccepted, TicketEventBody } from "./model.ts";
 import { TicketIntake } from "./service.ts";

@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
-import { addressBucket } from "../../platform/http/rate-limit.ts";
-import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { addressBucket, rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
 import type { KioskDeps } from "./deps.ts";

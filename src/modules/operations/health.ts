@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { problems } from "../../platform/http/problem.ts";
-import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
 import type { OfficeLinkState, OperationsDeps } from "./deps.ts";
 import { HealthStatus, ReadyStatus } from "./model.ts";

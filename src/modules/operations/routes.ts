@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { authenticate } from "../../platform/http/auth.ts";
 import { trimOws } from "../../platform/http/http1.ts";
-import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { bodyResponse, type KeptBody, keptBody } from "../../platform/http/shared-body.ts";
 import { VERSION } from "../../version.ts";
 import { operationsContract } from "./contract.ts";

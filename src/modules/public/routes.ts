@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { holidayCalendar } from "../../domain/tariff/holidays.ts";
 import { type Rendered, withEtag } from "../../platform/http/conditional.ts";
-import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import type { PublicDeps } from "./deps.ts";
 import { LotReads } from "./lot-reads.ts";
 import { ListQuery, LotId, Quote, QuoteQuery } from "./model.ts";

@@ -1,7 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { Elysia } from "elysia";
 import { refuse } from "../../domain/errors.ts";
-import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { derOfPem } from "../../platform/http/x509.ts";
 import type { WebContext } from "./deps.ts";
 import { caProfile } from "./handheld-trust.ts";

@@ -4,7 +4,7 @@ import { invalid, refuse } from "../../domain/errors.ts";
 import { passwordFailureKeys } from "../../platform/http/auth.ts";
 import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/http/origin.ts";
 import { problems } from "../../platform/http/problem.ts";
-import { rateLimitOption } from "../../platform/http/rate-limit-plugin.ts";
+import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./deps.ts";

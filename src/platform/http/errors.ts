@@ -3,9 +3,8 @@ import { Elysia, type ValidationError } from "elysia";
 import { type FieldError, firstPerPointer, invalid } from "../../domain/errors.ts";
 import { logError } from "../log.ts";
 import { isStoreUnavailable } from "../store/db.ts";
-import { asProblem, readJsonBody } from "./json-body.ts";
 import { type Problem, problemAnswer, problems } from "./problem.ts";
-import { type RawBodies, readRawBody } from "./raw-body.ts";
+import { asProblem, type RawBodies, readJsonBody, readRawBody } from "./request-body.ts";
 import { metaOf } from "./request-meta.ts";
 import { messageOf } from "./validation.ts";
 

@@ -1,26 +1,12 @@
+import { timingSafeEqual } from "node:crypto";
 import { type Actor, type ChangeAction, CLI_ACTOR, type Fields } from "../../../domain/changes.ts";
-import type { Credential } from "../../../domain/credentials.ts";
-import { refuse } from "../../../domain/errors.ts";
+import { type Credential, isScope, type Scope } from "../../../domain/credentials.ts";
+import { type Problem, refuse } from "../../../domain/errors.ts";
 import { logLine } from "../../../platform/log.ts";
 import type { TokenCheck } from "../../../platform/store/credentials.ts";
 import type { Store } from "../../../platform/store/db.ts";
-import {
-  checkLifetime,
-  checkName,
-  checkPassword,
-  checkScopes,
-  credentialScopes,
-  newId,
-  parseScopes,
-  sameHex,
-  sha256Hex,
-  type TokenInfo,
-  type UserInfo,
-} from "./checks.ts";
 import { CredentialEnds, type EndedCredential } from "./ends.ts";
 import { dummyHash, PasswordChecks } from "./passwords.ts";
-
-export { sha256Hex, type TokenInfo, type UserInfo };
 
 const TOKEN_PREFIX = "pk_";
 const LAST_USED_FLUSH_MS = 5_000;
@@ -318,4 +304,96 @@ export class CredentialService {
       // A store that cannot be written at shutdown only loses last-used times.
     }
   }
+}
+
+// What tokens and users are, and the checks on what an operator asks for (names, scopes,
+// lifetimes, passwords): the rules this service keeps.
+
+/**
+ * A refused credential field: the field names what was wrong (the API's pointer), and the detail
+ * is what the CLI prints.
+ */
+function credentialInvalid(detail: string, field: string): Problem {
+  return refuse("validation", detail, { errors: [{ pointer: `/${field}`, message: detail }] });
+}
+
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface UserInfo {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export function sha256Hex(text: string): string {
+  return Bun.CryptoHasher.hash("sha256", text, "hex") as string;
+}
+
+function parseScopes(text: string): Scope[] {
+  return text.split(" ").filter(isScope);
+}
+
+// Every authenticated request needs its credential's scopes; there are only a few distinct texts.
+const sharedScopes = new Map<string, readonly Scope[]>();
+function credentialScopes(text: string): readonly Scope[] {
+  let scopes = sharedScopes.get(text);
+  if (!scopes) {
+    scopes = Object.freeze(parseScopes(text));
+    if (sharedScopes.size < 1_000) sharedScopes.set(text, scopes);
+  }
+  return scopes;
+}
+
+function checkScopes(scopes: readonly string[]): Scope[] {
+  if (scopes.length === 0) throw credentialInvalid("at least one scope is needed (--scope)", "scopes");
+  for (const s of scopes)
+    if (!isScope(s))
+      throw credentialInvalid(
+        `unknown scope "${s}" (use tickets:write, permits:read, notices:write or admin)`,
+        "scopes",
+      );
+  return [...new Set(scopes)] as Scope[];
+}
+
+function checkName(name: string | undefined): string {
+  if (!name || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name))
+    throw credentialInvalid(
+      "a name is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
+      "name",
+    );
+  return name;
+}
+
+function newId(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return prefix + Buffer.from(bytes).toString("hex");
+}
+
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function checkLifetime(expiresInMs: number | undefined): void {
+  if (expiresInMs !== undefined && !(expiresInMs > 0))
+    throw credentialInvalid(
+      "a token must live longer than 0 (leave out the expiry for none)",
+      "expires_in_days",
+    );
+}
+
+function checkPassword(password: string): void {
+  if (password.length < 12)
+    throw credentialInvalid("the password must be at least 12 characters", "password");
 }

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { PHOTO_MAX_BYTES } from "../../../domain/notices/rules.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
-import type { RawBodyRoute } from "../../../platform/http/raw-body.ts";
+import type { RawBodyRoute } from "../../../platform/http/request-body.ts";
 import type { EnforcementContext } from "../module-context.ts";
 import { AttendantReasons, NoticeIdParams, NoticeInput, NoticeReceipt, PhotoReceipt } from "./model.ts";
 import { AttendantNotices } from "./service.ts";
