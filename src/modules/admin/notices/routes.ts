@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { AdminDeps } from "../deps.ts";
+import { csvDownload } from "../reports/csv.ts";
 import {
   NoticeCsvQuery,
   NoticeEnvelope,
@@ -37,12 +38,7 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
       "/api/v1/notices.csv",
       ({ query }) => {
         const { text, name } = service.csv(query);
-        return new Response(text, {
-          headers: {
-            "Content-Type": "text/csv; charset=utf-8; header=present",
-            "Content-Disposition": `attachment; filename="${name}"`,
-          },
-        });
+        return csvDownload(text, name);
       },
       {
         auth: { scope: "admin" },
