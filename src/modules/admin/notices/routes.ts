@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { created } from "../answers.ts";
 import type { AdminDeps } from "../deps.ts";
 import { csvDownload } from "../reports/csv.ts";
 import {
@@ -92,10 +93,8 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
     .post(
       "/api/v1/notice-reasons",
       ({ body, credential, request, set }) => {
-        const answer = service.addReason(body, actorOf(credential, request));
-        set.status = 201;
-        set.headers.location = `/api/v1/notice-reasons/${answer.data.code}`;
-        return answer;
+        const { data } = service.addReason(body, actorOf(credential, request));
+        return created(set, `/api/v1/notice-reasons/${data.code}`, data);
       },
       {
         auth: { scope: "admin", strictBody: NoticeReasonInput },
