@@ -16,6 +16,24 @@ function withIds<T extends { id?: number }>(items: readonly T[] | undefined): (T
   return list.map((i) => ({ ...i, id: i.id ?? next++ }));
 }
 
+/** Each sub-record's fields in the interface's order; the input may give them in any order. */
+const FEE_FIELDS = ["id", "cost_per_unit", "unit", "start_time", "end_time", "type_of_day", "round"] as const;
+const VARIABLE_FEE_FIELDS = [
+  "id",
+  "type_of_day",
+  "from_minute",
+  "to_minute",
+  "cost_per_unit",
+  "unit",
+] as const;
+const OPENING_FIELDS = ["id", "type_of_day", "open_time", "close_time"] as const;
+const LOCATION_FIELDS = ["id", "latitude", "longitude"] as const;
+
+/** The record's `fields`, in that order, and nothing else it carries. */
+function inOrder<T, K extends keyof T>(record: T, fields: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(fields.map((k) => [k, record[k]])) as Pick<T, K>;
+}
+
 /** The full record from validated input, in the interface's field order. */
 export function completeLot(input: LotInput, id: number): ParkingLot {
   return {
@@ -24,34 +42,13 @@ export function completeLot(input: LotInput, id: number): ParkingLot {
     number_of_spaces: input.number_of_spaces ?? 0,
     zone_number: input.zone_number,
     max_time: input.max_time ?? 0,
-    parking_lot_fee: withIds(input.parking_lot_fee).map((f) => ({
-      id: f.id,
-      cost_per_unit: f.cost_per_unit,
-      unit: f.unit,
-      start_time: f.start_time,
-      end_time: f.end_time,
-      type_of_day: f.type_of_day,
-      round: f.round,
-    })),
+    parking_lot_fee: withIds(input.parking_lot_fee).map((f) => inOrder(f, FEE_FIELDS)),
     variable_fees: withIds(input.variable_fees).map((v) => ({
-      id: v.id,
-      type_of_day: v.type_of_day,
-      from_minute: v.from_minute,
+      ...inOrder(v, VARIABLE_FEE_FIELDS),
       to_minute: v.to_minute ?? null,
-      cost_per_unit: v.cost_per_unit,
-      unit: v.unit,
     })),
-    parking_lot_open: withIds(input.parking_lot_open).map((o) => ({
-      id: o.id,
-      type_of_day: o.type_of_day,
-      open_time: o.open_time,
-      close_time: o.close_time,
-    })),
-    parking_lot_location: withIds(input.parking_lot_location).map((l) => ({
-      id: l.id,
-      latitude: l.latitude,
-      longitude: l.longitude,
-    })),
+    parking_lot_open: withIds(input.parking_lot_open).map((o) => inOrder(o, OPENING_FIELDS)),
+    parking_lot_location: withIds(input.parking_lot_location).map((l) => inOrder(l, LOCATION_FIELDS)),
     active: input.active ?? true,
     max_fee: input.max_fee ?? 0,
   };

@@ -57,6 +57,34 @@ export function page<T>(rows: T[], limit: number): { rows: T[]; last: T | undefi
   return { rows: kept, last: kept[kept.length - 1], more };
 }
 
+/** The column each list's cursor names the position in. */
+const ROW_KEY = { changes: "id", lookups: "id", "ticket-events": "seq", notices: "number" } as const;
+
+/** A repository's list paged by row id, newest first: `limit` rows from before `before` (none: the newest). */
+interface RowPaged<F, R> {
+  page(filter: F, before: number | undefined, limit: number): R[];
+}
+
+/**
+ * One page of a list paged by row id: up to `limit` rows (50 unless the query says) after the
+ * query's cursor, as `view` answers them, and the cursor after the last of them.
+ */
+export function rowPage<L extends RowList, F, R extends Record<(typeof ROW_KEY)[L], number>, V>(
+  list: L,
+  query: { cursor?: string; limit?: number },
+  rows: RowPaged<F, R>,
+  filter: F,
+  view: (row: R) => V,
+): { data: V[]; next_cursor: string | null } {
+  const limit = query.limit ?? 50;
+  const before = query.cursor ? rowAfter(query.cursor, list) : undefined;
+  const p = page(rows.page(filter, before, limit + 1), limit);
+  return {
+    data: p.rows.map((row) => view(row)),
+    next_cursor: p.more && p.last ? rowCursor(list, p.last[ROW_KEY[list]]) : null,
+  };
+}
+
 /** A `from` or `to` query parameter: ISO 8601, a date alone being the start of that day on site. */
 export function instant(
   value: string | undefined,

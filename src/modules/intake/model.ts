@@ -121,21 +121,16 @@ const FullCost = t.Object(
   { errorMessage: "must be an object with amountInclVat, vatRate and currencyCode" },
 );
 
-export const TicketCreatedBody = t.Object(
-  {
-    eventType: eventType("TicketCreated"),
-    ticketId: TicketId,
-    zoneCode: ZoneCode,
-    parkingLotId: nullable(ParkingLotId),
-    startDate: DateTime,
-    endDate: nullable(DateTime),
-    licenseNumber: Plate,
-    ticketCost: openCost(AmountCents),
-  },
-  { title: "TicketCreated", description: "A ticket is created" },
-);
-
-const updateBody = <E extends "TicketUpdated" | "TicketStopped">(e: E, description: string) =>
+/**
+ * An event that places a ticket: where, from when to when, which car, at what cost. One that may
+ * create the ticket may leave the end and the cost open; an update or a stop gives both.
+ */
+const placingBody = <E extends EventType, End extends TSchema, Cost extends TSchema>(
+  e: E,
+  endDate: End,
+  ticketCost: Cost,
+  description: string,
+) =>
   t.Object(
     {
       eventType: eventType(e),
@@ -143,15 +138,21 @@ const updateBody = <E extends "TicketUpdated" | "TicketStopped">(e: E, descripti
       zoneCode: ZoneCode,
       parkingLotId: nullable(ParkingLotId),
       startDate: DateTime,
-      endDate: DateTime,
+      endDate,
       licenseNumber: Plate,
-      ticketCost: FullCost,
+      ticketCost,
     },
     { title: e, description },
   );
 
-export const TicketUpdatedBody = updateBody("TicketUpdated", "A ticket is updated");
-export const TicketStoppedBody = updateBody("TicketStopped", "A ticket is stopped");
+export const TicketCreatedBody = placingBody(
+  "TicketCreated",
+  nullable(DateTime),
+  openCost(AmountCents),
+  "A ticket is created",
+);
+export const TicketUpdatedBody = placingBody("TicketUpdated", DateTime, FullCost, "A ticket is updated");
+export const TicketStoppedBody = placingBody("TicketStopped", DateTime, FullCost, "A ticket is stopped");
 
 export const TicketMovedBody = t.Object(
   {
@@ -168,18 +169,11 @@ export const TicketCanceledBody = t.Object(
   { title: "TicketCanceled", description: "The ticket is canceled (kept in history)" },
 );
 
-export const CreateOrUpdateBody = t.Object(
-  {
-    eventType: eventType("CreateOrUpdate"),
-    ticketId: TicketId,
-    zoneCode: ZoneCode,
-    parkingLotId: nullable(ParkingLotId),
-    startDate: DateTime,
-    endDate: nullable(DateTime),
-    licenseNumber: Plate,
-    ticketCost: openCost(AmountCentsOrDecimalComma),
-  },
-  { title: "CreateOrUpdate", description: "Create or update in one action" },
+export const CreateOrUpdateBody = placingBody(
+  "CreateOrUpdate",
+  nullable(DateTime),
+  openCost(AmountCentsOrDecimalComma),
+  "Create or update in one action",
 );
 
 export const TicketEventBodies = {

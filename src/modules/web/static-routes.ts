@@ -22,43 +22,59 @@ export const CONTENT_SECURITY_POLICY = [
 
 const assets = clientAssets();
 
-const INDEX = `<!doctype html>
+/** An address of a built file that changes with its bytes, so a new build is never served stale. */
+const versioned = (path: string, bytes: string | Uint8Array) => `${path}?v=${etagOf(bytes).slice(1, -1)}`;
+
+/** A page that is one script's shell: the script builds everything on it. */
+function shell(page: {
+  viewport: string;
+  themeColor: string;
+  title: string;
+  /** The installable app names its manifest; the kiosk board is not installed. */
+  manifest: boolean;
+  css: string;
+  js: string;
+  main: string;
+}): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="theme-color" content="#101820">
-<title>parkd</title>
-<link rel="manifest" href="/manifest.webmanifest">
-<link rel="icon" href="/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app.css?v=${etagOf(assets.css).slice(1, -1)}">
-<script type="module" src="/app.js?v=${etagOf(assets.appJs).slice(1, -1)}"></script>
+<meta name="viewport" content="${page.viewport}">
+<meta name="theme-color" content="${page.themeColor}">
+<title>${page.title}</title>
+${page.manifest ? `<link rel="manifest" href="/manifest.webmanifest">\n` : ""}<link rel="icon" href="/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${page.css}">
+<script type="module" src="${page.js}"></script>
 </head>
 <body>
-<main id="app"><p class="boot">parkd</p></main>
+${page.main}
 <noscript>This page needs JavaScript.</noscript>
 </body>
 </html>
 `;
+}
+
+const INDEX = shell({
+  viewport: "width=device-width, initial-scale=1, viewport-fit=cover",
+  themeColor: "#101820",
+  title: "parkd",
+  manifest: true,
+  css: versioned("/app.css", assets.css),
+  js: versioned("/app.js", assets.appJs),
+  main: `<main id="app"><p class="boot">parkd</p></main>`,
+});
 
 /** The kiosk board (src/modules/web/client/board.ts): its own small page, no sign-in. */
-const BOARD = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="theme-color" content="#0b0f14">
-<title>Parking</title>
-<link rel="icon" href="/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/board.css?v=${etagOf(assets.boardCss).slice(1, -1)}">
-<script type="module" src="/board.js?v=${etagOf(assets.boardJs).slice(1, -1)}"></script>
-</head>
-<body>
-<main id="board" aria-live="polite"><h1 class="board-title">Parking</h1></main>
-<noscript>This page needs JavaScript.</noscript>
-</body>
-</html>
-`;
+const BOARD = shell({
+  viewport: "width=device-width, initial-scale=1",
+  themeColor: "#0b0f14",
+  title: "Parking",
+  manifest: false,
+  css: versioned("/board.css", assets.boardCss),
+  js: versioned("/board.js", assets.boardJs),
+  main: `<main id="board" aria-live="polite"><h1 class="board-title">Parking</h1></main>`,
+});
 
 const MANIFEST = JSON.stringify({
   name: "parkd",

@@ -3,6 +3,7 @@ import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { ParkingLotInput, ParkingLotPatch } from "../../../domain/lots/schema.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { created, ifMatch, versioned } from "../answers.ts";
 import type { AdminDeps } from "../deps.ts";
 import { importRefusal } from "./import.ts";
 import { ImportAnswer, ImportFile, ImportQuery, LotId } from "./model.ts";
@@ -10,13 +11,17 @@ import { LotCatalog } from "./service.ts";
 
 const TAGS = ["parking lots"];
 
-const ifMatch = (request: Request) => request.headers.get("if-match");
+/** A written lot with the ETag its GET now answers. */
+const stored = (set: { headers: Record<string, unknown> }, lot: ParkingLot) =>
+  versioned(set, LotCatalog.etag(lot), lot);
 
-/** A written lot with the ETag its GET now answers, so an editor can write again without a read. */
-function stored(set: { headers: Record<string, unknown> }, lot: ParkingLot) {
-  set.headers.etag = LotCatalog.etag(lot);
-  return { data: lot };
-}
+/** A write to one lot, its fields checked strictly. */
+const byId = <B extends typeof ParkingLotInput | typeof ParkingLotPatch>(body: B, summary: string) => ({
+  auth: { scope: "admin" as const, strictBody: body },
+  params: LotId,
+  body,
+  detail: { summary, tags: TAGS },
+});
 
 /** The operators' writes to parking lots (scope admin); the reads and quotes are the public module's. */
 export function lotRoutes(ctx: AdminDeps) {
@@ -27,9 +32,7 @@ export function lotRoutes(ctx: AdminDeps) {
       "/api/v1/parkings",
       ({ credential, body, set, request }) => {
         const lot = catalog.create(body, actorOf(credential, request));
-        set.status = 201;
-        set.headers.location = `/api/v1/parkings/${lot.id}`;
-        return { data: lot };
+        return created(set, `/api/v1/parkings/${lot.id}`, lot);
       },
       {
         auth: { scope: "admin", strictBody: ParkingLotInput },
@@ -63,26 +66,13 @@ export function lotRoutes(ctx: AdminDeps) {
       "/api/v1/parkings/:id",
       ({ credential, params, body, request, set }) =>
         stored(set, catalog.replace(params.id, body, actorOf(credential, request), ifMatch(request))),
-      {
-        auth: { scope: "admin", strictBody: ParkingLotInput },
-        params: LotId,
-        body: ParkingLotInput,
-        detail: { summary: "Replace a parking lot (admin)", tags: TAGS },
-      },
+      byId(ParkingLotInput, "Replace a parking lot (admin)"),
     )
     .patch(
       "/api/v1/parkings/:id",
       ({ credential, params, body, request, set }) =>
         stored(set, catalog.patch(params.id, body, actorOf(credential, request), ifMatch(request))),
-      {
-        auth: { scope: "admin", strictBody: ParkingLotPatch },
-        params: LotId,
-        body: ParkingLotPatch,
-        detail: {
-          summary: "Change some fields of a parking lot (admin); arrays are replaced whole",
-          tags: TAGS,
-        },
-      },
+      byId(ParkingLotPatch, "Change some fields of a parking lot (admin); arrays are replaced whole"),
     )
     .delete(
       "/api/v1/parkings/:id",

@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { created } from "../answers.ts";
 import type { AdminDeps } from "../deps.ts";
+import { csvDownload } from "../reports/csv.ts";
 import {
   NoticeCsvQuery,
   NoticeEnvelope,
@@ -37,12 +39,7 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
       "/api/v1/notices.csv",
       ({ query }) => {
         const { text, name } = service.csv(query);
-        return new Response(text, {
-          headers: {
-            "Content-Type": "text/csv; charset=utf-8; header=present",
-            "Content-Disposition": `attachment; filename="${name}"`,
-          },
-        });
+        return csvDownload(text, name);
       },
       {
         auth: { scope: "admin" },
@@ -96,10 +93,8 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
     .post(
       "/api/v1/notice-reasons",
       ({ body, credential, request, set }) => {
-        const answer = service.addReason(body, actorOf(credential, request));
-        set.status = 201;
-        set.headers.location = `/api/v1/notice-reasons/${answer.data.code}`;
-        return answer;
+        const { data } = service.addReason(body, actorOf(credential, request));
+        return created(set, `/api/v1/notice-reasons/${data.code}`, data);
       },
       {
         auth: { scope: "admin", strictBody: NoticeReasonInput },

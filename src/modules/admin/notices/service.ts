@@ -11,7 +11,7 @@ import type {
   StoredReason,
 } from "../../../platform/store/notices.ts";
 import type { AdminDeps } from "../deps.ts";
-import { instant, iso, isoOrNull, page, rowAfter, rowCursor } from "../paging.ts";
+import { instant, iso, isoOrNull, rowPage } from "../paging.ts";
 import { type CsvVariant, decimalAmount, field, textCell } from "../reports/csv.ts";
 import type { Notice, NoticeCsvQuery, NoticeQuery, NoticeReasonInput, NoticeReasonPatch } from "./model.ts";
 
@@ -72,14 +72,8 @@ export class NoticeAdmin {
   }
 
   list(q: NoticeQuery) {
-    const limit = q.limit ?? 50;
-    const before = q.cursor ? rowAfter(q.cursor, "notices") : undefined;
     const notices = this.ctx.store.notices;
-    const p = page(notices.page(this.filterOf(q), before, limit + 1), limit);
-    return {
-      data: p.rows.map((n) => this.view(n, notices.photos(n.id))),
-      next_cursor: p.more && p.last ? rowCursor("notices", p.last.number) : null,
-    };
+    return rowPage("notices", q, notices, this.filterOf(q), (n) => this.view(n, notices.photos(n.id)));
   }
 
   get(numberText: string): Notice {

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { created, ifMatch, versioned } from "../answers.ts";
 import type { AdminDeps } from "../deps.ts";
 import {
   PermitEnvelope,
@@ -12,27 +13,28 @@ import {
 } from "./model.ts";
 import { PermitService, type Versioned } from "./service.ts";
 
-const ifMatch = (request: Request) => request.headers.get("if-match");
-
-/** A permit with the ETag of its stored version (for If-Match on the next write). */
-function versioned(set: { headers: Record<string, unknown> }, v: Versioned) {
-  set.headers.etag = v.etag;
-  return { data: v.permit };
-}
+/** A permit with the ETag of its stored version. */
+const stored = (set: { headers: Record<string, unknown> }, v: Versioned) => versioned(set, v.etag, v.permit);
 
 /** Operator-issued permits (scope admin). Unknown fields in writes are refused. */
 export function permitAdminRoutes(ctx: AdminDeps) {
   const service = new PermitService(ctx);
   const tags = ["permits"];
+  /** A write to one permit, its fields checked strictly, answered with the permit as stored. */
+  const byId = <B extends typeof PermitInput | typeof PermitPatch>(body: B, summary: string) => ({
+    auth: { scope: "admin" as const, strictBody: body },
+    params: PermitIdParams,
+    body,
+    response: PermitEnvelope,
+    detail: { summary, tags },
+  });
   return new Elysia({ name: "permit-admin" })
     .use(authPlugin(ctx.auth))
     .post(
       "/api/v1/permits",
       ({ body, credential, set, request }) => {
         const permit = service.create(body, actorOf(credential, request));
-        set.status = 201;
-        set.headers.location = `/api/v1/permits/${permit.id}`;
-        return { data: permit };
+        return created(set, `/api/v1/permits/${permit.id}`, permit);
       },
       {
         auth: { scope: "admin", strictBody: PermitInput },
@@ -53,7 +55,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
         tags,
       },
     })
-    .get("/api/v1/permits/:id", ({ params, set }) => versioned(set, service.get(params.id)), {
+    .get("/api/v1/permits/:id", ({ params, set }) => stored(set, service.get(params.id)), {
       auth: { scope: "admin" },
       params: PermitIdParams,
       response: PermitEnvelope,
@@ -62,26 +64,14 @@ export function permitAdminRoutes(ctx: AdminDeps) {
     .put(
       "/api/v1/permits/:id",
       ({ credential, params, body, request, set }) =>
-        versioned(set, service.replace(params.id, body, actorOf(credential, request), ifMatch(request))),
-      {
-        auth: { scope: "admin", strictBody: PermitInput },
-        params: PermitIdParams,
-        body: PermitInput,
-        response: PermitEnvelope,
-        detail: { summary: "Replace a permit (fields left out take their defaults)", tags },
-      },
+        stored(set, service.replace(params.id, body, actorOf(credential, request), ifMatch(request))),
+      byId(PermitInput, "Replace a permit (fields left out take their defaults)"),
     )
     .patch(
       "/api/v1/permits/:id",
       ({ credential, params, body, request, set }) =>
-        versioned(set, service.update(params.id, body, actorOf(credential, request), ifMatch(request))),
-      {
-        auth: { scope: "admin", strictBody: PermitPatch },
-        params: PermitIdParams,
-        body: PermitPatch,
-        response: PermitEnvelope,
-        detail: { summary: "Change some fields of a permit", tags },
-      },
+        stored(set, service.update(params.id, body, actorOf(credential, request), ifMatch(request))),
+      byId(PermitPatch, "Change some fields of a permit"),
     )
     .delete(
       "/api/v1/permits/:id",

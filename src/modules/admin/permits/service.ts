@@ -1,4 +1,4 @@
-import { type Actor, type Fields, fieldChanges } from "../../../domain/changes.ts";
+import { type Actor, fieldChanges } from "../../../domain/changes.ts";
 import { type FieldError, invalid, refuse, stale } from "../../../domain/errors.ts";
 import { isActive, windowSpans } from "../../../domain/permits/activity.ts";
 import { normalizePlate, plateFieldError } from "../../../domain/plates.ts";
@@ -62,8 +62,11 @@ export function permitEtag(p: StoredPermit): string {
   return etagOf(JSON.stringify(p));
 }
 
-/** What the change history keeps of a permit: the fields an operator writes, as the API names them. */
-function permitFields(p: StoredPermit): Fields {
+/**
+ * The fields an operator writes, as the API names them: what the change history keeps of a
+ * permit, and the heart of its view.
+ */
+function permitFields(p: StoredPermit) {
   return {
     registration_number: p.plate,
     zone: p.zone,
@@ -91,12 +94,7 @@ export class PermitService {
   private view(p: StoredPermit, now: number): Permit {
     return {
       id: p.id,
-      registration_number: p.plate,
-      zone: p.zone,
-      start_at: formatMicros(p.startAt),
-      end_at: p.endAt === null ? null : formatMicros(p.endAt),
-      note: p.note,
-      days: p.days ?? [],
+      ...permitFields(p),
       active: isActive({ ...p, windows: windowSpans(p.days) }, now, this.ctx.config.timezone),
       created_at: formatMicros(p.createdAt),
       updated_at: formatMicros(p.updatedAt),

@@ -3,6 +3,16 @@ import type { RevenueGroup, RevenueRow } from "../../../domain/reports/revenue.t
 /** The two CSV forms of a revenue report (docs/reports.md). */
 export type CsvVariant = "se" | "rfc4180";
 
+/** A CSV answered as a file to save under `filename`; every CSV here starts with its header row. */
+export function csvDownload(text: string, filename: string): Response {
+  return new Response(text, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8; header=present",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+    },
+  });
+}
+
 /** Öre as a decimal amount in whole currency units, exactly (no floating point): 123456 → 1234,56. */
 export function decimalAmount(ore: number, comma: boolean): string {
   const sign = ore < 0 ? "-" : "";

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { AdminDeps } from "../deps.ts";
-import { revenueCsv } from "./csv.ts";
+import { csvDownload, revenueCsv } from "./csv.ts";
 import { RevenueCsvQuery, RevenueQuery, RevenueReport } from "./model.ts";
 import { revenueReport } from "./service.ts";
 
@@ -47,12 +47,7 @@ export function revenueRoutes(ctx: AdminDeps) {
           lotName: (id) => ctx.store.lots.nameOf(id),
           totals: query.totals ?? variant === "se",
         });
-        return new Response(csv, {
-          headers: {
-            "Content-Type": `text/csv; charset=utf-8; header=present`,
-            "Content-Disposition": `attachment; filename="revenue-${r.from}-${r.to}.csv"`,
-          },
-        });
+        return csvDownload(csv, `revenue-${r.from}-${r.to}.csv`);
       },
       {
         auth: { scope: "admin" },

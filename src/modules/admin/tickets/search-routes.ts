@@ -6,6 +6,7 @@ import { authPlugin } from "../../../platform/http/auth.ts";
 import { TICKET_ORDERS, type TicketSearch } from "../../../platform/store/tickets/search.ts";
 import type { AdminDeps } from "../deps.ts";
 import { instant, iso, isoOrNull } from "../paging.ts";
+import { csvDownload } from "../reports/csv.ts";
 import { pageCursor, readSort } from "../sorting.ts";
 import { ticketsCsv } from "./csv.ts";
 import { TicketPage, TicketSearchCsvQuery, TicketSearchQuery, type ticketFilters } from "./model.ts";
@@ -128,12 +129,7 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
           ctx.config.timezone,
           iso,
         );
-        return new Response(csv, {
-          headers: {
-            "Content-Type": "text/csv; charset=utf-8; header=present",
-            "Content-Disposition": `attachment; filename="tickets-${iso(now).slice(0, 10)}.csv"`,
-          },
-        });
+        return csvDownload(csv, `tickets-${iso(now).slice(0, 10)}.csv`);
       },
       {
         auth: { scope: "admin" },

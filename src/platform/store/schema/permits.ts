@@ -4,20 +4,28 @@ import type { PermitWindow } from "../../../domain/permits/activity.ts";
 
 export type { PermitWindow };
 
+/**
+ * What a permit grants, where and when: the same columns in the operator's permits and in the
+ * office's as pulled (central_permits), so that one lookup reads both.
+ */
+export const permitTerms = () => ({
+  plate: text().notNull(),
+  plateNorm: text("plate_norm").notNull(),
+  zone: integer().notNull(),
+  startAt: integer("start_at").notNull(),
+  /** null: open-ended. */
+  endAt: integer("end_at"),
+  note: text().notNull().default(""),
+  /** JSON PermitWindow[]; null or empty: no weekly restriction. */
+  days: text({ mode: "json" }).$type<PermitWindow[]>(),
+});
+
 /** Permits issued by the operator (residents, staff, contractors), beside ticket-derived ones. */
 export const permits = sqliteTable(
   "permits",
   {
     id: integer().primaryKey({ autoIncrement: true }),
-    plate: text().notNull(),
-    plateNorm: text("plate_norm").notNull(),
-    zone: integer().notNull(),
-    startAt: integer("start_at").notNull(),
-    /** null: open-ended. */
-    endAt: integer("end_at"),
-    note: text().notNull().default(""),
-    /** JSON PermitWindow[]; null or empty: no weekly restriction. */
-    days: text({ mode: "json" }).$type<PermitWindow[]>(),
+    ...permitTerms(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     createdBy: text("created_by").notNull(),

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { PermitWindow } from "./permits.ts";
+import { permitTerms } from "./permits.ts";
 
 /**
  * How far the sync with the office got, one row per stream: "events", "lookups", "notices" and
@@ -23,13 +23,7 @@ export const centralPermits = sqliteTable(
   {
     /** The office's permit id. */
     id: integer().primaryKey(),
-    plate: text().notNull(),
-    plateNorm: text("plate_norm").notNull(),
-    zone: integer().notNull(),
-    startAt: integer("start_at").notNull(),
-    endAt: integer("end_at"),
-    note: text().notNull().default(""),
-    days: text({ mode: "json" }).$type<PermitWindow[]>(),
+    ...permitTerms(),
     pulledAt: integer("pulled_at").notNull(),
   },
   (t) => [

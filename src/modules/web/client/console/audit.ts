@@ -1,8 +1,8 @@
 import type { LookupRecord } from "../api-types.ts";
-import { field, h, prevented, replace } from "../dom.ts";
+import { h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
-import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
+import { searchOf, timeAndSearch } from "./search-form.ts";
 import { problemText, SCROLLS } from "./table.ts";
 
 /** What the attendant was told: a verdict's state, in the words the check page uses. */
@@ -30,20 +30,12 @@ export function auditPage(root: HTMLElement): () => void {
     },
     h("input", { name: "registration_number", placeholder: t("plate"), "aria-label": t("plate") }),
     h("input", { name: "credential", placeholder: t("credential"), "aria-label": t("credential") }),
-    h("input", { name: "from", type: "datetime-local", "aria-label": t("from") }),
-    h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
-    h("button", { type: "submit" }, t("search")),
+    timeAndSearch(),
   );
   const records = pagedList<LookupRecord>({
     path: "/api/v1/lookups",
     more,
-    filter: () => ({
-      registration_number: field(filter, "registration_number"),
-      credential: field(filter, "credential"),
-      from: isoOf(field(filter, "from")),
-      to: isoOf(field(filter, "to")),
-      limit: 100,
-    }),
+    filter: () => ({ ...searchOf(filter, ["registration_number", "credential", "from", "to"]), limit: 100 }),
     show: (page, next) => {
       if (!next) replace(rows);
       replace(note, "");

@@ -1,10 +1,10 @@
 import { api, query } from "../api.ts";
 import type { Change } from "../api-types.ts";
-import { field, h, prevented, replace } from "../dom.ts";
+import { h, prevented, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { changeDiff } from "./change-diff.ts";
-import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
+import { searchOf, timeAndSearch } from "./search-form.ts";
 import { problemText, table } from "./table.ts";
 
 /** The record a change is about, linked where the console has a page for it. */
@@ -65,20 +65,16 @@ export function changesPage(root: HTMLElement): () => void {
     ),
     h("input", { name: "subject_id", placeholder: "id", "aria-label": "id" }),
     h("input", { name: "actor", placeholder: t("by"), "aria-label": t("by") }),
-    h("input", { name: "from", type: "datetime-local", "aria-label": t("from") }),
-    h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
-    h("button", { type: "submit" }, t("search")),
+    timeAndSearch(),
   );
   const changes = pagedList<Change>({
     path: "/api/v1/changes",
     more,
-    filter: () => ({
-      subject: field(form, "subject"),
-      subject_id: field(form, "subject") ? field(form, "subject_id") : undefined,
-      actor: field(form, "actor"),
-      from: isoOf(field(form, "from")),
-      to: isoOf(field(form, "to")),
-    }),
+    filter: () => {
+      const search = searchOf(form, ["subject", "subject_id", "actor", "from", "to"]);
+      // A record's id means nothing without the kind of record.
+      return search.subject ? search : { ...search, subject_id: undefined };
+    },
     show: (page, next) => {
       shown = next ? [...shown, ...page] : page;
       replace(list, shown.length ? changeRows(shown, true) : h("p", { class: "note" }, t("noChanges")));

@@ -2,9 +2,9 @@ import { api } from "../api.ts";
 import type { ConsoleNotice, ConsoleNoticeReason } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
-import { isoOf } from "./datetime.ts";
 import { moneyInput, moneyOf } from "./money.ts";
 import { pagedList } from "./paged-list.ts";
+import { fillFrom, searchOf, timeAndSearch } from "./search-form.ts";
 import { addressed, addressSearch, openingLink, problemText, SCROLLS, table } from "./table.ts";
 
 /** The search's fields, as the address holds them (`#/notices?state=issued&reason=no-permit`). */
@@ -44,9 +44,7 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
       h("option", { value: "" }, `${t("state")}: ${t("any")}`),
       ["issued", "voided"].map((s) => h("option", { value: s }, t(`notice_${s}` as "notice_issued"))),
     ),
-    h("input", { name: "from", type: "datetime-local", "aria-label": t("from") }),
-    h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
-    h("button", { type: "submit" }, t("search")),
+    timeAndSearch(),
   );
 
   /** The reasons the search offers: every one the site has had, retired ones too. */
@@ -60,23 +58,17 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
     reasonSelect.value = chosen;
   }
 
-  for (const name of FILTERS) {
-    if (name === "reason") continue;
-    const el = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
-    el.value = given.get(name) ?? "";
-  }
+  // The reason's list has no options yet: the address's reason becomes one first.
+  fillFrom(
+    given,
+    form,
+    FILTERS.filter((name) => name !== "reason"),
+  );
   if (given.get("reason"))
     reasonSelect.appendChild(h("option", { value: given.get("reason")! }, given.get("reason")!));
   reasonSelect.value = given.get("reason") ?? "";
 
-  const filter = () => ({
-    registration_number: field(form, "registration_number"),
-    attendant: field(form, "attendant"),
-    reason: field(form, "reason"),
-    state: field(form, "state"),
-    from: isoOf(field(form, "from")),
-    to: isoOf(field(form, "to")),
-  });
+  const filter = () => searchOf(form, FILTERS);
 
   const notices = pagedList<ConsoleNotice>({
     path: "/api/v1/notices",

@@ -1,9 +1,9 @@
 import { api, query } from "../api.ts";
 import type { Ticket, TicketView } from "../api-types.ts";
-import { field, h, prevented, replace } from "../dom.ts";
+import { h, prevented, replace } from "../dom.ts";
 import { lang, money, t, when } from "../i18n.ts";
-import { isoOf } from "./datetime.ts";
 import { pagedList } from "./paged-list.ts";
+import { fillFrom, searchOf, timeAndSearch } from "./search-form.ts";
 import { type Column, SortedHeadings } from "./sorting.ts";
 import { addressed, addressSearch, openingLink, problemText, SCROLLS, table } from "./table.ts";
 import { ticketState } from "./ticket-state.ts";
@@ -76,24 +76,13 @@ export function ticketsPage(root: HTMLElement, _lost: () => void, ticketId?: str
       h("option", { value: "" }, `${t("state")}: ${t("any")}`),
       STATES.map((s) => h("option", { value: s }, t(`ts_${s}`))),
     ),
-    h("input", { name: "from", type: "datetime-local", "aria-label": t("from") }),
-    h("input", { name: "to", type: "datetime-local", "aria-label": t("to") }),
-    h("button", { type: "submit" }, t("search")),
+    timeAndSearch(),
   );
   // A shared link or Back fills the form as it was searched.
-  for (const name of FILTERS) {
-    const el = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
-    el.value = given.get(name) ?? "";
-  }
+  fillFrom(given, form, FILTERS);
 
   /** The search as the address and the API take it (empty fields left out). */
-  const filter = () => ({
-    registration_number: field(form, "registration_number"),
-    zone: field(form, "zone"),
-    state: field(form, "state"),
-    from: isoOf(field(form, "from")),
-    to: isoOf(field(form, "to")),
-  });
+  const filter = () => searchOf(form, FILTERS);
 
   const tickets = pagedList<Ticket>({
     path: "/api/v1/tickets",
