@@ -56,6 +56,8 @@ export class TicketIntake {
   private readonly commitGroup;
   private queue: Pending[] = [];
   private gathering = false;
+  /** A committed group waits for the disk: the next group gathers until it is synced. */
+  private syncing = false;
   /** Zones the group being committed writes to, for the live zone feed (ctx.openStreams). */
 
   constructor(private readonly ctx: IntakeDeps) {
@@ -115,7 +117,11 @@ export class TicketIntake {
   }
 
   private flush(): void {
+    // One group on its way to the disk at a time: events that arrive meanwhile make the next
+    // group, committed once the sync is done, so a busy intake commits as rarely as the disk syncs.
+    if (this.syncing) return;
     const group = this.queue.splice(0, MAX_GROUP);
+    if (group.length === 0) return;
     if (this.queue.length > 0) this.gather();
     const store = this.ctx.store;
     let outcomes: unknown[];
@@ -132,18 +138,18 @@ export class TicketIntake {
         return;
       }
     }
-    // Answered once the group is on the disk; the next group is gathered and committed meanwhile.
-    store.synced().then(
-      () =>
-        group.forEach((p, i) => {
-          if (outcomes[i] === undefined)
-            this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
-          p.done(outcomes[i]);
-        }),
-      (e) => {
-        for (const p of group) p.done(e);
-      },
-    );
+    // Answered once the group is on the disk; the event loop serves other requests meanwhile.
+    this.syncing = true;
+    const answer = (error?: unknown) => {
+      this.syncing = false;
+      group.forEach((p, i) => {
+        if (error === undefined && outcomes[i] === undefined)
+          this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());
+        p.done(error ?? outcomes[i]);
+      });
+      if (!this.gathering) this.flush();
+    };
+    store.synced().then(() => answer(), answer);
   }
 
   /** Stores the event and its change, or answers the refusal, having written nothing. */
