@@ -56,6 +56,23 @@ const permitValues = (zone: number) => ({
 });
 
 describe("the read model's kept answers", () => {
+  test("only a kept check answer is sent from shared bytes; one built for a single request stays text", () => {
+    const big = `[${'"x",'.repeat(5_000)}"x"]`;
+    let version: { generation: number; writes: number } | null = null;
+    const answers = cache(() => version);
+    // Not built yet: the answer is this request's own, and its connection counts it.
+    expect(typeof answers.get("check", 7, 0, answer(big)).body).toBe("string");
+    expect(answers.size).toBe(0);
+    version = { generation: 1, writes: 0 };
+    const kept = answers.get("check", 7, 0, answer(big));
+    expect(kept.body).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(kept.body as unknown as Uint8Array)).toBe(big);
+    // Asked again: the same bytes, not a copy.
+    expect(answers.get("check", 7, 1, answer("[]")).body).toBe(kept.body);
+    // A small answer stays text, kept or not.
+    expect(answers.get("check", 8, 0, answer("[]")).body).toBe("[]");
+  });
+
   test("reused while the version and the clock allow, built again when either moves", () => {
     let version: { generation: number; writes: number } | null = { generation: 1, writes: 0 };
     const answers = cache(() => version);

@@ -186,6 +186,7 @@ export class ZoneList implements Answer {
   readonly etag: string;
   private text: string | undefined;
   private bytes: KeptBody | undefined;
+  private shared = false;
 
   private constructor(
     readonly list: PlateList,
@@ -229,10 +230,19 @@ export class ZoneList implements Answer {
     return this.text;
   }
 
-  /** The body as it is sent (a long list as its bytes, encoded once for every request). */
+  /**
+   * The body as it is sent: once the read model keeps the list (share), a long one as its bytes,
+   * encoded once for every request; before, its text, which the connection counts as its own.
+   */
   get sent(): KeptBody {
+    if (!this.shared) return this.body;
     this.bytes ??= keptBody(this.body);
     return this.bytes;
+  }
+
+  /** The read model keeps this list: requests for it may be written from one buffer. */
+  share(): void {
+    this.shared = true;
   }
 
   get results(): number {

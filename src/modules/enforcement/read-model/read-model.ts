@@ -227,8 +227,7 @@ export class ReadModel {
       const recent = this.recentMs();
       const rows = this.inZone(zone, at - recent, at, true);
       const found = checkAnswer(rows, at, recent, this.ctx.config.timezone);
-      const body = keptBody(JSON.stringify(found));
-      return { body, results: found.length, until: nextChange(rows, at, recent) };
+      return { body: JSON.stringify(found), results: found.length, until: nextChange(rows, at, recent) };
     });
   }
 
@@ -322,14 +321,21 @@ export class ReadModel {
     const answer = patched ?? build();
     if (version === null) return answer;
     if (kept) this.forget(key, kept);
-    const entry: Kept = { answer, ...version, from: at, chars: answer.chars ?? answer.body.length };
+    const keeping = kind === "check" ? asShared(answer) : answer;
+    if (keeping instanceof ZoneList) keeping.share();
+    const entry: Kept = {
+      answer: keeping,
+      ...version,
+      from: at,
+      chars: keeping.chars ?? keeping.body.length,
+    };
     this.kept.set(key, entry);
     this.keptChars += entry.chars;
     for (const [k, e] of this.kept) {
       if (this.keptChars <= this.maxChars || k === key) break;
       this.forget(k, e);
     }
-    return answer;
+    return keeping;
   }
 
   private forget(key: string, e: Kept): void {
@@ -639,4 +645,13 @@ function changesSince(
     for (const p of c.removed) if (!added.delete(p)) removed.add(p);
   }
   return { added: [...added], removed: [...removed] };
+}
+
+/**
+ * A check-tickets answer as it is kept: a large body as its bytes, which every request for it is
+ * written from. Only a kept answer is: one built for a single request (the model still building)
+ * stays text, so that the connection that sends it counts it as its own output.
+ */
+function asShared<A extends Answer>(answer: A): A {
+  return typeof answer.body === "string" ? { ...answer, body: keptBody(answer.body) } : answer;
 }
