@@ -58,7 +58,6 @@ export class TicketIntake {
   private gathering = false;
   /** A committed group waits for the disk: the next group gathers until it is synced. */
   private syncing = false;
-  /** Zones the group being committed writes to, for the live zone feed (ctx.openStreams). */
 
   constructor(private readonly ctx: IntakeDeps) {
     const store = ctx.store;

@@ -20,9 +20,17 @@ export function isStoreUnavailable(error: unknown): boolean {
  * to synchronous=FULL before anything else runs on it.
  */
 export function commitRelaxed<T>(sqlite: Database, fn: () => T): T {
+  return withoutSync(sqlite, () => sqlite.transaction(fn)());
+}
+
+/**
+ * Runs `commits` (transactions) with synchronous=NORMAL: their commits do not wait for the disk.
+ * The connection is back to synchronous=FULL before anything else runs on it.
+ */
+export function withoutSync<T>(sqlite: Database, commits: () => T): T {
   sqlite.run("PRAGMA synchronous = NORMAL");
   try {
-    return sqlite.transaction(fn)();
+    return commits();
   } finally {
     sqlite.run("PRAGMA synchronous = FULL");
   }
@@ -30,8 +38,8 @@ export function commitRelaxed<T>(sqlite: Database, fn: () => T): T {
 
 /**
  * Brings commits made without waiting for the disk (synchronous=NORMAL) to the disk off the event
- * loop: an fsync of the WAL file on the runtime's thread pool. With synchronous=FULL the commit
- * itself makes that fsync, holding every request of the box for it; a writer that tells nobody
+ * loop: an fdatasync of the WAL file on the runtime's thread pool. With synchronous=FULL the
+ * commit itself makes that sync, holding every request of the box for it; a writer that tells nobody
  * before `synced()` resolves has the same guarantee (WAL frames of a committed transaction,
  * synced, survive a power cut; a checkpoint in between syncs the WAL before it copies and the
  * database after), and the event loop serves meanwhile. One sync at a time: callers that come

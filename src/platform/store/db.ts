@@ -9,6 +9,7 @@ import {
   isStoreUnavailable,
   restoreSideFilePermissions,
   WalSync,
+  withoutSync,
 } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
 import { folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
@@ -259,12 +260,7 @@ export class Store {
    * other requests while the disk syncs. The connection is back to synchronous=FULL after it.
    */
   unsynced<T>(commit: () => T): T {
-    this.sqlite.run("PRAGMA synchronous = NORMAL");
-    try {
-      return commit();
-    } finally {
-      this.sqlite.run("PRAGMA synchronous = FULL");
-    }
+    return withoutSync(this.sqlite, commit);
   }
 
   /** Resolves once every commit made before the call is on the disk (see WalSync). */
