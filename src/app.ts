@@ -11,6 +11,7 @@ import { syncModule } from "./modules/sync/index.ts";
 import { webModule, webSessions } from "./modules/web/index.ts";
 import { accountRequests } from "./platform/http/accounting.ts";
 import { type AuthDeps, refuseQueryTokens } from "./platform/http/auth.ts";
+import { directRoutes } from "./platform/http/direct.ts";
 import { requestHandling } from "./platform/http/errors.ts";
 import { limitMarkedRoutes, type MarkedRoute } from "./platform/http/rate-limit.ts";
 import { rawBodies } from "./platform/http/request-body.ts";
@@ -89,6 +90,11 @@ export function composeBox(ctx: AppContext) {
     lookupRecorder: enforcement.lookupRecorder,
     readModel: enforcement.readModel,
     office,
+    /** The routes the front end answers itself in the plain case; the app answers the rest. */
+    direct: directRoutes(
+      modules.flatMap((m) => m.direct ?? []),
+      auth,
+    ),
     /** The front end's body limit by route: photos are larger than any JSON body. */
     bodyLimitOf: (method: string, path: string) => raw.limitOf(method, path, config.bodyLimit),
     /** What every module says of its routes in the OpenAPI document, beyond their schemas. */

@@ -273,6 +273,7 @@ export const serveCommand: Command = {
         limits,
         allowedHosts,
         metrics: ctx.metrics,
+        direct: box.direct,
         handle: app.handle,
         account: (entry) => ctx.accounting.finish(entry),
       });

@@ -1,5 +1,6 @@
 import type { AnyElysia } from "elysia";
 import type { ApiContract } from "./http/api-contract.ts";
+import type { DirectRoute } from "./http/direct.ts";
 import type { RawBodyRoute } from "./http/request-body.ts";
 
 /** Keeps `stop` to run at shutdown; the newest held is stopped first. */
@@ -16,5 +17,7 @@ export interface AppModule {
   readonly contracts: readonly ApiContract[];
   /** Routes that take raw bytes (photos) up to their own limit instead of a JSON body. */
   readonly rawBodies?: readonly RawBodyRoute[];
+  /** Its hottest GETs, answered by the front end in the plain case (direct.ts); the app's routes stay. */
+  readonly direct?: readonly DirectRoute[];
   start?(hold: JobHolder): void;
 }

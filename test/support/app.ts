@@ -50,6 +50,7 @@ export function testApp(config: Partial<AppConfig> = {}, clock?: TestClock) {
     credentials,
     sessions: box.sessions,
     lookupRecorder: box.lookupRecorder,
+    direct: box.direct,
     office: box.office,
     contracts: box.contracts,
     token(...scopes: Scope[]): string {

@@ -11,7 +11,8 @@ import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
 import { observationContract } from "./observations/contract.ts";
 import { observationRoutes } from "./observations/routes.ts";
 import type { ReadModel } from "./read-model/read-model.ts";
-import { enforcementRoutes } from "./routes.ts";
+import { enforcementDirect, enforcementRoutes } from "./routes.ts";
+import { Enforcement } from "./service.ts";
 
 export type { EnforcementDeps } from "./deps.ts";
 export { lookupServices } from "./module-context.ts";
@@ -29,15 +30,17 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
     lookupRecorder: new LookupRecorder(deps.store, deps.metrics),
     ...lookupServices(deps),
   };
+  const enforcement = new Enforcement(ctx);
   return {
     name: "enforcement",
     routes: new Elysia({ name: "enforcement-module" })
-      .use(enforcementRoutes(ctx))
+      .use(enforcementRoutes(ctx, enforcement))
       .use(zoneFeedRoutes(ctx))
       .use(noticeRoutes(ctx))
       .use(observationRoutes(ctx)),
     contracts: [enforcementContract, feedContract, attendantNoticeContract, observationContract],
     rawBodies: noticeRawBodies,
+    direct: enforcementDirect(enforcement),
     lookupRecorder: ctx.lookupRecorder,
     readModel: ctx.readModel,
     start: (hold) => {

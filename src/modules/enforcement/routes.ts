@@ -3,6 +3,7 @@ import { credentialLabel } from "../../domain/credentials.ts";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { withEtag } from "../../platform/http/conditional.ts";
+import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
 import { readJsonBody } from "../../platform/http/request-body.ts";
 import { bodyResponse } from "../../platform/http/shared-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
@@ -19,17 +20,37 @@ import {
   ZonePlates,
 } from "./model.ts";
 import type { EnforcementContext } from "./module-context.ts";
-import { Enforcement } from "./service.ts";
+import type { Enforcement } from "./service.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
+const CHECK_TICKETS = "/api/v1/attendants/check-tickets";
+const PERMITS_READ = { scope: "permits:read" } as const;
+
+/**
+ * check-tickets in the plain case (a valid token, the target in a plain query string), answered
+ * by the front end itself: the same target, the same answer and lookup record as the route below.
+ */
+export function enforcementDirect(enforcement: Enforcement): DirectRoute[] {
+  return [
+    directRoute({
+      path: CHECK_TICKETS,
+      query: { names: ["registration_number", "zone"], schema: LookupParams },
+      auth: PERMITS_READ,
+      read: (query) => lookupTarget(query, undefined),
+      answer: (target, credential) => ({
+        contentType: JSON_HEADERS["content-type"],
+        body: enforcement.checkTickets(target, credentialLabel(credential!)).body,
+      }),
+    }),
+  ];
+}
 
 /** What attendants' handhelds ask: check-tickets and the zone list (scope permits:read, Bearer only). */
-export function enforcementRoutes(ctx: EnforcementContext) {
-  const enforcement = new Enforcement(ctx);
+export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcement) {
   return new Elysia({ name: "enforcement" })
     .use(authPlugin(ctx.auth))
     .get(
-      "/api/v1/attendants/check-tickets",
+      CHECK_TICKETS,
       async ({ request, query, credential }) => {
         const target = lookupTarget(query, await readJsonBody(request));
         const { body } = enforcement.checkTickets(target, credentialLabel(credential));
@@ -37,7 +58,7 @@ export function enforcementRoutes(ctx: EnforcementContext) {
         return bodyResponse(body, JSON_HEADERS);
       },
       {
-        auth: { scope: "permits:read" },
+        auth: PERMITS_READ,
         query: LookupParams,
         response: { 200: ExtendedInformationList },
         detail: {

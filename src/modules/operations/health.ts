@@ -1,5 +1,6 @@
-import { Elysia } from "elysia";
+import { Elysia, type Static } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
+import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
@@ -45,10 +46,19 @@ export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
   };
 }
 
+const HEALTHY = { status: "ok" } as const satisfies Static<typeof HealthStatus>;
+
+/** /healthz, answered by the front end itself: the framework's answer to the route below. */
+export const healthDirect: DirectRoute = directRoute({
+  path: "/healthz",
+  read: () => undefined,
+  answer: () => ({ contentType: "application/json;charset=utf-8", body: JSON.stringify(HEALTHY) }),
+});
+
 export function healthRoutes(ctx: OperationsDeps) {
   return new Elysia({ name: "health" })
     .use(rateLimitOption)
-    .get("/healthz", () => ({ status: "ok" as const }), {
+    .get("/healthz", () => HEALTHY, {
       response: HealthStatus,
       detail: { summary: "The process is up", tags: ["operations"] },
     })

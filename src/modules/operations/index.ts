@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { logError, logLine } from "../../platform/log.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { OperationsDeps } from "./deps.ts";
-import { healthRoutes } from "./health.ts";
+import { healthDirect, healthRoutes } from "./health.ts";
 import { scheduleRetention } from "./retention.ts";
 import { operationsRoutes } from "./routes.ts";
 import { statusContract } from "./status-contract.ts";
@@ -31,6 +31,7 @@ export function operationsModule(deps: OperationsDeps): AppModule {
       .use(statusRoutes(deps))
       .use(operationsRoutes(deps, deps.routesOf, deps.contracts)),
     contracts: [statusContract],
+    direct: [healthDirect],
     start(hold) {
       const { store, now, metrics } = deps;
       const retentionDays = deps.config.retentionDays;

@@ -139,9 +139,7 @@ export async function authenticate(
   const client = deps.trustedProxies.client(meta.ip, request.headers.get("x-forwarded-for"));
   const byAddress = `bearer ${client}`;
   const header = request.headers.get("authorization");
-  const space = header ? header.indexOf(" ") : -1;
-  const scheme = !header ? "" : space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
-  const value = header && space > 0 ? trimOws(header.slice(space + 1)) : "";
+  const { scheme, value } = authorizationParts(header);
   let credential: Credential | null = null;
   if (scheme === "basic" && need.basic) {
     const pair = decodeBasic(value);
@@ -183,6 +181,35 @@ export async function authenticate(
     throw problems.unauthorized(detail, challenge);
   }
   return authorized(deps, meta, credential, need);
+}
+
+/** The Authorization header's scheme (lower case; "" when none) and its value. */
+function authorizationParts(header: string | null | undefined): { scheme: string; value: string } {
+  if (!header) return { scheme: "", value: "" };
+  const space = header.indexOf(" ");
+  if (space <= 0) return { scheme: header.toLowerCase(), value: "" };
+  return { scheme: header.slice(0, space).toLowerCase(), value: trimOws(header.slice(space + 1)) };
+}
+
+/**
+ * What `authenticate` admits without a word, for a route the front end answers directly
+ * (direct.ts): a valid Bearer token with the scope and room in its bucket, whose request is then
+ * taken from the bucket. Anything else is undefined, with nothing counted or logged: the app then
+ * authenticates the request and answers its 401, 403 or 429 as it answers every other.
+ */
+export function admitBearer(
+  deps: AuthDeps,
+  header: string | undefined,
+  need: AuthRequirement,
+  meta: RequestMeta,
+): Credential | undefined {
+  const { scheme, value } = authorizationParts(header);
+  if (scheme !== "bearer" || !value || need.basic || need.strictBody) return undefined;
+  const credential = deps.credentials.verifyBearer(value);
+  if (!credential || (need.scope && !grants(credential, need.scope))) return undefined;
+  if (!deps.rateLimits.admits(credential)) return undefined;
+  meta.credential = credentialLabel(credential);
+  return credential;
 }
 
 /** An admitted credential: its own token bucket, then the scope the route needs. */

@@ -188,10 +188,15 @@ export class RateLimits {
 
   /** Takes one request from the credential's bucket; throws 429 when it is empty. */
   forCredential(credential: Credential): void {
-    const wait = this.byCredential.take(`${credential.kind} ${credential.id}`);
+    const wait = this.byCredential.take(bucketOf(credential));
     if (wait === 0) return;
     this.metrics?.rateLimit(credential.kind);
     throw problems.rateLimited(wait, this.byCredential.perSecond, "This credential");
+  }
+
+  /** Takes one request from the credential's bucket when it has one; false (nothing counted) when empty. */
+  admits(credential: Credential): boolean {
+    return this.byCredential.take(bucketOf(credential)) === 0;
   }
 
   /** Takes one request from the client address's bucket (behind a trusted proxy, the client's). */
@@ -204,6 +209,8 @@ export class RateLimits {
     throw problems.rateLimited(wait, this.byAddress.perSecond, "This address");
   }
 }
+
+const bucketOf = (credential: Credential) => `${credential.kind} ${credential.id}`;
 
 /** Whose bucket a route's requests draw on: public routes have no credential, so their address. */
 export type RateLimitBy = "address";

@@ -1,14 +1,16 @@
 import type { SocketHandler } from "bun";
+import { logError } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
 import { brokenRequest, CLIENT_CLOSED, FRONT_END_PROBLEMS } from "./broken-requests.ts";
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS, SLOW_READER } from "./connection-guard.ts";
+import type { Answered, DirectRoutes } from "./direct.ts";
 import { drainConnections } from "./drain.ts";
 import { BodyBytes, blankLines, ChunkedBody, readHead } from "./http1.ts";
 import { OUTPUT_BUDGET_BYTES, OutputBudget } from "./output-budget.ts";
 import { type Problem, problems } from "./problem.ts";
 import { attachMeta, FrontEndMeta, requestIdOf } from "./request-meta.ts";
-import { answer, EMPTY, rawProblem } from "./socket-answer.ts";
+import { answer, answerDirect, EMPTY, rawProblem } from "./socket-answer.ts";
 import { Connection } from "./socket-connection.ts";
 import { assertServable, HSTS, type ServedCertificate, tlsListenOptions } from "./tls.ts";
 
@@ -33,6 +35,8 @@ export interface FrontEndOptions {
   /** Host names (lower case, no port) this box answers for; others get 421. Empty or absent: any. */
   allowedHosts?: readonly string[];
   metrics?: Pick<Metrics, "connectionRefused" | "connectionTimedOut">;
+  /** Routes answered without the app when the request is plain (direct.ts); the app answers the rest. */
+  direct?: DirectRoutes;
   /** The app; it accounts (logs and counts) every request it answers. */
   handle: (request: Request) => Response | Promise<Response>;
   /** Accounts a request the front end answers itself, without the app (see RequestAccounting). */
@@ -154,7 +158,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
           return;
         }
         if (declared === 0 && !read.chunked) {
-          void dispatch(c, EMPTY);
+          if (!answeredDirectly(c)) void dispatch(c, EMPTY);
           continue;
         }
         c.body = read.chunked ? new ChunkedBody(bodyLimit) : new BodyBytes(bodyLimit, declared);
@@ -195,6 +199,53 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     }
   };
 
+  /**
+   * A direct route's answer, written inside the data callback (with the socket's own writes) and
+   * accounted as the app accounts its own; false when no direct route takes the request.
+   */
+  const answeredDirectly = (c: Connection): boolean => {
+    if (!opts.direct) return false;
+    const head = c.head!;
+    const meta = c.meta!;
+    let found: Answered | undefined;
+    try {
+      found = opts.direct(head, meta);
+    } catch (e) {
+      logError("a direct route failed", e, { route: meta.route, requestId: meta.id });
+      c.phase = "busy";
+      refuse(c, problems.internal(), meta.route ?? "(unmatched)", meta.startedAt);
+      return true;
+    }
+    if (!found) return false;
+    c.phase = "busy";
+    guard.requestRead(c);
+    const keepAlive = head.keepAlive && !draining;
+    answerDirect(c, found.answer.contentType, found.answer.body, meta.id, keepAlive);
+    account(found.route, 200, meta.startedAt, c, meta);
+    if (c.closed) return true;
+    if (!keepAlive) {
+      c.end("");
+      return true;
+    }
+    // Out at once (the usual case): the next pipelined request is read in the same turn.
+    if (c.flushed) next(c);
+    else
+      c.whenFlushed(() => {
+        next(c);
+        pump(c);
+      });
+    return true;
+  };
+
+  /** The answer is out: the connection reads its next request. */
+  const next = (c: Connection) => {
+    guard.responseDone(c);
+    c.phase = "head";
+    c.head = null;
+    c.meta = null;
+    c.resume();
+  };
+
   const dispatch = async (c: Connection, body: Uint8Array<ArrayBuffer>) => {
     const head = c.head!;
     const meta = c.meta!;
@@ -228,11 +279,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     // The next request (pipelined, or already arriving) is read only once this answer is out:
     // a client that sends and never reads holds one answer, never a queue of them.
     c.whenFlushed(() => {
-      guard.responseDone(c);
-      c.phase = "head";
-      c.head = null;
-      c.meta = null;
-      c.resume();
+      next(c);
       pump(c);
     });
   };

@@ -1,6 +1,6 @@
 import { SLOW_READER } from "./connection-guard.ts";
 import { PROBLEM_CONTENT_TYPE, type Problem, problemBody, problemHeaders } from "./problem.ts";
-import { sharedBodyOf } from "./shared-body.ts";
+import { type KeptBody, sharedBodyOf } from "./shared-body.ts";
 import type { Connection } from "./socket-connection.ts";
 
 /** The Date header's value, made once a second. */
@@ -116,18 +116,52 @@ export async function answer(
   const body = shared ?? (response.body === null ? EMPTY : await response.bytes());
   if (status !== 204 && status !== 304 && status >= 200)
     head += `content-length: ${declared ?? body.length}\r\n`;
-  head += keepAlive ? "connection: keep-alive\r\nkeep-alive: timeout=5\r\n\r\n" : "connection: close\r\n\r\n";
-  if (noBody || body.length === 0) c.write(head);
+  head += keepAlive ? KEEP_ALIVE : CLOSE;
+  writeWhole(c, head, noBody ? EMPTY : body, shared !== undefined);
+}
+
+const KEEP_ALIVE = "connection: keep-alive\r\nkeep-alive: timeout=5\r\n\r\n";
+const CLOSE = "connection: close\r\n\r\n";
+
+/**
+ * A direct route's answer (direct.ts), 200 with its content type: the same head, in the same
+ * order, as `answer` writes for the app's Response of it, with no Response made. A text body
+ * goes out with its head in one buffer, encoded straight into it.
+ */
+export function answerDirect(
+  c: Connection,
+  contentType: string,
+  body: KeptBody,
+  requestId: string,
+  keepAlive: boolean,
+): void {
+  const text = typeof body === "string";
+  const length = text ? Buffer.byteLength(body) : body.length;
+  const head =
+    `HTTP/1.1 200 OK\r\nx-request-id: ${requestId}\r\n${c.extraHead}content-type: ${contentType}\r\n` +
+    `date: ${httpDate()}\r\ncontent-length: ${length}\r\n${keepAlive ? KEEP_ALIVE : CLOSE}`;
+  if (!text) {
+    writeWhole(c, head, body, true);
+    return;
+  }
+  const out = Buffer.allocUnsafe(head.length + length);
+  out.write(head, 0, "latin1");
+  out.write(body, head.length, "utf8");
+  c.write(out);
+}
+
+/** A head and its body: in one write up to ONE_WRITE_MAX, else the body as it is after its head. */
+function writeWhole(c: Connection, head: string, body: Uint8Array, shared: boolean): void {
+  if (body.length === 0) c.write(head);
   else if (body.length > ONE_WRITE_MAX) {
     // A large body (the lots list) goes as it is, after its head: copying it costs more than a
     // second write, and the copy is garbage the size of the answer.
     c.write(head);
-    c.write(body, shared !== undefined);
+    c.write(body, shared);
   } else {
-    const headBytes = Buffer.from(head, "latin1");
-    const out = Buffer.allocUnsafe(headBytes.length + body.length);
-    headBytes.copy(out, 0);
-    out.set(body, headBytes.length);
+    const out = Buffer.allocUnsafe(head.length + body.length);
+    out.write(head, 0, "latin1");
+    out.set(body, head.length);
     c.write(out);
   }
 }

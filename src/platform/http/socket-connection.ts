@@ -42,6 +42,8 @@ export class Connection implements GuardedSocket {
   meta: FrontEndMeta | null = null;
   body: BodyBytes | ChunkedBody | null = null;
   closed = false;
+  /** Reading is paused (a request with the app while more arrives, or a closing connection). */
+  private paused = false;
   private output: Pending[] = [];
   /** Bytes the pending output keeps in memory: whole chunks copied for this connection. */
   held = 0;
@@ -154,9 +156,13 @@ export class Connection implements GuardedSocket {
     else this.closeListeners.push(listener);
   }
   pause(): void {
+    if (this.paused) return;
+    this.paused = true;
     this.socket.pause();
   }
   resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
     this.socket.resume();
   }
 

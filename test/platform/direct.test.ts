@@ -1,0 +1,212 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
+import { type FrontEnd, startFrontEnd } from "../../src/platform/http/server.ts";
+import { permitLookups } from "../../src/platform/store/schema/index.ts";
+import { testApp, testClock } from "../support/app.ts";
+import { seedTicket } from "../support/seed.ts";
+
+/**
+ * The routes the front end answers itself (src/platform/http/direct.ts) say only the app's yes:
+ * every request below goes to two front ends over the same box, one with the direct routes and
+ * one without, and each answer must be the same bytes but its date and request id. The app is
+ * counted, so the plain requests are seen to be answered directly and the rest by the app.
+ */
+
+const NOW = "2026-06-15T12:00:00Z";
+const CHECK = "/api/v1/attendants/check-tickets";
+
+const clock = testClock(NOW);
+// A bucket of 40 requests at once, which the table below stays within, and the last test exceeds.
+const BURST = 40;
+const s = testApp({ rateLimitPerSecond: 1, rateLimitBurst: BURST }, clock);
+seedTicket(s.ctx, { ticketId: "T1", plate: "ABC123", zone: 1234, start: Date.parse(NOW) - 3_600_000 });
+seedTicket(s.ctx, { ticketId: "T2", plate: "ÅÄÖ 77", zone: 1234, start: Date.parse(NOW) - 7_200_000 });
+
+let appCalls = 0;
+const handle = (request: Request) => {
+  appCalls++;
+  return s.app.handle(request);
+};
+const account = (entry: { route: string }) => s.ctx.accounting.finish({ ...entry } as never);
+const withDirect = await startFrontEnd({
+  host: "127.0.0.1",
+  port: 0,
+  bodyLimit: 64 * 1024,
+  direct: s.direct,
+  handle,
+  account,
+});
+const appOnly = await startFrontEnd({ host: "127.0.0.1", port: 0, bodyLimit: 64 * 1024, handle, account });
+afterAll(async () => {
+  await withDirect.close(100);
+  await appOnly.close(100);
+});
+
+/** One request's raw bytes on a connection of its own; the whole answer, once the server closes. */
+function exchange(front: FrontEnd, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const socket = connect(front.port, "127.0.0.1", () => socket.write(raw));
+    socket.on("data", (b) => {
+      out += b.toString("utf8");
+    });
+    socket.on("close", () => resolve(out));
+    socket.on("error", reject);
+  });
+}
+
+/** The answer without what differs between any two answers: its date and request id. */
+const comparable = (answer: string) =>
+  answer.replace(/^date: .*\r\n/gim, "").replace(/^x-request-id: .*\r\n/gim, "");
+
+const get = (target: string, headers: string[] = [], body = "") =>
+  `GET ${target} HTTP/1.1\r\nhost: box.lan\r\n${headers.map((h) => `${h}\r\n`).join("")}` +
+  `${body ? `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` : ""}` +
+  `connection: close\r\n\r\n${body}`;
+
+const reader = (token: string) => [`authorization: Bearer ${token}`];
+
+/** [what, the request for a token, answered directly] */
+const cases: [string, (token: string) => string, boolean][] = [
+  ["healthz", () => get("/healthz"), true],
+  ["healthz with a query the route does not read", () => get("/healthz?x=1"), false],
+  ["HEAD healthz", () => get("/healthz").replace(/^GET/, "HEAD"), false],
+  ["a plate", (t) => get(`${CHECK}?registration_number=ABC123`, reader(t)), true],
+  ["a plate typed loosely", (t) => get(`${CHECK}?registration_number=abc-123`, reader(t)), true],
+  ["a plate with no permit", (t) => get(`${CHECK}?registration_number=ZZZ999`, reader(t)), true],
+  ["a zone", (t) => get(`${CHECK}?zone=1234`, reader(t)), true],
+  ["a zone with no permit", (t) => get(`${CHECK}?zone=7`, reader(t)), true],
+  [
+    "a plate in UTF-8, escaped",
+    (t) => get(`${CHECK}?registration_number=%C3%85%C3%84%C3%96%2077`, reader(t)),
+    false,
+  ],
+  ["a plate with a plus", (t) => get(`${CHECK}?registration_number=ABC+123`, reader(t)), false],
+  ["both targets", (t) => get(`${CHECK}?registration_number=ABC123&zone=1234`, reader(t)), false],
+  ["no target", (t) => get(CHECK, reader(t)), false],
+  ["an empty plate", (t) => get(`${CHECK}?registration_number=`, reader(t)), false],
+  ["a plate of punctuation", (t) => get(`${CHECK}?registration_number=---`, reader(t)), false],
+  ["a zone out of range", (t) => get(`${CHECK}?zone=99999999999`, reader(t)), false],
+  ["a zone not a number", (t) => get(`${CHECK}?zone=12a`, reader(t)), false],
+  ["a name given twice", (t) => get(`${CHECK}?zone=1&zone=2`, reader(t)), false],
+  ["an unknown name", (t) => get(`${CHECK}?zone=1234&page=2`, reader(t)), false],
+  ["a token in the query", (t) => get(`${CHECK}?zone=1234&access_token=${t}`), false],
+  ["the target in a JSON body", (t) => get(CHECK, reader(t), '{"zone":"1234"}'), false],
+  ["a trailing slash", (t) => get(`${CHECK}/?zone=1234`, reader(t)), false],
+  ["no credentials", () => get(`${CHECK}?zone=1234`), false],
+  ["an unknown token", () => get(`${CHECK}?zone=1234`, reader("pk_unknown")), false],
+  [
+    "the token twice (the first counts)",
+    (t) => get(`${CHECK}?zone=1234`, [...reader(t), ...reader(t)]),
+    true,
+  ],
+  [
+    "an unknown token, then the token",
+    (t) => get(`${CHECK}?zone=1234`, [...reader("pk_unknown"), ...reader(t)]),
+    false,
+  ],
+  ["the scheme in capitals", (t) => get(`${CHECK}?zone=1234`, [`authorization: BEARER ${t}`]), true],
+  ["Basic", () => get(`${CHECK}?zone=1234`, ["authorization: Basic YTpi"]), false],
+  ["HTTP/1.0", () => "GET /healthz HTTP/1.0\r\n\r\n", true],
+  [
+    "HTTP/1.0, kept alive, then another request",
+    () => `GET /healthz HTTP/1.0\r\nconnection: keep-alive\r\n\r\n${get("/healthz")}`,
+    true,
+  ],
+];
+
+describe("direct routes answer as the app does, or leave the request to it", async () => {
+  const tokens = { direct: s.token("permits:read"), app: s.token("permits:read") };
+  const answers: Record<"direct" | "app", string[]> = { direct: [], app: [] };
+  const answeredByApp: boolean[] = [];
+  for (const [, requestFor] of cases) {
+    const before = appCalls;
+    answers.direct.push(await exchange(withDirect, requestFor(tokens.direct)));
+    answeredByApp.push(appCalls > before);
+    answers.app.push(await exchange(appOnly, requestFor(tokens.app)));
+  }
+  s.lookupRecorder.flush();
+  const rows = s.ctx.store.db.select().from(permitLookups).all();
+  const recordsOf = (token: string) => {
+    const label = `token:${s.credentials.verifyBearer(token)!.name}`;
+    return rows.filter((r) => r.credential === label).map((r) => `${r.by} ${r.query} ${r.results}`);
+  };
+  const requests = s.ctx.metrics.snapshot().find((f) => f.name === "parkd_http_requests_total")!;
+  const counted = (route: string, status: string) =>
+    requests.samples
+      .filter((x) => x.labels?.route === route && x.labels?.status === status)
+      .reduce((n, x) => n + x.value, 0);
+  const healthz200 = counted("/healthz", "200");
+  const lookups200 = counted(CHECK, "200");
+
+  // Past the bucket: declined directly, and the app's 429.
+  const overOf = async (front: FrontEnd, token: string) => {
+    for (let i = 0; i < BURST; i++) {
+      const answer = await exchange(front, get(`${CHECK}?zone=1234`, reader(token)));
+      if (!answer.startsWith("HTTP/1.1 200 ")) return answer;
+    }
+    return "";
+  };
+  const overBefore = appCalls;
+  const overDirect = await overOf(withDirect, tokens.direct);
+  const overByApp = appCalls > overBefore;
+  const overApp = await overOf(appOnly, tokens.app);
+
+  cases.forEach(([what, , direct], i) => {
+    test(`${what}: ${direct ? "answered directly" : "answered by the app"}, the same answer`, () => {
+      expect(answeredByApp[i]).toBe(!direct);
+      expect(comparable(answers.direct[i]!)).toBe(comparable(answers.app[i]!));
+      expect(answers.direct[i]).toMatch(/^HTTP\/1\.1 \d{3} /);
+    });
+  });
+
+  test("a credential over its rate: the app's 429", () => {
+    expect(overByApp).toBe(true);
+    expect(overDirect).toStartWith("HTTP/1.1 429 ");
+    expect(comparable(overDirect)).toBe(comparable(overApp));
+  });
+
+  test("a direct lookup is recorded as the app's is, under its credential", () => {
+    expect(recordsOf(tokens.direct).slice(0, 6)).toEqual([
+      "registration_number ABC123 1",
+      "registration_number ABC123 1",
+      "registration_number ZZZ999 0",
+      "zone 1234 2",
+      "zone 7 0",
+      "registration_number ÅÄÖ77 1",
+    ]);
+    expect(recordsOf(tokens.direct)).toEqual(recordsOf(tokens.app));
+  });
+
+  test("each direct answer is accounted under its route, as the app's", () => {
+    // Every 200 either front end wrote for the route is counted once, direct or not.
+    const written = (path: string) =>
+      cases.reduce((n, [, requestFor], i) => {
+        const target = requestFor("t").split(" ")[1]!;
+        // The app routes a trailing slash to the route without it.
+        if (target.split("?")[0]!.replace(/(.)\/$/, "$1") !== path) return n;
+        return n + 2 * (answers.direct[i]!.match(/HTTP\/1\.1 200 /g)?.length ?? 0);
+      }, 0);
+    expect(healthz200).toBe(written("/healthz"));
+    expect(lookups200).toBe(written(CHECK));
+    expect(lookups200).toBeGreaterThan(2 * 8);
+  });
+});
+
+test("pipelined, direct and app answers go out in the order asked", async () => {
+  const token = s.token("permits:read");
+  const keep = (raw: string) => raw.replace("connection: close\r\n", "");
+  const pipelined = [
+    keep(get(`${CHECK}?registration_number=ABC123`, reader(token))),
+    keep(get(`${CHECK}?zone=1234`)),
+    keep(get("/healthz")),
+    keep(get(CHECK, reader(token), '{"zone":"7"}')),
+    get("/healthz"),
+  ].join("");
+  const answer = await exchange(withDirect, pipelined);
+  const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
+  expect(statuses).toEqual(["200", "401", "200", "200", "200"]);
+  expect(answer.indexOf("ABC123")).toBeLessThan(answer.indexOf("/problems/unauthorized"));
+  expect(answer.indexOf("/problems/unauthorized")).toBeLessThan(answer.indexOf('{"status":"ok"}'));
+  expect(answer.endsWith('{"status":"ok"}')).toBe(true);
+});
