@@ -42,6 +42,14 @@ const MAX_GROUP = 256;
  */
 const GATHER_TURNS = 16;
 const GATHER_MS = 1;
+/**
+ * Groups committed and waiting for the disk at once. The store syncs one at a time (WalSync), so
+ * a second group is committed while the first syncs and is synced right after it: the commit's
+ * own work (its writes to the WAL) overlaps the disk's instead of following it. A third would
+ * only wait for the same syncs; measured on the bench's intake, two gave 8-10 % more events a
+ * second than one, three less than two.
+ */
+const GROUPS_IN_FLIGHT = 2;
 
 /**
  * Stores ticket events. Each event and its ticket change succeed or vanish together (see
@@ -56,8 +64,8 @@ export class TicketIntake {
   private readonly commitGroup;
   private queue: Pending[] = [];
   private gathering = false;
-  /** A committed group waits for the disk: the next group gathers until it is synced. */
-  private syncing = false;
+  /** Committed groups waiting for the disk; at GROUPS_IN_FLIGHT the next group gathers. */
+  private syncing = 0;
 
   constructor(private readonly ctx: IntakeDeps) {
     const store = ctx.store;
@@ -116,9 +124,9 @@ export class TicketIntake {
   }
 
   private flush(): void {
-    // One group on its way to the disk at a time: events that arrive meanwhile make the next
-    // group, committed once the sync is done, so a busy intake commits as rarely as the disk syncs.
-    if (this.syncing) return;
+    // Events that arrive while GROUPS_IN_FLIGHT groups wait for the disk make the next group,
+    // committed once a sync is done, so a busy intake commits about as often as the disk syncs.
+    if (this.syncing >= GROUPS_IN_FLIGHT) return;
     const group = this.queue.splice(0, MAX_GROUP);
     if (group.length === 0) return;
     if (this.queue.length > 0) this.gather();
@@ -138,9 +146,9 @@ export class TicketIntake {
       }
     }
     // Answered once the group is on the disk; the event loop serves other requests meanwhile.
-    this.syncing = true;
+    this.syncing++;
     const answer = (error?: unknown) => {
-      this.syncing = false;
+      this.syncing--;
       group.forEach((p, i) => {
         if (error === undefined && outcomes[i] === undefined)
           this.ctx.metrics.ticketEvent(p.event.type, p.source.credential, this.ctx.now());

@@ -68,3 +68,47 @@ test("an event is answered only once the disk holds it; a failed sync is a 503, 
     n: 1,
   });
 });
+
+test("a second group commits while the first waits for the disk; each is answered once its own sync is done", async () => {
+  const s = testApp({ timezone: "Europe/Stockholm" }, testClock("2026-06-15T08:05:00Z"));
+  const writer = s.token("tickets:write");
+  const post = (ticketId: string) =>
+    call(s.app, "POST", "/api/v1/actions/tickets", {
+      token: writer,
+      body: { ...examples.TicketCreated, ticketId },
+    });
+  const store = s.ctx.store;
+  const syncs: (() => void)[] = [];
+  store.synced = () => new Promise<void>((resolve) => syncs.push(resolve));
+  const answered: string[] = [];
+  const send = (id: string) =>
+    post(id).then((a) => {
+      answered.push(id);
+      return a;
+    });
+  const tickets = () => (store.sqlite.query("SELECT count(*) AS n FROM tickets").get() as { n: number }).n;
+
+  const first = send("first");
+  await Bun.sleep(20);
+  const second = send("second");
+  await Bun.sleep(20);
+  // Both committed, each waiting for a sync of its own; a third group waits for a free place.
+  expect(tickets()).toBe(2);
+  expect(syncs.length).toBe(2);
+  const third = send("third");
+  await Bun.sleep(20);
+  expect(tickets()).toBe(2);
+  expect(answered).toEqual([]);
+
+  syncs[0]!();
+  expect((await first).status).toBe(200);
+  await Bun.sleep(20);
+  expect(answered).toEqual(["first"]);
+  // The third group was committed once the first's sync freed its place.
+  expect(tickets()).toBe(3);
+  syncs[1]!();
+  syncs[2]!();
+  expect((await second).status).toBe(200);
+  expect((await third).status).toBe(200);
+  expect(answered).toEqual(["first", "second", "third"]);
+});
