@@ -49,10 +49,11 @@ export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
 const HEALTHY = { status: "ok" } as const satisfies Static<typeof HealthStatus>;
 
 /** /healthz, answered by the front end itself: the framework's answer to the route below. */
+const HEALTHY_ANSWER = { contentType: "application/json;charset=utf-8", body: JSON.stringify(HEALTHY) };
 export const healthDirect: DirectRoute = directRoute({
   path: "/healthz",
   read: () => undefined,
-  answer: () => ({ contentType: "application/json;charset=utf-8", body: JSON.stringify(HEALTHY) }),
+  answer: () => HEALTHY_ANSWER,
 });
 
 export function healthRoutes(ctx: OperationsDeps) {

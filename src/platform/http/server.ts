@@ -152,14 +152,14 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
           return;
         }
         const declared = read.contentLength ?? 0;
+        if (declared === 0 && !read.chunked) {
+          if (!answeredDirectly(c)) void dispatch(c, EMPTY);
+          continue;
+        }
         const bodyLimit = opts.bodyLimitOf?.(read.method, read.path.split("?")[0]!) ?? opts.bodyLimit;
         if (declared > bodyLimit) {
           refuse(c, problems.payloadTooLarge(bodyLimit), "(body limit)", started);
           return;
-        }
-        if (declared === 0 && !read.chunked) {
-          if (!answeredDirectly(c)) void dispatch(c, EMPTY);
-          continue;
         }
         c.body = read.chunked ? new ChunkedBody(bodyLimit) : new BodyBytes(bodyLimit, declared);
         if (read.expectContinue) c.write(CONTINUE);
