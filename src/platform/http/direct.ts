@@ -13,9 +13,10 @@ import type { KeptBody } from "./shared-body.ts";
  * with no body, a query of the names it declares, each once and in plain characters, that its
  * schema (the app route's own) accepts, and, when it needs one, a valid Bearer token with the
  * scope and room in its bucket. Every other request, including every refusal, is declined and
- * answered by the app exactly as before: its 401, 403, 422 and 429, its lockouts, its log lines.
- * So each refusal has one mechanism, and a direct answer is the app's answer, byte for byte but
- * its date (test/platform/http/direct.test.ts asks both).
+ * answered by the app exactly as before: its 401, 403, 422 and 429, its lockouts, its log lines,
+ * and its 503 when the store fails on the way to a yes. So each refusal has one mechanism, and a
+ * direct answer is the app's answer, byte for byte but its date and request id
+ * (test/platform/direct.test.ts and direct-faults.test.ts ask both).
  */
 export interface DirectRoute<Input = unknown> {
   /** The path, exact (no template): the app's route of the same GET, its name in logs and metrics. */
