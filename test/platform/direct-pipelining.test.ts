@@ -46,7 +46,7 @@ test("large direct answers, pipelined between the app's, go out whole and in ord
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
     const socket = connect(front.port, "127.0.0.1", () => socket.write(asked.join("")));
-    socket.on("data", (b) => chunks.push(b));
+    socket.on("data", (b: Buffer) => chunks.push(b));
     socket.on("close", () => resolve());
     socket.on("error", reject);
   });

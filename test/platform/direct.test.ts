@@ -65,6 +65,14 @@ const get = (target: string, headers: string[] = [], body = "") =>
   `connection: close\r\n\r\n${body}`;
 
 const reader = (token: string) => [`authorization: Bearer ${token}`];
+let revoked = 0;
+/** A token used (its row cached), then revoked. */
+function revokedToken(): string {
+  const { id, token } = s.credentials.createToken({ name: `revoked-${++revoked}`, scopes: ["permits:read"] });
+  s.credentials.verifyBearer(token);
+  s.credentials.revokeToken(id);
+  return token;
+}
 
 /** [what, the request for a token, answered directly] */
 const cases: [string, (token: string) => string, boolean][] = [
@@ -155,6 +163,7 @@ const cases: [string, (token: string) => string, boolean][] = [
   ["a token without the scope", () => get(`${CHECK}?zone=1234`, reader(s.token("tickets:write"))), false],
   ["HTTP/1.0 lookup", (t) => `GET ${CHECK}?zone=1234 HTTP/1.0\r\nauthorization: Bearer ${t}\r\n\r\n`, true],
   ["a request id", () => get("/healthz", ["x-request-id: abc-1"]), true],
+  ["a token just revoked", () => get(`${CHECK}?zone=1234`, reader(revokedToken())), false],
   ["HTTP/1.0", () => "GET /healthz HTTP/1.0\r\n\r\n", true],
   [
     "HTTP/1.0, kept alive, then another request",
