@@ -58,6 +58,14 @@ const twice = (token: string) => {
 
 const statuses = (answer: string) => [...answer.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
 
+/** Requests counted for check-tickets with this status, by either front end. */
+const counted = (status: string) =>
+  s.ctx.metrics
+    .snapshot()
+    .find((f) => f.name === "parkd_http_requests_total")!
+    .samples.filter((x) => x.labels?.route === CHECK && x.labels?.status === status)
+    .reduce((n, x) => n + x.value, 0);
+
 const storeError = () => Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR" });
 
 /** While `fault` holds, each front end is asked the same; their answers, with a token each. */
@@ -79,6 +87,7 @@ async function during(fault: () => () => void): Promise<Record<"direct" | "app",
 
 test("the store unreadable while a lookup reads its rows: the app's 503, the bucket drawn on once", async () => {
   const written = s.ctx.store.written;
+  const before = { "503": counted("503"), "500": counted("500") };
   const answers = await during(() => {
     const others = written.others;
     written.others = () => {
@@ -91,6 +100,9 @@ test("the store unreadable while a lookup reads its rows: the app's 503, the buc
   expect(statuses(answers.app[0]!)).toEqual(["503", "503"]);
   expect(statuses(answers.app[1]!)).toEqual(["200", "429"]);
   expect(answers.direct.map(comparable)).toEqual(answers.app.map(comparable));
+  // Each 503 accounted once, as the app accounts it, by either front end; no 500 of its own.
+  expect(counted("503") - before["503"]).toBe(4);
+  expect(counted("500") - before["500"]).toBe(0);
 });
 
 test("the store unreadable while the token is checked: the app's 503", async () => {
