@@ -16,8 +16,8 @@ const NOW = "2026-06-15T12:00:00Z";
 const CHECK = "/api/v1/attendants/check-tickets";
 
 const clock = testClock(NOW);
-// A bucket of 40 requests at once, which the table below stays within, and the last test exceeds.
-const BURST = 40;
+// A bucket of 100 requests at once, which the table below stays within, and the last test exceeds.
+const BURST = 100;
 const s = testApp({ rateLimitPerSecond: 1, rateLimitBurst: BURST }, clock);
 seedTicket(s.ctx, { ticketId: "T1", plate: "ABC123", zone: 1234, start: Date.parse(NOW) - 3_600_000 });
 seedTicket(s.ctx, { ticketId: "T2", plate: "ÅÄÖ 77", zone: 1234, start: Date.parse(NOW) - 7_200_000 });
@@ -65,6 +65,14 @@ const get = (target: string, headers: string[] = [], body = "") =>
   `connection: close\r\n\r\n${body}`;
 
 const reader = (token: string) => [`authorization: Bearer ${token}`];
+let revoked = 0;
+/** A token used (its row cached), then revoked. */
+function revokedToken(): string {
+  const { id, token } = s.credentials.createToken({ name: `revoked-${++revoked}`, scopes: ["permits:read"] });
+  s.credentials.verifyBearer(token);
+  s.credentials.revokeToken(id);
+  return token;
+}
 
 /** [what, the request for a token, answered directly] */
 const cases: [string, (token: string) => string, boolean][] = [
@@ -107,6 +115,55 @@ const cases: [string, (token: string) => string, boolean][] = [
   ],
   ["the scheme in capitals", (t) => get(`${CHECK}?zone=1234`, [`authorization: BEARER ${t}`]), true],
   ["Basic", () => get(`${CHECK}?zone=1234`, ["authorization: Basic YTpi"]), false],
+  ["healthz with an empty query", () => get("/healthz?"), true],
+  ["healthz, absolute-form", () => get("http://box.lan/healthz"), true],
+  ["healthz, content-length 0", () => get("/healthz", ["content-length: 0"]), true],
+  ["healthz, content-length 00", () => get("/healthz", ["content-length: 00"]), true],
+  [
+    "healthz, chunked and empty",
+    () => get("/healthz", ["transfer-encoding: chunked"]).concat("0\r\n\r\n"),
+    false,
+  ],
+  [
+    "healthz, expecting 100-continue",
+    () => get("/healthz", ["expect: 100-continue", "content-length: 0"]),
+    true,
+  ],
+  ["a zone with leading zeros", (t) => get(`${CHECK}?zone=0001234`, reader(t)), true],
+  ["zone 0", (t) => get(`${CHECK}?zone=0`, reader(t)), true],
+  ["a zone escaped +1", (t) => get(`${CHECK}?zone=%2B1`, reader(t)), false],
+  ["a zone -1", (t) => get(`${CHECK}?zone=-1`, reader(t)), false],
+  ["a zone 1.0", (t) => get(`${CHECK}?zone=1.0`, reader(t)), false],
+  ["a plate with dots and tildes", (t) => get(`${CHECK}?registration_number=a.b~c_1`, reader(t)), true],
+  ["a very long plate", (t) => get(`${CHECK}?registration_number=${"A".repeat(40)}`, reader(t)), false],
+  ["a plate of 32", (t) => get(`${CHECK}?registration_number=${"A".repeat(32)}`, reader(t)), true],
+  ["a name with no value", (t) => get(`${CHECK}?zone`, reader(t)), false],
+  ["an empty pair", (t) => get(`${CHECK}?zone=1234&`, reader(t)), false],
+  ["a fragment", (t) => get(`${CHECK}?zone=1234#x`, reader(t)), false],
+  ["a zone and an empty plate", (t) => get(`${CHECK}?zone=1234&registration_number=`, reader(t)), false],
+  [
+    "a content type and no body",
+    (t) => get(`${CHECK}?zone=1234`, [...reader(t), "content-type: text/plain", "content-length: 0"]),
+    true,
+  ],
+  [
+    "a cookie beside the token",
+    (t) => get(`${CHECK}?zone=1234`, [...reader(t), "cookie: parkd_session=x"]),
+    true,
+  ],
+  ["a cookie alone", () => get(`${CHECK}?zone=1234`, ["cookie: parkd_session=x"]), false],
+  ["x-forwarded-for", (t) => get(`${CHECK}?zone=1234`, [...reader(t), "x-forwarded-for: 10.0.0.9"]), true],
+  [
+    "the token with spaces around",
+    (t) => get(`${CHECK}?zone=1234`, [`authorization:   Bearer   ${t}  `]),
+    true,
+  ],
+  ["the token after a tab", (t) => get(`${CHECK}?zone=1234`, [`authorization: Bearer\t${t}`]), false],
+  ["Bearer with no token", () => get(`${CHECK}?zone=1234`, ["authorization: Bearer"]), false],
+  ["a token without the scope", () => get(`${CHECK}?zone=1234`, reader(s.token("tickets:write"))), false],
+  ["HTTP/1.0 lookup", (t) => `GET ${CHECK}?zone=1234 HTTP/1.0\r\nauthorization: Bearer ${t}\r\n\r\n`, true],
+  ["a request id", () => get("/healthz", ["x-request-id: abc-1"]), true],
+  ["a token just revoked", () => get(`${CHECK}?zone=1234`, reader(revokedToken())), false],
   ["HTTP/1.0", () => "GET /healthz HTTP/1.0\r\n\r\n", true],
   [
     "HTTP/1.0, kept alive, then another request",
@@ -182,7 +239,9 @@ describe("direct routes answer as the app does, or leave the request to it", asy
     // Every 200 either front end wrote for the route is counted once, direct or not.
     const written = (path: string) =>
       cases.reduce((n, [, requestFor], i) => {
-        const target = requestFor("t").split(" ")[1]!;
+        const target = requestFor("t")
+          .split(" ")[1]!
+          .replace(/^https?:\/\/[^/]+/, "");
         // The app routes a trailing slash to the route without it.
         if (target.split("?")[0]!.replace(/(.)\/$/, "$1") !== path) return n;
         return n + 2 * (answers.direct[i]!.match(/HTTP\/1\.1 200 /g)?.length ?? 0);

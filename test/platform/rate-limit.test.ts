@@ -37,3 +37,24 @@ describe("the limiters stay bounded under a flood of distinct keys", () => {
     expect(limiter.take("token 0")).toBeGreaterThan(0);
   });
 });
+
+test("a request given back is the bucket's again, never past its burst; with the limit off, nothing to give", () => {
+  const limiter = new RequestRateLimiter({ perSecond: 1, burst: 2, now: () => 5_000 });
+  expect(limiter.take("token a")).toBe(0);
+  expect(limiter.take("token a")).toBe(0);
+  limiter.giveBack("token a");
+  expect(limiter.take("token a")).toBe(0);
+  expect(limiter.take("token a")).toBeGreaterThan(0);
+  // Given back more often than taken: the bucket holds its burst, no more.
+  const full = new RequestRateLimiter({ perSecond: 1, burst: 2, now: () => 5_000 });
+  full.take("token b");
+  for (let i = 0; i < 5; i++) full.giveBack("token b");
+  expect([full.take("token b"), full.take("token b"), full.take("token b")].map((w) => w > 0)).toEqual([
+    false,
+    false,
+    true,
+  ]);
+  const off = new RequestRateLimiter({ perSecond: 0, burst: 1, now: () => 5_000 });
+  off.giveBack("token c");
+  expect(off.size).toBe(0);
+});

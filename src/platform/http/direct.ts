@@ -3,7 +3,6 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { Credential } from "../../domain/credentials.ts";
 import { type AuthDeps, type AuthRequirement, admitBearer } from "./auth.ts";
 import type { RequestHead } from "./http1.ts";
-import { Problem } from "./problem.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import type { KeptBody } from "./shared-body.ts";
 
@@ -14,9 +13,10 @@ import type { KeptBody } from "./shared-body.ts";
  * with no body, a query of the names it declares, each once and in plain characters, that its
  * schema (the app route's own) accepts, and, when it needs one, a valid Bearer token with the
  * scope and room in its bucket. Every other request, including every refusal, is declined and
- * answered by the app exactly as before: its 401, 403, 422 and 429, its lockouts, its log lines.
- * So each refusal has one mechanism, and a direct answer is the app's answer, byte for byte but
- * its date (test/platform/http/direct.test.ts asks both).
+ * answered by the app exactly as before: its 401, 403, 422 and 429, its lockouts, its log lines,
+ * and its 503 when the store fails on the way to a yes. So each refusal has one mechanism, and a
+ * direct answer is the app's answer, byte for byte but its date and request id
+ * (test/platform/direct.test.ts and direct-faults.test.ts ask both).
  */
 export interface DirectRoute<Input = unknown> {
   /** The path, exact (no template): the app's route of the same GET, its name in logs and metrics. */
@@ -25,9 +25,9 @@ export interface DirectRoute<Input = unknown> {
   readonly query?: { readonly names: readonly string[]; readonly schema: TSchema };
   /** Bearer with a scope only: Basic and strict bodies are always the app's. */
   readonly auth?: Pick<AuthRequirement, "scope">;
-  /** What the route reads of the query; a Problem thrown here declines (the app answers it). */
+  /** What the route reads of the query; anything thrown here declines (the app answers it). */
   read(query: Readonly<Record<string, string>>): Input;
-  /** The answer, once the request is read and admitted. */
+  /** The answer, once the request is read and admitted; anything thrown here declines too. */
   answer(input: Input, credential: Credential | undefined): DirectAnswer;
 }
 
@@ -75,22 +75,27 @@ export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): Di
     const { route, check } = found;
     const query = plainQuery(mark < 0 ? "" : target.slice(mark + 1), route.query?.names ?? []);
     if (!query || (check && !check(query))) return undefined;
-    let input: unknown;
-    try {
-      input = route.read(query);
-    } catch (e) {
-      if (e instanceof Problem) return undefined;
-      throw e;
-    }
     let credential: Credential | undefined;
-    if (route.auth) {
-      // The head keeps the first Authorization sent, as the app reads it (http1.ts).
-      const header = head.headers.find(([name]) => name === "authorization")?.[1];
-      credential = admitBearer(auth, header, route.auth, meta);
-      if (!credential) return undefined;
+    try {
+      const input = route.read(query);
+      if (route.auth) {
+        // The head keeps the first Authorization sent, as the app reads it (http1.ts).
+        const header = head.headers.find(([name]) => name === "authorization")?.[1];
+        credential = admitBearer(auth, header, route.auth, meta);
+        if (!credential) return undefined;
+      }
+      const answer = route.answer(input, credential);
+      meta.route = route.path;
+      return { route: route.path, answer };
+    } catch {
+      // Whatever fails on the way to a yes (a Problem of the query, the store unreadable while
+      // the token or the rows are read) is the app's to answer, as it answers it on every route
+      // (503 store-unavailable, its log line): declined, with the request the bucket gave back,
+      // so the app's own admission draws on it once.
+      if (credential) auth.rateLimits.giveBack(credential);
+      meta.credential = undefined;
+      return undefined;
     }
-    meta.route = route.path;
-    return { route: route.path, answer: route.answer(input, credential) };
   };
 }
 

@@ -142,6 +142,12 @@ export class RequestRateLimiter {
     return Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
   }
 
+  /** Puts back a request `take` let go that was then not made (answered by someone else). */
+  giveBack(key: string): void {
+    const b = this.buckets.get(key);
+    if (b) b.tokens = Math.min(this.burst, b.tokens + 1);
+  }
+
   /** Keys held now (for tests and the bound). */
   get size(): number {
     return this.buckets.size;
@@ -197,6 +203,11 @@ export class RateLimits {
   /** Takes one request from the credential's bucket when it has one; false (nothing counted) when empty. */
   admits(credential: Credential): boolean {
     return this.byCredential.take(bucketOf(credential)) === 0;
+  }
+
+  /** The request `admits` took, given back: it was declined after all, and the app takes its own. */
+  giveBack(credential: Credential): void {
+    this.byCredential.giveBack(bucketOf(credential));
   }
 
   /** Takes one request from the client address's bucket (behind a trusted proxy, the client's). */

@@ -211,10 +211,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     try {
       found = opts.direct(head, meta);
     } catch (e) {
+      // The direct routes decline what fails (direct.ts); a fault of their own is left to the app
+      // too, which answers the request as it would without them.
       logError("a direct route failed", e, { route: meta.route, requestId: meta.id });
-      c.phase = "busy";
-      refuse(c, problems.internal(), meta.route ?? "(unmatched)", meta.startedAt);
-      return true;
+      return false;
     }
     if (!found) return false;
     c.phase = "busy";
