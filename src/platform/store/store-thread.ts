@@ -27,16 +27,29 @@ function workerUrl(): string {
     : new URL("./store-thread-worker.ts", import.meta.url).href;
 }
 
+/** The server's own checkpoint, past what the thread keeps up with: 12 MB of WAL at 4 KB pages. */
+const AUTO_CHECKPOINT_PAGES = 3_000;
+
 /**
  * Starts the store's thread for `serve` (see store-thread-worker.ts): WAL checkpoints and large
- * counts off the event loop. At the write rates of a site the thread keeps the WAL short and
- * SQLite's own auto-checkpoint (at its default 1000 pages) never has work to do; under a
- * sustained flood of events both share the work. A larger auto-checkpoint threshold was measured:
- * fewer but longer stalls, and a worse p99 (40 ms against 16 ms at 12k events/s).
+ * counts off the event loop. At the write rates of a site the thread keeps the WAL short and the
+ * server's own auto-checkpoint never has work to do; under a sustained flood both share the work.
+ * Measured on the bench's HTTPS floods, alternated (bench/notes.md): SQLite's default (1,000 pages,
+ * the thread every 250 ms) gave plate lookups a p99 of 16-18 ms; 10,000 pages took it to 12-13 ms
+ * but the intake mix's to 93-96 ms (the server's rarer checkpoints were each ten times longer);
+ * 3,000 pages with the thread every 100 ms gave 14-15 ms and 52-57 ms (56-57 before), with more
+ * events a second (4,300 against 3,900).
  */
-export async function startStoreThread(store: Store, intervalMs = 250): Promise<StoreThread> {
-  // A WAL that grew during a burst is cut back once it restarts, so the disk gets the space back.
-  const limitWal = () => store.sqlite.run(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
+export async function startStoreThread(store: Store, intervalMs = 100): Promise<StoreThread> {
+  const limitWal = () => {
+    // A WAL that grew during a burst is cut back once it restarts, so the disk gets the space back.
+    store.sqlite.run(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
+    // The thread checkpoints; the server's own connection only once the WAL holds this many pages
+    // (a thread that fell behind). At SQLite's default of 1,000 a flood of plate lookups (their
+    // records, ~11,000 pages a second) made the server checkpoint, and sync the database, inside
+    // a request's commit every few batches.
+    store.sqlite.run(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+  };
   limitWal();
   const worker = new Worker(workerUrl());
   const send = (m: StoreThreadMessage) => worker.postMessage(m);

@@ -8,7 +8,13 @@ import { startStoreThread } from "../../../src/platform/store/store-thread.ts";
 test("the checkpoint thread moves committed WAL frames into the database file", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parkd-ckpt-"));
   const store = openStore(dir);
+  const ownCheckpointAt = () =>
+    (store.sqlite.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number })
+      .wal_autocheckpoint;
+  expect(ownCheckpointAt()).toBe(1_000);
   const thread = await startStoreThread(store, 20);
+  // The thread checkpoints; the server's connection only once the thread has fallen far behind.
+  expect(ownCheckpointAt()).toBe(3_000);
   const before = statSync(store.path).size;
   const insert = store.sqlite.prepare("INSERT INTO store_probe (id, checked_at) VALUES (?1, ?2)");
   store.sqlite.transaction(() => {
