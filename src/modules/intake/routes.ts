@@ -1,18 +1,43 @@
 import { Elysia } from "elysia";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
-import { rawBodyOf } from "../../platform/http/request-body.ts";
+import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
+import { jsonBodyOf, rawBodyOf } from "../../platform/http/request-body.ts";
 import type { IntakeDeps } from "./deps.ts";
 import { IntakeAccepted, TicketEventBody } from "./model.ts";
-import { TicketIntake } from "./service.ts";
+import type { TicketIntake } from "./service.ts";
 
 const NO_EVENTS: unknown[] = [];
+const INTAKE = "/api/v1/actions/tickets";
+/** The framework's answer to NO_EVENTS, as the direct route gives it. */
+const ACCEPTED = { contentType: "application/json;charset=utf-8", body: JSON.stringify(NO_EVENTS) } as const;
+
+/**
+ * A ticket event in the plain case (a Bearer token with the scope, a JSON body that reads as an
+ * event), answered by the front end itself: the same event, stored by the same intake, answered
+ * once the disk holds it. A Basic terminal, and any body the event reading refuses, is the app's.
+ */
+export function intakeDirect(intake: TicketIntake): DirectRoute[] {
+  return [
+    directRoute({
+      method: "POST",
+      path: INTAKE,
+      auth: { scope: "tickets:write" },
+      read: (_query, body) => {
+        if (body === null) throw new Error("a ticket event has a body");
+        return jsonBodyOf(body.bytes, body.contentType);
+      },
+      // A body the event reading refuses throws here, before the event is queued: declined.
+      answer: ({ text, value }, credential) =>
+        intake.receive(value, { raw: text, credential: credentialLabel(credential!) }).then(() => ACCEPTED),
+    }),
+  ];
+}
 
 /** Ticket event intake for terminals and parking apps (scope tickets:write, Bearer or Basic). */
-export function intakeRoutes(ctx: IntakeDeps) {
-  const intake = new TicketIntake(ctx);
+export function intakeRoutes(ctx: IntakeDeps, intake: TicketIntake) {
   return new Elysia({ name: "intake" }).use(authPlugin(ctx.auth)).post(
-    "/api/v1/actions/tickets",
+    INTAKE,
     async ({ body, request, credential }) => {
       await intake.receive(body, {
         raw: rawBodyOf(request) ?? JSON.stringify(body ?? null),

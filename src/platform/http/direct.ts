@@ -2,7 +2,9 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { Credential } from "../../domain/credentials.ts";
 import { type AuthDeps, type AuthRequirement, admitBearer } from "./auth.ts";
+import { failedWith } from "./errors.ts";
 import type { RequestHead } from "./http1.ts";
+import { PROBLEM_CONTENT_TYPE, type Problem, problemBody, problemHeaders } from "./problem.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import type { KeptBody } from "./shared-body.ts";
 
@@ -19,16 +21,28 @@ import type { KeptBody } from "./shared-body.ts";
  * (test/platform/direct.test.ts and direct-faults.test.ts ask both).
  */
 export interface DirectRoute<Input = unknown> {
-  /** The path, exact (no template): the app's route of the same GET, its name in logs and metrics. */
+  /** GET unless said; a POST is taken only with a body, a GET only without one. */
+  readonly method?: "GET" | "POST";
+  /** The path, exact (no template): the app's route of the same method, its name in logs and metrics. */
   readonly path: string;
   /** The query's names the route reads, with the schema the app's route validates them by. */
   readonly query?: { readonly names: readonly string[]; readonly schema: TSchema };
   /** Bearer with a scope only: Basic and strict bodies are always the app's. */
   readonly auth?: Pick<AuthRequirement, "scope">;
-  /** What the route reads of the query; anything thrown here declines (the app answers it). */
-  read(query: Readonly<Record<string, string>>): Input;
-  /** The answer, once the request is read and admitted; anything thrown here declines too. */
-  answer(input: Input, credential: Credential | undefined): DirectAnswer;
+  /** What the route reads of the request; anything thrown here declines (the app answers it). */
+  read(query: Readonly<Record<string, string>>, body: DirectBody | null): Input;
+  /**
+   * The answer, once the request is read and admitted. Anything thrown here declines too, so it
+   * must throw before any effect; a promise that rejects (its work began) is answered with the
+   * problem the app's error hook would answer (errors.ts, failedWith).
+   */
+  answer(input: Input, credential: Credential | undefined): DirectAnswer | Promise<DirectAnswer>;
+}
+
+/** A POST's body as the front end read it. */
+export interface DirectBody {
+  readonly bytes: Uint8Array;
+  readonly contentType: string | null;
 }
 
 /** A route for the list a module hands over (its input type is its own business). */
@@ -37,17 +51,26 @@ export function directRoute<Input>(route: DirectRoute<Input>): DirectRoute {
 }
 
 export interface DirectAnswer {
+  /** 200 unless said. */
+  readonly status?: number;
   readonly contentType: string;
   readonly body: KeptBody;
+  /** Headers besides the content type (a problem's retry-after), lower-case names. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** The front end's question: a direct answer for this head, or undefined for the app. */
-export type DirectRoutes = (head: RequestHead, meta: RequestMeta) => Answered | undefined;
+/** The front end's question: a direct answer for this request, or undefined for the app. */
+export type DirectRoutes = (
+  head: RequestHead,
+  meta: RequestMeta,
+  body: Uint8Array | null,
+) => Answered | undefined;
 
 export interface Answered {
   /** The route's path: its name in the log line and the metrics. */
   readonly route: string;
-  readonly answer: DirectAnswer;
+  /** Never rejects: a failure after the work began is already its problem's answer. */
+  readonly answer: DirectAnswer | Promise<DirectAnswer>;
 }
 
 /** A query value a direct route reads as it is: no escapes, no `+`, nothing to decode. */
@@ -59,34 +82,36 @@ interface Compiled {
 }
 
 export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): DirectRoutes {
-  const byPath = new Map<string, Compiled>();
+  const byTarget = new Map<string, Compiled>();
   for (const route of routes) {
-    if (byPath.has(route.path)) throw new Error(`two direct routes for GET ${route.path}`);
+    const key = `${route.method ?? "GET"} ${route.path}`;
+    if (byTarget.has(key)) throw new Error(`two direct routes for ${key}`);
     if (/[:*]/.test(route.path)) throw new Error(`a direct route's path is exact: ${route.path}`);
     const compiled = route.query ? TypeCompiler.Compile(route.query.schema) : null;
-    byPath.set(route.path, { route, check: compiled ? (v) => compiled.Check(v) : null });
+    byTarget.set(key, { route, check: compiled ? (v) => compiled.Check(v) : null });
   }
-  return (head, meta) => {
-    if (head.method !== "GET") return undefined;
+  return (head, meta, body) => {
+    // A GET with a body (the interface's check-tickets example) and a POST without one are the app's.
+    if (head.method !== (body === null ? "GET" : "POST")) return undefined;
     const target = head.path;
     const mark = target.indexOf("?");
-    const found = byPath.get(mark < 0 ? target : target.slice(0, mark));
+    const found = byTarget.get(`${head.method} ${mark < 0 ? target : target.slice(0, mark)}`);
     if (!found) return undefined;
     const { route, check } = found;
     const query = plainQuery(mark < 0 ? "" : target.slice(mark + 1), route.query?.names ?? []);
     if (!query || (check && !check(query))) return undefined;
     let credential: Credential | undefined;
+    let answer: DirectAnswer | Promise<DirectAnswer>;
     try {
-      const input = route.read(query);
+      const input = route.read(
+        query,
+        body === null ? null : { bytes: body, contentType: headerOf(head, "content-type") ?? null },
+      );
       if (route.auth) {
-        // The head keeps the first Authorization sent, as the app reads it (http1.ts).
-        const header = head.headers.find(([name]) => name === "authorization")?.[1];
-        credential = admitBearer(auth, header, route.auth, meta);
+        credential = admitBearer(auth, headerOf(head, "authorization"), route.auth, meta);
         if (!credential) return undefined;
       }
-      const answer = route.answer(input, credential);
-      meta.route = route.path;
-      return { route: route.path, answer };
+      answer = route.answer(input, credential);
     } catch {
       // Whatever fails on the way to a yes (a Problem of the query, the store unreadable while
       // the token or the rows are read) is the app's to answer, as it answers it on every route
@@ -96,6 +121,30 @@ export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): Di
       meta.credential = undefined;
       return undefined;
     }
+    meta.route = route.path;
+    if (!(answer instanceof Promise)) return { route: route.path, answer };
+    return {
+      route: route.path,
+      answer: answer.catch((error: unknown) =>
+        problemAnswerOf(failedWith(error, meta, route.path), head.path),
+      ),
+    };
+  };
+}
+
+/** The head keeps the first of a field sent more than once where the app reads only one (http1.ts). */
+function headerOf(head: RequestHead, name: string): string | undefined {
+  return head.headers.find(([n]) => n === name)?.[1];
+}
+
+/** A problem as the app answers it (problem.ts, problemAnswer), for the front end to write. */
+function problemAnswerOf(problem: Problem, path: string): DirectAnswer {
+  const mark = path.indexOf("?");
+  return {
+    status: problem.status,
+    contentType: PROBLEM_CONTENT_TYPE,
+    body: JSON.stringify(problemBody(problem, mark < 0 ? path : path.slice(0, mark))),
+    headers: problemHeaders(problem),
   };
 }
 

@@ -5,7 +5,7 @@ import { logError } from "../log.ts";
 import { isStoreUnavailable } from "../store/db.ts";
 import { type Problem, problemAnswer, problems } from "./problem.ts";
 import { asProblem, type RawBodies, readJsonBody, readRawBody } from "./request-body.ts";
-import { metaOf } from "./request-meta.ts";
+import { metaOf, type RequestMeta } from "./request-meta.ts";
 import { messageOf } from "./validation.ts";
 
 /** TypeBox reports one error per failed branch; keep the first message for each pointer. */
@@ -48,16 +48,38 @@ export const requestHandling = (opts: {
       const meta = metaOf(request);
       if (route) meta.route = route;
       const problem = answerFor(code, error, request, path, opts.methodsOf);
-      // A 5xx is always logged: its line says why (a full disk, a busy box, a fault).
-      if (problem.status >= 500)
-        meta.reason =
-          problem.type === "store-unavailable" && storeCode(error)
-            ? `${problem.type}: ${storeCode(error)}`
-            : problem.type === "internal"
-              ? `internal: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`
-              : `${problem.type}: ${problem.message}`;
+      noteReason(meta, problem, error);
       return problemAnswer(problem, path);
     });
+
+/** A 5xx is always logged: its line says why (a full disk, a busy box, a fault). */
+function noteReason(meta: RequestMeta, problem: Problem, error: unknown): void {
+  if (problem.status >= 500)
+    meta.reason =
+      problem.type === "store-unavailable" && storeCode(error)
+        ? `${problem.type}: ${storeCode(error)}`
+        : problem.type === "internal"
+          ? `internal: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`
+          : `${problem.type}: ${problem.message}`;
+}
+
+/**
+ * The problem a request whose handler failed is answered with, its 5xx reason noted for the log
+ * line: what the app's error hook answers for an error thrown by a route, for the front end's
+ * direct answers (direct.ts) whose work failed after it began.
+ */
+export function failedWith(error: unknown, meta: RequestMeta, route: string): Problem {
+  const problem = asProblem(error) ?? unexpected(error, meta, route);
+  noteReason(meta, problem, error);
+  return problem;
+}
+
+/** A store that cannot answer is a 503; anything else a fault, logged with its stack. */
+function unexpected(error: unknown, meta: RequestMeta, route: string): Problem {
+  if (isStoreUnavailable(error)) return problems.storeUnavailable();
+  logError("unhandled error", error, { requestId: meta.id, route });
+  return problems.internal();
+}
 
 /** The SQLite code of a store failure (SQLITE_FULL, SQLITE_READONLY, ...), when it has one. */
 function storeCode(error: unknown): string | undefined {
@@ -87,10 +109,8 @@ function answerFor(
       return problems.methodNotAllowed(request.method, path, known.methods);
     }
     default: {
-      if (isStoreUnavailable(error)) return problems.storeUnavailable();
       const meta = metaOf(request);
-      logError("unhandled error", error, { requestId: meta.id, route: meta.route ?? path });
-      return problems.internal();
+      return unexpected(error, meta, meta.route ?? path);
     }
   }
 }

@@ -68,6 +68,12 @@ function bodyText(bytes: Uint8Array, contentType: string | null): string {
   }
 }
 
+/** A JSON body from its bytes, as readJsonBody reads it: its text (kept as sent) and its value. */
+export function jsonBodyOf(bytes: Uint8Array, contentType: string | null): { text: string; value: unknown } {
+  const text = bodyText(bytes, contentType);
+  return { text, value: parseJsonText(text, contentType) };
+}
+
 /** `limit` repeats the front end's body limit for requests that reach the app another way. */
 export async function readJsonBody(request: Request, limit = Number.POSITIVE_INFINITY): Promise<unknown> {
   if (request.body === null) return undefined;

@@ -49,6 +49,7 @@ export function requestIdOf(incoming: string | string[] | undefined): string {
 export class FrontEndMeta implements RequestMeta {
   route?: string;
   credential?: string;
+  reason?: string;
   #ip: string | undefined;
   constructor(
     public id: string,

@@ -4,7 +4,7 @@ import type { Metrics } from "../metrics.ts";
 import type { RequestLine } from "./accounting.ts";
 import { brokenRequest, CLIENT_CLOSED, FRONT_END_PROBLEMS } from "./broken-requests.ts";
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS, SLOW_READER } from "./connection-guard.ts";
-import type { Answered, DirectRoutes } from "./direct.ts";
+import type { Answered, DirectAnswer, DirectRoutes } from "./direct.ts";
 import { drainConnections } from "./drain.ts";
 import { BodyBytes, blankLines, ChunkedBody, readHead } from "./http1.ts";
 import { OUTPUT_BUDGET_BYTES, OutputBudget } from "./output-budget.ts";
@@ -77,6 +77,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       client: meta?.ip ?? c.remoteAddress ?? "unknown",
       credential: meta?.credential,
       requestId: meta?.id ?? requestIdOf(undefined),
+      ...(meta?.reason === undefined ? {} : { reason: meta.reason }),
     });
   const guard = new ConnectionGuard(
     { ...limits, idleTimeoutMs: limits.idleTimeoutMs ?? KEEP_ALIVE_MS },
@@ -153,7 +154,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         }
         const declared = read.contentLength ?? 0;
         if (declared === 0 && !read.chunked) {
-          if (!answeredDirectly(c)) void dispatch(c, EMPTY);
+          if (!answeredDirectly(c, null)) void dispatch(c, EMPTY);
           continue;
         }
         const bodyLimit = opts.bodyLimitOf?.(read.method, read.path.split("?")[0]!) ?? opts.bodyLimit;
@@ -195,7 +196,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         complete = body.size === c.head!.contentLength;
       }
       c.input.consume(used);
-      if (complete) void dispatch(c, (body instanceof ChunkedBody ? body.body : body).bytes());
+      if (complete) {
+        const bytes = (body instanceof ChunkedBody ? body.body : body).bytes();
+        if (!answeredDirectly(c, bytes)) void dispatch(c, bytes);
+      }
     }
   };
 
@@ -203,13 +207,13 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
    * A direct route's answer, written inside the data callback (with the socket's own writes) and
    * accounted as the app accounts its own; false when no direct route takes the request.
    */
-  const answeredDirectly = (c: Connection): boolean => {
+  const answeredDirectly = (c: Connection, body: Uint8Array | null): boolean => {
     if (!opts.direct) return false;
     const head = c.head!;
     const meta = c.meta!;
     let found: Answered | undefined;
     try {
-      found = opts.direct(head, meta);
+      found = opts.direct(head, meta, body);
     } catch (e) {
       // The direct routes decline what fails (direct.ts); a fault of their own is left to the app
       // too, which answers the request as it would without them.
@@ -218,23 +222,42 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     }
     if (!found) return false;
     c.phase = "busy";
+    c.body = null;
     guard.requestRead(c);
-    const keepAlive = head.keepAlive && !draining;
-    answerDirect(c, found.answer.contentType, found.answer.body, meta.id, keepAlive);
-    account(found.route, 200, meta.startedAt, c, meta);
-    if (c.closed) return true;
-    if (!keepAlive) {
-      c.end("");
-      return true;
-    }
-    // Out at once (the usual case): the next pipelined request is read in the same turn.
-    if (c.flushed) next(c);
-    else
-      c.whenFlushed(() => {
+    const { route, answer } = found;
+    if (!(answer instanceof Promise)) {
+      // Answered in the data callback: the next pipelined request is read by the pump that called.
+      if (writeDirect(c, route, answer)) next(c);
+    } else
+      void answer.then((a) => {
+        if (!writeDirect(c, route, a)) return;
         next(c);
         pump(c);
       });
     return true;
+  };
+
+  /**
+   * Writes a direct answer and accounts it as the app accounts its own. True when the connection
+   * may read its next request now (the answer is out); else that happens once it is.
+   */
+  const writeDirect = (c: Connection, route: string, answer: DirectAnswer): boolean => {
+    const head = c.head!;
+    const meta = c.meta!;
+    const keepAlive = head.keepAlive && !draining;
+    if (!c.closed) answerDirect(c, answer, meta.id, keepAlive);
+    account(route, answer.status ?? 200, meta.startedAt, c, meta);
+    if (c.closed) return false;
+    if (!keepAlive) {
+      c.end("");
+      return false;
+    }
+    if (c.flushed) return true;
+    c.whenFlushed(() => {
+      next(c);
+      pump(c);
+    });
+    return false;
   };
 
   /** The answer is out: the connection reads its next request. */

@@ -1,6 +1,7 @@
 import { SLOW_READER } from "./connection-guard.ts";
+import type { DirectAnswer } from "./direct.ts";
 import { PROBLEM_CONTENT_TYPE, type Problem, problemBody, problemHeaders } from "./problem.ts";
-import { type KeptBody, sharedBodyOf } from "./shared-body.ts";
+import { sharedBodyOf } from "./shared-body.ts";
 import type { Connection } from "./socket-connection.ts";
 
 /** The Date header's value, made once a second. */
@@ -124,21 +125,28 @@ const KEEP_ALIVE = "connection: keep-alive\r\nkeep-alive: timeout=5\r\n\r\n";
 const CLOSE = "connection: close\r\n\r\n";
 
 /**
- * A direct route's answer (direct.ts), 200 with its content type: the same head, in the same
- * order, as `answer` writes for the app's Response of it, with no Response made. A text body
- * goes out with its head in one buffer, encoded straight into it.
+ * A direct route's answer (direct.ts): the same head, in the same order, as `answer` writes for
+ * the app's Response of it (a Response's headers go out sorted by name), with no Response made.
+ * A text body goes out with its head in one buffer, encoded straight into it.
  */
 export function answerDirect(
   c: Connection,
-  contentType: string,
-  body: KeptBody,
+  direct: DirectAnswer,
   requestId: string,
   keepAlive: boolean,
 ): void {
+  const status = direct.status ?? 200;
+  let fields = `content-type: ${direct.contentType}\r\n`;
+  if (direct.headers) {
+    const all: [string, string][] = [["content-type", direct.contentType], ...Object.entries(direct.headers)];
+    all.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    fields = all.map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  }
+  const body = direct.body;
   const text = typeof body === "string";
   const length = text ? Buffer.byteLength(body) : body.length;
   const head =
-    `HTTP/1.1 200 OK\r\nx-request-id: ${requestId}\r\n${c.extraHead}content-type: ${contentType}\r\n` +
+    `HTTP/1.1 ${status} ${statusText(status)}\r\nx-request-id: ${requestId}\r\n${c.extraHead}${fields}` +
     `date: ${httpDate()}\r\ncontent-length: ${length}\r\n${keepAlive ? KEEP_ALIVE : CLOSE}`;
   if (!text) {
     writeWhole(c, head, body, true);
