@@ -1044,7 +1044,11 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     await Bun.sleep(1500);
     await page.fill('#audit-filter input[name="registration_number"]', "Abc123");
     await page.click("#audit-filter button[type=submit]");
-    await page.waitForFunction(() => (document.querySelectorAll("#audit-table tbody tr").length ?? 0) >= 2);
+    // The unfiltered list is on the page until the filtered one replaces it: wait for the latter.
+    await page.waitForFunction(() => {
+      const asked = [...document.querySelectorAll("#audit-table tbody tr td:nth-child(4)")];
+      return asked.length >= 2 && asked.every((td) => td.textContent === "ABC123");
+    });
     const asked = await page.locator("#audit-table tbody tr td:nth-child(4)").allTextContents();
     expect(asked).toEqual(["ABC123", "ABC123"]);
     expect(await page.locator("#audit-table tbody").textContent()).toContain("token:handheld-audit");
