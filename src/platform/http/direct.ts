@@ -3,22 +3,24 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { Credential } from "../../domain/credentials.ts";
 import { type AuthDeps, type AuthRequirement, admitBearer } from "./auth.ts";
 import { failedWith } from "./errors.ts";
-import type { RequestHead } from "./http1.ts";
-import { PROBLEM_CONTENT_TYPE, type Problem, problemBody, problemHeaders } from "./problem.ts";
+import { headerOf, type RequestHead } from "./http1.ts";
+import { problemContent } from "./problem.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import type { KeptBody } from "./shared-body.ts";
 
 /**
- * Routes the front end answers from the request's head, without a fetch Request, the framework's
- * handler chain or a Response: the hottest reads (health, an attendant's plate or zone lookup),
- * at nearer the socket's pace. A direct route says only yes, and only in the plain case: a GET
- * with no body, a query of the names it declares, each once and in plain characters, that its
- * schema (the app route's own) accepts, and, when it needs one, a valid Bearer token with the
- * scope and room in its bucket. Every other request, including every refusal, is declined and
- * answered by the app exactly as before: its 401, 403, 422 and 429, its lockouts, its log lines,
- * and its 503 when the store fails on the way to a yes. So each refusal has one mechanism, and a
- * direct answer is the app's answer, byte for byte but its date and request id
- * (test/platform/direct.test.ts and direct-faults.test.ts ask both).
+ * Routes the front end answers from the request itself, without a fetch Request, the framework's
+ * handler chain or a Response: the hottest ones (health, an attendant's plate or zone lookup, a
+ * terminal's ticket event), at nearer the socket's pace. A direct route answers only the plain
+ * case: a GET with no body or a POST with one, a query of the names it declares, each once and
+ * in plain characters, that its schema (the app route's own) accepts, a body its reading accepts,
+ * and, when it needs one, a valid Bearer token with the scope and room in its bucket. Every other
+ * request, including every refusal before the work begins, is declined and answered by the app
+ * exactly as before: its 401, 403, 415, 422 and 429, its lockouts, its log lines, and its 503
+ * when the store fails on the way to a yes. A failure after the work began is answered with the
+ * problem the app's error hook gives for it. So each refusal has one mechanism, and a direct
+ * answer is the app's answer, byte for byte but its date and request id
+ * (test/platform/direct*.test.ts ask both).
  */
 export interface DirectRoute<Input = unknown> {
   /** GET unless said; a POST is taken only with a body, a GET only without one. */
@@ -123,28 +125,13 @@ export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): Di
     }
     meta.route = route.path;
     if (!(answer instanceof Promise)) return { route: route.path, answer };
+    // As the app answers it (problemAnswer), its instance the request's path: the route's, exact.
     return {
       route: route.path,
       answer: answer.catch((error: unknown) =>
-        problemAnswerOf(failedWith(error, meta, route.path), head.path),
+        problemContent(failedWith(error, meta, route.path), route.path),
       ),
     };
-  };
-}
-
-/** The head keeps the first of a field sent more than once where the app reads only one (http1.ts). */
-function headerOf(head: RequestHead, name: string): string | undefined {
-  return head.headers.find(([n]) => n === name)?.[1];
-}
-
-/** A problem as the app answers it (problem.ts, problemAnswer), for the front end to write. */
-function problemAnswerOf(problem: Problem, path: string): DirectAnswer {
-  const mark = path.indexOf("?");
-  return {
-    status: problem.status,
-    contentType: PROBLEM_CONTENT_TYPE,
-    body: JSON.stringify(problemBody(problem, mark < 0 ? path : path.slice(0, mark))),
-    headers: problemHeaders(problem),
   };
 }
 

@@ -26,6 +26,11 @@ export interface RequestHead {
   length: number;
 }
 
+/** A field's value in the head (the first, where the reader keeps only one), or undefined. */
+export function headerOf(head: RequestHead, name: string): string | undefined {
+  return head.headers.find(([n]) => n === name)?.[1];
+}
+
 export type HeadError = "malformed" | "not-utf8" | "too-large" | "expectation-failed";
 export type HeadRead = RequestHead | "incomplete" | { error: HeadError; why: string };
 

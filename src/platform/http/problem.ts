@@ -42,12 +42,27 @@ export function problemHeaders(problem: Problem): Record<string, string> {
     : { ...problem.headers, "retry-after": String(problem.retryAfterSeconds) };
 }
 
+/** A problem as an answer's parts: its status, content type, body text and other headers. */
+export interface ProblemContent {
+  status: number;
+  contentType: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export function problemContent(problem: Problem, instance?: string): ProblemContent {
+  return {
+    status: problem.status,
+    contentType: PROBLEM_CONTENT_TYPE,
+    body: JSON.stringify(problemBody(problem, instance)),
+    headers: problemHeaders(problem),
+  };
+}
+
 /** The one place a problem, whoever made it, becomes an HTTP answer. */
 export function problemAnswer(problem: Problem, instance?: string): Response {
-  return new Response(JSON.stringify(problemBody(problem, instance)), {
-    status: problem.status,
-    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...problemHeaders(problem) },
-  });
+  const { status, contentType, body, headers } = problemContent(problem, instance);
+  return new Response(body, { status, headers: { "content-type": contentType, ...headers } });
 }
 
 /** The platform's own problems, with the headers each carries. */

@@ -6,7 +6,7 @@ import { brokenRequest, CLIENT_CLOSED, FRONT_END_PROBLEMS } from "./broken-reque
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_LIMITS, SLOW_READER } from "./connection-guard.ts";
 import type { Answered, DirectAnswer, DirectRoutes } from "./direct.ts";
 import { drainConnections } from "./drain.ts";
-import { BodyBytes, blankLines, ChunkedBody, readHead } from "./http1.ts";
+import { BodyBytes, blankLines, ChunkedBody, headerOf, readHead } from "./http1.ts";
 import { OUTPUT_BUDGET_BYTES, OutputBudget } from "./output-budget.ts";
 import { type Problem, problems } from "./problem.ts";
 import { attachMeta, FrontEndMeta, requestIdOf } from "./request-meta.ts";
@@ -142,9 +142,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
         }
         c.input.consume(read.length);
         c.head = read;
-        const header = (name: string) => read.headers.find(([n]) => n === name)?.[1];
         c.meta = new FrontEndMeta(
-          requestIdOf(header("x-request-id")),
+          requestIdOf(headerOf(read, "x-request-id")),
           () => c.remoteAddress ?? "unknown",
           started,
         );

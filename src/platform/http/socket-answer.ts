@@ -1,6 +1,6 @@
 import { SLOW_READER } from "./connection-guard.ts";
 import type { DirectAnswer } from "./direct.ts";
-import { PROBLEM_CONTENT_TYPE, type Problem, problemBody, problemHeaders } from "./problem.ts";
+import { type Problem, problemContent } from "./problem.ts";
 import { sharedBodyOf } from "./shared-body.ts";
 import type { Connection } from "./socket-connection.ts";
 
@@ -33,11 +33,11 @@ export function rawProblem(
   extraHead: string,
   instance?: string,
 ): string {
-  const body = JSON.stringify(problemBody(problem, instance));
+  const { body, headers, contentType } = problemContent(problem, instance);
   let extra = extraHead;
-  for (const [name, value] of Object.entries(problemHeaders(problem))) extra += `${name}: ${value}\r\n`;
+  for (const [name, value] of Object.entries(headers)) extra += `${name}: ${value}\r\n`;
   return (
-    `HTTP/1.1 ${problem.status} ${statusText(problem.status)}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+    `HTTP/1.1 ${problem.status} ${statusText(problem.status)}\r\ncontent-type: ${contentType}\r\n` +
     `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n${extra}` +
     `date: ${httpDate()}\r\nconnection: close\r\n\r\n${body}`
   );
