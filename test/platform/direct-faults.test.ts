@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
-import { connect } from "node:net";
-import { type FrontEnd, startFrontEnd } from "../../src/platform/http/server.ts";
+import { startFrontEnd } from "../../src/platform/http/server.ts";
 import { testApp, testClock } from "../support/app.ts";
+import { comparable, exchange } from "../support/direct-answers.ts";
 import { seedTicket } from "../support/seed.ts";
 
 /**
@@ -34,21 +34,6 @@ afterAll(async () => {
   await fronts.direct.close(100);
   await fronts.app.close(100);
 });
-
-function exchange(front: FrontEnd, raw: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const socket = connect(front.port, "127.0.0.1", () => socket.write(raw));
-    socket.on("data", (b) => {
-      out += b.toString("utf8");
-    });
-    socket.on("close", () => resolve(out));
-    socket.on("error", reject);
-  });
-}
-
-const comparable = (answer: string) =>
-  answer.replace(/^date: .*\r\n/gim, "").replace(/^x-request-id: .*\r\n/gim, "");
 
 /** Two requests on one connection: the first must leave it open for the second. */
 const twice = (token: string) => {

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { connect } from "node:net";
-import { type FrontEnd, startFrontEnd } from "../../src/platform/http/server.ts";
+import { startFrontEnd } from "../../src/platform/http/server.ts";
 import { examples } from "../modules/intake/examples.ts";
 import { testApp, testClock } from "../support/app.ts";
+import { comparable, exchange } from "../support/direct-answers.ts";
 
 /**
  * A ticket event answered by the front end itself (intakeDirect) is the app's answer: two boxes
@@ -44,21 +44,6 @@ afterAll(async () => {
   await withDirect.front.close(100);
   await appOnly.front.close(100);
 });
-
-function exchange(front: FrontEnd, raw: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const socket = connect(front.port, "127.0.0.1", () => socket.write(raw));
-    socket.on("data", (b) => {
-      out += b.toString("utf8");
-    });
-    socket.on("close", () => resolve(out));
-    socket.on("error", reject);
-  });
-}
-
-const comparable = (answer: string) =>
-  answer.replace(/^date: .*\r\n/gim, "").replace(/^x-request-id: .*\r\n/gim, "");
 
 type Tokens = Awaited<ReturnType<typeof side>>["tokens"];
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { connect } from "node:net";
 import { type FrontEnd, startFrontEnd } from "../../src/platform/http/server.ts";
 import { permitLookups } from "../../src/platform/store/schema/index.ts";
 import { testApp, testClock } from "../support/app.ts";
+import { comparable, exchange } from "../support/direct-answers.ts";
 import { seedTicket } from "../support/seed.ts";
 
 /**
@@ -41,23 +41,6 @@ afterAll(async () => {
   await withDirect.close(100);
   await appOnly.close(100);
 });
-
-/** One request's raw bytes on a connection of its own; the whole answer, once the server closes. */
-function exchange(front: FrontEnd, raw: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const socket = connect(front.port, "127.0.0.1", () => socket.write(raw));
-    socket.on("data", (b) => {
-      out += b.toString("utf8");
-    });
-    socket.on("close", () => resolve(out));
-    socket.on("error", reject);
-  });
-}
-
-/** The answer without what differs between any two answers: its date and request id. */
-const comparable = (answer: string) =>
-  answer.replace(/^date: .*\r\n/gim, "").replace(/^x-request-id: .*\r\n/gim, "");
 
 const get = (target: string, headers: string[] = [], body = "") =>
   `GET ${target} HTTP/1.1\r\nhost: box.lan\r\n${headers.map((h) => `${h}\r\n`).join("")}` +
