@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
-import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
+import { type DirectRoute, directRoute, jsonValueAnswer } from "../../platform/http/direct.ts";
 import { jsonBodyOf, rawBodyOf } from "../../platform/http/request-body.ts";
 import type { IntakeDeps } from "./deps.ts";
 import { IntakeAccepted, TicketEventBody } from "./model.ts";
@@ -10,7 +10,7 @@ import type { TicketIntake } from "./service.ts";
 const NO_EVENTS: unknown[] = [];
 const INTAKE = "/api/v1/actions/tickets";
 /** The framework's answer to NO_EVENTS, as the direct route gives it. */
-const ACCEPTED = { contentType: "application/json;charset=utf-8", body: JSON.stringify(NO_EVENTS) } as const;
+const ACCEPTED = jsonValueAnswer(NO_EVENTS);
 
 /**
  * A ticket event in the plain case (a Bearer token with the scope, a JSON body that reads as an

@@ -1,6 +1,6 @@
 import { Elysia, type Static } from "elysia";
 import { formatMicros } from "../../domain/time/zoned.ts";
-import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
+import { type DirectRoute, directRoute, jsonValueAnswer } from "../../platform/http/direct.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
@@ -49,7 +49,7 @@ export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
 const HEALTHY = { status: "ok" } as const satisfies Static<typeof HealthStatus>;
 
 /** /healthz, answered by the front end itself: the framework's answer to the route below. */
-const HEALTHY_ANSWER = { contentType: "application/json;charset=utf-8", body: JSON.stringify(HEALTHY) };
+const HEALTHY_ANSWER = jsonValueAnswer(HEALTHY);
 export const healthDirect: DirectRoute = directRoute({
   path: "/healthz",
   read: () => undefined,

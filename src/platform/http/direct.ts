@@ -41,6 +41,14 @@ export interface DirectRoute<Input = unknown> {
   answer(input: Input, credential: Credential | undefined): DirectAnswer | Promise<DirectAnswer>;
 }
 
+/** The content type the framework gives a route's answer that is a JSON value (an object, an array). */
+export const JSON_VALUE_TYPE = "application/json;charset=utf-8";
+
+/** A direct answer for a value the app's route returns as it is, serialised as the framework would. */
+export function jsonValueAnswer(value: unknown): DirectAnswer {
+  return { contentType: JSON_VALUE_TYPE, body: JSON.stringify(value) };
+}
+
 /** A POST's body as the front end read it. */
 export interface DirectBody {
   readonly bytes: Uint8Array;
