@@ -1,7 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { columnList, columnNames, insertColumns } from "./columns.ts";
 import { commitRelaxed } from "./connection.ts";
-import { permitLookups } from "./schema/index.ts";
+import { LOOKUP_STRETCH_BITS, permitLookups } from "./schema/index.ts";
 
 /**
  * The one owner of the `permit_lookups` table: who looked up what, when, with how many results.
@@ -55,16 +55,46 @@ export interface LookupFilter {
 /** Named parameters as bun:sqlite takes them on a strict connection: without the `$`. */
 type Params = Record<string, string | number>;
 
-/** One statement per shape of filter, each served by an index (test/platform/store/query-plans.test.ts). */
+/**
+ * The plate index (`permit_lookups_plate`) orders what was asked within stretches of 2^14 records
+ * by id. A batch of records then writes into the newest stretch's few pages; one index on
+ * (query, id) over the whole table took a random page per record, and a batch of 500 against a
+ * million rows spent 20 ms in its commit (bench/notes.md, "The lookup records' index in
+ * stretches"). A plate's page reads the stretches newest first, one search each.
+ */
+const STRETCH = `(id >> ${LOOKUP_STRETCH_BITS})`;
+
+/**
+ * How far back before a time filter's start a plate's page still reads. The time's first record
+ * bounds the stretches read, and records are written in the order they were made: one made before
+ * the clock was stepped back by up to this much is still found.
+ */
+const CLOCK_STEP_MS = 3_600_000;
+
+/** Where a plate's page starts and stops reading stretches: the table's ends, a time's first record. */
+export const STRETCH_BOUNDS_SQL = {
+  // Two subqueries: min and max in one select scan the table; each alone is one search.
+  ids: "SELECT (SELECT min(id) FROM permit_lookups) AS first, (SELECT max(id) FROM permit_lookups) AS last",
+  firstSince: "SELECT id FROM permit_lookups WHERE at >= ?1 ORDER BY at LIMIT 1",
+} as const;
+
+/**
+ * One statement per shape of filter, each served by an index (test/platform/store/query-plans.test.ts).
+ * With a plate, the statement reads one stretch (`$stretch`) of the plate index.
+ */
 export function lookupPageSql(filter: LookupFilter): string {
   const where = ["id < $before"];
-  // A plate's own lookups, and its verdicts by their PLATE@ prefix: two ranges on (query, id).
+  // A plate's own lookups, and its verdicts by their PLATE@ prefix: two ranges in one stretch.
   if (filter.plate !== undefined)
-    where.push("(query = $plate OR (query > $verdictFrom AND query < $verdictTo))");
+    where.push(`${STRETCH} = $stretch AND (query = $plate OR (query > $verdictFrom AND query < $verdictTo))`);
   if (filter.credential !== undefined) where.push("credential = $credential");
   if (filter.from !== undefined) where.push("at >= $from");
   if (filter.to !== undefined) where.push("at < $to");
-  return `SELECT ${columnList(permitLookups)} FROM permit_lookups WHERE ${where.join(" AND ")}
+  // A plate's stretch is read from the plate index whatever else narrows it: the credential's or
+  // the time's index would read the same rows again for every stretch.
+  const table =
+    filter.plate === undefined ? "permit_lookups" : "permit_lookups INDEXED BY permit_lookups_plate";
+  return `SELECT ${columnList(permitLookups)} FROM ${table} WHERE ${where.join(" AND ")}
     ORDER BY id DESC LIMIT $limit`;
 }
 
@@ -75,6 +105,8 @@ export class LookupRecords {
   private readonly deleteOldest: Statement<void, [number, number]>;
   private readonly countOlder: Statement<{ n: number }, [number]>;
   private readonly afterId: Statement<StoredLookup, [number, number]>;
+  private readonly idBounds: Statement<{ first: number | null; last: number | null }, []>;
+  private readonly firstSince: Statement<{ id: number }, [number]>;
 
   constructor(private readonly sqlite: Database) {
     this.insert = sqlite.prepare(`INSERT INTO permit_lookups ${insertColumns(permitLookups, RECORD_KEYS)}`);
@@ -91,6 +123,8 @@ export class LookupRecords {
     this.afterId = sqlite.prepare(
       `SELECT ${columnList(permitLookups)} FROM permit_lookups WHERE id > ?1 ORDER BY id LIMIT ?2`,
     );
+    this.idBounds = sqlite.prepare(STRETCH_BOUNDS_SQL.ids);
+    this.firstSince = sqlite.prepare(STRETCH_BOUNDS_SQL.firstSince);
   }
 
   /** One relaxed commit for the batch: records are not acknowledged to anyone (see LookupRecorder). */
@@ -153,14 +187,37 @@ export class LookupRecords {
       this.pages.set(sql, statement);
     }
     const params: Params = { before: before ?? Number.MAX_SAFE_INTEGER, limit };
-    if (filter.plate !== undefined) {
-      params.plate = filter.plate;
-      params.verdictFrom = `${filter.plate}@`;
-      params.verdictTo = `${filter.plate}A`;
-    }
     if (filter.credential !== undefined) params.credential = filter.credential;
     if (filter.from !== undefined) params.from = filter.from;
     if (filter.to !== undefined) params.to = filter.to;
-    return statement.all(params);
+    if (filter.plate === undefined) return statement.all(params);
+    params.plate = filter.plate;
+    params.verdictFrom = `${filter.plate}@`;
+    params.verdictTo = `${filter.plate}A`;
+    return this.plateStretches(statement, params, filter.from, limit);
+  }
+
+  /** A plate's page: its stretches newest first, from the one `before` falls in, until `limit` rows. */
+  private plateStretches(
+    statement: Statement<LookupRecord & { id: number }, [Params]>,
+    params: Params,
+    from: number | undefined,
+    limit: number,
+  ): (LookupRecord & { id: number })[] {
+    const { first, last } = this.idBounds.get()!;
+    if (first === null || last === null) return [];
+    const top = Math.min(last, (params.before as number) - 1);
+    const bottom = from === undefined ? first : this.firstSince.get(from - CLOCK_STEP_MS)?.id;
+    if (bottom === undefined || top < bottom) return [];
+    const rows: (LookupRecord & { id: number })[] = [];
+    // Division, not JS's 32-bit `>>`: ids pass 2^31 on a busy box within its years of service.
+    const size = 2 ** LOOKUP_STRETCH_BITS;
+    for (let s = Math.floor(top / size); s >= Math.floor(bottom / size); s--) {
+      params.stretch = s;
+      params.limit = limit - rows.length;
+      for (const r of statement.all(params)) rows.push(r);
+      if (rows.length >= limit) break;
+    }
+    return rows;
   }
 }

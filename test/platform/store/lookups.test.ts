@@ -19,3 +19,94 @@ describe("lookup records", () => {
     expect(read).toEqual(batch);
   });
 });
+
+/**
+ * A plate's pages read the plate index a stretch of 2^14 records at a time, newest first. Against
+ * the records filtered by hand, over three stretches and a clock stepped back half an hour.
+ */
+describe("a plate's pages over several stretches of the plate index", () => {
+  const store = openMemoryStore();
+  const plates = ["ABC1", "ABC12", "XYZ9", "12", "Q"];
+  const records: (LookupRecord & { id: number })[] = [];
+  let seed = 7;
+  const next = (n: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed % n;
+  };
+  const HOUR = 3_600_000;
+  let at = Date.UTC(2026, 10, 27, 20);
+  for (let i = 1; i <= 40_000; i++) {
+    // Half an hour back at record 36,000, in the third stretch: records made before the step, back
+    // into the second stretch, have later times.
+    at += i === 36_000 ? -HOUR / 2 - 100 : 250;
+    const plate = plates[next(plates.length)]!;
+    const verdict = next(3) === 0;
+    const r: LookupRecord = {
+      at,
+      credential: `token:handheld-${next(3)}`,
+      by: verdict ? "verdict" : plate === "12" && next(2) === 0 ? "zone" : "registration_number",
+      query: verdict ? `${plate}@${100 + next(3)}` : plate,
+      results: 1,
+      verdict: verdict ? "valid_here" : null,
+    };
+    records.push({ ...r, id: i });
+  }
+  store.lookups.append(records.map(({ id: _, ...r }) => r));
+
+  const byHand = (
+    f: { plate: string; credential?: string; from?: number; to?: number },
+    before: number | undefined,
+    limit: number,
+  ) =>
+    records
+      .filter(
+        (r) =>
+          (r.query === f.plate || (r.query > `${f.plate}@` && r.query < `${f.plate}A`)) &&
+          (f.credential === undefined || r.credential === f.credential) &&
+          (f.from === undefined || r.at >= f.from) &&
+          (f.to === undefined || r.at < f.to) &&
+          (before === undefined || r.id < before),
+      )
+      .reverse()
+      .slice(0, limit);
+
+  const stepAt = records[35_999]!.at;
+  const cases: [
+    string,
+    { plate: string; credential?: string; from?: number; to?: number },
+    number | undefined,
+    number,
+  ][] = [
+    ["the newest page", { plate: "ABC1" }, undefined, 50],
+    ["a page across a stretch's edge", { plate: "XYZ9" }, 16_400, 50],
+    ["a page from the oldest stretch", { plate: "Q" }, 200, 50],
+    ["every record of a plate, in all three stretches", { plate: "12" }, undefined, 20_000],
+    ["one credential's", { plate: "ABC12", credential: "token:handheld-2" }, 35_000, 100],
+    ["since a time, before the clock's step back", { plate: "ABC1", from: stepAt }, undefined, 10_000],
+    [
+      "in a time range",
+      { plate: "XYZ9", from: records[5_000]!.at, to: records[20_000]!.at },
+      undefined,
+      10_000,
+    ],
+    ["before the first record", { plate: "ABC1" }, 1, 50],
+    ["after the last record's time", { plate: "ABC1", from: at + HOUR * 2 }, undefined, 50],
+    ["a plate never asked for", { plate: "NONE" }, undefined, 50],
+  ];
+  for (const [name, filter, before, limit] of cases)
+    test(name, () => {
+      const expected = byHand(filter, before, limit);
+      const got = store.lookups.page(filter, before, limit);
+      expect(got.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+      expect(got).toEqual(expected);
+    });
+
+  test("the cases reach what they say: three stretches, full pages, the step's records", () => {
+    const all = byHand({ plate: "12" }, undefined, 20_000).map((r) => r.id);
+    expect(all.some((id) => id < 16_384) && all.some((id) => id >= 32_768)).toBe(true);
+    expect(byHand({ plate: "ABC1" }, undefined, 50).length).toBe(50);
+    expect(byHand({ plate: "XYZ9" }, 16_400, 50).at(-1)!.id).toBeLessThan(16_384);
+    const sinceStep = byHand({ plate: "ABC1", from: stepAt }, undefined, 10_000);
+    expect(sinceStep.some((r) => r.id < 32_768)).toBe(true);
+  });
+});
