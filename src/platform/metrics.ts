@@ -62,6 +62,18 @@ interface Count {
   value: number;
 }
 
+/** The methods the front end serves, numbered for a request's series key; any other is 15. */
+const METHOD_KEYS: Readonly<Record<string, number>> = {
+  GET: 0,
+  HEAD: 1,
+  POST: 2,
+  PUT: 3,
+  PATCH: 4,
+  DELETE: 5,
+  OPTIONS: 6,
+  "-": 7,
+};
+
 class LabeledCounter {
   private readonly values = new Map<string, Count>();
   constructor(
@@ -141,8 +153,8 @@ export class Metrics {
     "Connections closed because a request took too long to arrive, or its answer was not read, by phase (headers, body, send).",
   );
   private readonly latency = new Map<string, Histogram>();
-  /** Per request: route → "method status" → its series, so counting builds no label key. */
-  private readonly requestSeries = new Map<string, Map<string, Count>>();
+  /** Per request: route → status and method (requestKey) → its series, so counting builds no label key. */
+  private readonly requestSeries = new Map<string, Map<number, Count>>();
   private readonly gauges: GaugeSource[] = [];
 
   private readonly ticketEventSeries = new Map<string, Count>();
@@ -209,9 +221,10 @@ export class Metrics {
       byRoute = new Map();
       this.requestSeries.set(route, byRoute);
     }
-    const key = `${method} ${status}`;
+    // A number key, not "GET 200": no string made per request. Status is three digits.
+    const key = status * 16 + (METHOD_KEYS[method] ?? 15);
     let series = byRoute.get(key);
-    if (!series) {
+    if (!series || series.labels.method !== method) {
       series = this.requests.entry({ method, route, status: String(status) });
       byRoute.set(key, series);
     }

@@ -92,20 +92,22 @@ interface Compiled {
 }
 
 export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): DirectRoutes {
-  const byTarget = new Map<string, Compiled>();
+  // By method, then by path: no key string made per request.
+  const byPath = { GET: new Map<string, Compiled>(), POST: new Map<string, Compiled>() };
   for (const route of routes) {
-    const key = `${route.method ?? "GET"} ${route.path}`;
-    if (byTarget.has(key)) throw new Error(`two direct routes for ${key}`);
+    const paths = byPath[route.method ?? "GET"];
+    if (paths.has(route.path))
+      throw new Error(`two direct routes for ${route.method ?? "GET"} ${route.path}`);
     if (/[:*]/.test(route.path)) throw new Error(`a direct route's path is exact: ${route.path}`);
     const compiled = route.query ? TypeCompiler.Compile(route.query.schema) : null;
-    byTarget.set(key, { route, check: compiled ? (v) => compiled.Check(v) : null });
+    paths.set(route.path, { route, check: compiled ? (v) => compiled.Check(v) : null });
   }
   return (head, meta, body) => {
     // A GET with a body (the interface's check-tickets example) and a POST without one are the app's.
     if (head.method !== (body === null ? "GET" : "POST")) return undefined;
     const target = head.path;
     const mark = target.indexOf("?");
-    const found = byTarget.get(`${head.method} ${mark < 0 ? target : target.slice(0, mark)}`);
+    const found = byPath[head.method].get(mark < 0 ? target : target.slice(0, mark));
     if (!found) return undefined;
     const { route, check } = found;
     const query = plainQuery(mark < 0 ? "" : target.slice(mark + 1), route.query?.names ?? []);

@@ -99,6 +99,32 @@ const SINGLE = new Set([
   "from",
 ]);
 
+/**
+ * Header names as clients usually spell them, with their lower case: every request sends a few,
+ * and toLowerCase makes a new string each time. Any other spelling is lowered as it comes.
+ */
+const USUAL_NAMES = new Map(
+  [
+    "Host",
+    "User-Agent",
+    "Accept",
+    "Accept-Encoding",
+    "Accept-Language",
+    "Authorization",
+    "Connection",
+    "Content-Length",
+    "Content-Type",
+    "Cookie",
+    "If-None-Match",
+    "Origin",
+    "Referer",
+    "X-Request-Id",
+  ].flatMap((name) => [
+    [name, name.toLowerCase()],
+    [name.toLowerCase(), name.toLowerCase()],
+  ]),
+);
+
 const malformed = (why: string) => ({ error: "malformed" as const, why });
 
 /** How many empty lines (CRLF pairs) start `buf`: ignored before a request line (RFC 9112, 2.2). */
@@ -218,7 +244,7 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES, scanned = 0): He
     if (!TOKEN.test(name)) return malformed("a header name is a token, without spaces or folding");
     const value = trimmedValue(line, colon + 1);
     if (value === null) return malformed(`the ${name} header holds a control character`);
-    const lower = name.toLowerCase();
+    const lower = USUAL_NAMES.get(name) ?? name.toLowerCase();
     if (SINGLE.has(lower) && headers.some(([n]) => n === lower)) continue;
     if (lower === "cookie") {
       // Cookie lines are one list, joined as browsers send it, not with the ", " of other fields.
@@ -262,7 +288,7 @@ export function readHead(buf: Buffer, maxHead = MAX_HEAD_BYTES, scanned = 0): He
       error: "expectation-failed",
       why: `The expectation ${JSON.stringify(unknownExpectation)} cannot be met; the only one served is 100-continue`,
     };
-  const tokens = listOf(connection);
+  const tokens = connection === "" ? [] : listOf(connection);
   // A chunked HTTP/1.0 request is framed in a way 1.0 does not know: answered, then closed
   // (RFC 9112, 6.1), so an intermediary that read it otherwise cannot fall out of step.
   const keepAlive = minor === "1" ? !tokens.includes("close") : tokens.includes("keep-alive") && !chunked;

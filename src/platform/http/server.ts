@@ -68,8 +68,8 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
   const allowedHosts = opts.allowedHosts?.length ? new Set(opts.allowedHosts) : null;
   const limits = opts.limits ?? DEFAULT_LIMITS;
   let draining = false;
-  const account = (route: string, status: number, started: number, c: Connection, meta?: FrontEndMeta) =>
-    opts.account({
+  const account = (route: string, status: number, started: number, c: Connection, meta?: FrontEndMeta) => {
+    const line: RequestLine = {
       method: c.head?.method ?? "-",
       route,
       status,
@@ -77,8 +77,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       client: meta?.ip ?? c.remoteAddress ?? "unknown",
       credential: meta?.credential,
       requestId: meta?.id ?? requestIdOf(undefined),
-      ...(meta?.reason === undefined ? {} : { reason: meta.reason }),
-    });
+    };
+    if (meta?.reason !== undefined) line.reason = meta.reason;
+    opts.account(line);
+  };
   const guard = new ConnectionGuard(
     { ...limits, idleTimeoutMs: limits.idleTimeoutMs ?? KEEP_ALIVE_MS },
     {
@@ -122,13 +124,14 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     while (!c.closed && c.phase !== "busy" && c.input.length > 0) {
       if (c.phase === "head") {
         guard.requestStarted(c);
-        const blank = blankLines(c.input.view());
+        const input = c.input.view();
+        const blank = blankLines(input);
         if (blank > 0) {
           c.input.consume(blank);
           c.headScanned = 0;
           continue;
         }
-        const read = readHead(c.input.view(), undefined, c.headScanned);
+        const read = readHead(input, undefined, c.headScanned);
         if (read === "incomplete") {
           c.headScanned = c.input.length;
           return;

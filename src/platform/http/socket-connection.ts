@@ -25,7 +25,7 @@ export interface ConnectionHooks {
 
 /** Output not yet taken by the kernel; `hold`: the bytes its chunk keeps in memory (0: shared). */
 interface Pending {
-  buf: Buffer;
+  buf: Uint8Array;
   hold: number;
 }
 
@@ -69,9 +69,12 @@ export class Connection implements GuardedSocket {
     private readonly hooks: ConnectionHooks,
   ) {}
 
+  /** The peer's address, read from the socket once: each read makes a new string. */
   get remoteAddress(): string {
-    return this.socket.remoteAddress;
+    this.peer ??= this.socket.remoteAddress;
+    return this.peer;
   }
+  private peer: string | undefined;
   get writable(): boolean {
     return !this.closed && !this.ending;
   }
@@ -85,10 +88,9 @@ export class Connection implements GuardedSocket {
    */
   write(data: Uint8Array | string, shared = false): void {
     if (this.closed) return;
-    const buf =
-      typeof data === "string"
-        ? Buffer.from(data, "latin1")
-        : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    // Bytes as they are: a Buffer view over them (data.buffer) made the engine give the array an
+    // ArrayBuffer of its own on every answer.
+    const buf = typeof data === "string" ? Buffer.from(data, "latin1") : data;
     if (this.output.length > 0) {
       this.queue(buf, shared ? 0 : buf.length);
       return;
@@ -102,7 +104,7 @@ export class Connection implements GuardedSocket {
     }
   }
 
-  private queue(buf: Buffer, hold: number): void {
+  private queue(buf: Uint8Array, hold: number): void {
     this.output.push({ buf, hold });
     this.queued += buf.length;
     if (hold > 0) {
@@ -283,7 +285,10 @@ export class InputBytes {
 
   /** The unread bytes; valid until the next append or consume. */
   view(): Buffer {
-    return this.data === null ? NO_INPUT : this.data.subarray(this.start, this.end);
+    if (this.data === null) return NO_INPUT;
+    // Most requests arrive whole in a chunk of their own: that chunk is the view, with no new one.
+    if (this.start === 0 && this.end === this.data.length) return this.data;
+    return this.data.subarray(this.start, this.end);
   }
 
   append(chunk: Buffer): void {
