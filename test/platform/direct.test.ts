@@ -14,6 +14,7 @@ import { seedTicket } from "../support/seed.ts";
 
 const NOW = "2026-06-15T12:00:00Z";
 const CHECK = "/api/v1/attendants/check-tickets";
+const ZONE_LIST = "/api/v1/tickets/zone/";
 
 const clock = testClock(NOW);
 // A bucket of 100 requests at once, which the table below stays within, and the last test exceeds.
@@ -153,6 +154,32 @@ const cases: [string, (token: string) => string, boolean][] = [
     () => `GET /healthz HTTP/1.0\r\nconnection: keep-alive\r\n\r\n${get("/healthz")}`,
     true,
   ],
+  ["a zone list", (t) => get(`${ZONE_LIST}1234`, reader(t)), true],
+  ["an empty zone list", (t) => get(`${ZONE_LIST}7`, reader(t)), true],
+  ["a zone list with leading zeros", (t) => get(`${ZONE_LIST}01234`, reader(t)), true],
+  ["a zone list, conditional", (t) => get(`${ZONE_LIST}1234`, [...reader(t), 'if-none-match: "x"']), false],
+  [
+    "a zone list, conditional on *",
+    (t) => get(`${ZONE_LIST}1234`, [...reader(t), "if-none-match: *"]),
+    false,
+  ],
+  ["a zone list with a query", (t) => get(`${ZONE_LIST}1234?x=1`, reader(t)), false],
+  ["a zone list with an empty query", (t) => get(`${ZONE_LIST}1234?`, reader(t)), true],
+  ["a zone list out of range", (t) => get(`${ZONE_LIST}99999999999`, reader(t)), false],
+  ["a zone list not a number", (t) => get(`${ZONE_LIST}12a`, reader(t)), false],
+  ["a zone list of -1", (t) => get(`${ZONE_LIST}-1`, reader(t)), false],
+  ["a zone list escaped", (t) => get(`${ZONE_LIST}%31234`, reader(t)), false],
+  ["a zone list with a trailing slash", (t) => get(`${ZONE_LIST}1234/`, reader(t)), false],
+  ["a zone list of no zone", (t) => get(ZONE_LIST, reader(t)), false],
+  ["a zone's saved list (another route)", (t) => get(`${ZONE_LIST}1234/permits`, reader(t)), false],
+  ["a zone list with no token", () => get(`${ZONE_LIST}1234`), false],
+  [
+    "a zone list, the token without the scope",
+    () => get(`${ZONE_LIST}1234`, reader(s.token("tickets:write"))),
+    false,
+  ],
+  ["a zone list, HEAD", (t) => get(`${ZONE_LIST}1234`, reader(t)).replace(/^GET/, "HEAD"), false],
+  ["a zone list, absolute-form", (t) => get(`http://box.lan${ZONE_LIST}1234`, reader(t)), true],
 ];
 
 describe("direct routes answer as the app does, or leave the request to it", async () => {
@@ -178,6 +205,7 @@ describe("direct routes answer as the app does, or leave the request to it", asy
       .reduce((n, x) => n + x.value, 0);
   const healthz200 = counted("/healthz", "200");
   const lookups200 = counted(CHECK, "200");
+  const zoneLists200 = counted(`${ZONE_LIST}:zone`, "200");
 
   // Past the bucket: declined directly, and the app's 429.
   const overOf = async (front: FrontEnd, token: string) => {
@@ -216,6 +244,11 @@ describe("direct routes answer as the app does, or leave the request to it", asy
       "registration_number ÅÄÖ77 1",
     ]);
     expect(recordsOf(tokens.direct)).toEqual(recordsOf(tokens.app));
+    // Every zone list the service answered (200 or 304, directly or by the app), in order: the
+    // three plain ones first; a zone out of range, not a number, no token or no scope, none.
+    const zoneLists = recordsOf(tokens.direct).filter((r) => r.startsWith("zone_list "));
+    expect(zoneLists.slice(0, 3)).toEqual(["zone_list 1234 2", "zone_list 7 0", "zone_list 1234 2"]);
+    expect(zoneLists.length).toBe(12);
   });
 
   test("each direct answer is accounted under its route, as the app's", () => {
@@ -232,6 +265,14 @@ describe("direct routes answer as the app does, or leave the request to it", asy
     expect(healthz200).toBe(written("/healthz"));
     expect(lookups200).toBe(written(CHECK));
     expect(lookups200).toBeGreaterThan(2 * 8);
+    const zoneLists = cases.reduce(
+      (n, [what], i) =>
+        n +
+        (what.includes("zone list") ? 2 * (answers.direct[i]!.match(/HTTP\/1\.1 200 /g)?.length ?? 0) : 0),
+      0,
+    );
+    expect(zoneLists200).toBe(zoneLists);
+    expect(zoneLists).toBeGreaterThan(2 * 4);
   });
 });
 

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
-import { withEtag } from "../../platform/http/conditional.ts";
+import { ETAG_CACHE_CONTROL, ETAGGED_JSON, withEtag } from "../../platform/http/conditional.ts";
 import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
 import { readJsonBody } from "../../platform/http/request-body.ts";
 import { bodyResponse } from "../../platform/http/shared-body.ts";
@@ -24,6 +24,7 @@ import type { Enforcement } from "./service.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 const CHECK_TICKETS = "/api/v1/attendants/check-tickets";
+const ZONE_LIST = "/api/v1/tickets/zone/:zone";
 const PERMITS_READ = { scope: "permits:read" } as const;
 
 /**
@@ -41,6 +42,18 @@ export function enforcementDirect(enforcement: Enforcement): DirectRoute[] {
         contentType: JSON_HEADERS["content-type"],
         body: enforcement.checkTickets(target, credentialLabel(credential!)).body,
       }),
+    }),
+    // A conditional GET (the handheld's poll with its ETag) is the app's: its 304 has no body.
+    directRoute({
+      path: ZONE_LIST,
+      params: ZoneParams,
+      auth: PERMITS_READ,
+      unless: ["if-none-match"],
+      read: (_query, _body, params) => pathNumber(params.zone!, "zone", 0, ZONE_MAX),
+      answer: (zone, credential) => {
+        const { body, etag } = enforcement.zoneList(zone, credentialLabel(credential!));
+        return { contentType: ETAGGED_JSON, body, headers: { etag, "cache-control": ETAG_CACHE_CONTROL } };
+      },
     }),
   ];
 }
@@ -119,7 +132,7 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
       },
     )
     .get(
-      "/api/v1/tickets/zone/:zone",
+      ZONE_LIST,
       ({ params, request, credential }) => {
         const zone = pathNumber(params.zone, "zone", 0, ZONE_MAX);
         const { body, etag } = enforcement.zoneList(zone, credentialLabel(credential));

@@ -31,16 +31,21 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
+/** An answer with an ETag is revalidated on every use. */
+export const ETAG_CACHE_CONTROL = "no-cache";
+/** The content type of a JSON body answered with its ETag. */
+export const ETAGGED_JSON = "application/json; charset=utf-8";
+
 export function withEtag(
   request: Request,
   etag: string,
   body: KeptBody,
   headers: Record<string, string> = {},
 ): Response {
-  const common = { etag, "cache-control": "no-cache", ...headers };
+  const common = { etag, "cache-control": ETAG_CACHE_CONTROL, ...headers };
   if (matchesEtag(request.headers.get("if-none-match"), etag))
     return new Response(null, { status: 304, headers: common });
-  const answered = { "content-type": "application/json; charset=utf-8", ...common };
+  const answered = { "content-type": ETAGGED_JSON, ...common };
   return bodyResponse(body, answered);
 }
 

@@ -25,14 +25,25 @@ import type { KeptBody } from "./shared-body.ts";
 export interface DirectRoute<Input = unknown> {
   /** GET unless said; a POST is taken only with a body, a GET only without one. */
   readonly method?: "GET" | "POST";
-  /** The path, exact (no template): the app's route of the same method, its name in logs and metrics. */
+  /**
+   * The app's route of the same method, its name in logs and metrics: exact, or with one
+   * parameter as its last segment (`/api/v1/tickets/zone/:zone`), whose value must be plain.
+   */
   readonly path: string;
+  /** The path parameter's schema, the app route's own, when the path has one. */
+  readonly params?: TSchema;
   /** The query's names the route reads, with the schema the app's route validates them by. */
   readonly query?: { readonly names: readonly string[]; readonly schema: TSchema };
   /** Bearer with a scope only: Basic and strict bodies are always the app's. */
   readonly auth?: Pick<AuthRequirement, "scope">;
+  /** Request headers (lower case) whose presence leaves the request to the app: a conditional GET's. */
+  readonly unless?: readonly string[];
   /** What the route reads of the request; anything thrown here declines (the app answers it). */
-  read(query: Readonly<Record<string, string>>, body: DirectBody | null): Input;
+  read(
+    query: Readonly<Record<string, string>>,
+    body: DirectBody | null,
+    params: Readonly<Record<string, string>>,
+  ): Input;
   /**
    * The answer, once the request is read and admitted. Anything thrown here declines too, so it
    * must throw before any effect; a promise that rejects (its work began) is answered with the
@@ -89,27 +100,60 @@ const PLAIN = /^[A-Za-z0-9._~-]+$/;
 interface Compiled {
   route: DirectRoute;
   check: ((value: unknown) => boolean) | null;
+  /** The path parameter's name, for a path that ends in one. */
+  param: string | null;
+  checkParams: ((value: unknown) => boolean) | null;
 }
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+/** A path whose last segment is a parameter: the prefix up to its slash, and its name. */
+const PARAM_PATH = /^(\/(?:[^:*]*\/)?):([A-Za-z_][A-Za-z0-9_]*)$/;
+
+const checkOf = (schema: TSchema | undefined) => {
+  if (!schema) return null;
+  const compiled = TypeCompiler.Compile(schema);
+  return (value: unknown) => compiled.Check(value);
+};
+
 export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): DirectRoutes {
-  // By method, then by path: no key string made per request.
+  // By method, then by path (or by the prefix before a path's parameter): no key string made per request.
   const byPath = { GET: new Map<string, Compiled>(), POST: new Map<string, Compiled>() };
+  const byPrefix = { GET: new Map<string, Compiled>(), POST: new Map<string, Compiled>() };
   for (const route of routes) {
-    const paths = byPath[route.method ?? "GET"];
-    if (paths.has(route.path))
-      throw new Error(`two direct routes for ${route.method ?? "GET"} ${route.path}`);
-    if (/[:*]/.test(route.path)) throw new Error(`a direct route's path is exact: ${route.path}`);
-    const compiled = route.query ? TypeCompiler.Compile(route.query.schema) : null;
-    paths.set(route.path, { route, check: compiled ? (v) => compiled.Check(v) : null });
+    const method = route.method ?? "GET";
+    const param = PARAM_PATH.exec(route.path);
+    if (!param && /[:*]/.test(route.path))
+      throw new Error(`a direct route's path is exact or ends in one parameter: ${route.path}`);
+    if (param && !route.params) throw new Error(`a direct route's parameter needs its schema: ${route.path}`);
+    const paths = param ? byPrefix[method] : byPath[method];
+    const key = param ? param[1]! : route.path;
+    if (paths.has(key)) throw new Error(`two direct routes for ${method} ${route.path}`);
+    paths.set(key, {
+      route,
+      check: checkOf(route.query?.schema),
+      param: param ? param[2]! : null,
+      checkParams: checkOf(route.params),
+    });
   }
   return (head, meta, body) => {
     // A GET with a body (the interface's check-tickets example) and a POST without one are the app's.
     if (head.method !== (body === null ? "GET" : "POST")) return undefined;
     const target = head.path;
     const mark = target.indexOf("?");
-    const found = byPath[head.method].get(mark < 0 ? target : target.slice(0, mark));
-    if (!found) return undefined;
+    const path = mark < 0 ? target : target.slice(0, mark);
+    let found = byPath[head.method].get(path);
+    let params = NO_PARAMS;
+    if (!found) {
+      const slash = path.lastIndexOf("/");
+      found = byPrefix[head.method].get(path.slice(0, slash + 1));
+      if (!found) return undefined;
+      const value = path.slice(slash + 1);
+      if (!PLAIN.test(value)) return undefined;
+      params = { [found.param!]: value };
+      if (!found.checkParams!(params)) return undefined;
+    }
     const { route, check } = found;
+    if (route.unless?.some((name) => headerOf(head, name) !== undefined)) return undefined;
     const query = plainQuery(mark < 0 ? "" : target.slice(mark + 1), route.query?.names ?? []);
     if (!query || (check && !check(query))) return undefined;
     let credential: Credential | undefined;
@@ -118,6 +162,7 @@ export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): Di
       const input = route.read(
         query,
         body === null ? null : { bytes: body, contentType: headerOf(head, "content-type") ?? null },
+        params,
       );
       if (route.auth) {
         credential = admitBearer(auth, headerOf(head, "authorization"), route.auth, meta);

@@ -92,9 +92,8 @@ export function lookupPageSql(filter: LookupFilter): string {
   if (filter.to !== undefined) where.push("at < $to");
   // A plate's stretch is read from the plate index whatever else narrows it: the credential's or
   // the time's index would read the same rows again for every stretch.
-  const table =
-    filter.plate === undefined ? "permit_lookups" : "permit_lookups INDEXED BY permit_lookups_plate";
-  return `SELECT ${columnList(permitLookups)} FROM ${table} WHERE ${where.join(" AND ")}
+  const indexed = filter.plate === undefined ? "" : " INDEXED BY permit_lookups_plate";
+  return `SELECT ${columnList(permitLookups)} FROM permit_lookups${indexed} WHERE ${where.join(" AND ")}
     ORDER BY id DESC LIMIT $limit`;
 }
 
