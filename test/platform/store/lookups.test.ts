@@ -21,8 +21,9 @@ describe("lookup records", () => {
 });
 
 /**
- * A plate's pages read the plate index a stretch of 2^14 records at a time, newest first. Against
- * the records filtered by hand, over three stretches and a clock stepped back half an hour.
+ * A plate's pages read the plate index by stretches of 2^14 records, newest first. Against the
+ * records filtered by hand, over three stretches, a clock stepped back two hours and a gap of two
+ * billion ids.
  */
 describe("a plate's pages over several stretches of the plate index", () => {
   const store = openMemoryStore();
@@ -36,9 +37,9 @@ describe("a plate's pages over several stretches of the plate index", () => {
   const HOUR = 3_600_000;
   let at = Date.UTC(2026, 10, 27, 20);
   for (let i = 1; i <= 40_000; i++) {
-    // Half an hour back at record 36,000, in the third stretch: records made before the step, back
-    // into the second stretch, have later times.
-    at += i === 36_000 ? -HOUR / 2 - 100 : 250;
+    // Two hours back at record 36,000, in the third stretch: records made before the step, back
+    // into the first stretch, have later times.
+    at += i === 36_000 ? -2 * HOUR - 100 : 250;
     const plate = plates[next(plates.length)]!;
     const verdict = next(3) === 0;
     const r: LookupRecord = {
@@ -52,6 +53,30 @@ describe("a plate's pages over several stretches of the plate index", () => {
     records.push({ ...r, id: i });
   }
   store.lookups.append(records.map(({ id: _, ...r }) => r));
+  // Then ids past 2^31 after a gap of two billion (a store whose ids were handed out again from
+  // the office's, continueAfter): the page finds the records on both sides of it.
+  const insert = store.sqlite.prepare(
+    "INSERT INTO permit_lookups (id, at, credential, by, query, results, verdict) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const [id, query] of [
+    [2 ** 31 + 5, "ABC1"],
+    [2 ** 31 + 16_390, "ABC1@101"],
+    [2 ** 31 + 16_391, "XYZ9"],
+  ] as const) {
+    at += 250;
+    const r = {
+      id,
+      at,
+      credential: "token:handheld-0",
+      by: "registration_number" as const,
+      query,
+      results: 1,
+      verdict: null,
+    };
+    if (query.includes("@")) Object.assign(r, { by: "verdict", verdict: "valid_here" });
+    insert.run(r.id, r.at, r.credential, r.by, r.query, r.results, r.verdict);
+    records.push(r as LookupRecord & { id: number });
+  }
 
   const byHand = (
     f: { plate: string; credential?: string; from?: number; to?: number },
@@ -77,7 +102,8 @@ describe("a plate's pages over several stretches of the plate index", () => {
     number | undefined,
     number,
   ][] = [
-    ["the newest page", { plate: "ABC1" }, undefined, 50],
+    ["the newest page, across the gap in the ids", { plate: "ABC1" }, undefined, 50],
+    ["a page from just past the gap", { plate: "XYZ9" }, 2 ** 31 + 16_391, 5],
     ["a page across a stretch's edge", { plate: "XYZ9" }, 16_400, 50],
     ["a page from the oldest stretch", { plate: "Q" }, 200, 50],
     ["every record of a plate, in all three stretches", { plate: "12" }, undefined, 20_000],
@@ -101,12 +127,25 @@ describe("a plate's pages over several stretches of the plate index", () => {
       expect(got).toEqual(expected);
     });
 
-  test("the cases reach what they say: three stretches, full pages, the step's records", () => {
+  test("the cases reach what they say: three stretches, full pages, the step's records, the gap", () => {
     const all = byHand({ plate: "12" }, undefined, 20_000).map((r) => r.id);
     expect(all.some((id) => id < 16_384) && all.some((id) => id >= 32_768)).toBe(true);
     expect(byHand({ plate: "ABC1" }, undefined, 50).length).toBe(50);
     expect(byHand({ plate: "XYZ9" }, 16_400, 50).at(-1)!.id).toBeLessThan(16_384);
     const sinceStep = byHand({ plate: "ABC1", from: stepAt }, undefined, 10_000);
-    expect(sinceStep.some((r) => r.id < 32_768)).toBe(true);
+    expect(sinceStep.some((r) => r.id < 16_384)).toBe(true);
+    expect(
+      byHand({ plate: "ABC1" }, undefined, 50)
+        .map((r) => r.id)
+        .slice(0, 3),
+    ).toEqual([
+      2 ** 31 + 16_390,
+      2 ** 31 + 5,
+      40_000 -
+        records
+          .slice(0, 40_000)
+          .reverse()
+          .findIndex((r) => r.query === "ABC1" || r.query.startsWith("ABC1@")),
+    ]);
   });
 });
