@@ -71,10 +71,21 @@ describe.skipIf(skipWithoutChromium)("the kiosk board in a browser", () => {
     tokens.admin = await box.token("console", "admin");
     tokens.terminal = await box.token("terminal-1", "tickets:write");
     server = await box.serve(["--http", "--timezone", "Europe/Stockholm"]);
+    // A price every hour of every day: the board shows what the next hour costs, and cityLot's
+    // weekend is free outside Saturday 10-16 (a test that read its prices on a Saturday morning
+    // or a Sunday found every lot free).
+    const everyHour = [1, 2, 3].map((type_of_day) => ({
+      cost_per_unit: 2000,
+      unit: 1,
+      start_time: "00:00:00",
+      end_time: "24:00:00",
+      type_of_day,
+      round: true,
+    }));
     for (const lot of [
-      { ...cityLot(), id: 1, name: "Storgatan", number_of_spaces: 3 },
-      { ...cityLot(), id: 2, name: "Hamnen P-hus", number_of_spaces: 1 },
-      { ...cityLot(), id: 3, name: "Torget", number_of_spaces: 0 },
+      { ...cityLot(), id: 1, name: "Storgatan", number_of_spaces: 3, parking_lot_fee: everyHour },
+      { ...cityLot(), id: 2, name: "Hamnen P-hus", number_of_spaces: 1, parking_lot_fee: everyHour },
+      { ...cityLot(), id: 3, name: "Torget", number_of_spaces: 0, parking_lot_fee: everyHour },
       { ...cityLot(), id: 4, name: "Kyrkan", number_of_spaces: 5, parking_lot_fee: [] },
     ])
       expect((await api(tokens.admin!, "POST", "/api/v1/parkings", lot)).status).toBe(201);
