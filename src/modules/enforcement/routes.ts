@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { credentialLabel } from "../../domain/credentials.ts";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
-import { ETAG_CACHE_CONTROL, ETAGGED_JSON, withEtag } from "../../platform/http/conditional.ts";
+import { ETAGGED_JSON, etagHeaders, withEtag } from "../../platform/http/conditional.ts";
 import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
 import { readJsonBody } from "../../platform/http/request-body.ts";
 import { bodyResponse } from "../../platform/http/shared-body.ts";
@@ -52,7 +52,7 @@ export function enforcementDirect(enforcement: Enforcement): DirectRoute[] {
       read: (_query, _body, params) => pathNumber(params.zone!, "zone", 0, ZONE_MAX),
       answer: (zone, credential) => {
         const { body, etag } = enforcement.zoneList(zone, credentialLabel(credential!));
-        return { contentType: ETAGGED_JSON, body, headers: { etag, "cache-control": ETAG_CACHE_CONTROL } };
+        return { contentType: ETAGGED_JSON, body, headers: etagHeaders(etag) };
       },
     }),
   ];

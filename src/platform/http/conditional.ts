@@ -31,8 +31,10 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-/** An answer with an ETag is revalidated on every use. */
-export const ETAG_CACHE_CONTROL = "no-cache";
+/** What an answer with an ETag carries, with its body or as a 304: revalidated on every use. */
+export function etagHeaders(etag: string): Record<string, string> {
+  return { etag, "cache-control": "no-cache" };
+}
 /** The content type of a JSON body answered with its ETag. */
 export const ETAGGED_JSON = "application/json; charset=utf-8";
 
@@ -42,7 +44,7 @@ export function withEtag(
   body: KeptBody,
   headers: Record<string, string> = {},
 ): Response {
-  const common = { etag, "cache-control": ETAG_CACHE_CONTROL, ...headers };
+  const common = { ...etagHeaders(etag), ...headers };
   if (matchesEtag(request.headers.get("if-none-match"), etag))
     return new Response(null, { status: 304, headers: common });
   const answered = { "content-type": ETAGGED_JSON, ...common };

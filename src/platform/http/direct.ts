@@ -180,12 +180,10 @@ export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): Di
     }
     meta.route = route.path;
     if (!(answer instanceof Promise)) return { route: route.path, answer };
-    // As the app answers it (problemAnswer), its instance the request's path: the route's, exact.
+    // As the app's error hook answers it: its instance the request's path, without the query.
     return {
       route: route.path,
-      answer: answer.catch((error: unknown) =>
-        problemContent(failedWith(error, meta, route.path), route.path),
-      ),
+      answer: answer.catch((error: unknown) => problemContent(failedWith(error, meta, route.path), path)),
     };
   };
 }
