@@ -34,6 +34,23 @@ class FakeSocket extends EventEmitter {
   pause() {}
 }
 
+/** A TLS socket in its handshake: closing it gives its descriptor back only later (or when reset). */
+class LingeringSocket extends FakeSocket {
+  override destroy() {
+    this.destroyed = true;
+    this.writable = false;
+  }
+  override forceClose() {
+    if (this.listenerCount("gone") === 0) return;
+    this.emit("gone");
+    this.removeAllListeners("gone");
+  }
+  /** The socket itself is gone: what a descriptor count sees. */
+  get held() {
+    return this.listenerCount("gone") > 0;
+  }
+}
+
 function setup(limits: Partial<ConnectionLimits> = {}) {
   let t = 0;
   const refused: string[] = [];
@@ -44,8 +61,8 @@ function setup(limits: Partial<ConnectionLimits> = {}) {
     false,
     () => t,
   );
-  const open = (ip: string) => {
-    const s = new FakeSocket(ip);
+  const open = (ip: string, lingering = false) => {
+    const s = lingering ? new LingeringSocket(ip) : new FakeSocket(ip);
     const admitted = guard.admit(s as unknown as GuardedSocket);
     return { s, admitted, sock: s as unknown as GuardedSocket };
   };
@@ -176,6 +193,23 @@ describe("ConnectionGuard", () => {
     expect(nonReader.s.destroyed).toBe(true);
     expect(working.s.destroyed).toBe(false);
     expect(g.refused).toEqual(["evicted"]);
+    g.guard.stop();
+  });
+
+  test("the total counts sockets still closing: evictions that linger never take it past the limit and one", () => {
+    const g = setup({ maxConnections: 50, maxPerAddress: 1000 });
+    const all: LingeringSocket[] = [];
+    for (let i = 0; i < 200; i++) {
+      g.advance(1);
+      const { s, admitted } = g.open("10.0.0.1", true);
+      expect(admitted).toBe(true);
+      all.push(s as LingeringSocket);
+      expect(all.filter((x) => x.held).length).toBeLessThanOrEqual(51);
+    }
+    expect(g.guard.open).toBeLessThanOrEqual(51);
+    expect(g.refused.length).toBe(150);
+    // The newest are the ones kept: each arrival closed the one that had waited longest.
+    expect(all.slice(-50).every((x) => !x.destroyed)).toBe(true);
     g.guard.stop();
   });
 });

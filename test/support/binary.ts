@@ -100,12 +100,14 @@ export class Box {
   /** Starts `parkd serve` on a free loopback port; waits until it answers /healthz and has logged its summary. */
   async serve(
     args: string[] = ["--http"],
-    opts: { env?: Record<string, string>; waitReady?: boolean; port?: number } = {},
+    opts: { env?: Record<string, string>; waitReady?: boolean; port?: number; descriptorLimit?: number } = {},
   ): Promise<Server> {
     // A given port: a restart on the address clients already use.
     const port = opts.port ?? (await freePort());
     const tls = !args.includes("--http");
-    const p = spawn([this.bin, "serve", "--host", "127.0.0.1", "--port", String(port), ...args], {
+    // A lowered descriptor limit, as a small box's unit might set (prlimit, from util-linux).
+    const limit = opts.descriptorLimit ? ["prlimit", `--nofile=${opts.descriptorLimit}`, "--"] : [];
+    const p = spawn([...limit, this.bin, "serve", "--host", "127.0.0.1", "--port", String(port), ...args], {
       cwd: this.dir,
       env: this.env(opts.env),
       stdin: "ignore",

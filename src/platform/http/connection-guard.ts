@@ -107,7 +107,7 @@ export class ConnectionGuard {
       this.refuse(socket, "per-address");
       return false;
     }
-    if (this.conns.size >= this.limits.maxConnections && !this.evictSlowest()) {
+    if (!this.makeRoom()) {
       this.refuse(socket, "total");
       return false;
     }
@@ -220,41 +220,54 @@ export class ConnectionGuard {
   }
 
   /**
-   * At the total limit a new connection is let in by closing the longest idle one, else the one
-   * the server has been closing the longest (reset at once), else the one that has kept the
-   * server waiting the longest: for its request to arrive, or for it to read its answer. One
-   * whose request is with the app is never closed.
+   * Room for one more connection under the total limit, which counts every socket still held,
+   * those the server is closing too. At the limit, the one the server has been closing the
+   * longest is reset (its descriptor given back now); else the longest idle one, else the one
+   * that has kept the server waiting the longest (for its request to arrive, or for it to read
+   * its answer), is closed as it would be at its deadline. One whose request is with the app is
+   * never closed. That one may take up to CLOSE_GRACE_MS to go, so the total is at most the
+   * limit plus the one connection evicted last: the next arrival resets it if it is still there.
    */
-  private evictSlowest(): boolean {
+  private makeRoom(): boolean {
+    let evicted = false;
+    while (this.conns.size >= this.limits.maxConnections) {
+      const closing = this.oldest((c) => c.phase === "closing");
+      if (closing) {
+        closing.socket.forceClose();
+        this.release(closing);
+        continue;
+      }
+      if (evicted) return true;
+      const chosen = this.oldest((c) => c.phase === "idle") ?? this.slowest();
+      if (!chosen) return false;
+      this.events.refused("evicted");
+      evicted = true;
+      if (chosen.phase === "idle" || chosen.phase === "busy") this.drop(chosen);
+      else this.expire(chosen, true);
+    }
+    return true;
+  }
+
+  private oldest(which: (conn: Conn) => boolean): Conn | undefined {
+    let found: Conn | undefined;
+    for (const conn of this.conns.values())
+      if (which(conn) && (!found || conn.since < found.since)) found = conn;
+    return found;
+  }
+
+  /** The connection that has kept the server waiting the longest; busy ones only while their client does not read. */
+  private slowest(): Conn | undefined {
     let victim: Conn | undefined;
     let victimSince = NO_DEADLINE;
-    let idle: Conn | undefined;
-    let closing: Conn | undefined;
     for (const conn of this.conns.values()) {
-      if (conn.phase === "idle") {
-        if (!idle || conn.since < idle.since) idle = conn;
-        continue;
-      }
-      if (conn.phase === "closing") {
-        if (!closing || conn.since < closing.since) closing = conn;
-        continue;
-      }
+      if (conn.phase === "idle" || conn.phase === "closing") continue;
       const waitingSince = conn.phase === "busy" ? (conn.blockedAt ?? NO_DEADLINE) : conn.since;
       if (waitingSince < victimSince) {
         victim = conn;
         victimSince = waitingSince;
       }
     }
-    const chosen = idle ?? closing ?? victim;
-    if (!chosen) return false;
-    this.events.refused("evicted");
-    if (chosen.phase === "closing") {
-      // Its socket is given back now, so the new connection does not take a descriptor more.
-      chosen.socket.forceClose();
-      this.release(chosen);
-    } else if (chosen.phase === "busy") this.drop(chosen);
-    else this.expire(chosen, true);
-    return true;
+    return victim;
   }
 
   private expire(conn: Conn, evicted: boolean): void {

@@ -330,6 +330,10 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     drain(socket) {
       socket.data.drain();
     },
+    // Declared so that `open` (and so admission and the header deadline) comes at accept: without
+    // a handshake callback Bun calls a TLS socket's open only once its handshake is done, and a
+    // client that never finishes one was counted against nothing and never timed out.
+    handshake() {},
     close(socket) {
       const c = socket.data;
       if (!c) return;
