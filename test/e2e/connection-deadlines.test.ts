@@ -52,7 +52,10 @@ function healthz(
     };
     const ask = () => s.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     const s: Socket = tls
-      ? tlsConnect({ port: server.port, host: "127.0.0.1", localAddress, rejectUnauthorized: false }, ask)
+      ? tlsConnect(
+          { port: server.port, host: "127.0.0.1", rejectUnauthorized: false, ...{ localAddress } },
+          ask,
+        )
       : connect({ port: server.port, host: "127.0.0.1", localAddress }, ask);
     const timer = setTimeout(() => done(false), withinMs);
     s.on("error", () => done(false));
@@ -127,7 +130,12 @@ describe.each([
           // Handshaken (over TLS) and idle: nothing to read, nothing asked.
           const c: Socket = tls
             ? tlsConnect(
-                { port: server.port, host: "127.0.0.1", localAddress: address, rejectUnauthorized: false },
+                {
+                  port: server.port,
+                  host: "127.0.0.1",
+                  rejectUnauthorized: false,
+                  ...{ localAddress: address },
+                },
                 () => resolve(c),
               )
             : connect({ port: server.port, host: "127.0.0.1", localAddress: address }, () => resolve(c));
