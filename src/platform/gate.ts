@@ -1,38 +1,122 @@
 /**
- * At most `size` tasks at once; the others wait their turn in arrival order. For work that costs
- * a lot of memory or CPU each (an argon2id check holds 64 MiB for a few hundred ms), so that a
- * burst of it queues instead of running all at once.
+ * At most `size` tasks at once, the others waiting for a turn, fair between parties (the client
+ * addresses that asked): for work that costs a lot of memory or CPU each (an argon2id check holds
+ * 64 MiB for a few hundred ms), so that a burst of it queues instead of running all at once, and
+ * so that one party sending many cannot make another wait behind it.
+ *
+ * - A turn goes to the waiting task whose party has run the fewest tasks lately (a count that
+ *   halves every `halfLifeMs`), the earliest first among equals: a party that asks once goes
+ *   before one that asked a hundred times this minute.
+ * - With `maxWaiting` tasks waiting, a newcomer whose party has run fewer lately than the
+ *   heaviest waiting party takes the place of that party's latest task (which is refused with
+ *   `busy`); else the newcomer is refused. One party sending many (a burst of terminals behind
+ *   one address after a restart) still queues while no one else asks.
  */
 export class Gate {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  private readonly usage = new Map<string, { value: number; at: number }>();
+  private arrivals = 0;
+  private readonly now: () => number;
+  private readonly halfLifeMs: number;
+  private readonly maxParties: number;
 
-  /** `maxWaiting`: how many may wait for a turn; `full` says when that many do. */
+  /** `maxWaiting`: how many may wait for a turn; `busy`: what a refused task rejects with. */
   constructor(
     readonly size: number,
-    readonly maxWaiting = Number.POSITIVE_INFINITY,
-  ) {}
+    readonly maxWaiting: number,
+    private readonly busy: () => unknown,
+    opts: { now?: () => number; halfLifeMs?: number; maxParties?: number } = {},
+  ) {
+    this.now = opts.now ?? performance.now.bind(performance);
+    this.halfLifeMs = opts.halfLifeMs ?? 60_000;
+    this.maxParties = opts.maxParties ?? 10_000;
+  }
 
   /** Tasks waiting for a turn. */
   get queued(): number {
     return this.waiting.length;
   }
 
-  /** A task started now would wait behind `maxWaiting` others: the caller should refuse it. */
+  /** Every place is taken: a task started now waits, or is refused unless its party is lighter. */
   get full(): boolean {
     return this.running >= this.size && this.waiting.length >= this.maxWaiting;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((turn) => this.waiting.push(turn));
-    else this.running++;
+  /** Runs `task` for `party` now or at its turn; rejects with `busy()` when it is refused. */
+  async run<T>(party: string, task: () => Promise<T>): Promise<T> {
+    if (this.running < this.size) {
+      this.running++;
+      this.started(party);
+    } else await this.turn(party);
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
-      // The slot passes straight to the next task; `running` only drops when none waits.
-      if (next) next();
-      else this.running--;
+      this.handOver();
     }
   }
+
+  private turn(party: string): Promise<void> {
+    if (this.waiting.length >= this.maxWaiting) {
+      const mine = this.used(party);
+      let heaviest: Waiter | undefined;
+      let most = -1;
+      for (const w of this.waiting) {
+        const used = this.used(w.party);
+        // The latest arrival among equals gives way: it has waited the least.
+        if (used >= most) {
+          heaviest = w;
+          most = used;
+        }
+      }
+      if (!heaviest || most <= mine) return Promise.reject(this.busy());
+      this.waiting.splice(this.waiting.indexOf(heaviest), 1);
+      heaviest.refuse(this.busy());
+    }
+    return new Promise<void>((start, refuse) =>
+      this.waiting.push({ party, order: this.arrivals++, start, refuse }),
+    );
+  }
+
+  /** The slot passes straight to the lightest waiting party's task; `running` drops when none waits. */
+  private handOver(): void {
+    if (this.waiting.length === 0) {
+      this.running--;
+      return;
+    }
+    let next = this.waiting[0]!;
+    let least = this.used(next.party);
+    for (const w of this.waiting) {
+      const used = this.used(w.party);
+      if (used < least || (used === least && w.order < next.order)) {
+        next = w;
+        least = used;
+      }
+    }
+    this.waiting.splice(this.waiting.indexOf(next), 1);
+    this.started(next.party);
+    next.start();
+  }
+
+  /** Tasks `party` has run lately, decayed to now. */
+  private used(party: string): number {
+    const u = this.usage.get(party);
+    if (!u) return 0;
+    return u.value * 2 ** (-(this.now() - u.at) / this.halfLifeMs);
+  }
+
+  private started(party: string): void {
+    const value = this.used(party) + 1;
+    this.usage.delete(party);
+    // The oldest party heard from goes first past the bound: its count has decayed the most.
+    if (this.usage.size >= this.maxParties) this.usage.delete(this.usage.keys().next().value!);
+    this.usage.set(party, { value, at: this.now() });
+  }
+}
+
+interface Waiter {
+  party: string;
+  order: number;
+  start: () => void;
+  refuse: (reason: unknown) => void;
 }

@@ -81,7 +81,7 @@ export function sessionRoutes(ctx: WebContext) {
             ? ctx.credentials.verifyBearer(body.token.trim())
             : "code" in body
               ? codeCredential(ctx, body.code.trim())
-              : await ctx.credentials.verifyBasic(body.username, body.password, addressLocked);
+              : await ctx.credentials.verifyBasic(body.username, body.password, client, addressLocked);
         if (!credential) {
           refuseIfLocked();
           // Counted and logged like a refused API credential: the same alerts watch both.

@@ -26,7 +26,12 @@ export interface AuthRequirement {
 export interface CredentialVerifier {
   verifyBearer(token: string): Credential | null;
   /** `knownOnly`: answer only a name and password verified before, with no password hashing. */
-  verifyBasic(name: string, password: string, knownOnly?: boolean): Promise<Credential | null>;
+  verifyBasic(
+    name: string,
+    password: string,
+    client: string,
+    knownOnly?: boolean,
+  ): Promise<Credential | null>;
 }
 
 /** Browser sessions (src/modules/web/sessions.ts): a request without Authorization may carry one. */
@@ -154,7 +159,8 @@ export async function authenticate(
     // An address locked out across user names is still served a name and password verified
     // before (its terminals); any other pair gets 429 without a password hash being spent on it.
     const addressLocked = deps.limiter.blockedFor(byAddressAllNames, addressLimit) > 0;
-    if (pair) credential = await deps.credentials.verifyBasic(pair.name, pair.password, addressLocked);
+    if (pair)
+      credential = await deps.credentials.verifyBasic(pair.name, pair.password, client, addressLocked);
     if (!credential && addressLocked) lockedOut(deps, byAddressAllNames, ADDRESS_LOCKED, addressLimit);
     if (!credential) {
       refuse(deps, meta, client, "unknown, expired or revoked credentials", keys.byUser, keys.byAddress);

@@ -16,10 +16,11 @@ const MAX_REMEMBERED = 10_000;
  */
 const CHECKS_AT_ONCE = 2;
 /**
- * Checks that may wait for a turn. Past it a new check is refused at once (503
- * password-checks-busy) rather than queued: a spray over changing user names from many addresses
- * would otherwise make a real user's sign-in wait behind hundreds of guesses. Eight waiting is
- * about a second of argon2id work at two at once.
+ * Checks that may wait for a turn, one per client address. Past it a new check is refused at once
+ * (503 password-checks-busy) rather than queued, unless its address has had fewer checks lately
+ * than the heaviest address waiting, whose check it replaces (Gate): a spray over changing user
+ * names, from one address or many, never makes a real user's sign-in wait behind its guesses.
+ * Eight waiting is about a second of argon2id work at two at once.
  */
 export const CHECKS_WAITING = 8;
 /** Whole seconds a refused check is told to wait before trying again. */
@@ -35,27 +36,32 @@ const passwordChecksBusy = () =>
 export type PasswordAnswer = "valid" | "invalid" | "unknown-pair";
 
 /**
- * Basic passwords: argon2id checks, at most two at once and eight waiting, one per name and
- * password at a time (concurrent requests with the same pair wait for the check in flight), and
- * the pairs verified in this process remembered (by a SHA-256 of name and password, with the hash
- * they matched). A remembered pair never waits in the queue.
+ * Basic passwords: argon2id checks, at most two at once and eight waiting, fair between client
+ * addresses (the Gate), one per name and password at a time (concurrent requests with the same
+ * pair wait for the check in flight), and the pairs verified in this process remembered (by a
+ * SHA-256 of name and password, with the hash they matched). A remembered pair never waits in
+ * the queue.
  */
 export class PasswordChecks {
   private readonly verified = new Map<string, { passwordHash: string; at: number }>();
   private readonly inFlight = new Map<string, Promise<boolean>>();
-  private readonly gate = new Gate(CHECKS_AT_ONCE, CHECKS_WAITING);
+  private readonly gate: Gate;
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number) {
+    this.gate = new Gate(CHECKS_AT_ONCE, CHECKS_WAITING, passwordChecksBusy, { now });
+  }
 
   /**
-   * Whether `password` matches `passwordHash` for the pair `key`. `knownOnly`: answer only from
-   * what was verified before ("unknown-pair" otherwise), spending no argon2id work. Throws
-   * password-checks-busy (503) when the check would have to wait behind too many others.
+   * Whether `password` matches `passwordHash` for the pair `key`, asked from `client` (its
+   * address: what the queue is fair between). `knownOnly`: answer only from what was verified
+   * before ("unknown-pair" otherwise), spending no argon2id work. Throws password-checks-busy
+   * (503) when the check would have to wait behind too many others.
    */
   async check(
     key: string,
     password: string,
     passwordHash: string,
+    client: string,
     knownOnly = false,
   ): Promise<PasswordAnswer> {
     const now = this.now();
@@ -67,21 +73,21 @@ export class PasswordChecks {
     if (known && (now - seen.at < TRUSTED_MS || this.gate.full)) {
       // Refreshed off the request's path before it lapses; a failed refresh forgets the pair.
       if (now - seen.at >= REFRESH_AFTER_MS && !this.gate.full)
-        this.verify(key, password, passwordHash).catch(() => this.verified.delete(key));
+        this.verify(key, password, passwordHash, client).catch(() => this.verified.delete(key));
       return "valid";
     }
     if (knownOnly && !known) return "unknown-pair";
-    return (await this.verify(key, password, passwordHash)) ? "valid" : "invalid";
+    return (await this.verify(key, password, passwordHash, client)) ? "valid" : "invalid";
   }
 
   /** The same argon2id work as a real check, for a user name that does not exist. */
-  async waste(key: string, password: string, dummyHash: string): Promise<void> {
+  async waste(key: string, password: string, dummyHash: string, client: string): Promise<void> {
     this.verified.delete(key);
-    await this.single(`unknown ${key}`, () => Bun.password.verify(password, dummyHash));
+    await this.single(`unknown ${key}`, client, () => Bun.password.verify(password, dummyHash));
   }
 
-  private verify(key: string, password: string, passwordHash: string): Promise<boolean> {
-    return this.single(key, async () => {
+  private verify(key: string, password: string, passwordHash: string, client: string): Promise<boolean> {
+    return this.single(key, client, async () => {
       const ok = await Bun.password.verify(password, passwordHash);
       this.verified.delete(key);
       if (ok) {
@@ -93,14 +99,13 @@ export class PasswordChecks {
   }
 
   /**
-   * One check per key at a time: a second caller waits for the first's answer. A new check past
-   * the queue's bound is refused (it costs nothing, so an unknown name is refused as fast).
+   * One check per key at a time: a second caller waits for the first's answer. A new check the
+   * queue refuses costs nothing, so an unknown name is refused as fast.
    */
-  private single(key: string, check: () => Promise<boolean>): Promise<boolean> {
+  private single(key: string, client: string, check: () => Promise<boolean>): Promise<boolean> {
     let pending = this.inFlight.get(key);
     if (!pending) {
-      if (this.gate.full) throw passwordChecksBusy();
-      pending = this.gate.run(check).finally(() => this.inFlight.delete(key));
+      pending = this.gate.run(client, check).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     return pending;

@@ -244,20 +244,27 @@ export class CredentialService {
   }
 
   /**
-   * The user's credential when `password` is theirs. `knownOnly` (an address locked out after
-   * many failures): only a name and password verified before in this process is answered, with
-   * no argon2id work; any other pair is null.
+   * The user's credential when `password` is theirs, asked from `client` (an address: the
+   * password checks are shared fairly between addresses). `knownOnly` (an address locked out
+   * after many failures): only a name and password verified before in this process is answered,
+   * with no argon2id work; any other pair is null.
    */
-  async verifyBasic(name: string, password: string, knownOnly = false): Promise<Credential | null> {
+  async verifyBasic(
+    name: string,
+    password: string,
+    client: string,
+    knownOnly = false,
+  ): Promise<Credential | null> {
     const row = this.store.credentials.userNamed(name);
     const key = sha256Hex(`${name}\u0000${password}`);
     if (!row) {
       // The same argon2id work as a wrong password, so the answer's timing does not tell which
       // user names exist.
-      if (!knownOnly) await this.passwords.waste(key, password, await dummyHash());
+      if (!knownOnly) await this.passwords.waste(key, password, await dummyHash(), client);
       return null;
     }
-    if ((await this.passwords.check(key, password, row.passwordHash, knownOnly)) !== "valid") return null;
+    if ((await this.passwords.check(key, password, row.passwordHash, client, knownOnly)) !== "valid")
+      return null;
     this.lastUsed.set(row.id, { kind: "user", at: this.now() });
     return { kind: "user", id: row.id, name: row.name, scopes: credentialScopes(row.scopes) };
   }
