@@ -1054,6 +1054,28 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect(await page.locator("#audit-table tbody").textContent()).toContain("token:handheld-audit");
   });
 
+  test("the audit shows who read a car's earlier checks, and when", async () => {
+    const reader = await box.token("handheld-history", "permits:read");
+    const read = await fetch(`${server.url}/api/v1/attendants/checks?registration_number=his-123`, {
+      headers: { authorization: `Bearer ${reader}` },
+    });
+    expect(read.status).toBe(200);
+    const page = await signedIn("audit-history");
+    await page.goto(`${server.url}/#/audit`);
+    await page.waitForSelector("#audit-filter");
+    // Records are written about once a second.
+    await Bun.sleep(1500);
+    await page.fill('#audit-filter input[name="credential"]', "token:handheld-history");
+    await page.click("#audit-filter button[type=submit]");
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("#audit-table tbody tr")];
+      return rows.length === 1 && rows[0]!.textContent!.includes("HIS123");
+    });
+    const cells = await page.locator("#audit-table tbody tr td").allTextContents();
+    expect(cells.slice(1, 4)).toEqual(["token:handheld-history", "earlier checks read", "HIS123"]);
+    await page.screenshot({ path: screenshotPath("audit-checks-read"), fullPage: true });
+  });
+
   test("the audit says what each verdict told the attendant (en desk, sv phone)", async () => {
     const reader = await box.token("handheld-verdicts", "permits:read");
     expect(

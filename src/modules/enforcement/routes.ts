@@ -98,15 +98,21 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
         },
       },
     )
-    .get("/api/v1/attendants/checks", ({ query }) => enforcement.checksToday(checksTarget(query)), {
-      auth: { scope: "permits:read" },
-      query: ChecksParams,
-      response: { 200: PlateChecks },
-      detail: {
-        summary: "A car's checks today at this site (verdicts and plate lookups), newest first",
-        tags: ["permits"],
+    .get(
+      "/api/v1/attendants/checks",
+      ({ query, credential }) => enforcement.checksToday(checksTarget(query), credentialLabel(credential)),
+      {
+        auth: { scope: "permits:read" },
+        query: ChecksParams,
+        response: { 200: PlateChecks },
+        detail: {
+          summary: "A car's checks today at this site (verdicts and plate lookups), newest first",
+          description:
+            "Any permits:read credential may read any plate's checks, as it may ask any plate's verdict; each read is itself recorded in the lookup records (by: checks), so the audit shows who read a car's history and when.",
+          tags: ["permits"],
+        },
       },
-    })
+    )
     .get("/api/v1/attendants/zones", () => enforcement.knownZones(), {
       auth: { scope: "permits:read" },
       response: { 200: KnownZones },

@@ -90,9 +90,23 @@ export class Enforcement {
     });
   }
 
-  /** A car's checks today at this site, newest first. */
-  checksToday(plateNorm: string): PlateChecks {
-    return plateChecksToday(this.ctx, plateNorm, this.ctx.now());
+  /**
+   * A car's checks today at this site, newest first. Who read them is recorded as a lookup of
+   * that car: they tell where and when it was seen, which is as much about the car as a plate
+   * lookup is.
+   */
+  checksToday(plateNorm: string, credential: string): PlateChecks {
+    const at = this.ctx.now();
+    const checks = plateChecksToday(this.ctx, plateNorm, at);
+    this.ctx.lookupRecorder.record({
+      at,
+      credential,
+      by: "checks",
+      query: plateNorm,
+      results: checks.data.length,
+      verdict: null,
+    });
+    return checks;
   }
 
   /** The site's zones, for the handheld's zone field. */

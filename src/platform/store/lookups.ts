@@ -10,14 +10,15 @@ import { LOOKUP_STRETCH_BITS, permitLookups } from "./schema/index.ts";
  * statement by statement (query-plans.test.ts).
  */
 
-export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict" | "observation";
+/** `checks`: someone read a car's earlier checks (GET /api/v1/attendants/checks), itself a lookup of that car. */
+export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict" | "observation" | "checks";
 
 /** A type, not an interface: bun:sqlite binds it as named parameters. */
 export type LookupRecord = {
   at: number;
   credential: string;
   by: LookupKind;
-  /** The normalized plate or the zone number; a verdict or a mark (observation): `PLATE@ZONE`. */
+  /** The normalized plate (a plate lookup, a read of its checks) or the zone number; a verdict or a mark (observation): `PLATE@ZONE`. */
   query: string;
   results: number;
   /** A verdict's state; null for every other lookup. */

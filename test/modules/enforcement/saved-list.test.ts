@@ -385,6 +385,44 @@ describe("GET /api/v1/attendants/checks", () => {
     expect(zzz.json.data.map((c: { zone: number }) => c.zone)).toEqual([6]);
   });
 
+  test("reading a car's checks is itself recorded (who, when, which plate), in the audit and not among the car's checks", async () => {
+    const s = setup(0);
+    s.clock.set(Date.parse("2026-06-15T06:00:00Z"));
+    await online(s, "ABC123", 1001);
+    s.clock.set(Date.parse("2026-06-15T06:05:00Z"));
+    const reader = s.credentials.createToken({ name: "handheld-7", scopes: ["permits:read"] }).token;
+    const first = await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=abc-123", {
+      token: reader,
+    });
+    expect(first.json.data.length).toBe(1);
+    // Read again, before and after the records are written: the reads are not checks of the car.
+    const again = await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=ABC123", {
+      token: reader,
+    });
+    expect(again.json.data.length).toBe(1);
+    s.lookupRecorder.flush();
+    const later = await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=ABC123", {
+      token: reader,
+    });
+    expect(later.json.data.length).toBe(1);
+    s.lookupRecorder.flush();
+    const audit = await call(s.app, "GET", "/api/v1/lookups?registration_number=ABC123", { token: s.admin });
+    expect(audit.status).toBe(200);
+    const reads = audit.json.data.filter((r: { by: string }) => r.by === "checks");
+    expect(reads.length).toBe(3);
+    expect(reads[0]).toMatchObject({
+      at: "2026-06-15T06:05:00.000000Z",
+      credential: "token:handheld-7",
+      by: "checks",
+      query: "ABC123",
+      results: 1,
+      verdict: null,
+    });
+    // By who asked, too: what an operator looks for when a car's history was read.
+    const byWho = await call(s.app, "GET", "/api/v1/lookups?credential=token:handheld-7", { token: s.admin });
+    expect(byWho.json.data.map((r: { by: string }) => r.by)).toEqual(["checks", "checks", "checks"]);
+  });
+
   test("without a plate, or with one that cannot be a plate: 400", async () => {
     const s = setup(0);
     expectProblem(

@@ -29,9 +29,13 @@ export const LookupPage = t.Object({
     t.Object({
       at: t.String({ format: "date-time" }),
       credential: t.String(),
-      by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict", "observation"]),
+      by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict", "observation", "checks"], {
+        description:
+          "What was asked: a plate, a zone, a zone list, a verdict, a mark, or a car's earlier checks (checks: someone read them)",
+      }),
       query: t.String({
-        description: "The normalized plate or the zone number; a verdict or a mark (observation): PLATE@ZONE",
+        description:
+          "The normalized plate (a plate lookup, a read of its checks) or the zone number; a verdict or a mark (observation): PLATE@ZONE",
       }),
       results: Type.Integer(),
       verdict: t.Union(

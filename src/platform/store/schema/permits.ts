@@ -50,7 +50,9 @@ export const permitLookups = sqliteTable(
     id: integer().primaryKey({ autoIncrement: true }),
     at: integer().notNull(),
     credential: text().notNull(),
-    by: text({ enum: ["registration_number", "zone", "zone_list", "verdict", "observation"] }).notNull(),
+    by: text({
+      enum: ["registration_number", "zone", "zone_list", "verdict", "observation", "checks"],
+    }).notNull(),
     /** The normalized plate or the zone number asked for; a verdict or a mark: `PLATE@ZONE`. */
     query: text().notNull(),
     results: integer().notNull(),

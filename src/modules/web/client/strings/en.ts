@@ -271,6 +271,7 @@ export const en = {
   lookup_zone_list: "zone list",
   lookup_verdict: "verdict",
   lookup_observation: "mark",
+  lookup_checks: "earlier checks read",
   exportCsv: "Download CSV",
   ticketFound: "1 ticket found",
   ticketsFound: "{n} tickets found",

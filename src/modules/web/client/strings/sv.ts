@@ -273,6 +273,7 @@ export const sv: Record<Key, string> = {
   lookup_zone_list: "zonlista",
   lookup_verdict: "bedömning",
   lookup_observation: "markering",
+  lookup_checks: "tidigare kontroller lästa",
   exportCsv: "Ladda ned CSV",
   ticketFound: "1 biljett hittad",
   ticketsFound: "{n} biljetter hittade",
