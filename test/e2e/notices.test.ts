@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Box } from "../support/binary.ts";
-import { jpegHead } from "../support/photos.ts";
+import { jpegHead, notPhotos } from "../support/photos.ts";
 
 const box = new Box();
 const other = new Box();
@@ -92,5 +92,79 @@ describe("notices through the binary", () => {
     });
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(kept.photo))).toBe(true);
+  }, 30_000);
+});
+
+describe.each([
+  ["HTTPS", true],
+  ["plain HTTP", false],
+])("files that only look like photos, through the binary over %s", (_, tls) => {
+  test("each kind is refused 400 photo-invalid, saying why, and nothing lands in photos/", async () => {
+    const b = new Box();
+    try {
+      const admin = await b.token("ops", "admin");
+      const handheld = await b.token("handheld-1", "permits:read", "notices:write");
+      const server = await b.serve(tls ? [] : ["--http"]);
+      const ask = (
+        path: string,
+        token: string,
+        init: { method: string; body: string | Uint8Array; type: string },
+      ) =>
+        fetch(`${server.url}${path}`, {
+          method: init.method,
+          headers: { authorization: `Bearer ${token}`, "content-type": init.type },
+          body: init.body as BodyInit,
+          tls: { rejectUnauthorized: false },
+        });
+      const reason = JSON.stringify({ code: "no-permit", title: "No valid permit", amount: 50000 });
+      expect(
+        (
+          await ask("/api/v1/notice-reasons", admin, {
+            method: "POST",
+            body: reason,
+            type: "application/json",
+          })
+        ).status,
+      ).toBe(201);
+      const id = "e2e-not-a-photo";
+      const notice = JSON.stringify({
+        id,
+        registration_number: "ABC123",
+        zone: 1002,
+        verdict: "none",
+        reason: "no-permit",
+        observed_at: new Date().toISOString(),
+      });
+      expect(
+        (
+          await ask("/api/v1/attendants/notices", handheld, {
+            method: "POST",
+            body: notice,
+            type: "application/json",
+          })
+        ).status,
+      ).toBe(201);
+      for (const p of notPhotos()) {
+        const r = await ask(`/api/v1/attendants/notices/${id}/photos`, handheld, {
+          method: "POST",
+          body: p.bytes,
+          type: p.type,
+        });
+        const body = (await r.json()) as { type: string; detail: string };
+        expect(`${p.kind}: ${r.status} ${body.type}`).toBe(`${p.kind}: 400 /problems/photo-invalid`);
+        expect(body.detail).toContain(p.why);
+      }
+      const dir = join(b.dataDir, "photos");
+      expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+      const whole = await ask(`/api/v1/attendants/notices/${id}/photos`, handheld, {
+        method: "POST",
+        body: jpegHead(800, 600, 20_000),
+        type: "image/jpeg",
+      });
+      expect(whole.status).toBe(201);
+      expect(await server.stop("SIGTERM")).toBe(0);
+    } finally {
+      await b.cleanup();
+    }
   }, 30_000);
 });

@@ -1,3 +1,5 @@
+import { type Inflate, imageStructureProblem } from "./image-structure.ts";
+
 /**
  * Control notices (penalty notices) an attendant issues after a verdict, and the site's table of
  * reasons and amounts they are issued under. Pure: what a notice, a reason and a photo must be.
@@ -67,8 +69,11 @@ export function imageFacts(b: Uint8Array): ImageFacts | null {
   return null;
 }
 
-/** Why these bytes are not a photo a notice may carry; null when they are. */
-export function photoProblem(bytes: Uint8Array, contentType: string | null): string | null {
+/**
+ * Why these bytes are not a photo a notice may carry; null when they are: a JPEG or PNG of a
+ * size the phone sends, as its Content-Type says, and whole (image-structure.ts).
+ */
+export function photoProblem(bytes: Uint8Array, contentType: string | null, inflate: Inflate): string | null {
   if (bytes.length < PHOTO_MIN_BYTES)
     return `A photo has at least ${PHOTO_MIN_BYTES} bytes; this has ${bytes.length}`;
   if (bytes.length > PHOTO_MAX_BYTES)
@@ -81,5 +86,5 @@ export function photoProblem(bytes: Uint8Array, contentType: string | null): str
   if (facts.width < 1 || facts.height < 1) return "The image has no size";
   if (Math.max(facts.width, facts.height) > PHOTO_MAX_SIDE)
     return `A photo's longest side is at most ${PHOTO_MAX_SIDE} px; this is ${facts.width}×${facts.height}`;
-  return null;
+  return imageStructureProblem(bytes, facts.type, inflate);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { PhotoStorageFull } from "../../../src/platform/store/photos.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
-import { jpegHead, pngPhoto } from "../../support/photos.ts";
+import { jpegHead, notPhotos, pngPhoto } from "../../support/photos.ts";
 
 function setup() {
   const clock = testClock("2026-06-15T10:00:00Z");
@@ -233,6 +233,15 @@ describe("a notice's photos", () => {
     expectProblem(await sendPhoto(s, id, handheld, pngPhoto(40, 30), "image/jpeg"), 400, "photo-invalid");
     expectProblem(await sendPhoto(s, id, handheld, pngPhoto(1, 1).slice(0, 60)), 400, "photo-invalid");
     expectProblem(await sendPhoto(s, id, handheld, jpegHead(4000, 3000), "image/jpeg"), 400, "photo-invalid");
+    expect((await call(s.app, "GET", "/api/v1/notices/1", { token: admin })).json.data.photos).toEqual([]);
+  });
+
+  test("refused and nothing kept: each kind of file that only looks like a photo (docs/notices.md)", async () => {
+    const { s, admin, handheld } = await issued();
+    for (const p of notPhotos()) {
+      const refused = expectProblem(await sendPhoto(s, id, handheld, p.bytes, p.type), 400, "photo-invalid");
+      expect(`${p.kind}: ${refused.detail}`).toContain(p.why);
+    }
     expect((await call(s.app, "GET", "/api/v1/notices/1", { token: admin })).json.data.photos).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import { imageFacts, PHOTOS_PER_NOTICE, photoProblem } from "../../../domain/not
 import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate, plateFieldError } from "../../../domain/plates.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
+import { inflateWithin } from "../../../platform/inflate.ts";
 import type { StoredNotice, StoredPhoto } from "../../../platform/store/notices.ts";
 import { PhotoStorageFull } from "../../../platform/store/photos.ts";
 import type { EnforcementContext } from "../module-context.ts";
@@ -131,7 +132,7 @@ export class AttendantNotices {
     // Another handheld's notice is not this one's to add to: as if it were not there.
     if (!notice || notice.issuedBy !== actor.who)
       throw refuse("notice-not-found", `There is no notice ${id} issued by ${actor.who}`);
-    const problem = photoProblem(bytes, contentType);
+    const problem = photoProblem(bytes, contentType, inflateWithin);
     if (problem) throw refuse("photo-invalid", problem);
     if (notice.voidedAt !== null)
       throw refuse("notice-voided", `Notice ${notice.number} was voided; it takes no photos`);
