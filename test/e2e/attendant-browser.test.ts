@@ -246,6 +246,29 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await page.screenshot({ path: screenshotPath("phone-signed-out-revoked") });
   }, 60_000);
 
+  test("closing the browser and opening it again keeps the attendant signed in; a revocation still signs out", async () => {
+    const token = await rig.box.token("handheld-reopened", "permits:read");
+    const page = await signedIn("reopen", token, 1002);
+    const cookie = (await page.context().cookies()).find((c) => c.name === "parkd_session")!;
+    // A lasting cookie: 12 h from its last use, not the browser's life.
+    expect(cookie.expires * 1000).toBeGreaterThan(Date.now() + 11.9 * 3_600_000);
+    // The same profile, the browser closed and started again.
+    const again = await rig.browser("reopen");
+    await again.goto(`${rig.server.url}/`);
+    await again.waitForSelector("#plate");
+    expect(await again.locator("#token-form").count()).toBe(0);
+    expect(await again.evaluate(() => fetch("/api/v1/session").then((r) => r.status))).toBe(200);
+    expect(await check(again, "here 1")).toBe("valid_here");
+    const list = (await (await adminApi("GET", "/api/v1/tokens")).json()) as {
+      data: { id: string; name: string }[];
+    };
+    const id = list.data.find((t) => t.name === "handheld-reopened")!.id;
+    expect((await adminApi("DELETE", `/api/v1/tokens/${id}`)).status).toBe(204);
+    // The zone's feed, live again after the reopening, ends at once and the page says why.
+    await again.waitForSelector("#token-form", { timeout: 3_000 });
+    expect(await again.textContent("#signin-error")).toContain("this token was revoked");
+  }, 60_000);
+
   test("the box restarts: the handheld stays signed in, its zone feed comes back live, the saved list stays", async () => {
     const page = await signedIn("restart", tokens.attendant!, 1002);
     expect(await page.evaluate(() => caches.has("parkd-zones-v1"))).toBe(true);

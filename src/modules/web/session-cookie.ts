@@ -48,9 +48,15 @@ export const csrfRefused = () =>
     `A write through a browser session needs the header X-CSRF-Token with the session's csrf value`,
   );
 
-/** The Set-Cookie value for a new session, or (id empty) for ending one. */
-export function sessionCookie(request: Request, id: string): string {
+/**
+ * The Set-Cookie value for a session that lasts `lifeMs` more unless used, or (id empty) for
+ * ending one. A lasting cookie, not one that dies with the browser: an attendant who closes the
+ * browser and opens it again is still signed in while the session is. The page asks for its
+ * session when it starts and every half hour, and each answer sets the cookie again, so the
+ * cookie's end follows the session's idle end.
+ */
+export function sessionCookie(request: Request, id: string, lifeMs = 0): string {
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  const life = id ? "" : "; Max-Age=0";
+  const life = `; Max-Age=${id ? Math.floor(lifeMs / 1000) : 0}`;
   return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Strict${secure}${life}`;
 }

@@ -9,7 +9,7 @@ import { metaOf } from "../../platform/http/request-meta.ts";
 import { log } from "../../platform/log.ts";
 import type { WebContext } from "./deps.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
-import { CSRF_HEADER, csrfRefused, SESSION_COOKIE, sessionCookie } from "./session-cookie.ts";
+import { CSRF_HEADER, cookieValue, csrfRefused, SESSION_COOKIE, sessionCookie } from "./session-cookie.ts";
 import type { LostReason } from "./sessions.ts";
 
 const tags = ["web"];
@@ -98,8 +98,8 @@ export function sessionRoutes(ctx: WebContext) {
             CHALLENGE,
           );
         }
-        const { id, csrf } = ctx.sessions.open(credential);
-        set.headers["set-cookie"] = sessionCookie(request, id);
+        const { id, csrf, lifeMs } = ctx.sessions.open(credential);
+        set.headers["set-cookie"] = sessionCookie(request, id, lifeMs);
         set.headers["cache-control"] = "no-store";
         return answer(credential, csrf);
       },
@@ -148,6 +148,9 @@ export function sessionRoutes(ctx: WebContext) {
           });
         }
         set.headers["cache-control"] = "no-store";
+        // The cookie's end moves with the session's: closing the browser signs no one out.
+        const id = cookieValue(request, SESSION_COOKIE);
+        if (id) set.headers["set-cookie"] = sessionCookie(request, id, view.lifeMs);
         return answer(view.credential, view.csrf);
       },
       {

@@ -40,6 +40,10 @@ export const SWEEP_MS = 3_600_000;
 
 const LIFE = { idleMs: IDLE_MS, maxAgeMs: MAX_AGE_MS };
 
+/** A session made at `createdAt` and used at `at` lasts this much longer unless used again. */
+const lifeLeft = (createdAt: number, at: number) =>
+  Math.max(0, Math.min(IDLE_MS, createdAt + MAX_AGE_MS - at));
+
 /** A session as this process holds it: its newest use is here before it is in the store. */
 interface Held {
   kind: Credential["kind"];
@@ -51,6 +55,8 @@ interface Held {
 export interface SessionView {
   credential: Credential;
   csrf: string;
+  /** How long the session lasts from now unless used again: 12 h, or less near its 7 days. */
+  lifeMs: number;
 }
 
 /**
@@ -84,7 +90,7 @@ export class SessionStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  open(credential: Credential): { id: string; csrf: string } {
+  open(credential: Credential): { id: string; csrf: string; lifeMs: number } {
     const id = randomToken();
     const key = hashOf(id);
     const at = this.now();
@@ -103,7 +109,7 @@ export class SessionStore {
     );
     for (const g of gone) this.drop(g, "ended");
     this.hold(key, { kind: credential.kind, credentialId: credential.id, createdAt: at, seenAt: at });
-    return { id, csrf: csrfOf(id) };
+    return { id, csrf: csrfOf(id), lifeMs: lifeLeft(at, at) };
   }
 
   /** The session the request's cookie names, with its credential as it stands now; else null. */
@@ -126,7 +132,7 @@ export class SessionStore {
     s.seenAt = at;
     this.hold(key, s);
     this.unwritten.set(key, at);
-    return { credential, csrf: csrfOf(id) };
+    return { credential, csrf: csrfOf(id), lifeMs: lifeLeft(s.createdAt, at) };
   }
 
   private load(key: string): Held | null {

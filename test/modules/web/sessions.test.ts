@@ -20,7 +20,10 @@ describe("browser sessions", () => {
     const token = s.token("admin");
     const { cookie, csrf, res } = await signIn(s.app, { token });
     const set = res.headers.get("set-cookie")!;
-    expect(set).toMatch(/^parkd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    // A lasting cookie (12 h unless used), not one that dies with the browser.
+    expect(set).toMatch(
+      /^parkd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+    );
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.json.data).toMatchObject({ kind: "token", scopes: ["admin"] });
     expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -30,6 +33,29 @@ describe("browser sessions", () => {
     // The cookie authenticates API requests like the token would.
     expect((await call(s.app, "GET", "/api/v1/whoami", { headers: { cookie } })).status).toBe(200);
     expect((await call(s.app, "GET", "/api/v1/tokens", { headers: { cookie } })).status).toBe(200);
+  });
+
+  test("the cookie's end follows the session's: each GET of the session sets it again, up to the 7 days", async () => {
+    const clock = testClock(Date.parse("2026-06-15T06:00:00Z"));
+    const s = testApp({}, clock);
+    const { cookie } = await signIn(s.app, { token: s.token("permits:read") });
+    const maxAge = (res: { headers: Headers }) =>
+      /Max-Age=(\d+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+    clock.set(Date.parse("2026-06-15T17:00:00Z"));
+    const again = await call(s.app, "GET", SESSION, { headers: { cookie } });
+    expect(again.status).toBe(200);
+    expect((again.headers.get("set-cookie") ?? "").split(";")[0]).toBe(cookie);
+    expect(maxAge(again)).toBe("43200");
+    // Used every 11 hours for nearly a week: the cookie lasts only to the session's 7th day.
+    for (let h = 22; h < 7 * 24 - 2; h += 11) {
+      clock.set(Date.parse("2026-06-15T06:00:00Z") + h * 3_600_000);
+      expect((await call(s.app, "GET", SESSION, { headers: { cookie } })).status).toBe(200);
+    }
+    clock.set(Date.parse("2026-06-22T04:00:00Z"));
+    expect(maxAge(await call(s.app, "GET", SESSION, { headers: { cookie } }))).toBe("7200");
+    clock.set(Date.parse("2026-06-22T06:00:01Z"));
+    const gone = await call(s.app, "GET", SESSION, { headers: { cookie } });
+    expect(gone.status).toBe(401);
   });
 
   test("Secure when served over HTTPS", async () => {

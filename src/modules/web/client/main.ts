@@ -172,10 +172,19 @@ async function signOut(): Promise<void> {
   await endServerSession();
 }
 
+/** How often an open page asks for its session: each answer moves the cookie's end with the session's. */
+const SESSION_REFRESH_MS = 30 * 60_000;
+
 function started(s: Session, offline = false): void {
   setCsrf(s.csrf);
   setSessionNow(s);
   if (!offline) localStorage.setItem(LAST_SESSION, JSON.stringify({ ...s, csrf: "" }));
+  // A page left open all shift keeps its cookie as long as the box keeps the session, so that
+  // closing the browser and opening it again signs no one out. A failure here is no news: the
+  // page's own requests say when the box is gone or the session ended.
+  setInterval(() => {
+    if (navigator.onLine) void api("GET", "/api/v1/session").catch(() => {});
+  }, SESSION_REFRESH_MS);
   const admin = s.scopes.includes("admin");
   const reader = admin || s.scopes.includes("permits:read");
   const body = h("div", { class: "page", id: "page" });
