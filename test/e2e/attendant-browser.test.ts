@@ -74,6 +74,22 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     expect(await check(page, "NOPE1")).toBe("none");
   }, 60_000);
 
+  test("the zone as typed moves the live list within half a second, the field still focused", async () => {
+    const page = await signedIn("zone-keys", tokens.attendant!, 1002);
+    await page.click("#zone", { clickCount: 3 });
+    await page.keyboard.type("1001", { delay: 40 });
+    const typed = Date.now();
+    await page.waitForFunction(
+      () => document.querySelector("#zone-state")?.textContent?.includes("zone 1001"),
+      null,
+      { timeout: 2_000 },
+    );
+    expect(Date.now() - typed).toBeLessThan(500);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("zone");
+    await page.waitForSelector("#zone-state.live");
+    expect(await page.locator("#plates li", { hasText: "ELSE1" }).count()).toBe(1);
+  }, 60_000);
+
   test("the zone judged is the one in the field, typed without Show, and every verdict names it", async () => {
     const page = await signedIn("zone-typed", tokens.attendant!);
     await page.fill("#zone", "1001");

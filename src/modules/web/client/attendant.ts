@@ -54,6 +54,8 @@ const SAVED_LIST_EVERY_MS = 60_000;
 const SAVED_LIST_SOONEST_MS = 15_000;
 /** Notices waiting on the phone are offered to the box this often (and at once when back online). */
 const NOTICES_EVERY_MS = 30_000;
+/** A pause in typing the zone this long moves the live list to it. */
+const ZONE_TYPED_MS = 300;
 
 /** A change of the zone list, as the live feed sends it with ?changes=1. */
 interface ZoneChange {
@@ -853,6 +855,14 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   );
   // A zone picked or typed counts at once for the list below; the check reads the field anyway.
   zoneInput.addEventListener("change", watchTyped);
+  // The zone as typed moves the live list once typing pauses, not only when the field loses focus
+  // (the verdict already judges the zone in the field): an attendant who types a zone and looks
+  // at the list sees that zone's.
+  let typedTimer: ReturnType<typeof setTimeout> | undefined;
+  zoneInput.addEventListener("input", () => {
+    clearTimeout(typedTimer);
+    typedTimer = setTimeout(watchTyped, ZONE_TYPED_MS);
+  });
   filter.addEventListener("input", renderPlates);
   // The browser knows before the feed does: no waiting out the silence or the backoff.
   const onOffline = () => {
