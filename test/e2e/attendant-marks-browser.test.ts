@@ -98,6 +98,13 @@ describe.skipIf(skipWithoutChromium)("marking a car from the handheld, offline f
       max_time: 3600,
     });
     expect(other.status).toBe(201);
+    // Zone 1004's lot sets no limit: nothing to mark there.
+    const unlimited = await adminApi("POST", "/api/v1/parkings", {
+      ...cityLot(),
+      zone_number: 1004,
+      max_time: 0,
+    });
+    expect(unlimited.status).toBe(201);
   }, 60_000);
 
   let markedAt = "";
@@ -177,7 +184,7 @@ describe.skipIf(skipWithoutChromium)("marking a car from the handheld, offline f
     expect((await marksAtBox()).filter((m) => m.plate_norm === "LOST1")).toHaveLength(1);
   }, 120_000);
 
-  test("refused by the box (the car marked later in another zone): listed with why, not sent again, removable", async () => {
+  test("refused by the box (the car marked later in another zone): said once with why, then gone, never sent again", async () => {
     const page = await signedIn("marks-refused", tokens.issuer!, 1002);
     await waitInPage(page, async () => {
       const cache = await caches.open("parkd-zones-v1");
@@ -200,26 +207,70 @@ describe.skipIf(skipWithoutChromium)("marking a car from the handheld, offline f
     await page.context().setOffline(false);
     await page.waitForSelector("#mark-said.mark-refused", { timeout: 20_000 });
     expect(answers).toEqual([409]);
+    // Said under its verdict, once: no panel of refusals above the page.
     expect(await page.textContent("#mark-said")).toBe(
       "The box refused the mark: Marked later in another zone",
     );
-    expect(await page.textContent("#marks-waiting-list li")).toMatch(
-      /^MOVED1 Zone 1002 · marked \d\d:\d\d · Marked later in another zoneRemove$/,
-    );
-    expect(await page.textContent("#marks-waiting h2")).toBe("Marks the box refused: 1");
-    expect(await page.getAttribute("#marks-waiting-list li", "class")).toBe("refused");
+    await page.waitForFunction(() => document.querySelector<HTMLElement>("#marks-waiting")?.hidden === true);
+    expect(await waitingOnPhone(page)).toEqual([]);
     expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
     await page.screenshot({ path: screenshotPath("phone-mark-refused"), fullPage: true });
-    // Kept, never sent again: the page opened again sends nothing.
+    // Gone from the phone: the page opened again sends nothing and shows nothing of it.
     await page.reload();
-    await page.waitForSelector("#marks-waiting-list li.refused");
     await page.waitForFunction(() => localStorage.getItem("parkd.noticeReasons") !== null);
+    expect(await page.locator("#marks-waiting").isHidden()).toBe(true);
     expect(answers).toEqual([409]);
-    await page.click("#marks-waiting-list .remove-mark");
-    await page.waitForSelector("#marks-waiting", { state: "hidden" });
-    expect(await waitingOnPhone(page)).toEqual([]);
     expect((await marksAtBox()).some((m) => m.plate_norm === "MOVED1")).toBe(false);
   }, 120_000);
+
+  test("a refused mark sent from the queue while another car is shown: said once above the page, gone at the next check", async () => {
+    const page = await signedIn("marks-refused-later", tokens.issuer!, 1002);
+    await waitInPage(page, async () => {
+      const cache = await caches.open("parkd-zones-v1");
+      return !!(await cache.match("/api/v1/tickets/zone/1002/permits"));
+    });
+    const answers = await answersToMarks(page);
+    await page.context().setOffline(true);
+    expect(await check(page, "MOVED2")).toBe("not_in_list");
+    await page.click("#mark");
+    await page.waitForSelector("#mark-said.mark-waiting");
+    await Bun.sleep(1_500);
+    const elsewhere = await fetch(`${rig.server.url}/api/v1/attendants/observations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.issuer}`, "content-type": "application/json" },
+      body: JSON.stringify({ registration_number: "MOVED2", zone: 1003 }),
+    });
+    expect(elsewhere.status).toBe(201);
+    // Another car is checked (offline) before the box is back: the mark's verdict is gone.
+    expect(await check(page, "OTHER2")).toBe("not_in_list");
+    await page.context().setOffline(false);
+    await page.waitForSelector("#marks-refused li", { timeout: 20_000 });
+    expect(answers).toEqual([409]);
+    expect(await page.textContent("#marks-refused li")).toBe(
+      "The box refused the mark of MOVED2 in zone 1002: Marked later in another zone",
+    );
+    expect(await waitingOnPhone(page)).toEqual([]);
+    expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-mark-refused-later"), fullPage: true });
+    expect(await check(page, "OTHER2")).not.toBe("");
+    await page.waitForSelector("#marks-waiting", { state: "hidden" });
+  }, 120_000);
+
+  test("a zone without a time limit offers no mark; a zone with one does", async () => {
+    const page = await signedIn("marks-no-limit", tokens.issuer!, 1002);
+    await page.waitForFunction(() =>
+      (localStorage.getItem("parkd.knownZones") ?? "").includes("time_limit_seconds"),
+    );
+    expect(await check(page, "NOLIM1")).toBe("none");
+    expect(await page.locator("#mark").count()).toBe(1);
+    await page.fill("#zone", "1004");
+    await page.waitForFunction(() =>
+      document.querySelector("#zone-state")?.textContent?.includes("zone 1004"),
+    );
+    expect(await check(page, "NOLIM1")).toBe("none");
+    expect(await page.locator("#mark").count()).toBe(0);
+    expect(await page.locator("#write-notice").count()).toBe(1);
+  }, 60_000);
 
   test("the box's clock 2 h 14 min on: its verdict is OVER TIME LIMIT, seen at the time of marking", async () => {
     expect(markedAt).not.toBe("");

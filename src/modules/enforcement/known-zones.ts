@@ -1,3 +1,4 @@
+import { zoneTimeLimit } from "../../domain/permits/observations.ts";
 import type { KnownZones } from "./model.ts";
 import type { EnforcementContext } from "./module-context.ts";
 
@@ -21,21 +22,22 @@ export function knownZones(ctx: Pick<EnforcementContext, "store">, at: number): 
   const zone = (n: number) => {
     let z = zones.get(n);
     if (!z) {
-      z = { zone: n, lots: [], recent: false };
+      z = { zone: n, lots: [], recent: false, time_limit_seconds: zoneTimeLimit(lots, n) };
       zones.set(n, z);
     }
     return z;
   };
-  for (const lot of ctx.store.lots.all())
+  const lots = ctx.store.lots.all();
+  for (const lot of lots)
     zone(lot.zone_number).lots.push({
       id: lot.id,
       name: lot.name,
       locations: lot.parking_lot_location.map((l) => ({ latitude: l.latitude, longitude: l.longitude })),
     });
-  const lots = zones.size;
+  const lotZones = zones.size;
   let complete = true;
   for (const n of [...ctx.store.tickets.zonesSince(since), ...ctx.store.permits.zonesSince(since)]) {
-    if (!zones.has(n) && zones.size >= lots + KNOWN_ZONES_MAX) {
+    if (!zones.has(n) && zones.size >= lotZones + KNOWN_ZONES_MAX) {
       complete = false;
       continue;
     }

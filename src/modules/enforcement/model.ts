@@ -181,6 +181,10 @@ export const KnownZones = t.Object({
         { description: "The lots in this zone (empty: a zone with parking but no lot)" },
       ),
       recent: t.Boolean({ description: "A ticket or permit in this zone ended within 30 days or runs on" }),
+      time_limit_seconds: t.Union([Type.Integer({ minimum: 1 }), t.Null()], {
+        description:
+          "How long a car may stand in this zone (the shortest max_time of its active lots that set one); null: no limit, so no car is marked here",
+      }),
     }),
     { description: "By zone number" },
   ),

@@ -151,6 +151,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   });
   const knownList = h("datalist", { id: "known-zones" });
   let known: Map<number, KnownZones[number]> | null = null;
+  /** Each listed zone's time limit (null: none, so no marks there); a zone not in it: the box decides. */
+  let limits = new Map<number, number | null>();
   let here: { latitude: number; longitude: number } | null = null;
   /** Unknown zones the attendant said to check anyway: asked once each. */
   const confirmed = new Set<number>();
@@ -159,6 +161,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     const zones = Array.isArray(answer.data) ? answer.data : [];
     // Not all listed (a site with over a thousand zones): a zone missing is not surely a typo.
     known = answer.complete ? new Map(zones.map((z) => [z.zone, z])) : null;
+    // A list kept by an older page has no limits: then every zone is offered, as before.
+    limits = new Map(
+      zones.filter((z) => z.time_limit_seconds !== undefined).map((z) => [z.zone, z.time_limit_seconds]),
+    );
     replace(
       knownList,
       byDistance(zones, here).map((z) =>
@@ -223,6 +229,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     replace(earlier);
     replace(noticeArea);
     shownMark = null;
+    if (refusedMarks.length) {
+      refusedMarks = [];
+      void showWaiting();
+    }
     if (z === null) {
       showBlock("warn", h("p", { class: "verdict", "data-verdict": "bad_zone" }, t("zoneDigits")));
       zoneInput.focus();
@@ -374,7 +384,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
    * knows it), and sent by the queue the notices use: at once, or when the box answers again.
    */
   function markControls(plateText: string, z: number): HTMLElement | null {
-    if (!owner) return null;
+    // A zone without a time limit has nothing to mark: the box would refuse it.
+    if (!owner || (limits.has(z) && limits.get(z) === null)) return null;
     const note = h("input", {
       id: "mark-note",
       name: "mark-note",
@@ -455,6 +466,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
 
   /** The mark just made, shown under its verdict; it follows what the queue learns of it. */
   let shownMark: { id: string; show: (outcome: Sent) => void } | null = null;
+  /** Refused marks already said under their verdict. */
+  const toldRefused = new Set<string>();
+  /** Refused marks said above the page until the next check. */
+  let refusedMarks: string[] = [];
 
   function openNotice(start: NoticeStart): void {
     if (!owner) return;
@@ -501,7 +516,11 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       // The phone's storage could not be read: tried again with the next round.
     }
     const markOutcome = shownMark && sent.find((s) => s.id === shownMark?.id);
-    if (shownMark && markOutcome) shownMark.show(markOutcome);
+    if (shownMark && markOutcome) {
+      shownMark.show(markOutcome);
+      // Said under its verdict: not said again above the next one.
+      if (!markOutcome.done && markOutcome.refused) toldRefused.add(markOutcome.id);
+    }
     const mine = shownNotice;
     const outcome = mine && sent.find((s) => s.id === mine.input.id);
     if (mine && outcome)
@@ -518,7 +537,21 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   async function showWaiting(): Promise<void> {
     const left = (await waiting().catch(() => [])).filter((n) => n.owner === owner);
     const notices = left.filter((n) => !isMark(n));
-    const marks = left.filter(isMark);
+    // A mark the box refused is said once, with why, and goes: it cannot be sent again, and a
+    // panel of refusals above every later verdict only hides the verdicts.
+    for (const m of left.filter(isMark)) {
+      if (!m.refused) continue;
+      if (!toldRefused.delete(m.input.id))
+        refusedMarks.push(
+          t("markRefusedOf", {
+            plate: m.input.registration_number.toUpperCase(),
+            zone: m.input.zone,
+            why: m.refused,
+          }),
+        );
+      await discard(m.input.id).catch(() => {});
+    }
+    const marks = left.filter((m) => isMark(m) && !m.refused) as WaitingMark[];
     const refused = notices.filter((n) => n.refused).length;
     noticesWaiting.hidden = notices.length === 0;
     replace(
@@ -526,22 +559,21 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       notices.length ? t("noticesWaiting", { n: notices.length - refused }) : "",
       refused ? ` · ${t("noticesRefused", { n: refused })}` : "",
     );
-    marksWaiting.hidden = marks.length === 0;
-    const marksRefused = marks.filter((m) => m.refused).length;
+    marksWaiting.hidden = marks.length === 0 && refusedMarks.length === 0;
     replace(
       marksWaiting,
-      marks.length
+      refusedMarks.length
         ? h(
-            "h2",
-            null,
-            marks.length > marksRefused
-              ? [
-                  t("marksWaiting", { n: marks.length - marksRefused }),
-                  marksRefused ? ` · ${t("noticesRefused", { n: marksRefused })}` : "",
-                ]
-              : t("marksRefused", { n: marksRefused }),
+            "div",
+            { id: "marks-refused", role: "status" },
+            h(
+              "ul",
+              null,
+              refusedMarks.map((why) => h("li", { class: "refused" }, why)),
+            ),
           )
         : null,
+      marks.length ? h("h2", null, t("marksWaiting", { n: marks.length })) : null,
       marks.length
         ? h(
             "ul",
@@ -549,22 +581,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
             marks.map((m) =>
               h(
                 "li",
-                { class: m.refused ? "refused" : "waiting", "data-id": m.input.id },
+                { class: "waiting", "data-id": m.input.id },
                 h("span", { class: "plate-chip" }, m.input.registration_number.toUpperCase()),
                 ` ${t("zone")} ${m.input.zone} · ${t("markedAt", { time: hhmm(Date.parse(m.input.marked_at)) })}`,
-                m.refused ? h("span", { class: "why" }, ` · ${m.refused}`) : null,
-                m.refused
-                  ? h(
-                      "button",
-                      {
-                        type: "button",
-                        class: "remove-mark",
-                        "aria-label": t("markRemove", { plate: m.input.registration_number.toUpperCase() }),
-                        onclick: () => void discard(m.input.id).then(showWaiting),
-                      },
-                      t("remove"),
-                    )
-                  : null,
               ),
             ),
           )

@@ -1,6 +1,9 @@
 import type { Found, Verdict } from "./api-types.ts";
 import { type Child, h } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
+import { seenAgo, span } from "./spans.ts";
+
+export { span } from "./spans.ts";
 
 /** The interface's timestamps ("…000000Z" with microseconds) as something Date reads. */
 export function instant(s: string | null): string | null {
@@ -13,20 +16,12 @@ export function hhmm(ms: number): string {
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }
 
-/** "2 h 14 min", "2 h", "45 min": a stretch of whole minutes. */
-export function span(seconds: number): string {
-  const min = Math.floor(seconds / 60);
-  const h = Math.floor(min / 60);
-  if (h === 0) return `${min} min`;
-  return min % 60 === 0 ? `${h} h` : `${h} h ${min % 60} min`;
-}
-
 /** The mark's words: when the car was first seen in this zone today, how long ago, and the limit. */
 function markWords(v: Verdict, key: "overTimeLimit" | "markedLine"): string {
   const o = v.observation!;
   return t(key, {
     time: hhmm(Date.parse(instant(o.first_seen_at)!)),
-    ago: span(o.seen_seconds_ago),
+    ago: seenAgo(o.seen_seconds_ago, o.limit_seconds),
     limit: span(o.limit_seconds),
   });
 }
