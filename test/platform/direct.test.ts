@@ -22,6 +22,14 @@ const BURST = 100;
 const s = testApp({ rateLimitPerSecond: 1, rateLimitBurst: BURST }, clock);
 seedTicket(s.ctx, { ticketId: "T1", plate: "ABC123", zone: 1234, start: Date.parse(NOW) - 3_600_000 });
 seedTicket(s.ctx, { ticketId: "T2", plate: "ÅÄÖ 77", zone: 1234, start: Date.parse(NOW) - 7_200_000 });
+// A busy zone: its answers are large enough to go compressed.
+for (let i = 0; i < 200; i++)
+  seedTicket(s.ctx, {
+    ticketId: `B${i}`,
+    plate: `BSY${100 + i}`,
+    zone: 4321,
+    start: Date.parse(NOW) - 600_000,
+  });
 
 let appCalls = 0;
 const handle = (request: Request) => {
@@ -180,6 +188,38 @@ const cases: [string, (token: string) => string, boolean][] = [
   ],
   ["a zone list, HEAD", (t) => get(`${ZONE_LIST}1234`, reader(t)).replace(/^GET/, "HEAD"), false],
   ["a zone list, absolute-form", (t) => get(`http://box.lan${ZONE_LIST}1234`, reader(t)), true],
+  ["a busy zone", (t) => get(`${CHECK}?zone=4321`, reader(t)), true],
+  [
+    "a busy zone, br or gzip",
+    (t) => get(`${CHECK}?zone=4321`, [...reader(t), "accept-encoding: gzip, deflate, br"]),
+    true,
+  ],
+  [
+    "a busy zone, gzip alone",
+    (t) => get(`${CHECK}?zone=4321`, [...reader(t), "accept-encoding: gzip"]),
+    true,
+  ],
+  [
+    "a busy zone, br refused",
+    (t) => get(`${CHECK}?zone=4321`, [...reader(t), "accept-encoding: br;q=0, gzip;q=0.5"]),
+    true,
+  ],
+  [
+    "a busy zone, nothing it has",
+    (t) => get(`${CHECK}?zone=4321`, [...reader(t), "accept-encoding: zstd"]),
+    true,
+  ],
+  [
+    "a zone list of a busy zone, br",
+    (t) => get(`${ZONE_LIST}4321`, [...reader(t), "accept-encoding: br"]),
+    true,
+  ],
+  [
+    "a zone list of a busy zone, HEAD, br",
+    (t) => get(`${ZONE_LIST}4321`, [...reader(t), "accept-encoding: br"]).replace(/^GET/, "HEAD"),
+    false,
+  ],
+  ["healthz, br (too small to compress)", () => get("/healthz", ["accept-encoding: br"]), true],
 ];
 
 describe("direct routes answer as the app does, or leave the request to it", async () => {
@@ -248,7 +288,7 @@ describe("direct routes answer as the app does, or leave the request to it", asy
     // three plain ones first; a zone out of range, not a number, no token or no scope, none.
     const zoneLists = recordsOf(tokens.direct).filter((r) => r.startsWith("zone_list "));
     expect(zoneLists.slice(0, 3)).toEqual(["zone_list 1234 2", "zone_list 7 0", "zone_list 1234 2"]);
-    expect(zoneLists.length).toBe(12);
+    expect(zoneLists.length).toBe(14);
   });
 
   test("each direct answer is accounted under its route, as the app's", () => {

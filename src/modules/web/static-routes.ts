@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { etagOf, withEtag } from "../../platform/http/conditional.ts";
+import { keptBody } from "../../platform/http/shared-body.ts";
 import { VERSION } from "../../version.ts";
 import { clientAssets } from "./assets.macro.ts" with { type: "macro" };
 
@@ -114,6 +115,9 @@ export const FILES: Asset[] = [
   { path: "/board.css", type: "text/css; charset=utf-8", body: assets.boardCss },
 ].map((a) => ({ ...a, etag: etagOf(`${VERSION}\n${a.body}`) }));
 
+/** Each file's body as the front end sends it many times: the large ones as bytes, compressed once. */
+const KEPT = new Map(FILES.map((a) => [a.path, keptBody(a.body)]));
+
 const SECURITY_HEADERS = {
   "content-security-policy": CONTENT_SECURITY_POLICY,
   "x-content-type-options": "nosniff",
@@ -128,7 +132,11 @@ export function staticRoutes() {
     app = app.get(
       a.path,
       ({ request }) =>
-        withEtag(request, a.etag, a.body, { "content-type": a.type, ...SECURITY_HEADERS, ...a.extra }),
+        withEtag(request, a.etag, KEPT.get(a.path)!, {
+          "content-type": a.type,
+          ...SECURITY_HEADERS,
+          ...a.extra,
+        }),
       {
         detail: {
           summary:

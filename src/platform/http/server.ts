@@ -247,7 +247,7 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
     const head = c.head!;
     const meta = c.meta!;
     const keepAlive = head.keepAlive && !draining;
-    if (!c.closed) answerDirect(c, answer, meta.id, keepAlive);
+    if (!c.closed) answerDirect(c, answer, meta.id, keepAlive, headerOf(head, "accept-encoding"));
     account(route, answer.status ?? 200, meta.startedAt, c, meta);
     if (c.closed) return false;
     if (!keepAlive) {
@@ -289,7 +289,15 @@ export function startFrontEnd(opts: FrontEndOptions): Promise<FrontEnd> {
       attachMeta(request, meta);
       const response = await opts.handle(request);
       keepAlive = keepAlive && !draining;
-      await answer(c, head.method, response, meta.id, keepAlive, head.http10);
+      await answer(
+        c,
+        head.method,
+        response,
+        meta.id,
+        keepAlive,
+        head.http10,
+        headerOf(head, "accept-encoding"),
+      );
     } catch {
       keepAlive = false;
       if (!c.closed) c.write(rawProblem(problems.internal(), meta.id, extraHead));

@@ -1,3 +1,4 @@
+import { COMPRESS_FROM, chosenEncoding, compressed, compressibleType } from "./compression.ts";
 import { SLOW_READER } from "./connection-guard.ts";
 import type { DirectAnswer } from "./direct.ts";
 import { type Problem, problemContent } from "./problem.ts";
@@ -43,7 +44,10 @@ export function rawProblem(
   );
 }
 
-/** What writes an app's Response, body streams (the zone feed) included. */
+/**
+ * What writes an app's Response, body streams (the zone feed) included. `acceptEncoding`: the
+ * request's, which the body is compressed for (compression.ts).
+ */
 export async function answer(
   c: Connection,
   method: string,
@@ -51,18 +55,26 @@ export async function answer(
   requestId: string,
   keepAlive: boolean,
   http10: boolean,
+  acceptEncoding: string | null = null,
 ): Promise<void> {
   const status = response.status;
   let head = `HTTP/1.1 ${status} ${statusText(status)}\r\nx-request-id: ${requestId}\r\n${c.extraHead}`;
   let declared: string | null = null;
   let streaming = false;
   let cookies = false;
+  let contentType: string | null = null;
+  let encoded = false;
+  let vary: string | null = null;
   // One pass over the headers; Set-Cookie lines are read apart, since forEach joins them.
   response.headers.forEach((value, name) => {
     if (name === "content-length") declared = value;
     else if (name === "set-cookie") cookies = true;
+    else if (name === "vary") vary = value;
     else if (name !== "connection" && name !== "transfer-encoding" && name !== "date") {
-      if (name === "content-type") streaming = value.startsWith("text/event-stream");
+      if (name === "content-type") {
+        contentType = value;
+        streaming = value.startsWith("text/event-stream");
+      } else if (name === "content-encoding") encoded = true;
       head += `${name}: ${value}\r\n`;
     }
   });
@@ -114,9 +126,20 @@ export async function answer(
   }
   // A shared body (sharedBodyResponse) is written from its one buffer, never copied.
   const shared = sharedBodyOf(response);
-  const body = shared ?? (response.body === null ? EMPTY : await response.bytes());
-  if (status !== 204 && status !== 304 && status >= 200)
-    head += `content-length: ${declared ?? body.length}\r\n`;
+  let body = shared ?? (response.body === null ? EMPTY : await response.bytes());
+  const withBody = status !== 204 && status !== 304 && status >= 200;
+  if (withBody && !encoded && body.length >= COMPRESS_FROM && compressibleType(contentType)) {
+    vary = vary ? `${vary}, accept-encoding` : "accept-encoding";
+    const encoding = chosenEncoding(acceptEncoding);
+    if (encoding) {
+      // A HEAD is told what a GET would get: the compressed length and its encoding.
+      body = compressed(body, encoding, shared !== undefined);
+      head += `content-encoding: ${encoding}\r\n`;
+      declared = null;
+    }
+  }
+  if (vary) head += `vary: ${vary}\r\n`;
+  if (withBody) head += `content-length: ${declared ?? body.length}\r\n`;
   head += keepAlive ? KEEP_ALIVE : CLOSE;
   writeWhole(c, head, noBody ? EMPTY : body, shared !== undefined);
 }
@@ -134,6 +157,7 @@ export function answerDirect(
   direct: DirectAnswer,
   requestId: string,
   keepAlive: boolean,
+  acceptEncoding: string | null = null,
 ): void {
   const status = direct.status ?? 200;
   let fields = `content-type: ${direct.contentType}\r\n`;
@@ -142,19 +166,31 @@ export function answerDirect(
     all.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     fields = all.map(([name, value]) => `${name}: ${value}\r\n`).join("");
   }
-  const body = direct.body;
-  const text = typeof body === "string";
-  const length = text ? Buffer.byteLength(body) : body.length;
+  let body = direct.body;
+  let text = typeof body === "string";
+  let length = text ? Buffer.byteLength(body as string) : body.length;
+  // Compressed as `answer` compresses the app's Response of it, and told in the same order.
+  let coding = "";
+  if (length >= COMPRESS_FROM && compressibleType(direct.contentType)) {
+    coding = "vary: accept-encoding\r\n";
+    const encoding = chosenEncoding(acceptEncoding);
+    if (encoding) {
+      body = compressed(text ? Buffer.from(body as string, "utf8") : (body as Uint8Array), encoding, !text);
+      text = false;
+      length = body.length;
+      coding = `content-encoding: ${encoding}\r\n${coding}`;
+    }
+  }
   const head =
     `HTTP/1.1 ${status} ${statusText(status)}\r\nx-request-id: ${requestId}\r\n${c.extraHead}${fields}` +
-    `date: ${httpDate()}\r\ncontent-length: ${length}\r\n${keepAlive ? KEEP_ALIVE : CLOSE}`;
+    `date: ${httpDate()}\r\n${coding}content-length: ${length}\r\n${keepAlive ? KEEP_ALIVE : CLOSE}`;
   if (!text) {
-    writeWhole(c, head, body, true);
+    writeWhole(c, head, body as Uint8Array, typeof direct.body !== "string");
     return;
   }
   const out = Buffer.allocUnsafe(head.length + length);
   out.write(head, 0, "latin1");
-  out.write(body, head.length, "utf8");
+  out.write(body as string, head.length, "utf8");
   c.write(out);
 }
 
