@@ -25,7 +25,9 @@ describe("the web app over HTTPS", () => {
     });
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/^parkd_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+    expect(cookie).toMatch(
+      /^parkd_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=43200$/,
+    );
     const me = await fetch(`${server.url}/api/v1/session`, {
       ...insecure,
       headers: { cookie: cookie.split(";")[0]! },

@@ -2,7 +2,15 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { ZONE_DIGITS, ZONE_MAX } from "../../domain/zones.ts";
 import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
-import { ExtendedInformation, KnownZones, PlateChecks, Verdict, ZonePermits, ZonePlates } from "./model.ts";
+import {
+  ExtendedInformation,
+  KnownZones,
+  PlateChecks,
+  Verdict,
+  ZonePermitChanges,
+  ZonePermits,
+  ZonePlates,
+} from "./model.ts";
 import { verdictExamples } from "./verdict-examples.ts";
 
 const CheckPlate = t.String({
@@ -82,6 +90,42 @@ export const enforcementContract: ApiContract = {
         ],
       },
     },
+    ZonePermitChanges: {
+      schema: ZonePermitChanges,
+      example: {
+        zone: 1002,
+        since: '"1x9k2m"',
+        taken_at: "2026-06-15T10:43:00.000000Z",
+        timezone: "Europe/Stockholm",
+        grace_minutes: 10,
+        recent_hours: 24,
+        removed: ["XYZ789"],
+        plates: ["ABC124"],
+        permits: [
+          {
+            kind: "ticket",
+            id: "4712",
+            registration_number: "ABC 124",
+            plate_norm: "ABC124",
+            zone: 1002,
+            start_at: "2026-06-15T10:42:30.000000Z",
+            end_at: "2026-06-15T11:42:30.000000Z",
+            ticket_status: "running",
+            parking_lot_id: 7,
+            lot_name: "Central",
+            note: "",
+            windows: null,
+          },
+        ],
+        observations: [],
+      },
+    },
+    SavedListAnswer: {
+      schema: t.Union([ZonePermits, ZonePermitChanges], {
+        description:
+          "The whole saved list, or (with `since`, when the box still knows that version) the changes from it: the latter has `since`",
+      }),
+    },
     PlateChecks: {
       schema: PlateChecks,
       example: {
@@ -105,8 +149,9 @@ export const enforcementContract: ApiContract = {
             zone: 1001,
             lots: [{ id: 7, name: "Central", locations: [{ latitude: 59.3293, longitude: 18.0686 }] }],
             recent: true,
+            time_limit_seconds: 7200,
           },
-          { zone: 1002, lots: [], recent: true },
+          { zone: 1002, lots: [], recent: true, time_limit_seconds: null },
         ],
         complete: true,
       },
@@ -152,7 +197,7 @@ export const enforcementContract: ApiContract = {
       operationId: "listPlateChecks",
       tag: "attendant lookups",
       description:
-        "The car's checks today (since midnight, site time) at this site, newest first, from the lookup records: each verdict with its zone and state, and each check-tickets by plate. What a handheld shows beside a verdict, so an attendant can tell a returning car from a new one. Not itself recorded.",
+        "The car's checks today (since midnight, site time) at this site, newest first, from the lookup records: each verdict with its zone and state, and each check-tickets by plate. What a handheld shows beside a verdict, so an attendant can tell a returning car from a new one. Any `permits:read` credential may read any plate's checks; each read is itself recorded as a lookup of the car (`by: checks`), so the audit shows who read a car's history, and it is never listed among the car's own checks.",
       ok: { 200: { description: "Today's checks of the plate", schema: "PlateChecks" } },
     },
     "GET /api/v1/attendants/zones": {
@@ -166,9 +211,13 @@ export const enforcementContract: ApiContract = {
       operationId: "getZonePermits",
       tag: "attendant lookups",
       description:
-        "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, and the cars marked in the zone this day (their plates are among the zone's plates), with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list.",
+        "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, and the cars marked in the zone this day (their plates are among the zone's plates), with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list. One version is made per change of the zone (at most once a minute without one) and sent to every handheld from the same bytes; `taken_at` is when it was made. With `?since=ETAG` (the version the handheld holds) the answer is, while the box still knows that version, only the changes from it (`ZonePermitChanges`: the plates removed, and each plate added or changed with its whole part), which the handheld applies with the same code the box tests them with (`src/domain/permits/saved-list-changes.ts`); else the whole list.",
       ok: {
-        200: { description: "The zone's saved list", schema: "ZonePermits", headers: ["ETag"] },
+        200: {
+          description: "The zone's saved list, or the changes from the version named by `since`",
+          schema: "SavedListAnswer",
+          headers: ["ETag"],
+        },
         304: NOT_MODIFIED,
       },
       headers: IF_NONE_MATCH,

@@ -168,6 +168,39 @@ export const ZonePermits = t.Object({
 });
 export type ZonePermits = Static<typeof ZonePermits>;
 
+export const ZonePermitChanges = t.Object({
+  zone: Type.Integer(),
+  since: t.String({
+    description: "The ETag of the version these changes start from (the one the handheld holds)",
+  }),
+  taken_at: t.String({ description: "The instant the new version was made" }),
+  timezone: t.String({ description: "The site time zone (IANA), in which weekly windows are read" }),
+  grace_minutes: Type.Integer({ description: "The site's grace period (0: off)" }),
+  recent_hours: Type.Integer({ description: "How far back lookups list ended permits" }),
+  removed: t.Array(t.String(), { description: "Plates (normalized) no longer in the list" }),
+  plates: t.Array(t.String(), {
+    description:
+      "Plates (normalized) added or changed: each one's entries and mark below are its whole part now",
+  }),
+  permits: t.Array(ZonePermit, { description: "Every ticket and permit of the plates added or changed" }),
+  observations: t.Array(ZoneObservation, {
+    description: "The marks in this zone today of the plates added or changed",
+  }),
+});
+export type ZonePermitChanges = Static<typeof ZonePermitChanges>;
+
+export const SavedListParams = t.Object({
+  since: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 64,
+      examples: ['"1x9k2m"'],
+      description:
+        "The ETag of the version the handheld holds: when the box still knows it, the answer is the changes from it (ZonePermitChanges) instead of the whole list",
+    }),
+  ),
+});
+
 export const KnownZones = t.Object({
   data: t.Array(
     t.Object({

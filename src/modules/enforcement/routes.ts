@@ -14,6 +14,7 @@ import {
   KnownZones,
   LookupParams,
   PlateChecks,
+  SavedListParams,
   Verdict,
   VerdictParams,
   ZoneParams,
@@ -123,14 +124,15 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
     })
     .get(
       "/api/v1/tickets/zone/:zone/permits",
-      ({ params, request, credential }) => {
+      ({ params, query, request, credential }) => {
         const zone = pathNumber(params.zone, "zone", 0, ZONE_MAX);
-        const { body, etag } = enforcement.zonePermits(zone, credentialLabel(credential));
+        const { body, etag } = enforcement.zonePermits(zone, credentialLabel(credential), query.since);
         return withEtag(request, etag, body);
       },
       {
         auth: { scope: "permits:read" },
         params: ZoneParams,
+        query: SavedListParams,
         detail: {
           summary: "What a handheld saves to judge a zone's cars offline, as the verdict does (ETag, 304)",
           tags: ["permits"],

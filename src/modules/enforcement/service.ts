@@ -1,12 +1,14 @@
+import { changedPlates, changesOf } from "../../domain/permits/saved-list-changes.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { etagOf } from "../../platform/http/conditional.ts";
-import type { KeptBody } from "../../platform/http/shared-body.ts";
+import { type KeptBody, keptBody } from "../../platform/http/shared-body.ts";
 import { knownZones } from "./known-zones.ts";
 import type { LookupTarget } from "./lookup-params.ts";
-import type { KnownZones, PlateChecks, Verdict } from "./model.ts";
+import type { KnownZones, PlateChecks, Verdict, ZonePermitChanges } from "./model.ts";
 import type { EnforcementContext } from "./module-context.ts";
 import { plateChecksToday } from "./plate-checks.ts";
-import { zonePermits } from "./saved-list.ts";
+import { partDigest, savedListParts, zonePermits } from "./saved-list.ts";
+import { SavedListVersions } from "./saved-list-versions.ts";
 import { plateVerdict } from "./verdict.ts";
 
 /** An answer ready to send: its JSON body, and (zone list) its ETag. */
@@ -19,7 +21,19 @@ export interface LookupAnswer {
  * What an attendant's handheld asks, answered and recorded: every lookup leaves a record of who
  * asked what and how many permits it got back.
  */
+/** A zone's saved list as the read model keeps it (Enforcement.savedList). */
+interface SavedListVersion {
+  body: KeptBody;
+  etag: string;
+  results: number;
+  madeAt: number;
+  digests: ReadonlyMap<string, number>;
+  chars: number;
+}
+
 export class Enforcement {
+  private readonly versions = new SavedListVersions();
+
   constructor(private readonly ctx: EnforcementContext) {}
 
   /** check-tickets: serialized here, because checking typed rows against the response schema again
@@ -62,32 +76,75 @@ export class Enforcement {
 
   /**
    * What a handheld saves of a zone to judge its cars while the box does not answer, with its
-   * ETag; recorded as a zone list, with the plates it names as its results.
+   * ETag; recorded as a zone list, with the plates it names as its results. `since`: the ETag of
+   * the version the handheld holds; when that version is still known, the answer is the changes
+   * from it (saved-list-changes.ts) instead of the whole list.
    */
-  zonePermits(zone: number, credential: string): Required<LookupAnswer> {
+  zonePermits(zone: number, credential: string, since?: string): Required<LookupAnswer> {
     const at = this.ctx.now();
-    const list = this.savedList(zone, at);
+    const version = this.savedList(zone, at);
     this.ctx.lookupRecorder.record({
       at,
       credential,
       by: "zone_list",
       query: String(zone),
-      results: list.results,
+      results: version.results,
       verdict: null,
     });
-    // The ETag is the content's, not the instant's: unchanged content is a 304, after which the
-    // handheld knows its list is current as of now.
-    const body = `${list.body.slice(0, -1)},"taken_at":${JSON.stringify(formatMicros(at))}}`;
-    return { body, etag: list.etag };
+    const changes =
+      since === undefined || since === version.etag ? null : this.changesFrom(zone, since, version);
+    return { body: changes ?? version.body, etag: version.etag };
   }
 
-  /** A zone's saved list without its instant, kept by the read model until something it reads changes. */
-  private savedList(zone: number, at: number): { body: string; etag: string; results: number } {
+  /**
+   * A zone's saved list as made at `madeAt` and kept by the read model until something it reads
+   * changes (or the next minute): its bytes, one buffer for every handheld (and compressed once
+   * for them all), its ETag (the content's: every plate's part and the list's settings, not the
+   * instant), and each plate's digest, which is also kept a few versions on (SavedListVersions).
+   */
+  private savedList(zone: number, at: number): SavedListVersion {
     return this.ctx.readModel.savedList(zone, at, () => {
-      const { taken_at: _, ...content } = zonePermits(this.ctx, zone, at);
-      const body = JSON.stringify(content);
-      return { body, etag: etagOf(body), results: content.plates.length };
+      const { list, digests } = zonePermits(this.ctx, zone, at);
+      let tag = `${zone}|${list.timezone}|${list.grace_minutes}|${list.recent_hours}`;
+      for (const [plate, digest] of digests) tag += `|${plate}:${digest}`;
+      const etag = etagOf(tag);
+      this.versions.keep(zone, etag, digests);
+      const text = JSON.stringify(list);
+      return {
+        body: keptBody(text),
+        etag,
+        results: list.plates.length,
+        madeAt: at,
+        digests,
+        // Each plate's digest and key, besides the body, stay while the answer does.
+        chars: text.length + digests.size * 40,
+      };
     });
+  }
+
+  /**
+   * The changes from the version tagged `since` to `now`, as JSON; null when that version is no
+   * longer known, or the store no longer gives the parts `now` was made of (then the whole list).
+   */
+  private changesFrom(zone: number, since: string, now: SavedListVersion): string | null {
+    const before = this.versions.digestsOf(zone, since);
+    if (!before) return null;
+    const { removed, changed } = changedPlates(before, now.digests);
+    const parts = savedListParts(this.ctx, zone, now.madeAt, changed);
+    if (parts.some((part, i) => partDigest(part) !== now.digests.get(changed[i]!))) return null;
+    const { config } = this.ctx;
+    return JSON.stringify({
+      zone,
+      since,
+      taken_at: formatMicros(now.madeAt),
+      timezone: config.timezone,
+      grace_minutes: config.graceMinutes,
+      recent_hours: config.recentHours,
+      ...changesOf(
+        removed,
+        changed.map((plate, i) => [plate, parts[i]!] as const),
+      ),
+    } satisfies ZonePermitChanges);
   }
 
   /**

@@ -177,7 +177,11 @@ async function randomRun(cfg: {
         notes ? (id) => store.lots.get(id)?.name ?? null : null,
       );
     const savedList = (zone: number) => {
-      const { taken_at: _, ...content } = zonePermits({ store, config, readModel: live } as never, zone, now);
+      const { taken_at: _, ...content } = zonePermits(
+        { store, config, readModel: live } as never,
+        zone,
+        now,
+      ).list;
       return { body: JSON.stringify(content), results: content.plates.length };
     };
     /** Zone lists kept from one step to the next (not built again): what the checks are worth. */

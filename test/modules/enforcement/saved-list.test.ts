@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { KnownZones, PlateChecks, ZonePermits } from "../../../src/modules/enforcement/model.ts";
+import { applyChanges } from "../../../src/domain/permits/saved-list-changes.ts";
+import {
+  KnownZones,
+  PlateChecks,
+  ZonePermitChanges,
+  ZonePermits,
+} from "../../../src/modules/enforcement/model.ts";
 import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
 import { askVerdict, call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
@@ -254,6 +260,64 @@ describe("GET /api/v1/tickets/zone/{zone}/permits", () => {
     s.lookupRecorder.flush();
     const page = await call(s.app, "GET", "/api/v1/lookups?limit=10", { token: s.admin });
     expect(page.json.data[0]).toMatchObject({ by: "zone_list", query: "1002", results: 1 });
+  });
+
+  test("?since=ETAG: the changes from the version the handheld holds, which applied give the whole list", async () => {
+    const s = setup(10);
+    const send = (type: string, id: string, plate: string, zone: number, end = T0 + H) =>
+      postEvent(s, ticketEvent(type, id, zone, plate, T0 - H, end));
+    const lot = { ...cityLot(), zone_number: 1002, max_time: 7200 };
+    expect((await call(s.app, "POST", "/api/v1/parkings", { token: s.admin, body: lot })).status).toBe(201);
+    for (let i = 0; i < 30; i++) await send("TicketCreated", `z${i}`, `ZON${100 + i}`, 1002);
+    await send("TicketCreated", "x", "MOVE1", 1002);
+    const path = "/api/v1/tickets/zone/1002/permits";
+    const first = await call(s.app, "GET", path, { token: s.reader });
+    const held = first.json as ZonePermits;
+    const heldTag = first.headers.get("etag")!;
+    // A car arrives, one's ticket moves to another zone, another's is extended; a mark is made.
+    s.clock.advance(MIN);
+    await send("TicketCreated", "new", "NEW1", 1002);
+    await send("CreateOrUpdate", "x", "MOVE1", 1003);
+    await send("CreateOrUpdate", "z3", "ZON103", 1002, T0 + 3 * H);
+    expect(
+      (
+        await call(s.app, "POST", "/api/v1/attendants/observations", {
+          token: s.marker,
+          body: { registration_number: "ZON105", zone: 1002 },
+        })
+      ).status,
+    ).toBe(201);
+    const changes = await call(s.app, "GET", `${path}?since=${encodeURIComponent(heldTag)}`, {
+      token: s.reader,
+    });
+    expect(changes.status).toBe(200);
+    expect(Value.Check(ZonePermitChanges, changes.json)).toBe(true);
+    expect(changes.json).toMatchObject({
+      since: heldTag,
+      removed: ["MOVE1"],
+      plates: ["NEW1", "ZON103", "ZON105"],
+    });
+    const whole = await call(s.app, "GET", path, { token: s.reader });
+    expect(changes.headers.get("etag")).toBe(whole.headers.get("etag"));
+    const applied = applyChanges(held, changes.json as ZonePermitChanges);
+    expect({ ...held, ...applied, taken_at: whole.json.taken_at }).toEqual(whole.json);
+    // Far smaller than the list: what a handheld in a busy zone downloads each time.
+    expect(changes.text.length).toBeLessThan(whole.text.length / 4);
+    // Its current version: 304; a version the box no longer knows: the whole list.
+    const current = await call(
+      s.app,
+      "GET",
+      `${path}?since=${encodeURIComponent(whole.headers.get("etag")!)}`,
+      {
+        token: s.reader,
+        headers: { "if-none-match": whole.headers.get("etag")! },
+      },
+    );
+    expect(current.status).toBe(304);
+    const unknown = await call(s.app, "GET", `${path}?since=%22nope%22`, { token: s.reader });
+    expect(unknown.json.since).toBeUndefined();
+    expect(unknown.json.plates.length).toBe(31);
+    expectProblem(await call(s.app, "GET", `${path}?since=`, { token: s.reader }), 400, "validation");
   });
 
   test("a zone that is not a zone number is a 400", async () => {

@@ -20,6 +20,7 @@ import type {
   KnownZones as KnownZonesModel,
   PlateChecks as PlateChecksModel,
   Verdict as VerdictModel,
+  ZonePermitChanges as ZonePermitChangesModel,
   ZonePermits as ZonePermitsModel,
 } from "../../enforcement/model.ts";
 import type {
@@ -57,6 +58,7 @@ export type Session = Static<typeof SessionEnvelope>["data"];
 export type Verdict = Static<typeof VerdictModel>;
 export type Found = Static<typeof ExtendedInformation>;
 export type ZonePermits = Static<typeof ZonePermitsModel>;
+export type ZonePermitChanges = Static<typeof ZonePermitChangesModel>;
 export type KnownZones = Static<typeof KnownZonesModel>["data"];
 export type PlateChecks = Static<typeof PlateChecksModel>["data"];
 export type NoticeReasons = AttendantReasonsModel;

@@ -1,5 +1,6 @@
+import { applyChanges } from "../../../domain/permits/saved-list-changes.ts";
 import { ApiError, api, Offline, query } from "./api.ts";
-import type { Found, KnownZones, PlateChecks, Verdict, ZonePermits } from "./api-types.ts";
+import type { Found, KnownZones, PlateChecks, Verdict, ZonePermitChanges, ZonePermits } from "./api-types.ts";
 import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
 import { loadReasons, type NoticeStart, noticeForm, noticeSummary } from "./notice-form.ts";
@@ -733,7 +734,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       const kept = await savedPermits(z).catch(() => null);
       const headers: Record<string, string> = { accept: "application/json" };
       if (kept?.etag) headers["if-none-match"] = kept.etag;
-      const res = await fetch(zonePermitsPath(z), {
+      // The version held: the box answers only what changed since, while it knows that version.
+      const since = kept?.etag ? `?since=${encodeURIComponent(kept.etag)}` : "";
+      const res = await fetch(`${zonePermitsPath(z)}${since}`, {
         headers,
         credentials: "same-origin",
         cache: "no-store",
@@ -741,9 +744,18 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       });
       learnClock(res);
       if (res.status === 200) {
-        const body = await res.text();
-        await savePermits(z, body, res.headers.get("etag"));
-        saved.set(z, savedZone(JSON.parse(body) as ZonePermits));
+        const answer = (await res.json()) as ZonePermits | ZonePermitChanges;
+        let list: ZonePermits | null = null;
+        if (!("since" in answer)) list = answer;
+        else if (kept && answer.since === kept.etag) {
+          // The changes from the version held, applied by the code the box tests them with.
+          const { zone: _, since: __, removed: ___, ...now } = answer;
+          list = { ...kept.list, ...now, ...applyChanges(kept.list, answer) };
+        }
+        // Changes from a version not held here any more: the next ask takes the list whole.
+        if (!list) return;
+        await savePermits(z, JSON.stringify(list), res.headers.get("etag"));
+        saved.set(z, savedZone(list));
       } else if (res.status === 304 && kept) {
         // Unchanged, as the box says now: the list is current as of now.
         const list = { ...kept.list, taken_at: new Date(Date.now() + clockOffset()).toISOString() };
