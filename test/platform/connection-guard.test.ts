@@ -212,4 +212,21 @@ describe("ConnectionGuard", () => {
     expect(all.slice(-50).every((x) => !x.destroyed)).toBe(true);
     g.guard.stop();
   });
+
+  test("at the total limit the victim comes from the address holding the most connections, not the oldest client", () => {
+    const g = setup({ maxConnections: 5, maxPerAddress: 64 });
+    const real = g.open("10.0.0.1"); // the oldest: a handheld still in its handshake
+    const flood = [];
+    for (let i = 0; i < 4; i++) {
+      g.advance(10);
+      flood.push(g.open("10.6.6.6"));
+    }
+    for (let i = 0; i < 20; i++) {
+      g.advance(10);
+      expect(g.open("10.6.6.6").admitted).toBe(true);
+    }
+    expect(real.s.destroyed).toBe(false);
+    expect(flood.every((f) => f.s.destroyed)).toBe(true);
+    g.guard.stop();
+  });
 });

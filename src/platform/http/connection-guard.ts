@@ -238,7 +238,11 @@ export class ConnectionGuard {
         continue;
       }
       if (evicted) return true;
-      const chosen = this.oldest((c) => c.phase === "idle") ?? this.slowest();
+      const busiest = this.busiestAddress();
+      const chosen =
+        this.oldest((c) => c.phase === "idle") ??
+        (busiest === undefined ? undefined : this.slowest((c) => c.address === busiest)) ??
+        this.slowest();
       if (!chosen) return false;
       this.events.refused("evicted");
       evicted = true;
@@ -255,12 +259,32 @@ export class ConnectionGuard {
     return found;
   }
 
-  /** The connection that has kept the server waiting the longest; busy ones only while their client does not read. */
-  private slowest(): Conn | undefined {
+  /**
+   * The address holding the most connections, when it holds more than one: a flood from many
+   * addresses churns among its own connections, and a real client (one connection, perhaps still
+   * in its handshake) is not the one closed for the next of them.
+   */
+  private busiestAddress(): string | undefined {
+    let most = 1;
+    let found: string | undefined;
+    for (const [address, count] of this.perAddress)
+      if (count > most) {
+        most = count;
+        found = address;
+      }
+    return found;
+  }
+
+  /**
+   * The connection (among `which`) that has kept the server waiting the longest; busy ones only
+   * while their client does not read.
+   */
+  private slowest(which: (conn: Conn) => boolean = () => true): Conn | undefined {
     let victim: Conn | undefined;
     let victimSince = NO_DEADLINE;
     for (const conn of this.conns.values()) {
       if (conn.phase === "idle" || conn.phase === "closing") continue;
+      if (!which(conn)) continue;
       const waitingSince = conn.phase === "busy" ? (conn.blockedAt ?? NO_DEADLINE) : conn.since;
       if (waitingSince < victimSince) {
         victim = conn;
