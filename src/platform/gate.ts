@@ -4,13 +4,15 @@
  * 64 MiB for a few hundred ms), so that a burst of it queues instead of running all at once, and
  * so that one party sending many cannot make another wait behind it.
  *
- * - A turn goes to the waiting task whose party has run the fewest tasks lately (a count that
- *   halves every `halfLifeMs`), the earliest first among equals: a party that asks once goes
- *   before one that asked a hundred times this minute.
- * - With `maxWaiting` tasks waiting, a newcomer whose party has run fewer lately than the
- *   heaviest waiting party takes the place of that party's latest task (which is refused with
- *   `busy`); else the newcomer is refused. One party sending many (a burst of terminals behind
- *   one address after a restart) still queues while no one else asks.
+ * - Each party has a weight: what the caller charged it lately (`charge`: for the password
+ *   checks, each one that failed), a count that halves every `halfLifeMs`. A party's tasks that
+ *   succeed weigh nothing, so terminals behind one address that all start at once are not held
+ *   back for their number.
+ * - A turn goes to the waiting task whose party weighs least, the earliest first among equals: a
+ *   party that failed once goes before one that failed a hundred times this minute.
+ * - With `maxWaiting` tasks waiting, a newcomer whose party weighs less than the heaviest waiting
+ *   party takes the place of that party's latest task (which is refused with `busy`); else the
+ *   newcomer is refused.
  */
 export class Gate {
   private running = 0;
@@ -45,10 +47,8 @@ export class Gate {
 
   /** Runs `task` for `party` now or at its turn; rejects with `busy()` when it is refused. */
   async run<T>(party: string, task: () => Promise<T>): Promise<T> {
-    if (this.running < this.size) {
-      this.running++;
-      this.started(party);
-    } else await this.turn(party);
+    if (this.running < this.size) this.running++;
+    else await this.turn(party);
     try {
       return await task();
     } finally {
@@ -94,21 +94,21 @@ export class Gate {
       }
     }
     this.waiting.splice(this.waiting.indexOf(next), 1);
-    this.started(next.party);
     next.start();
   }
 
-  /** Tasks `party` has run lately, decayed to now. */
+  /** What `party` was charged lately, decayed to now. */
   private used(party: string): number {
     const u = this.usage.get(party);
     if (!u) return 0;
     return u.value * 2 ** (-(this.now() - u.at) / this.halfLifeMs);
   }
 
-  private started(party: string): void {
-    const value = this.used(party) + 1;
+  /** Adds `amount` to `party`'s weight (for the password checks: a check that failed). */
+  charge(party: string, amount = 1): void {
+    const value = this.used(party) + amount;
     this.usage.delete(party);
-    // The oldest party heard from goes first past the bound: its count has decayed the most.
+    // The party charged longest ago goes first past the bound: its weight has decayed the most.
     if (this.usage.size >= this.maxParties) this.usage.delete(this.usage.keys().next().value!);
     this.usage.set(party, { value, at: this.now() });
   }

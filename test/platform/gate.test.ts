@@ -40,16 +40,10 @@ describe("Gate", () => {
     expect(await Promise.all(a.slice(0, 5))).toEqual(Array(5).fill("done"));
   });
 
-  test("a turn goes to the party that has run the fewest tasks lately, not the first to wait", async () => {
+  test("a turn goes to the party that weighs least (failed least lately), not the first to wait", async () => {
     const g = setup();
-    for (let i = 0; i < 6; i++) {
-      void g.ask("A");
-      await g.endOne();
-    }
-    for (let i = 0; i < 2; i++) {
-      void g.ask("B");
-      await g.endOne();
-    }
+    for (let i = 0; i < 6; i++) g.gate.charge("A");
+    for (let i = 0; i < 2; i++) g.gate.charge("B");
     void g.ask("X1");
     void g.ask("X2");
     g.order.length = 0;
@@ -61,25 +55,35 @@ describe("Gate", () => {
     expect(g.order).toEqual(["C-late", "B-late", "A-late"]);
   });
 
+  test("tasks that succeed weigh nothing: a burst from one party is not held back for its number", async () => {
+    const g = setup();
+    for (let i = 0; i < 20; i++) {
+      void g.ask("NAT", `nat${i}`);
+      await g.endOne();
+    }
+    g.gate.charge("SPRAY");
+    void g.ask("X1");
+    void g.ask("X2");
+    g.order.length = 0;
+    void g.ask("SPRAY", "spray");
+    void g.ask("NAT", "nat-again");
+    await g.endOne();
+    expect(g.order).toEqual(["nat-again"]);
+  });
+
   test("a full queue: a lighter newcomer takes the heaviest party's place; an equal or heavier one is refused", async () => {
     const g = setup();
-    for (const [party, times] of [
-      ["S1", 4],
-      ["S2", 3],
-    ] as const)
-      for (let i = 0; i < times; i++) {
-        void g.ask(party);
-        await g.endOne();
-      }
+    for (let i = 0; i < 4; i++) g.gate.charge("S1");
+    for (let i = 0; i < 3; i++) g.gate.charge("S2");
     void g.ask("X1");
     void g.ask("X2");
     const waiting = [g.ask("S1"), g.ask("S2"), g.ask("S3")];
     expect(g.gate.full).toBe(true);
     const newcomers = [g.ask("N1"), g.ask("N2")];
-    // The heaviest waiting party gave way each time: S1 (4 runs), then S2 (3).
+    // The heaviest waiting party gave way each time: S1 (4 failures), then S2 (3).
     expect(await waiting[0]).toBe("busy");
     expect(await waiting[1]).toBe("busy");
-    // Now every waiting party has run nothing: a third newcomer is no lighter, and is refused.
+    // Now every waiting party weighs nothing: a third newcomer is no lighter, and is refused.
     expect(await g.ask("N3")).toBe("busy");
     g.order.length = 0;
     for (let i = 0; i < 5; i++) await g.endOne();
@@ -87,22 +91,18 @@ describe("Gate", () => {
     expect(await Promise.all([waiting[2], ...newcomers])).toEqual(["done", "done", "done"]);
   });
 
-  test("what a party ran long ago counts less: its weight halves every half-life", async () => {
+  test("what a party failed long ago counts less: its weight halves every half-life", async () => {
     const g = setup();
-    for (let i = 0; i < 4; i++) {
-      void g.ask("OLD", `old${i}`);
-      await g.endOne().catch(() => {});
-    }
+    for (let i = 0; i < 4; i++) g.gate.charge("OLD");
     g.advance(10 * 60_000);
-    void g.ask("NEW", "new-first");
-    await g.endOne();
+    g.gate.charge("NEW");
     void g.ask("X1");
     void g.ask("X2");
     void g.ask("NEW", "new-again");
     void g.ask("OLD", "old-again");
     g.order.length = 0;
     await g.endOne();
-    // OLD's four runs of ten minutes ago weigh 4/1024 now, NEW's one of just now weighs 1.
+    // OLD's four failures of ten minutes ago weigh 4/1024 now, NEW's one of just now weighs 1.
     expect(g.order).toEqual(["old-again"]);
     await g.endOne();
     expect(g.order).toEqual(["old-again", "new-again"]);

@@ -241,6 +241,22 @@ export function notPhotos(): {
       ),
       why: "palette",
     },
+    {
+      kind: "a PNG whose image data has a page after its end",
+      type: "image/png",
+      bytes: pngOf(
+        ["IHDR", ihdr(64, 48)],
+        ["IDAT", new Uint8Array([...deflateSync(rows(48, 64)), ...HTML])],
+        ["IEND", new Uint8Array()],
+      ),
+      why: "after its end",
+    },
+    {
+      kind: "a lossless JPEG (browsers do not show it)",
+      type: "image/jpeg",
+      bytes: patched([0xff, 0xc0, 0x00, 0x0b], [0xff, 0xc3, 0x00, 0x0b]),
+      why: "lossless",
+    },
     { kind: "a JPEG cut short", type: "image/jpeg", bytes: jpeg.subarray(0, jpeg.length - 2), why: "ends" },
     {
       kind: "a JPEG with a page after it",

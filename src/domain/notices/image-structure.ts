@@ -7,26 +7,33 @@
  * - PNG: the signature, then chunks each whole and with its CRC; IHDR first with a size, bit depth
  *   and colour type a decoder accepts; PLTE where the colour type needs one; the IDAT chunks
  *   together; IEND last and nothing after it; no critical chunk a decoder does not know; and the
- *   pixel data inflated to exactly the bytes that size needs, each row with a known filter.
- * - JPEG: SOI, then every segment whole; one frame header (SOF) with a size and 1-4 components;
+ *   pixel data inflated to exactly the bytes that size needs, each row with a known filter, and
+ *   nothing after the end of the compressed data.
+ * - JPEG: SOI, then every segment whole; one frame header (SOF) of a kind browsers decode, with a
+ *   size and 1-4 components;
  *   each scan (SOS) after it, naming the frame's components and tables that were defined; the
  *   compressed data of each scan framed (only stuffed 0xFF and restart markers inside) up to EOI,
  *   and nothing after EOI. The compressed data itself is not decoded.
  */
 
 /**
- * Inflates zlib data whole, giving up (null) on corrupt or unfinished input and past `maxBytes`
- * of output. The largest a photo's pixels may need is 1600 × 1600 × 8 bytes and a filter byte a
- * row (20 MB): held for a moment, once per PNG photo.
+ * Inflates zlib data as a stream, each piece of output to `onPiece`, none of it kept: the bytes
+ * made and the input the zlib stream took, or null when it is corrupt, unfinished or past
+ * `maxBytes` of output (src/platform/inflate.ts). A photo's pixels may need up to 1600 × 1600 × 8
+ * bytes and a filter byte a row (20 MB), which no one holds.
  */
-export type Inflate = (data: Uint8Array, maxBytes: number) => Uint8Array | null;
+export type Inflate = (
+  data: Uint8Array,
+  maxBytes: number,
+  onPiece: (piece: Uint8Array) => void,
+) => Promise<{ made: number; taken: number } | null>;
 
 /** Why the bytes are not the whole image of that type; null when they are. */
-export function imageStructureProblem(
+export async function imageStructureProblem(
   bytes: Uint8Array,
   type: "image/png" | "image/jpeg",
   inflate: Inflate,
-): string | null {
+): Promise<string | null> {
   return type === "image/png" ? pngProblem(bytes, inflate) : jpegProblem(bytes);
 }
 
@@ -66,7 +73,7 @@ const ADAM7 = [
   [0, 1, 1, 2],
 ] as const;
 
-function pngProblem(b: Uint8Array, inflate: Inflate): string | null {
+async function pngProblem(b: Uint8Array, inflate: Inflate): Promise<string | null> {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let i = 8;
   let ihdr: { width: number; height: number; depth: number; colour: number; interlace: number } | null = null;
@@ -138,18 +145,42 @@ function pngProblem(b: Uint8Array, inflate: Inflate): string | null {
       at += d.length;
     }
   }
-  const pixels = inflate(joined, expected);
-  if (pixels === null || pixels.length !== expected)
-    return `The PNG's image data does not inflate to the ${expected} bytes its size needs`;
+  // Each row's first byte is its filter (0-4): checked as the pixels stream by, none kept.
   let at = 0;
-  for (const r of rows)
-    for (let y = 0; y < r.count; y++, at += 1 + r.bytes)
-      if (pixels[at]! > 4) return "A row of the PNG's image data names a filter that does not exist";
+  let rowStart = 0;
+  let row = 0;
+  let pass = 0;
+  let badFilter = false;
+  const inflated = await inflate(joined, expected, (piece) => {
+    for (let i = 0; i < piece.length && !badFilter; ) {
+      if (at === rowStart) {
+        if (piece[i]! > 4) badFilter = true;
+        while (pass < rows.length && row >= rows[pass]!.count) {
+          pass++;
+          row = 0;
+        }
+        rowStart += 1 + (rows[pass]?.bytes ?? 0);
+        row++;
+      }
+      const step = Math.min(piece.length - i, rowStart - at);
+      at += step;
+      i += step;
+    }
+  });
+  if (badFilter) return "A row of the PNG's image data names a filter that does not exist";
+  if (inflated === null || inflated.made !== expected)
+    return `The PNG's image data does not inflate to the ${expected} bytes its size needs`;
+  if (inflated.taken !== joined.length) return "The PNG's image data has bytes after its end";
   return null;
 }
 
 /** Start-of-frame markers: SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC). */
 const isFrame = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
+/**
+ * The frames a browser decodes: baseline, extended and progressive, with Huffman or arithmetic
+ * coding. Lossless and hierarchical ones (SOF3, SOF5-7, SOF11, SOF13-15) show as broken images.
+ */
+const DECODED_FRAMES = new Set([0xc0, 0xc1, 0xc2, 0xc9, 0xca]);
 /** Frames coded with Huffman tables (the rest use arithmetic coding). */
 const isHuffmanFrame = (m: number) => m <= 0xc7;
 
@@ -180,6 +211,8 @@ function jpegProblem(b: Uint8Array): string | null {
     i += length;
     if (isFrame(marker)) {
       if (frame) return "The JPEG has a second frame header";
+      if (!DECODED_FRAMES.has(marker))
+        return `The JPEG is coded in a way browsers do not show (lossless or hierarchical, FF${hex(marker)})`;
       const count = seg[5] ?? 0;
       if (seg.length < 6 || seg.length !== 6 + 3 * count) return "The JPEG's frame header is not whole";
       if (count < 1 || count > 4) return "The JPEG's frame has no or too many components";

@@ -73,7 +73,11 @@ export function imageFacts(b: Uint8Array): ImageFacts | null {
  * Why these bytes are not a photo a notice may carry; null when they are: a JPEG or PNG of a
  * size the phone sends, as its Content-Type says, and whole (image-structure.ts).
  */
-export function photoProblem(bytes: Uint8Array, contentType: string | null, inflate: Inflate): string | null {
+export async function photoProblem(
+  bytes: Uint8Array,
+  contentType: string | null,
+  inflate: Inflate,
+): Promise<string | null> {
   if (bytes.length < PHOTO_MIN_BYTES)
     return `A photo has at least ${PHOTO_MIN_BYTES} bytes; this has ${bytes.length}`;
   if (bytes.length > PHOTO_MAX_BYTES)

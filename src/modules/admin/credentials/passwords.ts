@@ -1,5 +1,6 @@
 import { refuse } from "../../../domain/errors.ts";
 import { Gate } from "../../../platform/gate.ts";
+import { addressBucket } from "../../../platform/http/rate-limit.ts";
 
 /** A verified Basic password is trusted this long before argon2id runs again. */
 const TRUSTED_MS = 60_000;
@@ -17,9 +18,10 @@ const MAX_REMEMBERED = 10_000;
 const CHECKS_AT_ONCE = 2;
 /**
  * Checks that may wait for a turn, one per client address. Past it a new check is refused at once
- * (503 password-checks-busy) rather than queued, unless its address has had fewer checks lately
- * than the heaviest address waiting, whose check it replaces (Gate): a spray over changing user
- * names, from one address or many, never makes a real user's sign-in wait behind its guesses.
+ * (503 password-checks-busy) rather than queued, unless its address has failed fewer checks
+ * lately than the heaviest address waiting, whose check it replaces (Gate): a spray over
+ * changing user names, from one address or many, never makes a real user's sign-in wait behind
+ * its guesses.
  * Eight waiting is about a second of argon2id work at two at once.
  */
 export const CHECKS_WAITING = 8;
@@ -83,12 +85,18 @@ export class PasswordChecks {
   /** The same argon2id work as a real check, for a user name that does not exist. */
   async waste(key: string, password: string, dummyHash: string, client: string): Promise<void> {
     this.verified.delete(key);
-    await this.single(`unknown ${key}`, client, () => Bun.password.verify(password, dummyHash));
+    await this.single(`unknown ${key}`, client, async () => {
+      await Bun.password.verify(password, dummyHash);
+      // A name that does not exist is a failure like a wrong password: its address weighs more.
+      this.gate.charge(partyOf(client));
+      return false;
+    });
   }
 
   private verify(key: string, password: string, passwordHash: string, client: string): Promise<boolean> {
     return this.single(key, client, async () => {
       const ok = await Bun.password.verify(password, passwordHash);
+      if (!ok) this.gate.charge(partyOf(client));
       this.verified.delete(key);
       if (ok) {
         if (this.verified.size >= MAX_REMEMBERED) this.verified.delete(this.verified.keys().next().value!);
@@ -105,12 +113,18 @@ export class PasswordChecks {
   private single(key: string, client: string, check: () => Promise<boolean>): Promise<boolean> {
     let pending = this.inFlight.get(key);
     if (!pending) {
-      pending = this.gate.run(client, check).finally(() => this.inFlight.delete(key));
+      pending = this.gate.run(partyOf(client), check).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     return pending;
   }
 }
+
+/**
+ * What the queue is fair between: the client's address, an IPv6 one as its /64 (one host may use
+ * any address of its prefix, and would otherwise be a new party at will).
+ */
+const partyOf = (client: string) => addressBucket(client);
 
 /** A hash to check against when the user does not exist, so that the answer takes as long. */
 let dummy: Promise<string> | undefined;

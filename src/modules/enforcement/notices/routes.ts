@@ -41,8 +41,8 @@ export function noticeRoutes(ctx: EnforcementContext) {
     )
     .post(
       PHOTO_ROUTE,
-      ({ params, request, body, credential, set }) => {
-        const { photo, created } = notices.addPhoto(
+      async ({ params, request, body, credential, set }) => {
+        const { photo, created } = await notices.addPhoto(
           params.id,
           body as Uint8Array,
           request.headers.get("content-type"),

@@ -5,7 +5,7 @@ import { imageFacts, PHOTOS_PER_NOTICE, photoProblem } from "../../../domain/not
 import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate, plateFieldError } from "../../../domain/plates.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
-import { inflateWithin } from "../../../platform/inflate.ts";
+import { inflateStreaming } from "../../../platform/inflate.ts";
 import type { StoredNotice, StoredPhoto } from "../../../platform/store/notices.ts";
 import { PhotoStorageFull } from "../../../platform/store/photos.ts";
 import type { EnforcementContext } from "../module-context.ts";
@@ -121,19 +121,18 @@ export class AttendantNotices {
    * Adds a photo to a notice this credential issued. The same photo again (a retry) is answered
    * with what is stored; a fourth is refused. The file is on disk before its record commits.
    */
-  addPhoto(
+  async addPhoto(
     id: string,
     bytes: Uint8Array,
     contentType: string | null,
     actor: Actor,
-  ): { photo: ReturnType<typeof photoRef>; created: boolean } {
+  ): Promise<{ photo: ReturnType<typeof photoRef>; created: boolean }> {
     const store = this.ctx.store;
     const notice = store.notices.get(id);
     // Another handheld's notice is not this one's to add to: as if it were not there.
     if (!notice || notice.issuedBy !== actor.who)
       throw refuse("notice-not-found", `There is no notice ${id} issued by ${actor.who}`);
-    const problem = photoProblem(bytes, contentType, inflateWithin);
-    if (problem) throw refuse("photo-invalid", problem);
+    // The cheap refusals first: proving an image whole reads all of it.
     if (notice.voidedAt !== null)
       throw refuse("notice-voided", `Notice ${notice.number} was voided; it takes no photos`);
     const hash = createHash("sha256").update(bytes).digest("hex");
@@ -145,6 +144,8 @@ export class AttendantNotices {
         "too-many-photos",
         `Notice ${notice.number} already has ${held.length} photos, the most it may have`,
       );
+    const problem = await photoProblem(bytes, contentType, inflateStreaming);
+    if (problem) throw refuse("photo-invalid", problem);
     const facts = photoFacts(bytes, contentType);
     const newFile = store.notices.photoUses(hash) === 0;
     if (newFile) {
@@ -164,7 +165,10 @@ export class AttendantNotices {
     try {
       store
         .transaction(() => {
-          // Checked again under the write lock: two tries of the same photo at once store it once.
+          // Checked again under the write lock: two tries of the same photo at once store it once,
+          // and a notice voided while its photo was being read takes none.
+          if (store.notices.get(id)?.voidedAt !== null)
+            throw refuse("notice-voided", `Notice ${notice.number} was voided; it takes no photos`);
           const now = store.notices.photos(id);
           if (now.some((p) => p.hash === hash)) return;
           if (now.length >= PHOTOS_PER_NOTICE)
