@@ -158,6 +158,43 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await page.screenshot({ path: screenshotPath("phone-verdict-stale") });
   }, 60_000);
 
+  test("the saved list is kept current by its changes: a car that arrives is judged offline as the box would", async () => {
+    const page = await signedIn("saved-changes", tokens.attendant!, 1002);
+    await waitInPage(page, async () => {
+      const cache = await caches.open("parkd-zones-v1");
+      return !!(await cache.match("/api/v1/tickets/zone/1002/permits"));
+    });
+    const changes: { status: number; body: string; bytes: number }[] = [];
+    page.on("response", async (r) => {
+      if (!r.url().includes("/permits?since=")) return;
+      const body = r.status() === 200 ? await r.text() : "";
+      const bytes = Number((await r.allHeaders())["content-length"] ?? body.length);
+      changes.push({ status: r.status(), body, bytes });
+    });
+    const now = Date.now();
+    await send("D-1", "DELTA1", 1002, now - 60_000, now + 3_600_000);
+    // The feed says the zone changed; the saved list is asked for within 15 s of the last ask.
+    const deadline = Date.now() + 30_000;
+    while (!changes.some((c) => c.status === 200) && Date.now() < deadline) await Bun.sleep(250);
+    const answer = changes.find((c) => c.status === 200)!;
+    expect(answer).toBeDefined();
+    const parsed = JSON.parse(answer.body) as { since: string; plates: string[]; removed: string[] };
+    expect(parsed.plates).toEqual(["DELTA1"]);
+    expect(parsed.removed).toEqual([]);
+    await waitInPage(page, async () => {
+      const hit = await (await caches.open("parkd-zones-v1")).match("/api/v1/tickets/zone/1002/permits");
+      return !!hit && (await hit.text()).includes("DELTA1");
+    });
+    await page.context().setOffline(true);
+    try {
+      expect(await check(page, "delta 1")).toBe("valid_here");
+      expect(await page.getAttribute("#result", "class")).toContain("offline-answer");
+      expect(await check(page, "here 1")).toBe("valid_here");
+    } finally {
+      await page.context().setOffline(false);
+    }
+  }, 60_000);
+
   test("a frozen box: checks answered from the saved list within seconds, as the box would, and the list says it is not live", async () => {
     const page = await signedIn("frozen", tokens.attendant!, 1002);
     // The saved list for offline verdicts is kept once the zone is live.
