@@ -49,12 +49,15 @@ const cmd = [
   "4",
 ];
 const server = Bun.spawn(box ? box.wrap(cmd) : cmd, { cwd: dir, stdout: "ignore", stderr: "ignore", env });
-const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const rss = () =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const fds = () => readdirSync(`/proc/${server.pid}/fd`).length;
 
 const tls = (localAddress = "127.0.0.1") =>
   new Promise<Socket | null>((ok) => {
-    const s = tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false, ...{ localAddress } }, () => ok(s));
+    const s = tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false, ...{ localAddress } }, () =>
+      ok(s),
+    );
     s.on("error", () => ok(null));
   });
 

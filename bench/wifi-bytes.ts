@@ -39,8 +39,28 @@ const dir = mkdtempSync(join(tmpdir(), "parkd-wifi-"));
 const env = { PATH: "/usr/bin:/bin", TZ: "UTC" };
 const run = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: dir, env }).stdout.toString().trim();
 run([BIN, "migrate", "--data-dir", dir]);
-const handheld = run([BIN, "token", "create", "--data-dir", dir, "--name", "handheld", "--scope", "permits:read"]);
-const terminal = run([BIN, "token", "create", "--data-dir", dir, "--name", "terminal", "--scope", "tickets:write"]);
+const handheld = run([
+  BIN,
+  "token",
+  "create",
+  "--data-dir",
+  dir,
+  "--name",
+  "handheld",
+  "--scope",
+  "permits:read",
+]);
+const terminal = run([
+  BIN,
+  "token",
+  "create",
+  "--data-dir",
+  dir,
+  "--name",
+  "terminal",
+  "--scope",
+  "tickets:write",
+]);
 const now = Date.now();
 const db = new Database(join(dir, "parkd.db"));
 const insert = db.prepare(
@@ -55,15 +75,23 @@ db.transaction(() => {
 db.close();
 
 const port = await freePort();
-const server = Bun.spawn([BIN, "serve", "--http", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dir], {
-  cwd: dir,
-  env,
-  stdout: "ignore",
-  stderr: "ignore",
-});
+const server = Bun.spawn(
+  [BIN, "serve", "--http", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dir],
+  {
+    cwd: dir,
+    env,
+    stdout: "ignore",
+    stderr: "ignore",
+  },
+);
 const box = `http://127.0.0.1:${port}`;
 for (let i = 0; i < 200; i++) {
-  if (await fetch(`${box}/healthz`).then((r) => r.ok).catch(() => false)) break;
+  if (
+    await fetch(`${box}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false)
+  )
+    break;
   await Bun.sleep(50);
 }
 
@@ -152,7 +180,9 @@ while (Date.now() < busyUntil) {
   const at = Date.now();
   const fresh = sent % 2 === 0;
   const id = fresh ? `new-${sent}` : `seed-${(sent * 7919) % CARS}`;
-  const plate = fresh ? `N${String(sent).padStart(5, "0")}` : `P${String((sent * 7919) % CARS).padStart(5, "0")}`;
+  const plate = fresh
+    ? `N${String(sent).padStart(5, "0")}`
+    : `P${String((sent * 7919) % CARS).padStart(5, "0")}`;
   void fetch(`${box}/api/v1/actions/tickets`, {
     method: "POST",
     headers: { authorization: `Bearer ${terminal}`, "content-type": "application/json" },

@@ -158,6 +158,25 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await page.screenshot({ path: screenshotPath("phone-verdict-stale") });
   }, 60_000);
 
+  test("a busy zone: at most 60 plates drawn, the rest found by the filter, never drawn whole", async () => {
+    const now = Date.now();
+    for (let i = 0; i < 150; i++)
+      await send(`busy-${i}`, `BUSY${100 + i}`, 1005, now - 60_000, now + 3_600_000);
+    const page = await signedIn("busy-zone", tokens.attendant!, 1005);
+    await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 60);
+    expect(await page.textContent("#plates-more")).toBe("90 more: type part of a plate to find it");
+    // The last plate in order is not drawn; the filter finds it.
+    expect(await page.locator("#plates li", { hasText: "BUSY249" }).count()).toBe(0);
+    await page.fill("#zone-filter", "249");
+    await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 1);
+    expect(await page.textContent("#plates li")).toBe("BUSY249");
+    expect(await page.locator("#plates-more").isHidden()).toBe(true);
+    await page.fill("#zone-filter", "");
+    await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 60);
+    expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-busy-zone"), fullPage: true });
+  }, 120_000);
+
   test("the saved list is kept current by its changes: a car that arrives is judged offline as the box would", async () => {
     const page = await signedIn("saved-changes", tokens.attendant!, 1002);
     await waitInPage(page, async () => {

@@ -55,6 +55,8 @@ const SAVED_LIST_EVERY_MS = 60_000;
 const SAVED_LIST_SOONEST_MS = 15_000;
 /** Notices waiting on the phone are offered to the box this often (and at once when back online). */
 const NOTICES_EVERY_MS = 30_000;
+/** The zone's plates drawn at most; the filter finds the others. */
+const PLATES_DRAWN = 60;
 /** A pause in typing the zone this long moves the live list to it. */
 const ZONE_TYPED_MS = 300;
 
@@ -655,6 +657,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     "aria-label": t("filter"),
   });
   const plates = h("ul", { class: "plates", id: "plates" });
+  /** How many of the zone's plates are not drawn: the filter narrows to them. */
+  const platesMore = h("p", { class: "detail plates-more", id: "plates-more", hidden: true });
   let current: string[] = [];
   let feed: { close(): void } | undefined;
   let zone: number | undefined;
@@ -671,30 +675,47 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   let savedDue = 0;
   let checks = 0;
 
+  /**
+   * The zone's plates, at most PLATES_DRAWN of them (those the filter keeps): a busy zone has
+   * 20,000, and drawing them all on every change of the feed stopped the phone for seconds. The
+   * rest are searched by the filter, never drawn whole. Changes that come together are drawn once.
+   */
+  let drawing: ReturnType<typeof setTimeout> | undefined;
   const renderPlates = () => {
+    drawing ??= setTimeout(drawPlates, 0);
+  };
+  const drawPlates = () => {
+    drawing = undefined;
     const f = filter.value.replace(/[\s-]/g, "").toUpperCase();
+    const kept: string[] = [];
+    let matching = 0;
+    for (const p of current) {
+      if (f && !p.replace(/[\s-]/g, "").toUpperCase().includes(f)) continue;
+      matching++;
+      if (kept.length < PLATES_DRAWN) kept.push(p);
+    }
+    platesMore.hidden = matching <= kept.length;
+    replace(platesMore, matching > kept.length ? t("platesMore", { n: matching - kept.length }) : "");
     replace(
       plates,
-      current
-        .filter((p) => !f || p.replace(/[\s-]/g, "").toUpperCase().includes(f))
-        .map((p) =>
+      kept.map((p) =>
+        h(
+          "li",
+          null,
           h(
-            "li",
-            null,
-            h(
-              "button",
-              {
-                type: "button",
-                onclick: () => {
-                  plate.value = p;
-                  window.scrollTo(0, 0);
-                  void check(p);
-                },
+            "button",
+            {
+              type: "button",
+              onclick: () => {
+                plate.value = p;
+                window.scrollTo(0, 0);
+                void check(p);
               },
-              p,
-            ),
+            },
+            p,
           ),
         ),
+      ),
     );
   };
 
@@ -918,7 +939,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       result,
       noticeArea,
       earlier,
-      h("section", { class: "zone" }, zoneForm, zoneState, filter, plates),
+      h("section", { class: "zone" }, zoneForm, zoneState, filter, plates, platesMore),
     ),
   );
   plate.focus();

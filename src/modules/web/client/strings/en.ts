@@ -93,6 +93,7 @@ export const en = {
   noSavedList: "No saved list for this zone",
   reconnecting: "Reconnecting…",
   filter: "Filter",
+  platesMore: "{n} more: type part of a plate to find it",
   lots: "Lots",
   permits: "Permits",
   tickets: "Tickets",

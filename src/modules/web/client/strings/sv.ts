@@ -95,6 +95,7 @@ export const sv: Record<Key, string> = {
   noSavedList: "Ingen sparad lista för zonen",
   reconnecting: "Återansluter…",
   filter: "Filtrera",
+  platesMore: "{n} till: skriv en del av ett nummer för att hitta det",
   lots: "Parkeringar",
   permits: "Tillstånd",
   tickets: "Biljetter",
