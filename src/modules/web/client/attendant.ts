@@ -55,6 +55,9 @@ const SAVED_LIST_EVERY_MS = 60_000;
 const SAVED_LIST_SOONEST_MS = 15_000;
 /** Notices waiting on the phone are offered to the box this often (and at once when back online). */
 const NOTICES_EVERY_MS = 30_000;
+/** Lets the page answer what waits (a tap, a check) before the next long step. */
+const nextTask = () => new Promise<void>((go) => setTimeout(go, 0));
+
 /** The zone's plates drawn at most; the filter finds the others. */
 const PLATES_DRAWN = 60;
 /** A pause in typing the zone this long moves the live list to it. */
@@ -753,6 +756,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     refreshSaved(z);
     try {
       const kept = await savedPermits(z).catch(() => null);
+      await nextTask();
       const headers: Record<string, string> = { accept: "application/json" };
       if (kept?.etag) headers["if-none-match"] = kept.etag;
       // The version held: the box answers only what changed since, while it knows that version.
@@ -775,12 +779,20 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         }
         // Changes from a version not held here any more: the next ask takes the list whole.
         if (!list) return;
-        await savePermits(z, JSON.stringify(list), res.headers.get("etag"));
+        // A busy zone's list is megabytes: each step in a task of its own, so a check typed
+        // meanwhile is answered between them.
+        await nextTask();
+        const text = JSON.stringify(list);
+        await nextTask();
+        await savePermits(z, text, res.headers.get("etag"));
+        await nextTask();
         saved.set(z, savedZone(list));
       } else if (res.status === 304 && kept) {
         // Unchanged, as the box says now: the list is current as of now.
         const list = { ...kept.list, taken_at: new Date(Date.now() + clockOffset()).toISOString() };
+        await nextTask();
         await savePermits(z, JSON.stringify(list), kept.etag);
+        await nextTask();
         saved.set(z, savedZone(list));
       }
     } catch {
