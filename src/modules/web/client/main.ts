@@ -174,6 +174,8 @@ async function signOut(): Promise<void> {
 
 /** How often an open page asks for its session: each answer moves the cookie's end with the session's. */
 const SESSION_REFRESH_MS = 30 * 60_000;
+/** After a start on what the device held, how often the box is asked for the session until it answers. */
+const OFFLINE_START_RETRY_MS = 5_000;
 
 function started(s: Session, offline = false): void {
   setCsrf(s.csrf);
@@ -182,9 +184,26 @@ function started(s: Session, offline = false): void {
   // A page left open all shift keeps its cookie as long as the box keeps the session, so that
   // closing the browser and opening it again signs no one out. A failure here is no news: the
   // page's own requests say when the box is gone or the session ended.
+  const confirm = () =>
+    api<{ data: Session }>("GET", "/api/v1/session").then((now) => {
+      setCsrf(now.data.csrf);
+      localStorage.setItem(LAST_SESSION, JSON.stringify({ ...now.data, csrf: "" }));
+      return true;
+    });
   setInterval(() => {
-    if (navigator.onLine) void api("GET", "/api/v1/session").catch(() => {});
+    if (navigator.onLine) void confirm().catch(() => {});
   }, SESSION_REFRESH_MS);
+  // Opened on what the device held (the box did not answer in time): the csrf value the page's
+  // writes need comes once the box answers, asked every few seconds until then.
+  if (offline) {
+    const retry = setInterval(() => {
+      void confirm()
+        .then(() => clearInterval(retry))
+        .catch((e) => {
+          if (e instanceof ApiError && e.status === 401) clearInterval(retry);
+        });
+    }, OFFLINE_START_RETRY_MS);
+  }
   const admin = s.scopes.includes("admin");
   const reader = admin || s.scopes.includes("permits:read");
   const body = h("div", { class: "page", id: "page" });
@@ -262,8 +281,12 @@ function started(s: Session, offline = false): void {
   route();
 }
 
-/** How long the page waits for the box at start before opening on what the device holds. */
-const BOOT_TIMEOUT_MS = 4_000;
+/**
+ * How long the page waits for the box at start before opening on what the device holds: with the
+ * service worker's 0.8 s for the page itself, a reload on a frozen box shows the check page
+ * within 4 s.
+ */
+const BOOT_TIMEOUT_MS = 2_000;
 
 async function boot(): Promise<void> {
   onUnauthorized(() => void sessionLost());

@@ -22,7 +22,12 @@ declare const self: {
 };
 
 const SHELL = "parkd-shell-v2";
-/** How long the network may take before the kept copy answers (when there is one). */
+/**
+ * How long the network may take before the kept copy answers (when there is one): the page itself
+ * 0.8 s (the box is on the LAN; one that takes longer is frozen or out of reach, and a reload
+ * then shows the check page within a few seconds, not after a wait per file), a zone list 4 s.
+ */
+const PAGE_WAIT_MS = 800;
 const NETWORK_WAIT_MS = 4_000;
 const ZONE_LIST = /^\/api\/v1\/tickets\/zone\/\d+$/;
 
@@ -69,13 +74,14 @@ async function networkFirst(
   cacheName: string,
   key: string,
   stamp: boolean,
+  waitMs = NETWORK_WAIT_MS,
 ): Promise<Response> {
   const cache = await caches.open(cacheName);
   try {
     // A frozen box holds the request open without answering: past a few seconds the kept copy
     // is served, so the app still opens on a handheld whose box hangs.
     const kept = await cache.match(key);
-    const res = await fetch(request, kept ? { signal: AbortSignal.timeout(NETWORK_WAIT_MS) } : undefined);
+    const res = await fetch(request, kept ? { signal: AbortSignal.timeout(waitMs) } : undefined);
     if (res.ok) {
       if (stamp) {
         const headers = new Headers(res.headers);
@@ -91,6 +97,16 @@ async function networkFirst(
   }
 }
 
+/** A file that never changes under its address: kept, else fetched and kept. */
+async function keptFirst(request: Request, key: string): Promise<Response> {
+  const cache = await caches.open(SHELL);
+  const hit = await cache.match(key);
+  if (hit) return hit;
+  const res = await fetch(request);
+  if (res.ok) await cache.put(key, res.clone());
+  return res;
+}
+
 self.addEventListener("fetch", (e) => {
   const request = e.request;
   if (request.method !== "GET") return;
@@ -99,11 +115,14 @@ self.addEventListener("fetch", (e) => {
   // The app's own pages only, each under its own key: any other page opened on this origin
   // (/healthz, /docs, an API answer) goes to the network and is never kept as the app.
   if (url.pathname === "/" || url.pathname === "/board") {
-    e.respondWith(networkFirst(request, SHELL, url.pathname, false));
+    e.respondWith(networkFirst(request, SHELL, url.pathname, false, PAGE_WAIT_MS));
     return;
   }
   if (/^\/(app\.js|app\.css|board\.js|board\.css|manifest\.webmanifest|icon\.svg)$/.test(url.pathname)) {
-    e.respondWith(networkFirst(request, SHELL, url.pathname + url.search, false));
+    // A file named with its version (?v=, the hash of its bytes) never changes: the kept copy
+    // answers at once, with no wait on a box that may be frozen.
+    if (url.searchParams.has("v")) e.respondWith(keptFirst(request, url.pathname + url.search));
+    else e.respondWith(networkFirst(request, SHELL, url.pathname + url.search, false));
     return;
   }
   if (ZONE_LIST.test(url.pathname)) e.respondWith(networkFirst(request, ZONE_CACHE, url.pathname, true));
