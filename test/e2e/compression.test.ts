@@ -146,3 +146,67 @@ describe.each([
     expect(await server.stop("SIGTERM")).toBe(0);
   }, 60_000);
 });
+
+describe("one saved list per version, shared", () => {
+  test("192 handhelds asking the 20,000-car zone's saved list and reading none of it: the box grows by less than 64 MB", async () => {
+    const box = newBox();
+    const token = await box.token("handheld", "permits:read");
+    const db = new Database(join(box.dataDir, "parkd.db"));
+    const now = Date.now();
+    const insert = db.prepare(
+      "INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at) VALUES (?, 1234, ?, ?, ?, ?, 'running', ?, ?)",
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 20_000; i++) {
+        const plate = `BIG${String(i).padStart(5, "0")}`;
+        insert.run(`big-${i}`, now - 60_000, now + 3_600_000 + i * 1000, plate, plate, now, now);
+      }
+    })();
+    db.close();
+    const server = await box.serve(["--http"]);
+    const ask = (encoding: string) =>
+      `GET /api/v1/tickets/zone/1234/permits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${encoding}\r\n`;
+    // Made once before the flood, as a handheld's first ask makes it.
+    const whole = await raw(server, false, "GET", "/api/v1/tickets/zone/1234/permits", [
+      `Authorization: Bearer ${token}`,
+    ]);
+    expect(whole.body.length).toBeGreaterThan(2_000_000);
+    await Bun.sleep(500);
+    const rss = () =>
+      Number(
+        /VmRSS:\s+(\d+) kB/.exec(
+          require("node:fs").readFileSync(`/proc/${server.pid}/status`, "utf8"),
+        )?.[1] ?? 0,
+      ) / 1024;
+    const before = rss();
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < 192; i++) {
+        const s = await new Promise<Socket>((resolve) => {
+          const c = connect(
+            { port: server.port, host: "127.0.0.1", localAddress: `127.0.0.${2 + (i % 3)}` },
+            () => resolve(c),
+          );
+          c.on("error", () => resolve(c));
+        });
+        s.pause();
+        // A third take it whole, a third br, a third gzip: each form is one buffer for all.
+        s.write(
+          ask(i % 3 === 0 ? "" : i % 3 === 1 ? "Accept-Encoding: br\r\n" : "Accept-Encoding: gzip\r\n"),
+        );
+        sockets.push(s);
+      }
+      let peak = before;
+      for (let i = 0; i < 30; i++) {
+        peak = Math.max(peak, rss());
+        await Bun.sleep(100);
+      }
+      expect(peak - before).toBeLessThan(64);
+      const ok = await raw(server, false, "GET", "/healthz");
+      expect(ok.status).toBe(200);
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
+    expect(await server.stop("SIGTERM")).toBe(0);
+  }, 60_000);
+});
