@@ -29,7 +29,14 @@ interface SavedListVersion {
   madeAt: number;
   digests: ReadonlyMap<string, number>;
   chars: number;
+  /** The changes to it from the versions handhelds held, each made once (null: the whole list). */
+  changes: Map<string, KeptBody | null>;
 }
+
+/** Past this share of a list's plates changed, the whole list is sent: it is made and compressed once. */
+const CHANGES_AT_MOST = 0.25;
+/** Changes answers kept with a version, one per version held: with CHANGES_AT_MOST, at most the list's size again. */
+const CHANGES_KEPT = 4;
 
 export class Enforcement {
   private readonly versions = new SavedListVersions();
@@ -116,6 +123,7 @@ export class Enforcement {
         results: list.plates.length,
         madeAt: at,
         digests,
+        changes: new Map(),
         // Each plate's digest and key, besides the body, stay while the answer does.
         chars: text.length + digests.size * 40,
       };
@@ -124,16 +132,29 @@ export class Enforcement {
 
   /**
    * The changes from the version tagged `since` to `now`, as JSON; null when that version is no
-   * longer known, or the store no longer gives the parts `now` was made of (then the whole list).
+   * longer known, when so much changed that the whole list (made once, kept compressed for every
+   * handheld) is as cheap, or when the store no longer gives the parts `now` was made of. Made
+   * once per version held and kept with `now`: the handhelds coming back in the morning with
+   * yesterday's version are answered from one.
    */
-  private changesFrom(zone: number, since: string, now: SavedListVersion): string | null {
+  private changesFrom(zone: number, since: string, now: SavedListVersion): KeptBody | null {
+    const made = now.changes.get(since);
+    if (made !== undefined) return made;
+    const answer = this.changesAnswer(zone, since, now);
+    if (now.changes.size >= CHANGES_KEPT) now.changes.delete(now.changes.keys().next().value!);
+    now.changes.set(since, answer);
+    return answer;
+  }
+
+  private changesAnswer(zone: number, since: string, now: SavedListVersion): KeptBody | null {
     const before = this.versions.digestsOf(zone, since);
     if (!before) return null;
     const { removed, changed } = changedPlates(before, now.digests);
+    if (removed.length + changed.length > now.digests.size * CHANGES_AT_MOST) return null;
     const parts = savedListParts(this.ctx, zone, now.madeAt, changed);
     if (parts.some((part, i) => partDigest(part) !== now.digests.get(changed[i]!))) return null;
     const { config } = this.ctx;
-    return JSON.stringify({
+    const text = JSON.stringify({
       zone,
       since,
       taken_at: formatMicros(now.madeAt),
@@ -145,6 +166,7 @@ export class Enforcement {
         changed.map((plate, i) => [plate, parts[i]!] as const),
       ),
     } satisfies ZonePermitChanges);
+    return keptBody(text);
   }
 
   /**

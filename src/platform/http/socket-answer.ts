@@ -138,6 +138,8 @@ export async function answer(
       declared = null;
     }
   }
+  // A 304 says what the answer it stands for would: that answer varied by encoding.
+  if (status === 304 && !vary) vary = "accept-encoding";
   if (vary) head += `vary: ${vary}\r\n`;
   if (withBody) head += `content-length: ${declared ?? body.length}\r\n`;
   head += keepAlive ? KEEP_ALIVE : CLOSE;

@@ -314,9 +314,22 @@ describe("GET /api/v1/tickets/zone/{zone}/permits", () => {
       },
     );
     expect(current.status).toBe(304);
+    // The same version asked again: the same changes, made once.
+    const twice = await call(s.app, "GET", `${path}?since=${encodeURIComponent(heldTag)}`, {
+      token: s.reader,
+    });
+    expect(twice.text).toBe(changes.text);
+    // Over a quarter of the list changed: the whole list, made and compressed once for all.
+    const wholeTag = whole.headers.get("etag")!;
+    for (let i = 0; i < 20; i++) await send("TicketCreated", `m${i}`, `MANY${100 + i}`, 1002);
+    const many = await call(s.app, "GET", `${path}?since=${encodeURIComponent(wholeTag)}`, {
+      token: s.reader,
+    });
+    expect(many.json.since).toBeUndefined();
+    expect(many.json.plates.length).toBe(51);
     const unknown = await call(s.app, "GET", `${path}?since=%22nope%22`, { token: s.reader });
     expect(unknown.json.since).toBeUndefined();
-    expect(unknown.json.plates.length).toBe(31);
+    expect(unknown.json.plates.length).toBe(51);
     expectProblem(await call(s.app, "GET", `${path}?since=`, { token: s.reader }), 400, "validation");
   });
 

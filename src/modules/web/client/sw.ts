@@ -75,26 +75,36 @@ async function networkFirst(
   key: string,
   stamp: boolean,
   waitMs = NETWORK_WAIT_MS,
+  keepGoing?: (p: Promise<unknown>) => void,
 ): Promise<Response> {
   const cache = await caches.open(cacheName);
-  try {
-    // A frozen box holds the request open without answering: past a few seconds the kept copy
-    // is served, so the app still opens on a handheld whose box hangs.
-    const kept = await cache.match(key);
-    const res = await fetch(request, kept ? { signal: AbortSignal.timeout(waitMs) } : undefined);
-    if (res.ok) {
-      if (stamp) {
-        const headers = new Headers(res.headers);
-        headers.set(SAVED_AT, String(Date.now()));
-        await cache.put(key, new Response(await res.clone().arrayBuffer(), { status: 200, headers }));
-      } else await cache.put(key, res.clone());
-    }
+  const kept = await cache.match(key);
+  const keep = async (res: Response) => {
+    if (!res.ok) return;
+    if (stamp) {
+      const headers = new Headers(res.headers);
+      headers.set(SAVED_AT, String(Date.now()));
+      await cache.put(key, new Response(await res.clone().arrayBuffer(), { status: 200, headers }));
+    } else await cache.put(key, res.clone());
+  };
+  if (!kept) {
+    const res = await fetch(request);
+    await keep(res);
     return res;
-  } catch (e) {
-    const hit = await cache.match(key);
-    if (hit) return hit;
-    throw e;
   }
+  // A frozen box holds the request open without answering: past a few seconds the kept copy is
+  // served, so the app still opens on a handheld whose box hangs. The request goes on (the page
+  // only, `keepGoing`), so a box merely slow still renews the kept copy for the next time.
+  const fetched = fetch(request, keepGoing ? undefined : { signal: AbortSignal.timeout(waitMs) }).then(
+    async (res) => {
+      await keep(res);
+      return res;
+    },
+  );
+  keepGoing?.(fetched.catch(() => {}));
+  const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), waitMs));
+  const first = await Promise.race([fetched.catch(() => null), late]);
+  return first ?? kept;
 }
 
 /** A file that never changes under its address: kept, else fetched and kept. */
@@ -115,7 +125,7 @@ self.addEventListener("fetch", (e) => {
   // The app's own pages only, each under its own key: any other page opened on this origin
   // (/healthz, /docs, an API answer) goes to the network and is never kept as the app.
   if (url.pathname === "/" || url.pathname === "/board") {
-    e.respondWith(networkFirst(request, SHELL, url.pathname, false, PAGE_WAIT_MS));
+    e.respondWith(networkFirst(request, SHELL, url.pathname, false, PAGE_WAIT_MS, (p) => e.waitUntil(p)));
     return;
   }
   if (/^\/(app\.js|app\.css|board\.js|board\.css|manifest\.webmanifest|icon\.svg)$/.test(url.pathname)) {
