@@ -683,12 +683,14 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
    * 20,000, and drawing them all on every change of the feed stopped the phone for seconds. The
    * rest are searched by the filter, never drawn whole. Changes that come together are drawn once.
    */
-  let drawing: ReturnType<typeof setTimeout> | undefined;
+  let drawDue = false;
   const renderPlates = () => {
-    drawing ??= setTimeout(drawPlates, 0);
+    if (drawDue) return;
+    drawDue = true;
+    setTimeout(drawPlates, 0);
   };
   const drawPlates = () => {
-    drawing = undefined;
+    drawDue = false;
     const f = filter.value.replace(/[\s-]/g, "").toUpperCase();
     const kept: string[] = [];
     let matching = 0;
