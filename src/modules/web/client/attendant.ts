@@ -670,6 +670,11 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   /** The feed is delivering: the list shown is the box's, not the saved one. */
   let live = false;
   const saved = new Map<number, SavedZone>();
+  /**
+   * The watched zone's saved list as last kept, parsed: read back from the Cache API only when the
+   * page starts or the zone changes (a busy zone's list is megabytes of JSON to parse).
+   */
+  let heldList: { zone: number; list: ZonePermits; etag: string | null } | null = null;
   let savedTimer: ReturnType<typeof setTimeout> | undefined;
   let savedAsking = false;
   /** Asked while an ask was on its way (a mark made meanwhile): ask once more after it. */
@@ -757,7 +762,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     lastAsked = Date.now();
     refreshSaved(z);
     try {
-      const kept = await savedPermits(z).catch(() => null);
+      const kept = heldList?.zone === z ? heldList : await savedPermits(z).catch(() => null);
       await nextTask();
       const headers: Record<string, string> = { accept: "application/json" };
       if (kept?.etag) headers["if-none-match"] = kept.etag;
@@ -787,6 +792,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         const text = JSON.stringify(list);
         await nextTask();
         await savePermits(z, text, res.headers.get("etag"));
+        heldList = { zone: z, list, etag: res.headers.get("etag") };
         await nextTask();
         saved.set(z, savedZone(list));
       } else if (res.status === 304 && kept) {
@@ -794,6 +800,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         const list = { ...kept.list, taken_at: new Date(Date.now() + clockOffset()).toISOString() };
         await nextTask();
         await savePermits(z, JSON.stringify(list), kept.etag);
+        heldList = { zone: z, list, etag: kept.etag };
         await nextTask();
         saved.set(z, savedZone(list));
       }
