@@ -45,19 +45,17 @@ function observationEntry(o: Observation): ZonePermits["observations"][number] {
 
 type Part = PlatePart<ZonePermits["permits"][number], ZonePermits["observations"][number]>;
 
-/** What the saved list's plates are, at `at`: its plates in order, and the zone's marks by plate. */
-function savedListPlates(
-  ctx: Pick<EnforcementContext, "store" | "config" | "readModel">,
+/**
+ * The zone's marks of `at`'s day by plate. A mark elsewhere replaces the car's mark here (one a
+ * car and day), so these are all the marks of its plates the verdict here reads.
+ */
+function zoneMarks(
+  ctx: Pick<EnforcementContext, "store" | "config">,
   zone: number,
   at: number,
-): { plates: string[]; marks: Map<string, Observation>; cutoff: number } {
-  const cutoff = verdictCutoff(at, ctx.config);
-  // A mark elsewhere replaces the car's mark here (one a car and day), so the zone's marks are
-  // all the marks of its plates the verdict here reads.
+): Map<string, Observation> {
   const marked = ctx.store.observations.inZoneOn(zone, startOfDay(at, ctx.config.timezone));
-  const marks = new Map(marked.map((o) => [o.plateNorm, o]));
-  const plates = [...new Set([...ctx.readModel.platesInZone(zone, cutoff, at), ...marks.keys()])].sort();
-  return { plates, marks, cutoff };
+  return new Map(marked.map((o) => [o.plateNorm, o]));
 }
 
 /** A plate's part of the saved list at `at`: every ticket and permit it holds, and its mark here. */
@@ -91,7 +89,9 @@ export function zonePermits(
   zone: number,
   at: number,
 ): { list: ZonePermits; digests: Map<string, number> } {
-  const { plates, marks, cutoff } = savedListPlates(ctx, zone, at);
+  const cutoff = verdictCutoff(at, ctx.config);
+  const marks = zoneMarks(ctx, zone, at);
+  const plates = [...new Set([...ctx.readModel.platesInZone(zone, cutoff, at), ...marks.keys()])].sort();
   const permits: ZonePermits["permits"] = [];
   const observations: ZonePermits["observations"] = [];
   const digests = new Map<string, number>();
@@ -128,11 +128,7 @@ export function savedListParts(
   plates: readonly string[],
 ): Part[] {
   const cutoff = verdictCutoff(at, ctx.config);
-  const marks = new Map(
-    ctx.store.observations
-      .inZoneOn(zone, startOfDay(at, ctx.config.timezone))
-      .map((o) => [o.plateNorm, o] as const),
-  );
+  const marks = zoneMarks(ctx, zone, at);
   return plates.map((plateNorm) => platePart(ctx, plateNorm, at, cutoff, marks.get(plateNorm)));
 }
 

@@ -17,10 +17,6 @@ export interface LookupAnswer {
   etag?: string;
 }
 
-/**
- * What an attendant's handheld asks, answered and recorded: every lookup leaves a record of who
- * asked what and how many permits it got back.
- */
 /** A zone's saved list as the read model keeps it (Enforcement.savedList). */
 interface SavedListVersion {
   body: KeptBody;
@@ -38,6 +34,10 @@ const CHANGES_AT_MOST = 0.25;
 /** Changes answers kept with a version, one per version held: with CHANGES_AT_MOST, at most the list's size again. */
 const CHANGES_KEPT = 4;
 
+/**
+ * What an attendant's handheld asks, answered and recorded: every lookup leaves a record of who
+ * asked what and how many permits it got back.
+ */
 export class Enforcement {
   private readonly versions = new SavedListVersions();
 

@@ -69,6 +69,20 @@ export function compressibleType(contentType: string | null | undefined): boolea
   );
 }
 
+/**
+ * How an answer of `length` bytes and `contentType` goes out: whether it varies by encoding (it
+ * is one that gets compressed), and the encoding the request allows (null: as it is). The one
+ * rule for the app's answers and the direct ones.
+ */
+export function encodingFor(
+  length: number,
+  contentType: string | null | undefined,
+  acceptEncoding: string | null | undefined,
+): { varies: boolean; encoding: Encoding | null } {
+  if (length < COMPRESS_FROM || !compressibleType(contentType)) return { varies: false, encoding: null };
+  return { varies: true, encoding: chosenEncoding(acceptEncoding) };
+}
+
 const kept = new WeakMap<Uint8Array, Partial<Record<Encoding, Uint8Array<ArrayBuffer>>>>();
 
 /**

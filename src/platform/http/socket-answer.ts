@@ -1,4 +1,4 @@
-import { COMPRESS_FROM, chosenEncoding, compressed, compressibleType } from "./compression.ts";
+import { compressed, encodingFor } from "./compression.ts";
 import { SLOW_READER } from "./connection-guard.ts";
 import type { DirectAnswer } from "./direct.ts";
 import { type Problem, problemContent } from "./problem.ts";
@@ -128,15 +128,14 @@ export async function answer(
   const shared = sharedBodyOf(response);
   let body = shared ?? (response.body === null ? EMPTY : await response.bytes());
   const withBody = status !== 204 && status !== 304 && status >= 200;
-  if (withBody && !encoded && body.length >= COMPRESS_FROM && compressibleType(contentType)) {
-    vary = vary ? `${vary}, accept-encoding` : "accept-encoding";
-    const encoding = chosenEncoding(acceptEncoding);
-    if (encoding) {
-      // A HEAD is told what a GET would get: the compressed length and its encoding.
-      body = compressed(body, encoding, shared !== undefined);
-      head += `content-encoding: ${encoding}\r\n`;
-      declared = null;
-    }
+  const { varies, encoding } =
+    withBody && !encoded ? encodingFor(body.length, contentType, acceptEncoding) : NOT_ENCODED;
+  if (varies) vary = vary ? `${vary}, accept-encoding` : "accept-encoding";
+  if (encoding) {
+    // A HEAD is told what a GET would get: the compressed length and its encoding.
+    body = compressed(body, encoding, shared !== undefined);
+    head += `content-encoding: ${encoding}\r\n`;
+    declared = null;
   }
   // A 304 says what the answer it stands for would: that answer varied by encoding.
   if (status === 304 && !vary) vary = "accept-encoding";
@@ -146,6 +145,7 @@ export async function answer(
   writeWhole(c, head, noBody ? EMPTY : body, shared !== undefined);
 }
 
+const NOT_ENCODED = { varies: false, encoding: null } as const;
 const KEEP_ALIVE = "connection: keep-alive\r\nkeep-alive: timeout=5\r\n\r\n";
 const CLOSE = "connection: close\r\n\r\n";
 
@@ -172,16 +172,13 @@ export function answerDirect(
   let text = typeof body === "string";
   let length = text ? Buffer.byteLength(body as string) : body.length;
   // Compressed as `answer` compresses the app's Response of it, and told in the same order.
-  let coding = "";
-  if (length >= COMPRESS_FROM && compressibleType(direct.contentType)) {
-    coding = "vary: accept-encoding\r\n";
-    const encoding = chosenEncoding(acceptEncoding);
-    if (encoding) {
-      body = compressed(text ? Buffer.from(body as string, "utf8") : (body as Uint8Array), encoding, !text);
-      text = false;
-      length = body.length;
-      coding = `content-encoding: ${encoding}\r\n${coding}`;
-    }
+  const { varies, encoding } = encodingFor(length, direct.contentType, acceptEncoding);
+  let coding = varies ? "vary: accept-encoding\r\n" : "";
+  if (encoding) {
+    body = compressed(text ? Buffer.from(body as string, "utf8") : (body as Uint8Array), encoding, !text);
+    text = false;
+    length = body.length;
+    coding = `content-encoding: ${encoding}\r\n${coding}`;
   }
   const head =
     `HTTP/1.1 ${status} ${statusText(status)}\r\nx-request-id: ${requestId}\r\n${c.extraHead}${fields}` +
