@@ -4,13 +4,13 @@
  * terminal that sends the zone's ticket events (half new cars, half parked cars extended), as
  * a busy site's terminals do. Also the phone: Chromium at phone size, signed in.
  */
-import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.ts";
+import { seedZoneIntoStore } from "../test/support/seed.ts";
 
 export const ZONE = 1234;
 export const CARS = 20_000;
@@ -43,17 +43,14 @@ export async function busyZoneBox(bin: string): Promise<BusyZoneBox> {
   const handheld = token("handheld", "permits:read");
   const terminal = token("terminal", "tickets:write");
   const now = Date.now();
-  const db = new Database(join(dir, "parkd.db"));
-  const insert = db.prepare(
-    "INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)",
-  );
-  db.transaction(() => {
-    for (let i = 0; i < CARS; i++) {
-      const plate = `P${String(i).padStart(5, "0")}`;
-      insert.run(`seed-${i}`, ZONE, now - 3_600_000, now + 2 * 3_600_000 + i * 1000, plate, plate, now, now);
-    }
-  })();
-  db.close();
+  seedZoneIntoStore(join(dir, "parkd.db"), {
+    zone: ZONE,
+    count: CARS,
+    prefix: "P",
+    idPrefix: "seed-",
+    start: now - 3_600_000,
+    end: (i) => now + 2 * 3_600_000 + i * 1000,
+  });
   const port = await freePort();
   const server = Bun.spawn(
     [bin, "serve", "--http", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dir],

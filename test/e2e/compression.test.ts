@@ -1,4 +1,3 @@
-import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
@@ -6,6 +5,7 @@ import { connect as tlsConnect } from "node:tls";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { chosenEncoding } from "../../src/platform/http/compression.ts";
 import { boxesForFile, type Server } from "../support/binary.ts";
+import { seedZoneIntoStore } from "../support/seed.ts";
 
 /**
  * Every answer of 1 KB or more goes out compressed as the request allows (br or gzip), against
@@ -90,18 +90,15 @@ describe.each([
   test("the 20,000-car zone's saved list, its zone list and the app's script: br or gzip as asked, the same content, the same ETag", async () => {
     const box = newBox();
     const token = await box.token("handheld", "permits:read");
-    const db = new Database(join(box.dataDir, "parkd.db"));
     const now = Date.now();
-    const insert = db.prepare(
-      "INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at) VALUES (?, 1234, ?, ?, ?, ?, 'running', ?, ?)",
-    );
-    db.transaction(() => {
-      for (let i = 0; i < 20_000; i++) {
-        const plate = `BIG${String(i).padStart(5, "0")}`;
-        insert.run(`big-${i}`, now - 60_000, now + 3_600_000 + i * 1000, plate, plate, now, now);
-      }
-    })();
-    db.close();
+    seedZoneIntoStore(join(box.dataDir, "parkd.db"), {
+      zone: 1234,
+      count: 20_000,
+      prefix: "BIG",
+      idPrefix: "big-",
+      start: now - 60_000,
+      end: (i) => now + 3_600_000 + i * 1000,
+    });
     const server = await box.serve(tls ? [] : ["--http"]);
     const auth = `Authorization: Bearer ${token}`;
     const sizes: Record<string, number> = {};
@@ -151,18 +148,15 @@ describe("one saved list per version, shared", () => {
   test("192 handhelds asking the 20,000-car zone's saved list and reading none of it: the box grows by less than 64 MB", async () => {
     const box = newBox();
     const token = await box.token("handheld", "permits:read");
-    const db = new Database(join(box.dataDir, "parkd.db"));
     const now = Date.now();
-    const insert = db.prepare(
-      "INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at) VALUES (?, 1234, ?, ?, ?, ?, 'running', ?, ?)",
-    );
-    db.transaction(() => {
-      for (let i = 0; i < 20_000; i++) {
-        const plate = `BIG${String(i).padStart(5, "0")}`;
-        insert.run(`big-${i}`, now - 60_000, now + 3_600_000 + i * 1000, plate, plate, now, now);
-      }
-    })();
-    db.close();
+    seedZoneIntoStore(join(box.dataDir, "parkd.db"), {
+      zone: 1234,
+      count: 20_000,
+      prefix: "BIG",
+      idPrefix: "big-",
+      start: now - 60_000,
+      end: (i) => now + 3_600_000 + i * 1000,
+    });
     const server = await box.serve(["--http"]);
     const ask = (encoding: string) =>
       `GET /api/v1/tickets/zone/1234/permits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${encoding}\r\n`;

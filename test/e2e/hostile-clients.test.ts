@@ -1,10 +1,10 @@
-import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { boxesForFile } from "../support/binary.ts";
+import { seedZoneIntoStore } from "../support/seed.ts";
 
 /**
  * What a hostile review of the front end found, against the binary: each case is about what one
@@ -343,18 +343,15 @@ describe("many clients asking for a large answer and reading none of it", () => 
   test("120 TLS connections asking a busy zone's check-tickets (60,000 plates) without reading: memory bounded, a normal client served", async () => {
     const box = newBox();
     const token = await box.token("handheld", "permits:read");
-    const db = new Database(join(box.dataDir, "parkd.db"));
     const now = Date.now();
-    const insert = db.prepare(
-      "INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at) VALUES (?, 1234, ?, ?, ?, ?, 'running', ?, ?)",
-    );
-    db.transaction(() => {
-      for (let i = 0; i < 60_000; i++) {
-        const plate = `BIG${String(i).padStart(5, "0")}`;
-        insert.run(`big-${i}`, now - 60_000, now + 3_600_000, plate, plate, now, now);
-      }
-    })();
-    db.close();
+    seedZoneIntoStore(join(box.dataDir, "parkd.db"), {
+      zone: 1234,
+      count: 60_000,
+      prefix: "BIG",
+      idPrefix: "big-",
+      start: now - 60_000,
+      end: () => now + 3_600_000,
+    });
     const server = await box.serve(["--max-connections-per-address", "64"]);
     const ask = `GET /api/v1/attendants/check-tickets?zone=1234 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
     // One answer read whole, so the zone's answer is built and cached before the flood.

@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import type { AppContext } from "../../src/context.ts";
 import { normalizePlate } from "../../src/domain/plates.ts";
 import type { TicketRow } from "../../src/platform/store/tickets/rows.ts";
@@ -67,4 +68,35 @@ export function moveTicket(ctx: AppContext, ticketId: string, toPlate: string): 
 /** What a TicketCanceled does to the row. */
 export function cancelTicket(ctx: AppContext, ticketId: string): void {
   ctx.store.tickets.cancel(ticketId, ctx.now());
+}
+
+/**
+ * A busy zone written straight into a store file the binary will serve (its data folder's
+ * parkd.db, made by `migrate`): `count` running tickets in `zone`, plates `${prefix}00000` on,
+ * ids `${idPrefix}0` on, started at `start`, the i-th ending at `end(i)`. Far faster than the
+ * intake for the tens of thousands of cars the scale tests and benches need.
+ */
+export function seedZoneIntoStore(
+  dbPath: string,
+  t: {
+    zone: number;
+    count: number;
+    prefix: string;
+    idPrefix: string;
+    start: number;
+    end: (i: number) => number;
+  },
+): void {
+  const db = new Database(dbPath);
+  const now = Date.now();
+  const insert = db.prepare(
+    "INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+  );
+  db.transaction(() => {
+    for (let i = 0; i < t.count; i++) {
+      const plate = `${t.prefix}${String(i).padStart(5, "0")}`;
+      insert.run(`${t.idPrefix}${i}`, t.zone, t.start, t.end(i), plate, plate, now, now);
+    }
+  })();
+  db.close();
 }
