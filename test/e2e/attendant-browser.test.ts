@@ -87,8 +87,46 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     expect(Date.now() - typed).toBeLessThan(500);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("zone");
     await page.waitForSelector("#zone-state.live");
-    expect(await page.locator("#plates li", { hasText: "ELSE1" }).count()).toBe(1);
+    await page.fill("#zone-filter", "else");
+    await page.waitForSelector("#plates li");
+    expect(await page.locator("#plates li").allTextContents()).toEqual(["ELSE1"]);
   }, 60_000);
+
+  test("the patrol list: the cars that need the attendant, most urgent first, each with its reason and time", async () => {
+    const now = Date.now();
+    await send("P-1", "LATE1", 1007, now - 3_600_000, now - 15 * 60_000);
+    await send("P-2", "SOON1", 1007, now - 3_600_000, now + 5 * 60_000);
+    await send("P-3", "GRACE7", 1007, now - 3_600_000, now - 3 * 60_000);
+    await send("P-4", "FINE1", 1007, now - 3_600_000, now + 2 * 3_600_000);
+    await send("P-5", "GONE1", 1007, now - 3 * 3_600_000, now - 2 * 3_600_000);
+    const page = await signedIn("patrol", tokens.attendant!, 1007);
+    await page.waitForFunction(() => document.querySelectorAll("#patrol li").length === 3, null, {
+      timeout: 20_000,
+    });
+    expect(await page.locator("#patrol li .plate-text").allTextContents()).toEqual(["LATE1", "GRACE7", "SOON1"]);
+    expect(
+      await page.locator("#patrol li").evaluateAll((li) => li.map((e) => e.getAttribute("data-reason"))),
+    ).toEqual(["grace_over", "in_grace", "ending_soon"]);
+    const why = await page.locator("#patrol li .patrol-why").allTextContents();
+    expect(why[0]).toMatch(/^Grace over at \d\d:\d\d · [45] min ago$/);
+    expect(why[1]).toMatch(/^In grace until \d\d:\d\d · in [67] min$/);
+    expect(why[2]).toMatch(/^Ends \d\d:\d\d · in [45] min$/);
+    // Never the whole zone: its plates are found by searching.
+    expect(await page.locator("#plates li").count()).toBe(0);
+    expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
+    await page.screenshot({ path: screenshotPath("phone-patrol"), fullPage: true });
+    // A tap checks the car.
+    await page.click("#patrol li >> text=LATE1");
+    await page.waitForSelector("#result [data-verdict=none]");
+    // Without the box, the list is made from the saved list.
+    await page.context().setOffline(true);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll("#patrol li").length === 3, null, {
+      timeout: 20_000,
+    });
+    expect(await page.locator("#patrol li .plate-text").allTextContents()).toEqual(["LATE1", "GRACE7", "SOON1"]);
+    await page.context().setOffline(false);
+  }, 90_000);
 
   test("the zone judged is the one in the field, typed without Show, and every verdict names it", async () => {
     const page = await signedIn("zone-typed", tokens.attendant!);
@@ -158,21 +196,25 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await page.screenshot({ path: screenshotPath("phone-verdict-stale") });
   }, 60_000);
 
-  test("a busy zone: at most 60 plates drawn, the rest found by the filter, never drawn whole", async () => {
+  test("a busy zone: never drawn whole; a search draws at most 60 plates, and finds any", async () => {
     const now = Date.now();
     for (let i = 0; i < 150; i++)
       await send(`busy-${i}`, `BUSY${100 + i}`, 1005, now - 60_000, now + 3_600_000);
     const page = await signedIn("busy-zone", tokens.attendant!, 1005);
+    await page.waitForSelector("#zone-state.live");
+    await page.waitForFunction(() => document.querySelector("#patrol-note")?.textContent?.startsWith("Nothing due"));
+    expect(await page.locator("#plates li").count()).toBe(0);
+    await page.fill("#zone-filter", "busy");
     await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 60);
-    expect(await page.textContent("#plates-more")).toBe("90 more: type part of a plate to find it");
-    // The last plate in order is not drawn; the filter finds it.
+    expect(await page.textContent("#plates-more")).toBe("90 more: type more of the plate");
+    // The last plate in order is not drawn; a longer search finds it.
     expect(await page.locator("#plates li", { hasText: "BUSY249" }).count()).toBe(0);
     await page.fill("#zone-filter", "249");
     await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 1);
     expect(await page.textContent("#plates li")).toBe("BUSY249");
     expect(await page.locator("#plates-more").isHidden()).toBe(true);
     await page.fill("#zone-filter", "");
-    await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 60);
+    await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 0);
     expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
     await page.screenshot({ path: screenshotPath("phone-busy-zone"), fullPage: true });
   }, 120_000);

@@ -121,8 +121,11 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     // The zone list, live: a terminal's event shows without a reload.
     await page.fill("#zone", "7");
     await page.click("#zone-form button");
+    // The zone's plates are drawn as searched for (a digit both plates have).
+    await page.fill("#zone-filter", "12");
     await page.waitForSelector("#plates li");
     expect(await page.locator("#plates li").allTextContents()).toEqual(["ÅBC123"]);
+    await page.fill("#zone-filter", "7");
     const before = Date.now();
     await send(ticket("T-2", "XYZ789", 7));
     await page.waitForFunction(
@@ -134,6 +137,8 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     );
     expect(Date.now() - before).toBeLessThan(2_000);
     expect(await page.textContent("#zone-state")).toContain("2");
+    await page.fill("#zone-filter", "123");
+    await page.waitForSelector("#plates li");
     await send({ eventType: "TicketCanceled", ticketId: "T-1" });
     await page.waitForFunction(
       () => !document.querySelector("#plates")?.textContent?.includes("ÅBC123"),
@@ -142,6 +147,7 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
         timeout: 5_000,
       },
     );
+    await page.fill("#zone-filter", "7");
     await page.screenshot({ path: screenshotPath("phone-attendant-live") });
 
     // The saved list for offline verdicts follows the zone's changes within 15 s.
@@ -173,6 +179,7 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     // Opened again without a network: the service worker serves the page and the saved list.
     await page.reload();
     await page.waitForSelector("#plate");
+    await page.fill("#zone-filter", "7");
     await page.waitForFunction(() => document.querySelector("#plates")?.textContent?.includes("XYZ789"));
     expect(await page.textContent("#zone-state")).toContain("Offline");
     await page.screenshot({ path: screenshotPath("phone-offline-reloaded") });

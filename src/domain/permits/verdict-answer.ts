@@ -7,7 +7,8 @@ import { normalizePlate } from "../plates.ts";
 import { formatMicros } from "../time/zoned.ts";
 import { type PermitWindow, type WindowSpan, windowSpans } from "./activity.ts";
 import { isOverLimit, type Observation, observationAt, overLimitAt } from "./observations.ts";
-import { type PermitFinding, type PermitState, type VerdictState, verdict } from "./verdict.ts";
+import { type Judged, mayBeDue, type PatrolDue, type PatrolReason, patrolReason } from "./patrol.ts";
+import { type PermitFinding, type PermitState, type Verdict, type VerdictState, verdict } from "./verdict.ts";
 
 /** A ticket or an operator permit held by a plate, with what the handheld shows of it. */
 export interface PlateHolding {
@@ -84,6 +85,8 @@ export interface VerdictAnswer {
   grace_minutes: number;
   permits: PermitFindingAnswer[];
   observation: ObservationAnswer | null;
+  /** Why the car is on the zone's patrol list at the instant judged (patrol.ts); null: it is not. */
+  patrol: { reason: PatrolReason; at: string | null } | null;
 }
 
 /**
@@ -103,11 +106,38 @@ export function behindVerdict(
   return h.startAt <= at && (h.endAt === null || h.endAt > cutoff);
 }
 
-interface Judged extends PlateHolding {
+interface WithWindows extends PlateHolding {
   windows: WindowSpan[] | null;
 }
 
 const micros = (t: number | null) => (t === null ? null : formatMicros(t));
+
+/** The verdict's findings at `at`: what the answer and the patrol list are made from. */
+function judge(
+  holdings: readonly PlateHolding[],
+  observations: readonly Observation[],
+  zone: number,
+  at: number,
+  rules: VerdictRules,
+): Judged & { verdict: Verdict<WithWindows> } {
+  const cutoff = verdictCutoff(at, rules);
+  const behind: WithWindows[] = [];
+  for (const h of holdings)
+    if (behindVerdict(h, at, cutoff)) behind.push({ ...h, windows: windowSpans(h.days) });
+  // Latest start first, as check-tickets lists them.
+  behind.sort((a, b) => b.startAt - a.startAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const v = verdict(behind, zone, at, rules.timezone, rules.graceMinutes * 60_000);
+  const seen = observationAt(observations, zone, at, rules.timezone);
+  const standsHere = v.state === "valid_here" || v.state === "grace";
+  const over = seen !== null && !standsHere && isOverLimit(seen, at);
+  return {
+    state: over ? "over_time_limit" : v.state,
+    validUntil: v.validUntil,
+    nextOpening: v.nextOpening,
+    seen,
+    verdict: v,
+  };
+}
 
 /**
  * The verdict for `plate` in `zone` at `at`, from the plate's holdings (any zone; those that do
@@ -122,21 +152,13 @@ export function verdictAnswer(
   at: number,
   rules: VerdictRules,
 ): VerdictAnswer {
-  const cutoff = verdictCutoff(at, rules);
-  const behind: Judged[] = [];
-  for (const h of holdings)
-    if (behindVerdict(h, at, cutoff)) behind.push({ ...h, windows: windowSpans(h.days) });
-  // Latest start first, as check-tickets lists them.
-  behind.sort((a, b) => b.startAt - a.startAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const graceMs = rules.graceMinutes * 60_000;
-  const v = verdict(behind, zone, at, rules.timezone, graceMs);
-  const seen = observationAt(observations, zone, at, rules.timezone);
-  const standsHere = v.state === "valid_here" || v.state === "grace";
-  const over = seen !== null && !standsHere && isOverLimit(seen, at);
+  const judged = judge(holdings, observations, zone, at, rules);
+  const v = judged.verdict;
+  const patrol = patrolReason(judged, holdings, zone, at, rules);
   return {
     registration_number: normalizePlate(plate),
     zone,
-    state: over ? "over_time_limit" : v.state,
+    state: judged.state,
     checked_at: formatMicros(at),
     valid_until: micros(v.validUntil),
     ended_at: micros(v.endedAt),
@@ -144,8 +166,24 @@ export function verdictAnswer(
     zones: v.zones,
     grace_minutes: rules.graceMinutes,
     permits: v.permits.map(findingAnswer),
-    observation: seen === null ? null : observationAnswer(seen, at),
+    observation: judged.seen === null ? null : observationAnswer(judged.seen, at),
+    patrol: patrol === null ? null : { reason: patrol.reason, at: micros(patrol.at) },
   };
+}
+
+/**
+ * The car's place on the zone's patrol list at `at`, as `verdictAnswer` gives it in `patrol`, but
+ * judging only a car that can be on it (`mayBeDue`): what a phone runs over a zone's every plate.
+ */
+export function patrolDue(
+  holdings: readonly PlateHolding[],
+  observations: readonly Observation[],
+  zone: number,
+  at: number,
+  rules: VerdictRules,
+): PatrolDue | null {
+  if (!mayBeDue(holdings, observations.length > 0, zone, at, rules)) return null;
+  return patrolReason(judge(holdings, observations, zone, at, rules), holdings, zone, at, rules);
 }
 
 function observationAnswer(o: Observation, at: number): ObservationAnswer {
@@ -158,7 +196,7 @@ function observationAnswer(o: Observation, at: number): ObservationAnswer {
   };
 }
 
-function findingAnswer(f: PermitFinding<Judged>): PermitFindingAnswer {
+function findingAnswer(f: PermitFinding<WithWindows>): PermitFindingAnswer {
   const p = f.permit;
   return {
     kind: p.kind,

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
+import { PATROL_PAST_MS, PATROL_REASONS, PATROL_SOON_MS } from "../../domain/permits/patrol.ts";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { integerText } from "../../platform/http/validation.ts";
 
@@ -101,6 +102,15 @@ export const VerdictObservation = t.Object({
   note: t.String({ description: "What the attendant noted (valve positions)" }),
 });
 
+export const VerdictPatrol = t.Object({
+  reason: t.UnionEnum(PATROL_REASONS, {
+    description: `Most urgent first: over_limit (marked here, past the zone's limit, nothing valid here); grace_over (its ticket or permit here ended, and the grace after it, less than ${PATROL_PAST_MS / 60_000} min ago); outside_hours (a permit for this zone outside its weekly hours); in_grace; limit_soon (marked, passes the limit within ${PATROL_SOON_MS / 60_000} min); ending_soon (valid here until an instant within ${PATROL_SOON_MS / 60_000} min)`,
+  }),
+  at: instantOrNull(
+    "over_limit, limit_soon: when the limit is passed; grace_over, in_grace: when the grace ends; outside_hours: the next opening (null: none); ending_soon: when it stops being valid here",
+  ),
+});
+
 export const Verdict = t.Object({
   registration_number: t.String({ description: "The plate asked for, normalized" }),
   zone: Type.Integer({ description: "The zone asked for" }),
@@ -120,6 +130,10 @@ export const Verdict = t.Object({
   observation: t.Union([VerdictObservation, t.Null()], {
     description:
       "The car's observation in this zone today (a mark), whatever the state; null: not marked here today",
+  }),
+  patrol: t.Union([VerdictPatrol, t.Null()], {
+    description:
+      "Why the car is on the zone's patrol list at the instant judged; null: nothing about it needs the attendant",
   }),
 });
 export type Verdict = Static<typeof Verdict>;

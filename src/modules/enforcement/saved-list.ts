@@ -1,3 +1,4 @@
+import { PATROL_SOON_MS } from "../../domain/permits/patrol.ts";
 import { type PlatePart, partText } from "../../domain/permits/saved-list-changes.ts";
 import { type PlateHolding, verdictCutoff } from "../../domain/permits/verdict-answer.ts";
 import { formatMicros, startOfDay } from "../../domain/time/zoned.ts";
@@ -8,9 +9,10 @@ import { plateHoldings } from "./verdict.ts";
 
 /**
  * How far ahead the saved list looks: a ticket bought for later this day starts counting on a
- * handheld that has lost the box, as it would online.
+ * handheld that has lost the box, as it would online; and the patrol list, which reads a ticket
+ * that follows on within PATROL_SOON_MS, reads it there a day later too.
  */
-export const SAVED_LIST_AHEAD_MS = 24 * 3_600_000;
+export const SAVED_LIST_AHEAD_MS = 24 * 3_600_000 + PATROL_SOON_MS;
 
 const micros = (t: number | null) => (t === null ? null : formatMicros(t));
 

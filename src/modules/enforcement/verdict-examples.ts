@@ -49,6 +49,7 @@ const verdict = (over: Record<string, unknown>) => ({
   grace_minutes: 5,
   permits: [],
   observation: null,
+  patrol: null,
   ...over,
 });
 
@@ -78,6 +79,7 @@ export const verdictExamples = {
       checked_at: "2026-06-15T12:33:00.000000Z",
       ended_at: "2026-06-15T12:30:00.000000Z",
       valid_until: "2026-06-15T12:35:00.000000Z",
+      patrol: { reason: "in_grace", at: "2026-06-15T12:35:00.000000Z" },
       permits: [
         ticket({
           state: "grace",
@@ -94,6 +96,7 @@ export const verdictExamples = {
       state: "outside_hours",
       checked_at: "2026-06-16T08:00:00.000000Z",
       next_opening: "2026-06-22T19:00:00.000000Z",
+      patrol: { reason: "outside_hours", at: "2026-06-22T19:00:00.000000Z" },
       permits: [
         {
           ...evenings,
@@ -116,6 +119,7 @@ export const verdictExamples = {
         seen_seconds_ago: 8040,
         note: "valves 2 and 7",
       },
+      patrol: { reason: "over_limit", at: "2026-06-15T10:02:00.000000Z" },
     }),
   },
   none: {

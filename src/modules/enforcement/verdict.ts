@@ -1,5 +1,6 @@
 import type { PermitWindow } from "../../domain/permits/activity.ts";
 import type { Observation } from "../../domain/permits/observations.ts";
+import { PATROL_SOON_MS } from "../../domain/permits/patrol.ts";
 import { type PlateHolding, verdictAnswer, verdictCutoff } from "../../domain/permits/verdict-answer.ts";
 import { startOfDay } from "../../domain/time/zoned.ts";
 import type { StoredObservation } from "../../platform/store/observations.ts";
@@ -94,6 +95,7 @@ export function plateVerdict(
   zone: number,
   at: number,
 ): Verdict {
-  const holdings = plateHoldings(ctx, plateNorm, at, verdictCutoff(at, ctx.config));
+  // Holdings starting soon too: the verdict leaves them out, the patrol list reads a ticket that follows on.
+  const holdings = plateHoldings(ctx, plateNorm, at + PATROL_SOON_MS, verdictCutoff(at, ctx.config));
   return verdictAnswer(holdings, plateObservations(ctx, plateNorm, at), plateNorm, zone, at, ctx.config);
 }

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { applyChanges } from "../../../src/domain/permits/saved-list-changes.ts";
+import { normalizePlate } from "../../../src/domain/plates.ts";
+import { formatMicros } from "../../../src/domain/time/zoned.ts";
 import {
   KnownZones,
   PlateChecks,
@@ -8,6 +10,7 @@ import {
   ZonePermits,
 } from "../../../src/modules/enforcement/model.ts";
 import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
+import { patrolList } from "../../../src/modules/web/client/patrol-list.ts";
 import { askVerdict, call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { seeded } from "../../support/random.ts";
@@ -119,6 +122,29 @@ async function randomSite(s: Box, seed: number): Promise<void> {
   }
 }
 
+/**
+ * Tickets that end around the instants judged (an hour either side of the test's start), so the
+ * patrol list has cars in grace, just past it and ending soon. Its own draws, after the marks'.
+ */
+async function ticketsEndingNow(s: Box, seed: number): Promise<void> {
+  const r = seeded(seed * 13);
+  for (let i = 0; i < 24; i++) {
+    const end = T0 + (r.int(120) - 60) * MIN + r.int(MIN);
+    const res = await postEvent(
+      s,
+      ticketEvent(
+        "TicketCreated",
+        `E${seed}-${i}`,
+        r.pick(ZONES),
+        r.pick(PLATES),
+        end - (10 + r.int(120)) * MIN,
+        end,
+      ),
+    );
+    expect(res.status).toBe(200);
+  }
+}
+
 /** Cars only marked, with no ticket or permit anywhere. */
 const MARKED_ONLY = ["MARK1", "mark 2"];
 
@@ -173,9 +199,11 @@ describe("the handheld's offline verdict is the box's verdict", () => {
       const s = setup(grace);
       await randomSite(s, seed);
       await randomMarks(s, seed);
+      await ticketsEndingNow(s, seed);
       const r = seeded(seed * 7);
       let compared = 0;
       const states = new Set<string>();
+      const reasons = new Set<string>();
       for (const zone of ZONES) {
         s.clock.set(T0);
         const res = await call(s.app, "GET", `/api/v1/tickets/zone/${zone}/permits`, { token: s.reader });
@@ -185,9 +213,20 @@ describe("the handheld's offline verdict is the box's verdict", () => {
         // Now, and at later instants without writes in between: the saved list judges as the box.
         for (const later of [0, 1, 7, 45, 61, 179, 600, 1439].map((m) => m * MIN + r.int(MIN))) {
           s.clock.set(T0 + later);
+          // The phone's patrol list, made as the page makes it: the box's verdict says the same of every car.
+          const patrol = new Map(
+            patrolList(saved, T0 + later, { here: null, lots: new Map() }).map((e) => [e.plate, e]),
+          );
           for (const typed of [...PLATES, ...MARKED_ONLY, "NOPE1", "abc.123"]) {
             const box = await online(s, typed, zone);
             const phone = offlineVerdict(saved, typed, T0 + later);
+            const listed = patrol.get(normalizePlate(typed));
+            expect(
+              listed
+                ? { reason: listed.reason, at: listed.at === null ? null : formatMicros(listed.at) }
+                : null,
+            ).toEqual(phone === null ? null : box.patrol);
+            if (listed) reasons.add(listed.reason);
             if (phone === null) {
               // Not among the zone's plates: the box finds nothing for this zone either.
               expect(["valid_elsewhere", "none"]).toContain(box.state);
@@ -205,6 +244,8 @@ describe("the handheld's offline verdict is the box's verdict", () => {
       // The marks were judged, over the limit and under it.
       expect(states.has("over_time_limit")).toBe(true);
       expect(states.has("marked")).toBe(true);
+      // The patrol list was compared with the box on cars due for several reasons.
+      expect(reasons.size).toBeGreaterThanOrEqual(grace === 0 ? 3 : 4);
     });
 
   test("a plate typed with dots, spaces, dashes or in lower case is found in the saved list", async () => {

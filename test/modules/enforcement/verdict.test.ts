@@ -54,6 +54,7 @@ describe("GET /api/v1/attendants/verdict", () => {
       zones: [],
       grace_minutes: 0,
       observation: null,
+      patrol: null,
       permits: [
         {
           kind: "permit",

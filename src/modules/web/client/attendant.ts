@@ -1,6 +1,8 @@
+import { PATROL_URGENCY, patrolOrder } from "../../../domain/permits/patrol.ts";
 import { applyChanges } from "../../../domain/permits/saved-list-changes.ts";
 import { ApiError, api, Offline, query } from "./api.ts";
 import type { Found, KnownZones, PlateChecks, Verdict, ZonePermitChanges, ZonePermits } from "./api-types.ts";
+import { nearest } from "./distance.ts";
 import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
 import { loadReasons, type NoticeStart, noticeForm, noticeSummary } from "./notice-form.ts";
@@ -17,6 +19,7 @@ import {
 } from "./notice-queue.ts";
 import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
+import { dueCars, type PatrolCar } from "./patrol-list.ts";
 import { ownerNow, sessionNow } from "./session-now.ts";
 import {
   checkedText,
@@ -58,8 +61,12 @@ const NOTICES_EVERY_MS = 30_000;
 /** Lets the page answer what waits (a tap, a check) before the next long step. */
 const nextTask = () => new Promise<void>((go) => setTimeout(go, 0));
 
-/** The zone's plates drawn at most; the filter finds the others. */
+/** The zone's plates (or its patrol list's cars) drawn at most; the search finds the others. */
 const PLATES_DRAWN = 60;
+/** The patrol list is made again this often: time alone moves cars onto it and off it. */
+const PATROL_EVERY_MS = 30_000;
+/** Plates judged for the patrol list in one task (a few milliseconds on a slow phone). */
+const PATROL_SLICE = 1_000;
 /** A pause in typing the zone this long moves the live list to it. */
 const ZONE_TYPED_MS = 300;
 
@@ -78,29 +85,16 @@ export function applyChange(list: readonly string[], change: ZoneChange): string
   return kept.concat(change.added.filter((p) => !have.has(p))).sort((a, b) => a.localeCompare(b, "sv"));
 }
 
-/** Metres between two points (haversine): close enough to order a site's zones by distance. */
-function metres(
-  a: { latitude: number; longitude: number },
-  b: { latitude: number; longitude: number },
-): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.latitude - a.latitude) * rad;
-  const dLon = (b.longitude - a.longitude) * rad;
-  const x =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
-  return 12_742_000 * Math.asin(Math.sqrt(x));
-}
-
 /** Known zones nearest first from `here` (zones without a map point last, by number). */
 export function byDistance(
   zones: KnownZones,
   here: { latitude: number; longitude: number } | null,
 ): KnownZones {
-  const distance = (z: KnownZones[number]) => {
-    const points = z.lots.flatMap((l) => l.locations);
-    return here && points.length ? Math.min(...points.map((p) => metres(here, p))) : Number.POSITIVE_INFINITY;
-  };
+  const distance = (z: KnownZones[number]) =>
+    nearest(
+      here,
+      z.lots.flatMap((l) => l.locations),
+    ) ?? Number.POSITIVE_INFINITY;
   return [...zones]
     .map((z) => ({ z, d: distance(z) }))
     .sort((a, b) => a.d - b.d || a.z.zone - b.z.zone)
@@ -684,9 +678,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   let checks = 0;
 
   /**
-   * The zone's plates, at most PLATES_DRAWN of them (those the filter keeps): a busy zone has
-   * 20,000, and drawing them all on every change of the feed stopped the phone for seconds. The
-   * rest are searched by the filter, never drawn whole. Changes that come together are drawn once.
+   * The zone's plates as found, at most PLATES_DRAWN of them, only while the attendant searches:
+   * a busy zone has 20,000, and drawing them all on every change of the feed stopped the phone
+   * for seconds. Otherwise the patrol list is shown. Changes that come together are drawn once.
    */
   let drawDue = false;
   const renderPlates = () => {
@@ -694,13 +688,35 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     drawDue = true;
     setTimeout(drawPlates, 0);
   };
+  const plateButton = (p: string, ...more: (Node | string | null)[]) =>
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: () => {
+          plate.value = p;
+          window.scrollTo(0, 0);
+          void check(p);
+        },
+      },
+      h("span", { class: "plate-text" }, p),
+      ...more,
+    );
   const drawPlates = () => {
     drawDue = false;
     const f = filter.value.replace(/[\s-]/g, "").toUpperCase();
+    patrolArea.hidden = f !== "";
+    plates.hidden = f === "";
+    if (!f) {
+      platesMore.hidden = true;
+      replace(plates);
+      drawPatrol();
+      return;
+    }
     const kept: string[] = [];
     let matching = 0;
     for (const p of current) {
-      if (f && !p.replace(/[\s-]/g, "").toUpperCase().includes(f)) continue;
+      if (!p.replace(/[\s-]/g, "").toUpperCase().includes(f)) continue;
       matching++;
       if (kept.length < PLATES_DRAWN) kept.push(p);
     }
@@ -708,26 +724,102 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     replace(platesMore, matching > kept.length ? t("platesMore", { n: matching - kept.length }) : "");
     replace(
       plates,
-      kept.map((p) =>
+      kept.map((p) => h("li", null, plateButton(p))),
+    );
+  };
+
+  // The patrol list: what needs the attendant in the zone now, made on the phone from the saved list.
+  const patrolHead = h("h2", { class: "patrol-head", id: "patrol-head" }, t("patrolHead"));
+  const patrol = h("ul", { class: "patrol", id: "patrol" });
+  const patrolNote = h("p", { class: "detail patrol-note", id: "patrol-note" });
+  const patrolArea = h("div", { class: "patrol-area" }, patrolHead, patrolNote, patrol);
+  let patrolCars: PatrolCar[] | null = null;
+  let patrolAt = 0;
+  let patrolRun = 0;
+  /** The patrol list is made again this often (time moves cars onto it), and at each new saved list. */
+  const patrolTimer = setInterval(() => void makePatrol(), PATROL_EVERY_MS);
+
+  /** Where each of the zone's lots is, for nearest first. */
+  function lotPoints(z: number): Map<number, KnownZones[number]["lots"][number]["locations"]> {
+    return new Map((known?.get(z)?.lots ?? []).map((l) => [l.id, l.locations]));
+  }
+
+  /**
+   * The watched zone's patrol list, judged a slice of plates at a time with the page free to
+   * answer a check between slices; a run overtaken by a newer one (a new list, a new zone) stops.
+   */
+  async function makePatrol(): Promise<void> {
+    const run = ++patrolRun;
+    const z = zone;
+    const list = z === undefined ? undefined : saved.get(z);
+    if (z === undefined || !list) {
+      patrolCars = null;
+      renderPlates();
+      return;
+    }
+    const at = Date.now() + clockOffset();
+    const place = { here, lots: lotPoints(z) };
+    const keys = [...list.byPlate.keys()];
+    const found: PatrolCar[] = [];
+    for (let i = 0; i < keys.length; i += PATROL_SLICE) {
+      if (i > 0) {
+        await nextTask();
+        if (run !== patrolRun) return;
+      }
+      found.push(...dueCars(list, keys.slice(i, i + PATROL_SLICE), at, place));
+    }
+    patrolCars = found.sort(patrolOrder);
+    patrolAt = at;
+    renderPlates();
+  }
+
+  function patrolWords(c: PatrolCar): string {
+    const time = c.at === null ? "" : hhmm(c.at);
+    const reason =
+      c.reason === "outside_hours" && c.at === null
+        ? t("patrol_outside_hours_closed")
+        : t(`patrol_${c.reason}` as const, { time });
+    const parts = [reason];
+    if (c.at !== null && c.reason !== "outside_hours")
+      parts.push(
+        c.at <= patrolAt
+          ? t("patrolAgo", { age: age(patrolAt - c.at) })
+          : t("patrolIn", { age: age(c.at - patrolAt) }),
+      );
+    if (c.lotName) parts.push(c.lotName);
+    if (c.distance !== null) parts.push(t("patrolMetres", { n: Math.round(c.distance) }));
+    return parts.join(" · ");
+  }
+
+  function drawPatrol(): void {
+    if (patrolCars === null) {
+      replace(patrolNote, zone === undefined ? "" : t("patrolWaiting"));
+      replace(patrol);
+      return;
+    }
+    const shown = patrolCars.slice(0, PLATES_DRAWN);
+    replace(
+      patrolNote,
+      patrolCars.length === 0
+        ? t("patrolNone")
+        : patrolCars.length > shown.length
+          ? t("patrolMore", { n: patrolCars.length - shown.length })
+          : "",
+    );
+    replace(
+      patrol,
+      shown.map((c) =>
         h(
           "li",
-          null,
-          h(
-            "button",
-            {
-              type: "button",
-              onclick: () => {
-                plate.value = p;
-                window.scrollTo(0, 0);
-                void check(p);
-              },
-            },
-            p,
+          { "data-reason": c.reason },
+          plateButton(
+            c.plate,
+            h("span", { class: `patrol-why urgency-${PATROL_URGENCY[c.reason]}` }, patrolWords(c)),
           ),
         ),
       ),
     );
-  };
+  }
 
   async function loadSaved(z: number): Promise<SavedZone | null> {
     const held = saved.get(z);
@@ -795,6 +887,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         heldList = { zone: z, list, etag: res.headers.get("etag") };
         await nextTask();
         saved.set(z, savedZone(list));
+        void makePatrol();
       } else if (res.status === 304 && kept) {
         // Unchanged, as the box says now: the list is current as of now.
         const list = { ...kept.list, taken_at: new Date(Date.now() + clockOffset()).toISOString() };
@@ -803,6 +896,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         heldList = { zone: z, list, etag: kept.etag };
         await nextTask();
         saved.set(z, savedZone(list));
+        void makePatrol();
       }
     } catch {
       // Kept as it was; asked again with the next change or minute.
@@ -858,6 +952,11 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     localStorage.setItem(ZONE_KEY, String(z));
     zoneState.className = "zone-state";
     replace(zoneState, t("reconnecting"));
+    patrolCars = null;
+    // The patrol list from the list kept on the phone, until the box sends a newer one.
+    void loadSaved(z).then(() => {
+      if (zone === z) void makePatrol();
+    });
     // While connecting, the saved list is shown (the state says it is not live yet).
     void savedPlates(z)
       .then((list) => {
@@ -960,7 +1059,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       result,
       noticeArea,
       earlier,
-      h("section", { class: "zone" }, zoneForm, zoneState, filter, plates, platesMore),
+      h("section", { class: "zone" }, zoneForm, zoneState, filter, plates, platesMore, patrolArea),
     ),
   );
   plate.focus();
@@ -985,6 +1084,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
 
   return () => {
     clearInterval(ageTimer);
+    clearInterval(patrolTimer);
     clearInterval(checkedTimer);
     clearInterval(noticeTimer);
     clearTimeout(savedTimer);
