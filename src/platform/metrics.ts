@@ -116,7 +116,7 @@ export class Metrics {
   );
   readonly permitLookups = new LabeledCounter(
     "parkd_permit_lookups_total",
-    "Permit lookups answered, by what was asked for (registration_number, zone, zone_list, verdict, observation, checks).",
+    "Permit lookups answered, by what was asked for (registration_number, zone, zone_list, verdict, observation, checks, offline_verdict).",
   );
   readonly retentionDeleted = new LabeledCounter(
     "parkd_retention_deleted_rows_total",

@@ -103,7 +103,11 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await page.waitForFunction(() => document.querySelectorAll("#patrol li").length === 3, null, {
       timeout: 20_000,
     });
-    expect(await page.locator("#patrol li .plate-text").allTextContents()).toEqual(["LATE1", "GRACE7", "SOON1"]);
+    expect(await page.locator("#patrol li .plate-text").allTextContents()).toEqual([
+      "LATE1",
+      "GRACE7",
+      "SOON1",
+    ]);
     expect(
       await page.locator("#patrol li").evaluateAll((li) => li.map((e) => e.getAttribute("data-reason"))),
     ).toEqual(["grace_over", "in_grace", "ending_soon"]);
@@ -124,7 +128,11 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
     await page.waitForFunction(() => document.querySelectorAll("#patrol li").length === 3, null, {
       timeout: 20_000,
     });
-    expect(await page.locator("#patrol li .plate-text").allTextContents()).toEqual(["LATE1", "GRACE7", "SOON1"]);
+    expect(await page.locator("#patrol li .plate-text").allTextContents()).toEqual([
+      "LATE1",
+      "GRACE7",
+      "SOON1",
+    ]);
     await page.context().setOffline(false);
   }, 90_000);
 
@@ -202,7 +210,9 @@ describe.skipIf(skipWithoutChromium)("the attendant page on the street", () => {
       await send(`busy-${i}`, `BUSY${100 + i}`, 1005, now - 60_000, now + 3_600_000);
     const page = await signedIn("busy-zone", tokens.attendant!, 1005);
     await page.waitForSelector("#zone-state.live");
-    await page.waitForFunction(() => document.querySelector("#patrol-note")?.textContent?.startsWith("Nothing due"));
+    await page.waitForFunction(() =>
+      document.querySelector("#patrol-note")?.textContent?.startsWith("Nothing due"),
+    );
     expect(await page.locator("#plates li").count()).toBe(0);
     await page.fill("#zone-filter", "busy");
     await page.waitForFunction(() => document.querySelectorAll("#plates li").length === 60);

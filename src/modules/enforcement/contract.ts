@@ -130,14 +130,27 @@ export const enforcementContract: ApiContract = {
       schema: PlateChecks,
       example: {
         data: [
-          { at: "2026-06-15T10:42:00.000000Z", zone: 1002, credential: "token:handheld-2", verdict: "none" },
+          {
+            at: "2026-06-15T10:42:00.000000Z",
+            zone: 1002,
+            credential: "token:handheld-2",
+            verdict: "none",
+            offline: false,
+          },
           {
             at: "2026-06-15T08:05:00.000000Z",
             zone: 1002,
             credential: "token:handheld-1",
             verdict: "valid_here",
+            offline: true,
           },
-          { at: "2026-06-15T07:58:00.000000Z", zone: null, credential: "token:handheld-1", verdict: null },
+          {
+            at: "2026-06-15T07:58:00.000000Z",
+            zone: null,
+            credential: "token:handheld-1",
+            verdict: null,
+            offline: false,
+          },
         ],
       },
     },

@@ -28,7 +28,7 @@ export type EnforcementStore = Pick<
 export interface EnforcementDeps {
   store: EnforcementStore;
   now: () => number;
-  config: Pick<AppConfig, "timezone" | "recentHours" | "graceMinutes" | "currency">;
+  config: Pick<AppConfig, "timezone" | "recentHours" | "graceMinutes" | "currency" | "retentionDays">;
   metrics: Metrics;
   /** Where open feeds register, so that a shutdown ends them at once. */
   openStreams: Pick<OpenStreams, "onClose">;

@@ -10,6 +10,8 @@ import { attendantNoticeContract } from "./notices/contract.ts";
 import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
 import { observationContract } from "./observations/contract.ts";
 import { observationRoutes } from "./observations/routes.ts";
+import { offlineCheckContract } from "./offline-checks/contract.ts";
+import { offlineCheckRoutes } from "./offline-checks/routes.ts";
 import type { ReadModel } from "./read-model/read-model.ts";
 import { enforcementDirect, enforcementRoutes } from "./routes.ts";
 import { Enforcement } from "./service.ts";
@@ -37,8 +39,15 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
       .use(enforcementRoutes(ctx, enforcement))
       .use(zoneFeedRoutes(ctx))
       .use(noticeRoutes(ctx))
-      .use(observationRoutes(ctx)),
-    contracts: [enforcementContract, feedContract, attendantNoticeContract, observationContract],
+      .use(observationRoutes(ctx))
+      .use(offlineCheckRoutes(ctx)),
+    contracts: [
+      enforcementContract,
+      feedContract,
+      attendantNoticeContract,
+      observationContract,
+      offlineCheckContract,
+    ],
     rawBodies: noticeRawBodies,
     direct: enforcementDirect(enforcement),
     lookupRecorder: ctx.lookupRecorder,

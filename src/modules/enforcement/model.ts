@@ -256,10 +256,14 @@ export const PlateChecks = t.Object({
       credential: t.String({ description: "Who checked: the handheld's credential" }),
       verdict: t.Union([t.UnionEnum(VERDICT_STATES), t.Null()], {
         description:
-          "The verdict's state; null: a lookup by plate alone (or a verdict recorded before states were)",
+          "The verdict's state; null: a lookup by plate alone, a plate not in a handheld's saved list (offline), or a verdict recorded before states were",
+      }),
+      offline: t.Boolean({
+        description:
+          "Answered by the handheld from its saved list while the box did not answer, and sent later",
       }),
     }),
-    { description: "Newest first" },
+    { description: "Newest first (by when the car was checked)" },
   ),
 });
 export type PlateChecks = Static<typeof PlateChecks>;

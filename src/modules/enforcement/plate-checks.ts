@@ -10,13 +10,17 @@ const PAGES_READ = 10;
 
 type Check = PlateChecks["data"][number];
 
+/** A verdict, given online or by a handheld from its saved list. */
+const isVerdict = (r: LookupRecord) => r.by === "verdict" || r.by === "offline_verdict";
+
 function checkOf(r: LookupRecord): Check {
   const at = r.query.lastIndexOf("@");
   return {
     at: formatMicros(r.at),
-    zone: r.by === "verdict" && at >= 0 ? Number(r.query.slice(at + 1)) : null,
+    zone: isVerdict(r) && at >= 0 ? Number(r.query.slice(at + 1)) : null,
     credential: r.credential,
-    verdict: r.by === "verdict" ? (r.verdict ?? null) : null,
+    verdict: isVerdict(r) ? (r.verdict ?? null) : null,
+    offline: r.by === "offline_verdict",
   };
 }
 
@@ -36,7 +40,7 @@ export function plateChecksToday(
   const mine = (r: LookupRecord) =>
     r.at >= from &&
     ((r.by === "registration_number" && r.query === plateNorm) ||
-      (r.by === "verdict" && r.query.slice(0, r.query.lastIndexOf("@")) === plateNorm));
+      (isVerdict(r) && r.query.slice(0, r.query.lastIndexOf("@")) === plateNorm));
   const found = ctx.lookupRecorder.waiting().filter(mine).reverse();
   // The store's page by plate also holds zone lookups of an all-digit plate's number and other
   // plates' verdicts that start with it and '@': read on until enough are this plate's.
@@ -47,5 +51,7 @@ export function plateChecksToday(
     if (rows.length < CHECKS_SHOWN) break;
     before = rows[rows.length - 1]!.id;
   }
-  return { data: found.slice(0, CHECKS_SHOWN).map(checkOf) };
+  // Newest first by when it was checked: a check answered offline is recorded when sent, later.
+  const shown = found.slice(0, CHECKS_SHOWN).sort((a, b) => b.at - a.at);
+  return { data: shown.map(checkOf) };
 }

@@ -6,7 +6,14 @@ const CLIENT = join(import.meta.dir, "client");
 /** Bun.build cannot run inside a macro (the bundler waits on it), so the CLI bundles instead. */
 function bundle(entry: string): string {
   const r = Bun.spawnSync(
-    [process.execPath, "build", join(CLIENT, entry), "--target=browser", "--format=esm", "--minify"],
+    [
+      process.execPath,
+      "build",
+      join(CLIENT, entry),
+      "--target=browser",
+      "--format=esm",
+      ...(process.env.PARKD_CLIENT_NAMES ? ["--minify-whitespace", "--minify-syntax"] : ["--minify"]),
+    ],
     { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
   );
   if (r.exitCode !== 0) throw new Error(`bundling ${entry} failed: ${r.stderr.toString()}`);

@@ -10,8 +10,9 @@ import { LOOKUP_STRETCH_BITS, permitLookups } from "./schema/index.ts";
  * statement by statement (query-plans.test.ts).
  */
 
-/** `checks`: someone read a car's earlier checks (GET /api/v1/attendants/checks), itself a lookup of that car. */
-export type LookupKind = "registration_number" | "zone" | "zone_list" | "verdict" | "observation" | "checks";
+export type { LookupKind } from "./lookup-kinds.ts";
+
+import type { LookupKind } from "./lookup-kinds.ts";
 
 /** A type, not an interface: bun:sqlite binds it as named parameters. */
 export type LookupRecord = {
@@ -72,6 +73,10 @@ const STRETCH_SIZE = 2 ** LOOKUP_STRETCH_BITS;
 const STRETCHES_READ = 64;
 const STRETCH_LIST = Array.from({ length: STRETCHES_READ }, (_, i) => `$s${i}`).join(", ");
 
+/** A record by its instant (the time index), credential, kind and query. */
+export const SAME_RECORD_SQL =
+  "SELECT id FROM permit_lookups WHERE at = ?1 AND credential = ?2 AND by = ?3 AND query = ?4 LIMIT 1";
+
 /** The newest record below an id: where a plate's next stretches start, past any gap in the ids. */
 export const RECORD_BELOW_SQL = "SELECT id FROM permit_lookups WHERE id < ?1 ORDER BY id DESC LIMIT 1";
 
@@ -104,6 +109,7 @@ export class LookupRecords {
   private readonly countOlder: Statement<{ n: number }, [number]>;
   private readonly afterId: Statement<StoredLookup, [number, number]>;
   private readonly recordBelow: Statement<{ id: number }, [number]>;
+  private readonly sameRecord: Statement<{ id: number }, [number, string, string, string]>;
 
   constructor(private readonly sqlite: Database) {
     this.insert = sqlite.prepare(`INSERT INTO permit_lookups ${insertColumns(permitLookups, RECORD_KEYS)}`);
@@ -121,6 +127,12 @@ export class LookupRecords {
       `SELECT ${columnList(permitLookups)} FROM permit_lookups WHERE id > ?1 ORDER BY id LIMIT ?2`,
     );
     this.recordBelow = sqlite.prepare(RECORD_BELOW_SQL);
+    this.sameRecord = sqlite.prepare(SAME_RECORD_SQL);
+  }
+
+  /** Whether a record of this instant, credential, kind and query is stored (a batch sent again). */
+  has(r: Pick<LookupRecord, "at" | "credential" | "by" | "query">): boolean {
+    return this.sameRecord.get(r.at, r.credential, r.by, r.query) !== null;
   }
 
   /** One relaxed commit for the batch: records are not acknowledged to anyone (see LookupRecorder). */

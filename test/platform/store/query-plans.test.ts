@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { type ChangeFilter, changePageSql } from "../../../src/platform/store/changes.ts";
 import { openMemoryStore } from "../../../src/platform/store/db.ts";
-import { type LookupFilter, lookupPageSql, RECORD_BELOW_SQL } from "../../../src/platform/store/lookups.ts";
+import {
+  type LookupFilter,
+  lookupPageSql,
+  RECORD_BELOW_SQL,
+  SAME_RECORD_SQL,
+} from "../../../src/platform/store/lookups.ts";
 import { PERMIT_LOOKUP_SQL } from "../../../src/platform/store/permits.ts";
 import { LAST_EVENT_BY_SENDER_SQL, TICKET_LOOKUP_SQL } from "../../../src/platform/store/tickets/records.ts";
 import { OCCUPANCY_SQL } from "../../../src/platform/store/tickets/reports.ts";
@@ -126,6 +131,19 @@ describe("lookup record pages are served from indexes", () => {
       .map((r) => r.detail)
       .join(" | ");
     expect(plan).toBe("SEARCH permit_lookups USING INTEGER PRIMARY KEY (rowid<?)");
+  });
+
+  test("an offline check sent again is found by its instant: one search of the time index", () => {
+    const plan = (
+      store.sqlite
+        .query(`EXPLAIN QUERY PLAN ${SAME_RECORD_SQL}`)
+        .all(1 as never, "c", "offline_verdict", "q") as {
+        detail: string;
+      }[]
+    )
+      .map((r) => r.detail)
+      .join(" | ");
+    expect(plan).toBe("SEARCH permit_lookups USING INDEX permit_lookups_at (at=?)");
   });
 
   test("a credential: (credential, id), newest first without a sort; everything: the primary key", () => {

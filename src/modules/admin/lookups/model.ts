@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
+import { LOOKUP_KINDS } from "../../../platform/store/lookup-kinds.ts";
 import { CursorParam } from "../paging.ts";
 
 export const PageQuery = t.Object({
@@ -29,9 +30,9 @@ export const LookupPage = t.Object({
     t.Object({
       at: t.String({ format: "date-time" }),
       credential: t.String(),
-      by: t.UnionEnum(["registration_number", "zone", "zone_list", "verdict", "observation", "checks"], {
+      by: t.UnionEnum(LOOKUP_KINDS, {
         description:
-          "What was asked: a plate, a zone, a zone list, a verdict, a mark, or a car's earlier checks (checks: someone read them)",
+          "What was asked: a plate, a zone, a zone list, a verdict, a mark, a car's earlier checks (checks: someone read them), or a verdict a handheld gave from its saved list while the box did not answer (offline_verdict; at: when it answered, sent when the box answered again)",
       }),
       query: t.String({
         description:

@@ -5,6 +5,7 @@ import type { Found, KnownZones, PlateChecks, Verdict, ZonePermitChanges, ZonePe
 import { nearest } from "./distance.ts";
 import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
+import { applyChange, type ZoneChange } from "./live-list.ts";
 import { loadReasons, type NoticeStart, noticeForm, noticeSummary } from "./notice-form.ts";
 import {
   discard,
@@ -32,6 +33,7 @@ import {
   verdictView,
 } from "./verdict-view.ts";
 import {
+  listBytes,
   savedPermits,
   savedZone as savedPlates,
   savePermits,
@@ -65,25 +67,17 @@ const nextTask = () => new Promise<void>((go) => setTimeout(go, 0));
 const PLATES_DRAWN = 60;
 /** The patrol list is made again this often: time alone moves cars onto it and off it. */
 const PATROL_EVERY_MS = 30_000;
-/** Plates judged for the patrol list in one task (a few milliseconds on a slow phone). */
-const PATROL_SLICE = 1_000;
+/**
+ * The patrol list is judged PATROL_STEP plates at a time, and the page is let go after
+ * PATROL_SLICE_MS: in a zone where cars come and go, a run of plates can all be due, and judging
+ * 1,000 of them held a phone slowed 4× for over 200 ms.
+ */
+const PATROL_STEP = 50;
+const PATROL_SLICE_MS = 12;
+/** The live list is written to the phone's cache at most this often. */
+const ZONE_KEPT_MS = 5_000;
 /** A pause in typing the zone this long moves the live list to it. */
 const ZONE_TYPED_MS = 300;
-
-/** A change of the zone list, as the live feed sends it with ?changes=1. */
-interface ZoneChange {
-  from: string;
-  added: string[];
-  removed: string[];
-}
-
-/** The list with `change` applied, in the plate order the server lists them in (Å, Ä, Ö after Z). */
-export function applyChange(list: readonly string[], change: ZoneChange): string[] {
-  const gone = new Set(change.removed);
-  const kept = list.filter((p) => !gone.has(p));
-  const have = new Set(kept);
-  return kept.concat(change.added.filter((p) => !have.has(p))).sort((a, b) => a.localeCompare(b, "sv"));
-}
 
 /** Known zones nearest first from `here` (zones without a map point last, by number). */
 export function byDistance(
@@ -761,12 +755,14 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     const place = { here, lots: lotPoints(z) };
     const keys = [...list.byPlate.keys()];
     const found: PatrolCar[] = [];
-    for (let i = 0; i < keys.length; i += PATROL_SLICE) {
-      if (i > 0) {
+    let sliceStart = performance.now();
+    for (let i = 0; i < keys.length; i += PATROL_STEP) {
+      if (performance.now() - sliceStart > PATROL_SLICE_MS) {
         await nextTask();
         if (run !== patrolRun) return;
+        sliceStart = performance.now();
       }
-      found.push(...dueCars(list, keys.slice(i, i + PATROL_SLICE), at, place));
+      found.push(...dueCars(list, keys.slice(i, i + PATROL_STEP), at, place));
     }
     patrolCars = found.sort(patrolOrder);
     patrolAt = at;
@@ -831,6 +827,19 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     return ready;
   }
 
+  /**
+   * The live list is kept on the phone at most every ZONE_KEPT_MS: writing a busy zone's plates
+   * to the Cache API at each of five changes a second was most of the page's work.
+   */
+  let zoneKeptTimer: ReturnType<typeof setTimeout> | undefined;
+  function keepZoneSoon(z: number): void {
+    if (zoneKeptTimer !== undefined) return;
+    zoneKeptTimer = setTimeout(() => {
+      zoneKeptTimer = undefined;
+      if (zone === z) void saveZone(z, current).catch(() => {});
+    }, ZONE_KEPT_MS);
+  }
+
   /** Asks the box for the zone's saved list (a 304 when it has not changed), and keeps it. */
   function refreshSaved(z: number, soon = false): void {
     const at = Math.max(Date.now(), lastAsked + (soon ? SAVED_LIST_SOONEST_MS : SAVED_LIST_EVERY_MS));
@@ -880,10 +889,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         if (!list) return;
         // A busy zone's list is megabytes: each step in a task of its own, so a check typed
         // meanwhile is answered between them.
-        await nextTask();
-        const text = JSON.stringify(list);
-        await nextTask();
-        await savePermits(z, text, res.headers.get("etag"));
+        await savePermits(z, await listBytes(list, nextTask), res.headers.get("etag"));
         heldList = { zone: z, list, etag: res.headers.get("etag") };
         await nextTask();
         saved.set(z, savedZone(list));
@@ -891,8 +897,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       } else if (res.status === 304 && kept) {
         // Unchanged, as the box says now: the list is current as of now.
         const list = { ...kept.list, taken_at: new Date(Date.now() + clockOffset()).toISOString() };
-        await nextTask();
-        await savePermits(z, JSON.stringify(list), kept.etag);
+        await savePermits(z, await listBytes(list, nextTask), kept.etag);
         heldList = { zone: z, list, etag: kept.etag };
         await nextTask();
         saved.set(z, savedZone(list));
@@ -987,7 +992,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
         live = true;
         showLive(z);
         renderPlates();
-        void saveZone(z, current).catch(() => {});
+        keepZoneSoon(z);
         refreshSaved(z, true);
       },
       alive: () => {
@@ -1001,6 +1006,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       },
       lost: () => {
         live = false;
+        // The last list heard is the one to keep, not one up to ZONE_KEPT_MS older.
+        if (listId && zone === z) void saveZone(z, current).catch(() => {});
         if (zone === z) void showSaved(z);
       },
       unauthorized: () => {
@@ -1088,6 +1095,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     clearInterval(checkedTimer);
     clearInterval(noticeTimer);
     clearTimeout(savedTimer);
+    clearTimeout(zoneKeptTimer);
     feed?.close();
     window.removeEventListener("offline", onOffline);
     window.removeEventListener("online", onOnline);

@@ -38,8 +38,37 @@ export function zonePermitsPath(zone: number): string {
   return `${zonePath(zone)}/permits`;
 }
 
+/** Entries written to bytes in one step of `listBytes`. */
+const ENTRIES_A_STEP = 500;
+
+/**
+ * The saved list as JSON bytes, written a slice of entries at a time with the page let go between
+ * slices: a busy zone's list is megabytes, and writing it as one string and then encoding it held
+ * a phone slowed 4× for over 200 ms. The same JSON as JSON.stringify but for the order of keys.
+ */
+export async function listBytes(list: ZonePermits, between: () => Promise<void>): Promise<Blob> {
+  const encoder = new TextEncoder();
+  const { plates, permits, observations, ...head } = list;
+  const parts: Uint8Array[] = [encoder.encode(`${JSON.stringify(head).slice(0, -1)},"plates":`)];
+  parts.push(encoder.encode(JSON.stringify(plates)));
+  for (const [key, entries] of [
+    ["permits", permits],
+    ["observations", observations],
+  ] as const) {
+    parts.push(encoder.encode(`,"${key}":[`));
+    for (let i = 0; i < entries.length; i += ENTRIES_A_STEP) {
+      await between();
+      const slice = JSON.stringify(entries.slice(i, i + ENTRIES_A_STEP)).slice(1, -1);
+      parts.push(encoder.encode(i === 0 ? slice : `,${slice}`));
+    }
+    parts.push(encoder.encode("]"));
+  }
+  parts.push(encoder.encode("}"));
+  return new Blob(parts as BlobPart[], { type: "application/json" });
+}
+
 /** The zone's saved list for offline verdicts as the box sent it, with its ETag. */
-export async function savePermits(zone: number, body: string, etag: string | null): Promise<void> {
+export async function savePermits(zone: number, body: string | Blob, etag: string | null): Promise<void> {
   if (!("caches" in self)) return;
   const cache = await caches.open(ZONE_CACHE);
   const headers: Record<string, string> = { "content-type": "application/json" };

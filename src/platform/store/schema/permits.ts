@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-
 import type { PermitWindow } from "../../../domain/permits/activity.ts";
+import { LOOKUP_KINDS } from "../lookup-kinds.ts";
 
 export type { PermitWindow };
 
@@ -51,7 +51,7 @@ export const permitLookups = sqliteTable(
     at: integer().notNull(),
     credential: text().notNull(),
     by: text({
-      enum: ["registration_number", "zone", "zone_list", "verdict", "observation", "checks"],
+      enum: LOOKUP_KINDS,
     }).notNull(),
     /** The normalized plate or the zone number asked for; a verdict or a mark: `PLATE@ZONE`. */
     query: text().notNull(),

@@ -286,6 +286,7 @@ export const en = {
   lookup_verdict: "verdict",
   lookup_observation: "mark",
   lookup_checks: "earlier checks read",
+  lookup_offline_verdict: "verdict, answered offline",
   exportCsv: "Download CSV",
   ticketFound: "1 ticket found",
   ticketsFound: "{n} tickets found",

@@ -288,6 +288,7 @@ export const sv: Record<Key, string> = {
   lookup_verdict: "bedömning",
   lookup_observation: "markering",
   lookup_checks: "tidigare kontroller lästa",
+  lookup_offline_verdict: "beslut, givet offline",
   exportCsv: "Ladda ned CSV",
   ticketFound: "1 biljett hittad",
   ticketsFound: "{n} biljetter hittade",

@@ -1,0 +1,42 @@
+/** The zone's live list of plates on the phone: pure, so a test reads it without a page. */
+
+/** A change of the zone list, as the live feed sends it with ?changes=1. */
+export interface ZoneChange {
+  from: string;
+  added: string[];
+  removed: string[];
+}
+
+const swedish = new Intl.Collator("sv");
+/** Swedish alphabetical order (Å, Ä, Ö after Z), spellings the collation ties told apart. */
+const plateOrder = (a: string, b: string) => swedish.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+
+/** Where `plate` is or would go in a list in plate order. */
+function placeOf(list: readonly string[], plate: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (plateOrder(list[mid]!, plate) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The list with `change` applied, in the plate order the server lists them in. Each plate is
+ * found by a binary search: sorting a busy zone's 20,000 plates again at every change of the
+ * feed held a phone slowed 4× for over 100 ms, five times a second.
+ */
+export function applyChange(list: readonly string[], change: ZoneChange): string[] {
+  const out = list.slice();
+  for (const p of change.removed) {
+    const i = placeOf(out, p);
+    if (out[i] === p) out.splice(i, 1);
+  }
+  for (const p of change.added) {
+    const i = placeOf(out, p);
+    if (out[i] !== p) out.splice(i, 0, p);
+  }
+  return out;
+}
