@@ -174,6 +174,7 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     await page.fill("#plate", "ABC 1");
     await page.click("#check-form button");
     await page.waitForSelector('#result [data-verdict="not_in_list"]');
+    const answeredBy = Date.now();
     await page.screenshot({ path: screenshotPath("phone-offline") });
 
     // Opened again without a network: the service worker serves the page and the saved list.
@@ -184,8 +185,24 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     expect(await page.textContent("#zone-state")).toContain("Offline");
     await page.screenshot({ path: screenshotPath("phone-offline-reloaded") });
     await page.context().setOffline(false);
-    // Signing out takes the saved lists off the handheld.
     await page.waitForSelector("#zone-state.live");
+    // What the phone answered without the box is in the box's records once it answers again,
+    // at the instant it was answered, as answered offline.
+    const offline = async () => {
+      const r = (await (await adminApi("GET", "/api/v1/lookups?limit=100")).json()) as {
+        data: { by: string; query: string; verdict: string | null; credential: string; at: string }[];
+      };
+      return r.data.filter((x) => x.by === "offline_verdict");
+    };
+    const sentBy = Date.now() + 25_000;
+    while ((await offline()).length < 2 && Date.now() < sentBy) await Bun.sleep(250);
+    expect((await offline()).map((x) => [x.query, x.verdict]).sort()).toEqual([
+      ["ABC1@7", null],
+      ["XYZ789@7", "valid_here"],
+    ]);
+    // The phone's clock follows the box's Date header, to the second.
+    for (const x of await offline()) expect(Date.parse(x.at)).toBeLessThan(answeredBy + 1_000);
+    // Signing out takes the saved lists off the handheld.
     expect(await page.evaluate(() => caches.has("parkd-zones-v1"))).toBe(true);
     await page.click("#signout");
     await page.waitForSelector("#token-form");

@@ -32,6 +32,10 @@ import type {
   MarkInput as MarkInputModel,
   ObservationReceipt as ObservationReceiptModel,
 } from "../../enforcement/observations/model.ts";
+import type {
+  OfflineCheck as OfflineCheckModel,
+  OfflineChecksReceipt as OfflineChecksReceiptModel,
+} from "../../enforcement/offline-checks/model.ts";
 import type { BoardView } from "../../kiosk/model.ts";
 import type { Status as StatusModel } from "../../operations/model.ts";
 import type { Quote as QuoteModel } from "../../public/model.ts";
@@ -69,3 +73,5 @@ export type ConsoleNotice = NoticeModel;
 export type ConsoleNoticeReason = Static<typeof NoticeReasonModel>;
 export type ObservationReceipt = ObservationReceiptModel;
 export type MarkInput = MarkInputModel;
+export type OfflineCheck = OfflineCheckModel;
+export type OfflineChecksReceipt = OfflineChecksReceiptModel;

@@ -1,7 +1,15 @@
 import { PATROL_URGENCY, patrolOrder } from "../../../domain/permits/patrol.ts";
 import { applyChanges } from "../../../domain/permits/saved-list-changes.ts";
 import { ApiError, api, Offline, query } from "./api.ts";
-import type { Found, KnownZones, PlateChecks, Verdict, ZonePermitChanges, ZonePermits } from "./api-types.ts";
+import type {
+  Found,
+  KnownZones,
+  OfflineCheck,
+  PlateChecks,
+  Verdict,
+  ZonePermitChanges,
+  ZonePermits,
+} from "./api-types.ts";
 import { nearest } from "./distance.ts";
 import { type Child, h, prevented, replace } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
@@ -18,6 +26,7 @@ import {
   type WaitingNotice,
   waiting,
 } from "./notice-queue.ts";
+import { keepOfflineCheck, offlineChecksWaiting, sendOfflineChecks } from "./offline-checks.ts";
 import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
 import { dueCars, type PatrolCar } from "./patrol-list.ts";
@@ -58,6 +67,8 @@ export const CHECK_TIMEOUT_MS = 3_000;
  */
 const SAVED_LIST_EVERY_MS = 60_000;
 const SAVED_LIST_SOONEST_MS = 15_000;
+/** Offline checks waiting on the phone are offered to the box this often (and at once when it answers). */
+const CHECKS_EVERY_MS = 10_000;
 /** Notices waiting on the phone are offered to the box this often (and at once when back online). */
 const NOTICES_EVERY_MS = 30_000;
 /** Lets the page answer what waits (a tap, a check) before the next long step. */
@@ -109,6 +120,23 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   const earlier = h("section", { class: "earlier", id: "earlier" });
   // Control notices: only for a credential that may issue them (scope notices:write).
   const owner = sessionNow()?.scopes.includes("notices:write") ? ownerNow() : null;
+  /** Whoever is signed in: the verdicts this page answers offline are theirs, and sent by them. */
+  const checker = ownerNow();
+  /** Offline checks wait on the phone (read once from storage; set as one is kept). */
+  let checksWaiting = checker !== null && offlineChecksWaiting(checker) > 0;
+  function keepCheck(c: OfflineCheck): void {
+    if (!checker) return;
+    keepOfflineCheck(checker, c);
+    checksWaiting = true;
+  }
+  /** The box answers again: the checks answered without it go to its records. */
+  function sendChecks(): void {
+    if (!checker || !checksWaiting) return;
+    checksWaiting = false;
+    void sendOfflineChecks(checker).then(() => {
+      if (offlineChecksWaiting(checker) > 0) checksWaiting = true;
+    });
+  }
   const noticeArea = h("div", { class: "notice-area", id: "notice-area" });
   const noticesWaiting = h("p", { class: "notices-waiting", id: "notices-waiting", hidden: true });
   const marksWaiting = h("section", { class: "marks-waiting", id: "marks-waiting", hidden: true });
@@ -298,6 +326,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
           v.observation === null ? markControls(v.registration_number, v.zone) : null,
         );
         void showEarlier(v.registration_number, v.checked_at);
+        sendChecks();
       }
     } catch (e) {
       if (!latest()) return;
@@ -333,6 +362,13 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       old ? ` · ${t("listOld")}` : "",
     );
     const v = offlineVerdict(saved, p, at);
+    keepCheck({
+      registration_number: p,
+      zone: z,
+      checked_at: new Date(at).toISOString(),
+      verdict: v ? v.state : "not_in_list",
+      list_taken_at: new Date(saved.takenAt).toISOString(),
+    });
     if (v) {
       // An old list may have missed a cancel or a revoked permit: it never answers in green.
       const tone = old && LOOKS[v.state].tone === "ok" ? "warn" : LOOKS[v.state].tone;
@@ -619,7 +655,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
                 h(
                   "li",
                   null,
-                  `${clockTime(Date.parse(c.at.replace(/(\.\d{3})\d+Z$/, "$1Z")))} · ${c.zone === null ? "–" : `${t("zone")} ${c.zone}`} · ${c.credential.replace(/^(token|user):/, "")} · ${t(c.verdict ? (`verdict_${c.verdict}` as const) : "verdict_plate")}`,
+                  `${clockTime(Date.parse(c.at.replace(/(\.\d{3})\d+Z$/, "$1Z")))} · ${c.zone === null ? "–" : `${t("zone")} ${c.zone}`} · ${c.credential.replace(/^(token|user):/, "")} · ${t(c.verdict ? (`verdict_${c.verdict}` as const) : c.offline ? "verdict_not_in_list" : "verdict_plate")}${c.offline ? ` · ${t("answeredOffline")}` : ""}`,
                 ),
               ),
             )
@@ -915,6 +951,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   }
 
   function showLive(z: number): void {
+    sendChecks();
     zoneState.className = "zone-state live";
     replace(zoneState, `● ${t("live")} · ${t("activeInZone", { n: current.length, zone: z })}`);
   }
@@ -1050,6 +1087,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   };
   const onOnline = () => {
     if (owner) void sendAll();
+    sendChecks();
     if (zone !== undefined) watch(zone);
   };
   window.addEventListener("offline", onOffline);
@@ -1073,6 +1111,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   void loadKnown();
   // Notices left waiting (made offline, or the page closed while sending) go first.
   const noticeTimer = owner ? setInterval(() => void sendAll(), NOTICES_EVERY_MS) : undefined;
+  // Offline checks a first try could not send (the box not yet answering writes) are tried again.
+  const checksTimer = setInterval(sendChecks, CHECKS_EVERY_MS);
   if (owner) void loadReasons().then(sendAll);
   watchTyped();
   // Said plainly, once, where the attendant looks: without it a lost Wi-Fi empties the page.
@@ -1094,6 +1134,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     clearInterval(patrolTimer);
     clearInterval(checkedTimer);
     clearInterval(noticeTimer);
+    clearInterval(checksTimer);
     clearTimeout(savedTimer);
     clearTimeout(zoneKeptTimer);
     feed?.close();

@@ -62,6 +62,8 @@ export const en = {
   verdict_none: "no valid permit",
   verdict_over_time_limit: "over time limit",
   verdict_plate: "plate lookup",
+  verdict_not_in_list: "not in the saved list",
+  answeredOffline: "answered offline",
   knownZoneLots: "{zone} · {lots}",
   noZoneChosen: "Pick your zone below for a verdict for where you stand.",
   notValid: "NO VALID PERMIT",

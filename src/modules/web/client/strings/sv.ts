@@ -64,6 +64,8 @@ export const sv: Record<Key, string> = {
   verdict_none: "inget giltigt tillstånd",
   verdict_over_time_limit: "över tidsgränsen",
   verdict_plate: "sökning på reg.nr",
+  verdict_not_in_list: "finns inte i sparade listan",
+  answeredOffline: "besvarad offline",
   knownZoneLots: "{zone} · {lots}",
   noZoneChosen: "Välj din zon nedan för ett svar för där du står.",
   notValid: "INGET GILTIGT TILLSTÅND",
