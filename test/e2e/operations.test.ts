@@ -164,6 +164,18 @@ describe("backup and restore with the binary", () => {
     // Nothing was moved aside by the failed attempts.
     expect(readdirSync(box.dataDir).filter((f) => f.includes("before-restore"))).toEqual([]);
     expect((await box.run(["restore", "b.db"])).code).toBe(0);
+    // Each restore sets the store aside; one copy is kept, the latest: they never fill the card.
+    const asides = () =>
+      readdirSync(box.dataDir)
+        .filter((f) => f.includes("before-restore"))
+        .sort();
+    const first = asides();
+    expect(first).toHaveLength(1);
+    await Bun.sleep(1_100);
+    expect((await box.run(["restore", "b.db"])).code).toBe(0);
+    const second = asides();
+    expect(second).toHaveLength(1);
+    expect(second).not.toEqual(first);
   });
 });
 

@@ -24,6 +24,8 @@ export type NoticeVerdict = (typeof NOTICE_VERDICTS)[number];
 
 /** An id the phone makes (a UUID, or any 8 to 64 letters, digits, `-` and `_`): a retry carries it again. */
 export const NOTICE_ID_PATTERN = "^[A-Za-z0-9_-]{8,64}$";
+/** The pattern in words, as a refused id's message says it (before the description's first `;`). */
+export const NOTICE_ID_WORDS = "an id made on the phone: 8 to 64 letters, digits, - or _ (a UUID)";
 /** A reason's code, as the operator names it (`no-permit`, `over-time`). */
 export const REASON_CODE_PATTERN = "^[a-z0-9][a-z0-9_-]{0,31}$";
 

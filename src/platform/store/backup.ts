@@ -15,6 +15,7 @@ import {
   fsyncSync,
   linkSync,
   openSync,
+  readdirSync,
   renameSync,
   rmSync,
   statSync,
@@ -282,8 +283,24 @@ export function restoreStore(
       if (existsSync(target + suffix)) renameSync(target + suffix, asideAs + suffix);
   }
   renameSync(incoming, target);
+  if (asideAs) dropOlderAsides(target, asideAs);
   syncDir(dirname(target));
   return { check, asideAs, photos };
+}
+
+/**
+ * One copy set aside by a restore is kept, the one just made: each is a whole store, and a box
+ * restored a few times had its card filled by them. The one before is what a technician may
+ * want back; older ones never were.
+ */
+function dropOlderAsides(target: string, kept: string): void {
+  const prefix = `${basename(target)}.before-restore-`;
+  const dir = dirname(target);
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    const base = name.replace(/-(wal|shm)$/, "");
+    if (join(dir, base) !== kept) rmSync(join(dir, name), { force: true });
+  }
 }
 
 export { STORE_FILE };

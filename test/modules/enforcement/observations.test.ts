@@ -211,6 +211,24 @@ describe("POST /api/v1/attendants/observations", () => {
       expect(marksStored(s)).toBe(0);
     });
 
+    test("a mark id too short or with other characters: 400 at /id, saying what an id is", async () => {
+      const s = await setup();
+      for (const id of ["abc", "a".repeat(65), "abc def ghi", "åäö12345"]) {
+        const p = expectProblem(
+          await mark(s, { id, registration_number: "A1", zone: 1002 }),
+          400,
+          "validation",
+        );
+        expect(p.errors).toEqual([
+          {
+            pointer: "/id",
+            message: "Expected an id made on the phone: 8 to 64 letters, digits, - or _ (a UUID)",
+          },
+        ]);
+      }
+      expect(marksStored(s)).toBe(0);
+    });
+
     test("a plate without letters or digits, or with control characters: 400 at /registration_number", async () => {
       const s = await setup();
       for (const plate of [" - ", "AB\u0000C1", ""]) {

@@ -3,6 +3,7 @@ import { type Static, t } from "elysia";
 import {
   NOTE_MAX,
   NOTICE_ID_PATTERN,
+  NOTICE_ID_WORDS,
   NOTICE_VERDICTS,
   REASON_CODE_PATTERN,
 } from "../../../domain/notices/rules.ts";
@@ -13,7 +14,7 @@ import { ZONE_MAX } from "../../../domain/zones.ts";
 export const NoticeInput = t.Object({
   id: t.String({
     pattern: NOTICE_ID_PATTERN,
-    description: "Made on the phone (a UUID): sending the same notice again is answered with the stored one",
+    description: `${NOTICE_ID_WORDS}; sending the same notice again is answered with the stored one`,
   }),
   registration_number: t.String({ minLength: 1, maxLength: 32 }),
   zone: Type.Integer({ minimum: 0, maximum: ZONE_MAX }),

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
-import { NOTE_MAX, NOTICE_ID_PATTERN } from "../../../domain/notices/rules.ts";
+import { NOTE_MAX, NOTICE_ID_PATTERN, NOTICE_ID_WORDS } from "../../../domain/notices/rules.ts";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 
 /** A car an attendant marks in the zone where it stands. */
@@ -8,8 +8,7 @@ export const MarkInput = t.Object({
   id: t.Optional(
     t.String({
       pattern: NOTICE_ID_PATTERN,
-      description:
-        "Made on the phone (a UUID): the same mark sent again (its answer lost, or kept offline and sent later) is answered with the stored one",
+      description: `${NOTICE_ID_WORDS}; the same mark sent again (its answer lost, or kept offline and sent later) is answered with the stored one`,
     }),
   ),
   registration_number: t.String({ minLength: 1, maxLength: 32 }),
