@@ -50,10 +50,33 @@ function wrap(text: string, width: number, first: string, rest: string): string 
   return lines.join("\n");
 }
 
-export function releaseNotes(r: Release): string {
+/** The changelog's `## Unreleased` section as written; "" when it has no items. */
+export function unreleasedOf(text: string): string {
+  const part = text.split(/^## /m).find((p) => p.startsWith("Unreleased\n"));
+  const body = part?.slice("Unreleased\n".length).trim() ?? "";
+  return /^- /m.test(body) ? body : "";
+}
+
+/**
+ * The release notes. A build made from a tree with changes after its version (a `## Unreleased`
+ * section with items) carries them first, said as such: notes that describe only the version
+ * named would describe a binary other than the one they come with.
+ */
+export function releaseNotes(r: Release, unreleased = ""): string {
+  const later = unreleased
+    ? `## In this build, after ${r.version}
+
+This build carries changes not yet in a release, listed first; the notes of ${r.version} follow.
+
+${unreleased}
+
+## ${r.version}
+
+`
+    : "";
   return `# parkd ${r.version} (${r.date})
 
-${r.body}
+${later}${r.body}
 
 ## Files
 
@@ -83,7 +106,8 @@ export function debianChangelog(releases: Release[]): string {
 
 if (import.meta.main) {
   const [what, version] = process.argv.slice(2);
-  const releases = parseChangelog(readFileSync(join(import.meta.dir, "../docs/changelog.md"), "utf8"));
+  const text = readFileSync(join(import.meta.dir, "../docs/changelog.md"), "utf8");
+  const releases = parseChangelog(text);
   const mine = releases.find((r) => r.version === version);
   if (!mine || (what !== "notes" && what !== "debian-changelog")) {
     process.stderr.write(
@@ -95,6 +119,8 @@ if (import.meta.main) {
   }
   process.stdout.write(
     // The file is newest first: this release and the ones before it.
-    what === "notes" ? releaseNotes(mine) : debianChangelog(releases.slice(releases.indexOf(mine))),
+    what === "notes"
+      ? releaseNotes(mine, mine === releases[0] ? unreleasedOf(text) : "")
+      : debianChangelog(releases.slice(releases.indexOf(mine))),
   );
 }
