@@ -33,7 +33,12 @@ const freePort = () =>
     });
   });
 
-export async function busyZoneBox(bin: string): Promise<BusyZoneBox> {
+/**
+ * `ends`: "later", every ticket ends 2 h ahead or more (a zone that stands still but for the
+ * events sent: what the Wi-Fi's idle figure measures); "all day", they end a second apart from
+ * 45 min ago to 5.5 h ahead, as cars come and go (about 3,300 cars on the patrol list).
+ */
+export async function busyZoneBox(bin: string, ends: "later" | "all day" = "later"): Promise<BusyZoneBox> {
   const dir = mkdtempSync(join(tmpdir(), "parkd-busy-zone-"));
   const env = { PATH: "/usr/bin:/bin", TZ: "UTC" };
   const run = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: dir, env }).stdout.toString().trim();
@@ -49,9 +54,7 @@ export async function busyZoneBox(bin: string): Promise<BusyZoneBox> {
     prefix: "P",
     idPrefix: "seed-",
     start: now - 3_600_000,
-    // Ends spread from 45 min ago to 5 h ahead, a second apart: cars in grace, just past it and
-    // ending soon, as in a zone where cars come and go all day (the patrol list has ~3,300).
-    end: (i) => now - 45 * 60_000 + i * 1000,
+    end: (i) => (ends === "later" ? now + 2 * 3_600_000 : now - 45 * 60_000) + i * 1000,
   });
   const port = await freePort();
   const server = Bun.spawn(

@@ -16,7 +16,8 @@ const args = process.argv.slice(2);
 const BIN = resolve(args[0] && !args[0].startsWith("--") ? args[0] : "dist/parkd");
 const CHECKS = Number(args[args.indexOf("--checks") + 1] || 60) || 60;
 
-const box = await busyZoneBox(BIN);
+// Cars coming and going: the patrol list has thousands of cars to judge.
+const box = await busyZoneBox(BIN, "all day");
 const phone = await phoneSignedIn(box.url, box.handheld);
 const page = phone.page;
 await page.fill("#zone", String(ZONE));

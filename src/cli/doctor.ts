@@ -26,6 +26,7 @@ import {
   hostname,
   ntpSynchronized,
   portState,
+  readOnlyMount,
   tlsFacts,
   unitFacts,
 } from "./doctor/host.ts";
@@ -35,6 +36,7 @@ import {
   diskRule,
   type Finding,
   integrityRule,
+  mountRule,
   ownershipRule,
   type Repair,
   schemaRule,
@@ -69,6 +71,8 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
   const out: Finding[] = [];
   const { folder, inside } = dataFolderFacts(dataDir);
   out.push(...ownershipRule(folder, inside, dataDir, userNames()));
+  const readOnly = folder ? readOnlyMount(dataDir) : null;
+  if (folder) out.push(mountRule(readOnly, dataDir));
 
   const terminals: TerminalFacts[] = [];
   const lastSync: { push?: number; pull?: number } = {};
@@ -124,7 +128,11 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
               check: "store",
               level: "fail",
               summary: `cannot read ${storePath(dataDir)}: ${message}`,
-              fix: "run doctor as the service user or root",
+              // A folder or mount it cannot write is said above; only then is the user the cause.
+              fix:
+                readOnly !== null || (folder !== null && (folder.mode & 0o200) === 0)
+                  ? "make the data folder writable (above), then run doctor again"
+                  : "run doctor as the service user or root",
             },
       );
     }

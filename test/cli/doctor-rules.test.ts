@@ -10,6 +10,7 @@ import {
 import {
   diskRule,
   integrityRule,
+  mountRule,
   ownershipRule,
   schemaRule,
   terminalsRule,
@@ -61,6 +62,14 @@ describe("doctor's rules: every failure carries a fix", () => {
     if (level !== "ok") expect(f.fix).toBeDefined();
   });
 
+  test("a data folder on a read-only mount is named as such", () => {
+    expect(mountRule(null, "/var/lib/parkd").level).toBe("ok");
+    const f = mountRule("/var", "/var/lib/parkd");
+    expect(f.level).toBe("fail");
+    expect(f.summary).toContain("/var, mounted read-only");
+    expect(f.fix).toContain("mount -o remount,rw /var");
+  });
+
   test("ownership and modes: the folder's owner owns all, nobody else reads; repairs are chmods only", () => {
     const names = (uid: number) => (uid === 100 ? "parkd" : "root");
     const folder = { path: "/d", kind: "folder" as const, mode: 0o700, uid: 100 };
@@ -87,6 +96,25 @@ describe("doctor's rules: every failure carries a fix", () => {
     expect(found[0]!.fix).toContain("chown -R parkd: /d");
     expect(found[0]!.repair).toBeUndefined(); // ownership is never changed by --fix
     expect(found.slice(1).map((f) => f.repair)).toEqual([
+      { kind: "chmod", path: "/d", mode: 0o700 },
+      { kind: "chmod", path: "/d/parkd.db", mode: 0o600 },
+    ]);
+    // Read-only for the service's user: root (doctor) could write, serve cannot.
+    const readOnly = ownershipRule(
+      { ...folder, mode: 0o500 },
+      [
+        { path: "/d/parkd.db", kind: "private", mode: 0o400, uid: 100 },
+        { path: "/d/tls/cert.pem", kind: "public", mode: 0o444, uid: 100 },
+      ],
+      "/d",
+      names,
+    );
+    expect(readOnly.map((f) => [f.level, f.summary.split(" (")[0]])).toEqual([
+      ["fail", "/d is read-only for parkd"],
+      ["fail", "/d/parkd.db is read-only for parkd"],
+    ]);
+    expect(readOnly[1]!.summary).toContain("every write with 503");
+    expect(readOnly.map((f) => f.repair)).toEqual([
       { kind: "chmod", path: "/d", mode: 0o700 },
       { kind: "chmod", path: "/d/parkd.db", mode: 0o600 },
     ]);

@@ -4,7 +4,16 @@
  */
 
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statfsSync,
+  statSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
 import { dirname, join } from "node:path";
@@ -43,6 +52,34 @@ export function dataFolderFacts(dataDir: string): { folder: PathFacts | null; in
   };
   walk(dataDir, 0);
   return { folder, inside };
+}
+
+/**
+ * The mount point under which `path` lies, when it is mounted read-only (its own options, or the
+ * file system's); null when writable or not known (no /proc).
+ */
+export function readOnlyMount(path: string): string | null {
+  let info: string;
+  let real: string;
+  try {
+    info = readFileSync("/proc/self/mountinfo", "utf8");
+    real = realpathSync(path);
+  } catch {
+    return null;
+  }
+  let best: { point: string; ro: boolean } | null = null;
+  for (const line of info.split("\n")) {
+    // id parent major:minor root mount-point mount-options ... - type source super-options
+    const f = line.split(" ");
+    const point = f[4]?.replace(/\\040/g, " ");
+    if (!point) continue;
+    const inside = point === "/" || real === point || real.startsWith(`${point}/`);
+    if (!inside || (best && best.point.length > point.length)) continue;
+    const dash = f.indexOf("-");
+    const opts = [...(f[5] ?? "").split(","), ...(dash > 0 ? (f[dash + 3] ?? "").split(",") : [])];
+    best = { point, ro: opts.includes("ro") };
+  }
+  return best?.ro ? best.point : null;
 }
 
 export function diskFacts(dir: string): { free: number; total: number } {

@@ -153,13 +153,39 @@ export function ownershipRule(
       repair: { kind: "chmod", path: p.path, mode: want },
     });
   }
+  // Serve runs as the owner: without the owner's write bit it answers every write with 503 (and
+  // SQLite cannot make its -wal beside the store in a folder it cannot write), while root, who
+  // runs doctor, writes anyway.
+  for (const p of [folder, ...inside]) {
+    if (p.kind === "public" || (p.mode & 0o200) !== 0) continue;
+    const want = p.kind === "folder" ? 0o700 : 0o600;
+    out.push({
+      check,
+      level: "fail",
+      summary: `${p.path} is read-only for ${owner} (${octal(p.mode)}), who runs serve: ${p.kind === "folder" ? "the store cannot be opened for writing in it" : "serve answers every write with 503"}`,
+      fix: `chmod ${octal(want)} ${p.path} (parkd doctor --fix does it)`,
+      repair: { kind: "chmod", path: p.path, mode: want },
+    });
+  }
   if (!out.length)
     out.push({
       check,
       level: "ok",
-      summary: `${dataDir} and its ${inside.length} files belong to ${owner}, private`,
+      summary: `${dataDir} and its ${inside.length} files belong to ${owner}, private, writable`,
     });
   return out;
+}
+
+/** The data folder on a file system mounted read-only: nothing can be written, by anyone. */
+export function mountRule(readOnlyMount: string | null, dataDir: string): Finding {
+  if (readOnlyMount === null)
+    return { check: "mount", level: "ok", summary: `${dataDir} is on a writable file system` };
+  return {
+    check: "mount",
+    level: "fail",
+    summary: `${dataDir} is on ${readOnlyMount}, mounted read-only: serve cannot write the store (every write 503) and cannot start on a new one`,
+    fix: `remount it read-write (mount -o remount,rw ${readOnlyMount}) and find why it went read-only (dmesg: a failing card remounts itself read-only)`,
+  };
 }
 
 export interface TerminalFacts {

@@ -7,7 +7,12 @@
 import { windowSpans } from "./activity.ts";
 import { type Observation, overLimitAt } from "./observations.ts";
 import { coveredUntil, type Span, validSpans } from "./spans.ts";
-import type { PlateHolding, VerdictAnswerState, VerdictRules } from "./verdict-answer.ts";
+import {
+  type PlateHolding,
+  type VerdictAnswerState,
+  type VerdictRules,
+  verdictCutoff,
+} from "./verdict-answer.ts";
 
 /** A ticket ending, or a mark's limit passing, this soon is listed: the attendant is on the way. */
 export const PATROL_SOON_MS = 10 * 60_000;
@@ -72,7 +77,7 @@ export function patrolReason(
   holdings: readonly PlateHolding[],
   zone: number,
   at: number,
-  rules: Pick<VerdictRules, "timezone" | "graceMinutes">,
+  rules: Pick<VerdictRules, "timezone" | "graceMinutes" | "recentHours">,
 ): PatrolDue | null {
   const soon = at + PATROL_SOON_MS;
   switch (judged.state) {
@@ -93,7 +98,9 @@ export function patrolReason(
       return null;
     case "none": {
       const graceMs = rules.graceMinutes * 60_000;
-      const ended = lastValidHere(holdings, zone, at - graceMs - PATROL_PAST_MS, at, rules.timezone);
+      // Only what the box's verdict reads (it holds nothing that ended by the cutoff).
+      const from = Math.max(at - graceMs - PATROL_PAST_MS, verdictCutoff(at, rules));
+      const ended = lastValidHere(holdings, zone, from, at, rules.timezone);
       if (ended !== null && ended + graceMs > at - PATROL_PAST_MS && ended + graceMs <= at)
         return { reason: "grace_over", at: ended + graceMs };
       if (judged.seen !== null && overLimitAt(judged.seen) <= soon)

@@ -26,6 +26,9 @@ function compareKeys(x: string, xPlain: boolean, y: string, yPlain: boolean): nu
   return plateOrder.compare(x, y) || (x < y ? -1 : x > y ? 1 : 0);
 }
 
+/** The server's plate order over normalized plates. */
+export const comparePlateKeys = (x: string, y: string) => compareKeys(x, PLAIN.test(x), y, PLAIN.test(y));
+
 /** Whether a held key sorts before the probe's (a search's step, allocating nothing). */
 const before = (held: string, probe: Key) => compareKeys(held, PLAIN.test(held), probe.key, probe.plain) < 0;
 

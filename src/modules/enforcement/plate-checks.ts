@@ -52,6 +52,6 @@ export function plateChecksToday(
     before = rows[rows.length - 1]!.id;
   }
   // Newest first by when it was checked: a check answered offline is recorded when sent, later.
-  const shown = found.slice(0, CHECKS_SHOWN).sort((a, b) => b.at - a.at);
+  const shown = found.sort((a, b) => b.at - a.at).slice(0, CHECKS_SHOWN);
   return { data: shown.map(checkOf) };
 }

@@ -31,7 +31,8 @@ export class OfflineCheckRecords {
           pointer: `/checks/${i}/registration_number`,
           message: `A registration number ${problem}`,
         });
-      const at = parseInstant(c.checked_at, this.ctx.config.timezone);
+      // A date and a time: a date alone would be taken as the site's midnight.
+      const at = c.checked_at.includes("T") ? parseInstant(c.checked_at, this.ctx.config.timezone) : null;
       if (at === null)
         errors.push({
           pointer: `/checks/${i}/checked_at`,
@@ -51,8 +52,9 @@ export class OfflineCheckRecords {
         errors.push({ pointer: `/checks/${i}/list_taken_at`, message: "Expected an ISO 8601 date-time" });
       if (errors.length === 0 && at !== null)
         records.push({
-          // Never in the box's future: a phone a little fast is recorded at the box's time.
-          at: Math.min(at, now),
+          // As sent, a phone a little fast included (at most MARK_AHEAD_MS): a batch sent again
+          // must find the record it made the first time.
+          at,
           credential,
           by: "offline_verdict",
           query: `${normalizePlate(c.registration_number)}@${c.zone}`,

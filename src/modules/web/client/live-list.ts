@@ -1,4 +1,6 @@
 /** The zone's live list of plates on the phone: pure, so a test reads it without a page. */
+import { comparePlateKeys } from "../../../domain/permits/plate-list.ts";
+import { normalizePlate } from "../../../domain/plates.ts";
 
 /** A change of the zone list, as the live feed sends it with ?changes=1. */
 export interface ZoneChange {
@@ -7,9 +9,12 @@ export interface ZoneChange {
   removed: string[];
 }
 
-const swedish = new Intl.Collator("sv");
-/** Swedish alphabetical order (Å, Ä, Ö after Z), spellings the collation ties told apart. */
-const plateOrder = (a: string, b: string) => swedish.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * The server's order (PlateList): by the normalized plate in Swedish alphabetical order, though
+ * the feed sends plates as they were sent ("ABC 123"): ordering what is shown put a spelling with
+ * a space or a dash in another place than the server's list has it.
+ */
+const plateOrder = (a: string, b: string) => comparePlateKeys(normalizePlate(a), normalizePlate(b));
 
 /** Where `plate` is or would go in a list in plate order. */
 function placeOf(list: readonly string[], plate: string): number {

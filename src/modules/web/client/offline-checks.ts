@@ -68,6 +68,7 @@ async function sendAll(owner: string): Promise<number> {
       .filter((k) => k.owner === owner)
       .slice(0, BATCH);
     if (batch.length === 0) return taken;
+    let done = batch;
     try {
       const r = await api<OfflineChecksReceipt>(
         "POST",
@@ -78,9 +79,15 @@ async function sendAll(owner: string): Promise<number> {
       taken += r.recorded + r.already;
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 400)) return taken;
+      // The box refuses a batch whole: only the checks it names go (they would be refused
+      // again); the others are sent in the next round of this loop.
+      const refused = new Set(
+        (e.problem.errors ?? []).map((x) => Number(/^\/checks\/(\d+)/.exec(x.pointer ?? "")?.[1])),
+      );
+      done = refused.size > 0 && !refused.has(Number.NaN) ? batch.filter((_, i) => refused.has(i)) : batch;
     }
-    // Only the batch sent leaves: checks kept meanwhile stay.
-    keep(kept().filter((k) => !batch.some((b) => same(b, k))));
+    // Only what was sent and taken (or refused for good) leaves: checks kept meanwhile stay.
+    keep(kept().filter((k) => !done.some((b) => same(b, k))));
   }
 }
 

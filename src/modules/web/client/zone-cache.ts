@@ -53,7 +53,8 @@ export async function listBytes(list: ZonePermits, between: () => Promise<void>)
   parts.push(encoder.encode(JSON.stringify(plates)));
   for (const [key, entries] of [
     ["permits", permits],
-    ["observations", observations],
+    // A list kept before marks were in it has none.
+    ["observations", observations ?? []],
   ] as const) {
     parts.push(encoder.encode(`,"${key}":[`));
     for (let i = 0; i < entries.length; i += ENTRIES_A_STEP) {
