@@ -9,6 +9,8 @@ export interface Command {
   args?: string;
   options?: OptionSpec[];
   subcommands?: Command[];
+  /** Where PARKD_* settings come from (the process's environment without it), given the arguments. */
+  environment?(argv: readonly string[]): Record<string, string | undefined>;
   run?(values: OptionValues, positionals: string[]): Promise<number> | number;
 }
 
@@ -67,7 +69,8 @@ export async function dispatch(root: Command, argv: string[]): Promise<number> {
   }
   try {
     const maxPositionals = cmd.args ? cmd.args.split(" ").length : 0;
-    const { values, positionals } = parseArgs(rest, cmd.options ?? [], process.env, maxPositionals);
+    const env = cmd.environment?.(rest) ?? process.env;
+    const { values, positionals } = parseArgs(rest, cmd.options ?? [], env, maxPositionals);
     return await cmd.run!(values, positionals);
   } catch (e) {
     if (e instanceof UsageError) {

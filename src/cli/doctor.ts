@@ -45,6 +45,7 @@ import {
   walRule,
 } from "./doctor/rules.ts";
 import { lookAtOffice } from "./doctor-office.ts";
+import { readEnvFile, SERVICE_ENV_FILE } from "./env-file.ts";
 import { serveOptions } from "./serve.ts";
 
 function userNames(): (uid: number) => string {
@@ -223,6 +224,30 @@ function print(findings: Finding[], fixed: { repair: Repair; error?: string }[],
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+/** Which settings file doctor read, so a technician knows what it checked against. */
+function settingsFinding(path: string): Finding {
+  const vars = readEnvFile(path);
+  if (vars === null)
+    return existsSync(path)
+      ? {
+          check: "settings",
+          level: "warn",
+          summary: `cannot read ${path} (the service's settings): checked with this shell's settings only`,
+          fix: "run doctor as root (sudo), as systemd reads the file",
+        }
+      : {
+          check: "settings",
+          level: "info",
+          summary: `no ${path}: checked with this shell's settings and flags`,
+        };
+  const names = Object.keys(vars).filter((k) => k.startsWith("PARKD_"));
+  return {
+    check: "settings",
+    level: "ok",
+    summary: `read ${path} as the service does: ${names.length ? names.join(", ") : "no PARKD_ settings"} (the shell's and flags win)`,
+  };
+}
+
 export const doctorCommand: Command = {
   name: "doctor",
   summary:
@@ -236,6 +261,13 @@ export const doctorCommand: Command = {
       help: "make the safe fixes (modes in the data folder, a missing data folder), then check again",
     },
     {
+      name: "env-file",
+      type: "string",
+      valueName: "FILE",
+      default: SERVICE_ENV_FILE,
+      help: "the service's settings (PARKD_* lines), read as its unit reads them; the shell's PARKD_* and flags win",
+    },
+    {
       name: "silent-minutes",
       type: "string",
       valueName: "N",
@@ -243,9 +275,23 @@ export const doctorCommand: Command = {
       help: "a terminal that sent nothing this long is silent",
     },
   ],
+  // The service runs with its settings file: doctor checks with it too (the port, --central ...).
+  environment(argv) {
+    const i = argv.findIndex((a) => a === "--env-file" || a.startsWith("--env-file="));
+    const path =
+      i < 0
+        ? (process.env.PARKD_ENV_FILE ?? SERVICE_ENV_FILE)
+        : argv[i]!.includes("=")
+          ? argv[i]!.split("=")[1]!
+          : argv[i + 1]!;
+    return { ...readEnvFile(path ?? SERVICE_ENV_FILE), ...process.env };
+  },
   async run(v) {
     const dataDir = resolve(stringOpt(v, "data-dir") ?? "./data");
-    let findings = await examine(v, Date.now());
+    let findings = [
+      settingsFinding(stringOpt(v, "env-file") ?? SERVICE_ENV_FILE),
+      ...(await examine(v, Date.now())),
+    ];
     const fixed: { repair: Repair; error?: string }[] = [];
     if (v.fix === true) {
       for (const f of findings)
@@ -257,7 +303,11 @@ export const doctorCommand: Command = {
             fixed.push({ repair: f.repair, error: (e as Error).message });
           }
         }
-      if (fixed.length) findings = await examine(v, Date.now());
+      if (fixed.length)
+        findings = [
+          settingsFinding(stringOpt(v, "env-file") ?? SERVICE_ENV_FILE),
+          ...(await examine(v, Date.now())),
+        ];
     }
     const ok = !findings.some((f) => f.level === "fail");
     if (v.json === true)

@@ -1,7 +1,15 @@
 /** `parkd doctor` on the built binary, as a technician runs it on a box. */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { boxesForFile, freePort } from "../support/binary.ts";
 
@@ -99,6 +107,48 @@ describe("parkd doctor", () => {
     } finally {
       squatter.stop(true);
     }
+  }, 30_000);
+
+  test("a store file its user cannot write (0400) is named, and --fix makes it writable", async () => {
+    const box = newBox();
+    expect((await box.run(["migrate"])).code).toBe(0);
+    const store = join(box.dataDir, "parkd.db");
+    chmodSync(store, 0o400);
+    const args = ["doctor", "--json", "--http", "--host", "127.0.0.1", "--port", String(await freePort())];
+    const r = await box.run(args);
+    expect(r.code).toBe(1);
+    const folder = finding(JSON.parse(r.stdout) as Report, "data folder");
+    expect(folder).toEqual([
+      expect.objectContaining({
+        level: "fail",
+        summary: expect.stringContaining(`${store} is read-only for`),
+        fix: `chmod 0600 ${store} (parkd doctor --fix does it)`,
+      }),
+    ]);
+    expect(finding(JSON.parse(r.stdout) as Report, "mount")[0]!.level).toBe("ok");
+    await box.run([...args, "--fix"]);
+    expect(statSync(store).mode & 0o777).toBe(0o600);
+  }, 30_000);
+
+  test("reads the service's settings file as the unit does; the shell's settings and flags win", async () => {
+    const box = newBox();
+    expect((await box.run(["migrate"])).code).toBe(0);
+    const [filePort, flagPort] = [await freePort(), await freePort()];
+    writeFileSync(
+      join(box.dir, "parkd.env"),
+      `# the site's settings\nPARKD_HTTP=true\nPARKD_HOST="127.0.0.1"\nPARKD_PORT=${filePort}\n#PARKD_CENTRAL=postgres://x@y/z\n`,
+    );
+    const read = JSON.parse((await box.run(["doctor", "--json"])).stdout) as Report;
+    expect(finding(read, "settings")[0]!.summary).toContain("PARKD_HTTP, PARKD_HOST, PARKD_PORT");
+    expect(finding(read, "port")[0]!.summary).toContain(`127.0.0.1:${filePort}`);
+    const flagged = JSON.parse(
+      (await box.run(["doctor", "--json", "--port", String(flagPort)])).stdout,
+    ) as Report;
+    expect(finding(flagged, "port")[0]!.summary).toContain(`127.0.0.1:${flagPort}`);
+    const none = JSON.parse(
+      (await box.run(["doctor", "--json", "--env-file", join(box.dir, "nope.env")])).stdout,
+    ) as Report;
+    expect(finding(none, "settings")[0]!.level).toBe("info");
   }, 30_000);
 
   test("a missing data folder, then a store from a newer binary", async () => {

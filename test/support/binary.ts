@@ -65,7 +65,14 @@ export class Box {
 
   env(extra: Record<string, string> = {}): Record<string, string> {
     // Only what a bare machine would have: no PARKD_* leaking in from the developer's shell.
-    return { PATH: "/usr/bin:/bin", HOME: this.dir, TZ: "UTC", ...extra };
+    // The box's settings file is its own (none until a test writes it), never this machine's.
+    return {
+      PATH: "/usr/bin:/bin",
+      HOME: this.dir,
+      TZ: "UTC",
+      PARKD_ENV_FILE: join(this.dir, "parkd.env"),
+      ...extra,
+    };
   }
 
   async run(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
