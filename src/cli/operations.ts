@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { PurgeReport } from "../modules/operations/index.ts";
-import { PurgeIncomplete, purgeExpired } from "../modules/operations/index.ts";
+import { PurgeIncomplete, purgeExpired, restingBesideServe } from "../modules/operations/index.ts";
 import { BackupError, backupStore, restoreStore } from "../platform/store/backup.ts";
 import { openStore, storePath } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
@@ -102,7 +102,8 @@ export const purgeCommand: Command = {
         `${r.tickets} tickets, ${r.ticketEvents} ticket events, ${r.permitLookups} permit lookups, ${r.operatorChanges} operator changes, ${r.observations} observations, ${r.notices} notices with ${r.noticePhotos} photo files`;
       const now = Date.now();
       try {
-        const r = await purgeExpired(store, { now, retentionDays, dryRun });
+        // Serve may be running on this store: steps that rest between them (retention.ts says why).
+        const r = await purgeExpired(store, { now, retentionDays, dryRun, pause: restingBesideServe() });
         process.stdout.write(
           `${dryRun ? "would delete" : "deleted"}: ${counts(r)} (ended or made more than ${retentionDays} days ago)\n`,
         );

@@ -19,7 +19,7 @@ export {
 export type { OperationsDeps } from "./deps.ts";
 export type { PurgeReport } from "./model.ts";
 export type { RouteInfo } from "./openapi.ts";
-export { PurgeIncomplete, purgeExpired } from "./retention.ts";
+export { PurgeIncomplete, purgeExpired, restingBesideServe } from "./retention.ts";
 export { listenUrls, storeCounts } from "./summary.ts";
 
 /** Health, readiness, the status page, /metrics, the API's own document, and hourly retention. */

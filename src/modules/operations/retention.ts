@@ -39,6 +39,27 @@ export function cutoffOf(now: number, retentionDays: number): number {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A purge beside a serving box rests at least this long between steps, */
+const REST_MIN_MS = 50;
+/** and this many times as long as its last step took: it holds the write lock a third of the time at most. */
+const REST_RATIO = 2;
+
+/**
+ * The pause for a purge run in another process than `serve` (parkd purge by hand). Serve's
+ * writes wait for the store's write lock holding their thread, the event loop's included: a
+ * purge that took the lock back at once after each step kept a serving box from answering for
+ * seconds. Resting between steps, in proportion to each, leaves the lock free most of the time;
+ * a purge of millions of records takes minutes instead of seconds (bench/notes.md).
+ */
+export function restingBesideServe(now: () => number = () => performance.now()): () => Promise<void> {
+  let stepStarted = now();
+  return async () => {
+    const took = now() - stepStarted;
+    await Bun.sleep(Math.max(REST_MIN_MS, took * REST_RATIO));
+    stepStarted = now();
+  };
+}
+
 /** Tries of one step while another process holds the store's write lock (each after the busy timeout). */
 const BUSY_TRIES = 6;
 

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { DAY_MS, purgeExpired, scheduleRetention } from "../../../src/modules/operations/retention.ts";
+import {
+  DAY_MS,
+  purgeExpired,
+  restingBesideServe,
+  scheduleRetention,
+} from "../../../src/modules/operations/retention.ts";
 import { openMemoryStore, type Store } from "../../../src/platform/store/db.ts";
 import { permitLookups, ticketEvents, tickets } from "../../../src/platform/store/schema/index.ts";
 
@@ -277,5 +282,19 @@ describe("retention", () => {
       noticePhotos: 1,
     });
     expect(ids(store)).toEqual(kept);
+  });
+});
+
+describe("a purge beside a serving box rests between its steps", () => {
+  test("at least 50 ms, and twice as long as the step took", async () => {
+    let clock = 0;
+    const pause = restingBesideServe(() => clock);
+    let t = performance.now();
+    await pause(); // a step that took no time: the least rest
+    expect(performance.now() - t).toBeGreaterThanOrEqual(45);
+    clock += 100; // a step of 100 ms
+    t = performance.now();
+    await pause();
+    expect(performance.now() - t).toBeGreaterThanOrEqual(195);
   });
 });

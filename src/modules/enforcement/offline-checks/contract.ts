@@ -1,6 +1,13 @@
 import type { ApiContract } from "../../../platform/http/api-contract.ts";
 import { OFFLINE_CHECKS_MAX, OfflineChecks, OfflineChecksReceipt } from "./model.ts";
 
+/**
+ * The example's instants: minutes before the document was made (at start), so that a vendor's
+ * contract run that posts the example sends checks the box takes (a fixed date falls out of the
+ * records' retention, and is refused).
+ */
+const exampleAt = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+
 /** What the OpenAPI document says of offline checks (docs/permits.md, "Offline checks"). */
 export const offlineCheckContract: ApiContract = {
   named: {
@@ -11,16 +18,16 @@ export const offlineCheckContract: ApiContract = {
           {
             registration_number: "ABC 123",
             zone: 1002,
-            checked_at: "2026-06-15T10:02:11.250Z",
+            checked_at: exampleAt(6),
             verdict: "valid_here",
-            list_taken_at: "2026-06-15T09:58:40.000Z",
+            list_taken_at: exampleAt(9),
           },
           {
             registration_number: "XYZ 789",
             zone: 1002,
-            checked_at: "2026-06-15T10:03:02.900Z",
+            checked_at: exampleAt(5),
             verdict: "not_in_list",
-            list_taken_at: "2026-06-15T09:58:40.000Z",
+            list_taken_at: exampleAt(9),
           },
         ],
       },

@@ -1,0 +1,143 @@
+/**
+ * On demand: `parkd purge` run by a technician beside a serving box at a busy site's pace (issue
+ * 54): a store with LOOKUPS lookup records and TICKETS tickets (with two events each) that ended
+ * 200 days ago, `serve` under 100 ticket events and 150 plate lookups a second (open loop), and
+ * `/healthz` asked every 50 ms; then `parkd purge` in another process. Prints, for the purge's
+ * minutes, each request kind's p50/p99/max and the longest gap in /healthz answers.
+ *
+ *   bun bench/purge-beside-serve.ts [LOOKUPS=3000000] [TICKETS=300000]
+ *   BENCH_KIOSK=1 ...   the server in the emulated 1-core, 256 MB box
+ */
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { binaryBox, tls } from "./binary-box.ts";
+
+const LOOKUPS = Number(process.argv[2] ?? 3_000_000);
+const TICKETS = Number(process.argv[3] ?? 300_000);
+const DAY = 86_400_000;
+
+const box = binaryBox("purge-beside");
+box.cli("migrate");
+const terminal = box.cli("token", "create", "--name", "terminal", "--scope", "tickets:write");
+const handheld = box.cli("token", "create", "--name", "handheld", "--scope", "permits:read");
+{
+  const db = new Database(join(box.dataDir, "parkd.db"));
+  const old = Date.now() - 200 * DAY;
+  const t = db.prepare(
+    `INSERT INTO tickets (ticket_id, zone, start_at, end_at, plate, plate_norm, status, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'stopped', ?, ?)`,
+  );
+  const e = db.prepare(
+    `INSERT INTO ticket_events (ticket_id, event_type, received_at, credential, raw_body, outcome)
+     VALUES (?, 'TicketCreated', ?, 'token:terminal', '{"eventType":"TicketCreated"}', 'applied')`,
+  );
+  const l = db.prepare(
+    "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (?, 'token:handheld', 'registration_number', ?, 1)",
+  );
+  db.transaction(() => {
+    for (let i = 0; i < TICKETS; i++) {
+      const end = old + i * 10;
+      t.run(`old-${i}`, 1000 + (i % 50), end - 3_600_000, end, `OLD${i}`, `OLD${i}`, end, end);
+      e.run(`old-${i}`, end - 3_600_000);
+      e.run(`old-${i}`, end);
+    }
+    for (let i = 0; i < LOOKUPS; i++) l.run(old + i, `OLD${i % TICKETS}`);
+  })();
+  db.close();
+}
+
+const { base } = await box.serve();
+const headers = (token: string) => ({ authorization: `Bearer ${token}`, "content-type": "application/json" });
+type Sample = { at: number; ms: number; ok: boolean };
+const samples: Record<"intake" | "lookup" | "healthz", Sample[]> = { intake: [], lookup: [], healthz: [] };
+const timed = async (kind: keyof typeof samples, run: () => Promise<Response>) => {
+  const t0 = performance.now();
+  let ok = false;
+  try {
+    const r = await run();
+    await r.arrayBuffer();
+    ok = r.status === 200;
+  } catch {}
+  samples[kind].push({ at: t0, ms: performance.now() - t0, ok });
+};
+let n = 0;
+const every = (perSecond: number, fn: () => void) => setInterval(fn, 1000 / perSecond);
+const timers = [
+  every(100, () => {
+    const now = Date.now();
+    const id = `new-${n++}`;
+    void timed("intake", () =>
+      fetch(`${base}/api/v1/actions/tickets`, {
+        method: "POST",
+        headers: headers(terminal),
+        tls,
+        body: JSON.stringify({
+          eventType: "CreateOrUpdate",
+          ticketId: id,
+          zoneCode: "1234",
+          parkingLotId: null,
+          startDate: new Date(now - 60_000).toISOString(),
+          endDate: new Date(now + 3_600_000).toISOString(),
+          licenseNumber: `NEW${n % 5000}`,
+          ticketCost: { amountInclVat: 4000, vatRate: 25, currencyCode: "SEK" },
+        }),
+      }),
+    );
+  }),
+  every(
+    150,
+    () =>
+      void timed("lookup", () =>
+        fetch(`${base}/api/v1/attendants/check-tickets?registration_number=NEW${n % 5000}`, {
+          headers: headers(handheld),
+          tls,
+        }),
+      ),
+  ),
+  every(20, () => void timed("healthz", () => fetch(`${base}/healthz`, { tls }))),
+];
+
+await Bun.sleep(5_000);
+const from = performance.now();
+const out = await box.cliAsync("purge");
+const to = performance.now();
+await Bun.sleep(2_000);
+for (const t of timers) clearInterval(t);
+await Bun.sleep(3_000);
+
+const during = (kind: keyof typeof samples) => samples[kind].filter((s) => s.at >= from && s.at <= to);
+const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
+const figures = (kind: keyof typeof samples) => {
+  const xs = during(kind)
+    .map((s) => s.ms)
+    .sort((a, b) => a - b);
+  return {
+    n: xs.length,
+    failed: during(kind).filter((s) => !s.ok).length,
+    p50: Math.round(q(xs, 0.5)),
+    p99: Math.round(q(xs, 0.99)),
+    max: Math.round(xs.at(-1) ?? 0),
+  };
+};
+// The longest stretch with no /healthz answered: the box's own pause, as a client sees it.
+const answers = during("healthz")
+  .map((s) => s.at + s.ms)
+  .sort((a, b) => a - b);
+let gap = 0;
+for (let i = 1; i < answers.length; i++) gap = Math.max(gap, answers[i]! - answers[i - 1]!);
+console.log(
+  JSON.stringify({
+    lookups: LOOKUPS,
+    tickets: TICKETS,
+    purgeSeconds: Math.round((to - from) / 100) / 10,
+    purge: out,
+    intake: figures("intake"),
+    lookup: figures("lookup"),
+    healthz: figures("healthz"),
+    longestGapMs: Math.round(gap),
+    kiosk: box.kiosk(),
+    targets: { p99Ms: 50, gapMs: 250 },
+  }),
+);
+await box.close();
+process.exit(0);
