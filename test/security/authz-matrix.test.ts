@@ -49,6 +49,12 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
     "/api/v1/attendants/checks?registration_number=ABC123",
     { scope: "permits:read", basic: false },
   ],
+  [
+    "POST",
+    "/api/v1/attendants/offline-checks",
+    "/api/v1/attendants/offline-checks",
+    { scope: "permits:read", basic: false },
+  ],
   ["GET", "/api/v1/permits", "/api/v1/permits", { scope: "admin", basic: false }],
   ["POST", "/api/v1/permits", "/api/v1/permits", { scope: "admin", basic: false }],
   ["GET", "/api/v1/permits/:id", "/api/v1/permits/1", { scope: "admin", basic: false }],
