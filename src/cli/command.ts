@@ -1,5 +1,6 @@
 import { StoreMissingError, StoreTooNewError, type StoreUpgrade } from "../platform/store/db.ts";
 import { DataFolderError } from "../platform/store/lock.ts";
+import { startingStep, startingText } from "../platform/store/preparation.ts";
 import { formatOptions, type OptionSpec, type OptionValues, parseArgs, UsageError } from "./args.ts";
 
 export interface Command {
@@ -12,6 +13,12 @@ export interface Command {
   /** Where PARKD_* settings come from (the process's environment without it), given the arguments. */
   environment?(argv: readonly string[]): Record<string, string | undefined>;
   run?(values: OptionValues, positionals: string[]): Promise<number> | number;
+  /**
+   * Runs while a serve prepares the store (an upgrade) and says so itself (doctor; serve, which
+   * finds the folder held). Any other command on that folder is told at once what serve is doing,
+   * instead of waiting on the store's lock.
+   */
+  runsWhileStarting?: true;
 }
 
 export const dataDirOption: OptionSpec = {
@@ -71,6 +78,12 @@ export async function dispatch(root: Command, argv: string[]): Promise<number> {
     const maxPositionals = cmd.args ? cmd.args.split(" ").length : 0;
     const env = cmd.environment?.(rest) ?? process.env;
     const { values, positionals } = parseArgs(rest, cmd.options ?? [], env, maxPositionals);
+    const dataDir = values["data-dir"];
+    const starting = typeof dataDir === "string" && !cmd.runsWhileStarting ? startingStep(dataDir) : null;
+    if (starting)
+      return fail(
+        `serve (pid ${starting.pid}) is preparing the store in ${dataDir} before it serves, ${startingText(starting, Date.now())}: try again when it is done (it logs each step; /healthz says how far it is)`,
+      );
     return await cmd.run!(values, positionals);
   } catch (e) {
     if (e instanceof UsageError) {

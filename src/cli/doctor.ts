@@ -6,6 +6,7 @@ import { isTimeZone } from "../domain/time/zoned.ts";
 import { storePath } from "../platform/store/db.ts";
 import { inspectStore } from "../platform/store/inspect.ts";
 import { serveLockHeld } from "../platform/store/lock.ts";
+import { startingStep, startingText } from "../platform/store/preparation.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt } from "./args.ts";
 import type { Command } from "./command.ts";
@@ -81,7 +82,16 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
   /** The credentials were read: only then can doctor say which terminals there are. */
   let storeRead = false;
   const hasStore = folder !== null && existsSync(storePath(dataDir));
-  if (hasStore) {
+  // A serve preparing the store (an upgrade) holds it for minutes: said as such, not as a lock.
+  const starting = folder ? startingStep(dataDir) : null;
+  if (starting)
+    out.push({
+      check: "store",
+      level: "warn",
+      summary: `serve (pid ${starting.pid}) is preparing the store before it serves: ${startingText(starting, now)}`,
+      fix: "wait, and let it finish: it answers 503 with its progress until then, and logs each step (journalctl -u parkd)",
+    });
+  else if (hasStore) {
     try {
       const seen = inspectStore(dataDir);
       try {
@@ -250,6 +260,7 @@ function settingsFinding(path: string): Finding {
 
 export const doctorCommand: Command = {
   name: "doctor",
+  runsWhileStarting: true,
   summary:
     "Check this box (store, data folder, certificate, clock, port, service, terminals, office link); exit 1 on a problem",
   options: [

@@ -1,13 +1,16 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { composeBox } from "../app.ts";
 import { type AppConfig, createContext, systemTimezone } from "../context.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
 import { listenUrls, storeCounts } from "../modules/operations/index.ts";
 import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
+import { startingAnswer } from "../platform/http/starting.ts";
 import type { TlsMaterial } from "../platform/http/tls.ts";
 import { log, logError, setRequestLogging } from "../platform/log.ts";
 import { openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
+import { prepareStore, type StartingStep, startingText } from "../platform/store/preparation.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, upgradeText } from "./command.ts";
@@ -219,13 +222,93 @@ export const serveCommand: Command = {
       if (e instanceof LockHeldError || e instanceof DataFolderError) return fail(e.message);
       throw e;
     }
-    let store: ReturnType<typeof openStore>;
+    const folder = resolve(dataDir);
+    let tls: TlsMaterial | undefined;
     try {
-      store = openStore(dataDir, { aloneWhenFull: true });
+      tls = plain
+        ? undefined
+        : await servedCertificate({ dataDir: folder, own, publicUrl: config.publicUrl, domains: tlsDomains });
     } catch (e) {
       lock.release();
+      return fail(`the TLS certificate cannot be used: ${(e as Error).message}`);
+    }
+    const certificate: CertificateHolder = { current: tls };
+
+    // The listener is up before the store is prepared: a long upgrade answers 503 with its step
+    // (starting.ts), never a refused connection. The app takes over once the store is open.
+    let step: StartingStep | null = null;
+    let ready: {
+      ctx: ReturnType<typeof createContext>;
+      box: ReturnType<typeof composeBox>;
+    } | null = null;
+    let front: FrontEnd;
+    try {
+      front = await startFrontEnd({
+        host,
+        port,
+        tls,
+        bodyLimit: config.bodyLimit,
+        bodyLimitOf: (method, path) => ready?.box.bodyLimitOf(method, path) ?? config.bodyLimit,
+        limits,
+        allowedHosts,
+        metrics: {
+          connectionRefused: (reason) => ready?.ctx.metrics.connectionRefused(reason),
+          connectionTimedOut: (phase) => ready?.ctx.metrics.connectionTimedOut(phase),
+        },
+        direct: (head, meta, body) => ready?.box.direct(head, meta, body),
+        handle: (request) =>
+          ready ? ready.box.app.handle(request) : startingAnswer(request, step, Date.now()),
+        account: (entry) => ready?.ctx.accounting.finish(entry),
+      });
+    } catch (e) {
+      lock.release();
+      const code = (e as { code?: string }).code;
+      if (code === "EADDRINUSE")
+        return fail(`port ${port} on ${host} is already in use (is another parkd running?)`);
+      if (code === "EACCES") return fail(`not allowed to listen on port ${port} on ${host}`);
+      return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    }
+    const urls = listenUrls(tls ? "https" : "http", host, front.port);
+
+    let store: ReturnType<typeof openStore>;
+    try {
+      let told = 0;
+      const upgrade = await prepareStore(
+        folder,
+        { timezone: config.timezone, currency: config.currency, aloneWhenFull: true },
+        (s) => {
+          const changed = s.step !== step?.step;
+          step = s;
+          // Each step as it begins, and how far it is every 5 s.
+          if (!changed && Date.now() - told < 5_000) return;
+          told = Date.now();
+          if (changed && s.step === 1)
+            log(
+              "notice",
+              `starting: the store needs ${s.of} step(s) before serving; ${urls.join(" ")} answers 503 until then`,
+              {
+                steps: s.of,
+              },
+            );
+          log("notice", `starting: ${startingText(s, Date.now())}`, {
+            step: s.step,
+            of: s.of,
+            progress: s.progress,
+          });
+        },
+      );
+      store = openStore(dataDir, { aloneWhenFull: true });
+      store.upgrade ??= upgrade;
+    } catch (e) {
+      await front.close(0).catch(() => {});
+      lock.release();
       // The lock file can be usable where the store is not (a store file on its own disk trouble).
-      if (e instanceof DataFolderError || e instanceof StoreTooNewError) return fail(e.message);
+      if (e instanceof DataFolderError || e instanceof StoreTooNewError)
+        return fail(
+          step
+            ? `the store could not be prepared (${startingText(step, Date.now())}): ${e.message}`
+            : e.message,
+        );
       throw e;
     }
     if (store.upgrade)
@@ -234,61 +317,20 @@ export const serveCommand: Command = {
         schemaTo: store.upgrade.to,
         backup: store.upgrade.backup,
       });
-    let tls: TlsMaterial | undefined;
-    try {
-      tls = plain
-        ? undefined
-        : await servedCertificate({
-            dataDir: store.dataDir,
-            own,
-            publicUrl: config.publicUrl,
-            domains: tlsDomains,
-          });
-    } catch (e) {
-      store.close();
-      lock.release();
-      return fail(`the TLS certificate cannot be used: ${(e as Error).message}`);
-    }
-    const certificate: CertificateHolder = { current: tls };
     const ctx = createContext(store, config, clock);
     ctx.certificate = () => certificate.current;
     const box = composeBox(ctx);
-    const app = box.app;
     await box.start();
+    ready = { ctx, box };
     const shutdown = async () => {
       await ctx.stop();
       store.close();
       lock.release();
     };
-
     const schemaVersion = store.schemaVersion();
-    let front: FrontEnd;
-    try {
-      front = await startFrontEnd({
-        host,
-        port,
-        tls,
-        bodyLimit: config.bodyLimit,
-        bodyLimitOf: box.bodyLimitOf,
-        limits,
-        allowedHosts,
-        metrics: ctx.metrics,
-        direct: box.direct,
-        handle: app.handle,
-        account: (entry) => ctx.accounting.finish(entry),
-      });
-    } catch (e) {
-      await shutdown();
-      const code = (e as { code?: string }).code;
-      if (code === "EADDRINUSE")
-        return fail(`port ${port} on ${host} is already in use (is another parkd running?)`);
-      if (code === "EACCES") return fail(`not allowed to listen on port ${port} on ${host}`);
-      return fail(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
-    }
 
     // The start-up summary, as two log lines a person can read: where to connect (the URLs and
     // the TLS fingerprint to pin are in msg itself) and what the store holds.
-    const urls = listenUrls(tls ? "https" : "http", host, front.port);
     ctx.listening = urls;
     log("notice", `parkd ${VERSION} listening on ${urls.join(" ")}; ${certificateText(tls)}`, {
       version: VERSION,

@@ -404,6 +404,14 @@ export const PROBLEMS = {
     example: "The store is not writable; the request changed nothing",
     routes: ["store"],
   },
+  // Answered to every request while serve prepares the store (an upgrade), with Retry-After.
+  starting: {
+    status: 503,
+    title: "Starting",
+    example:
+      "The box is starting: step 2 of 3: upgrading the store's schema from version 9 to 14 (40 s so far); try again shortly",
+    routes: ["every"],
+  },
 } as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemType = keyof typeof PROBLEMS;

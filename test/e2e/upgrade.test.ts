@@ -114,6 +114,89 @@ describe("upgrading a store written by release 0.1.0", () => {
   });
 });
 
+describe("a long upgrade", () => {
+  test("is never dark: the listener answers within 2 s with the step and Retry-After; the CLI and doctor say what serve is doing", async () => {
+    const box = boxWithOldStore();
+    // Months of lookup records: rebuilding their table and indexes takes seconds.
+    const db = new Database(join(box.dataDir, "parkd.db"));
+    const add = db.prepare(
+      "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (?, 'token:h', 'registration_number', ?, 1)",
+    );
+    const from = Date.now() - 30 * 86_400_000;
+    db.transaction(() => {
+      for (let i = 0; i < 2_500_000; i++) add.run(from + i * 1000, `P${i % 100_000}`);
+    })();
+    db.close(false);
+
+    const started = Date.now();
+    const server = await box.serve(["--http"], { waitReady: false });
+    let first: Response | undefined;
+    while (!first) {
+      try {
+        first = await fetch(`${server.url}/healthz`);
+      } catch {
+        await Bun.sleep(20);
+      }
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    expect(first.status).toBe(503);
+    expect(first.headers.get("retry-after")).toBe("5");
+    const health = (await first.json()) as {
+      status: string;
+      starting: { step: number; of: number; what: string };
+    };
+    expect(health.status).toBe("starting");
+    expect(health.starting.of).toBe(3);
+    expect(health.starting.what).toContain("upgrading its schema from version 3 to");
+
+    // Meanwhile: a lookup gets the problem, with Retry-After; the CLI and doctor say what is going on.
+    const [lookup, tokens, doctor] = await Promise.all([
+      fetch(`${server.url}/api/v1/attendants/check-tickets?registration_number=ABC123`, {
+        headers: auth(fixture.tokens.handheld),
+      }),
+      box.run(["token", "list"]),
+      box.run(["doctor", "--http"]),
+    ]);
+    const stillStarting = (await fetch(`${server.url}/readyz`)).status === 503;
+    expect(lookup.status).toBe(503);
+    expect(lookup.headers.get("retry-after")).toBe("5");
+    expect(lookup.headers.get("content-type")).toContain("application/problem+json");
+    expect(((await lookup.json()) as { type: string; detail: string }).detail).toMatch(
+      /^The box is starting: step \d of 3: /,
+    );
+    // Both asked while the store was prepared (it takes seconds more): each said so at once.
+    expect(stillStarting).toBe(true);
+    expect(tokens.code).toBe(1);
+    expect(tokens.stderr).toMatch(
+      /serve \(pid \d+\) is preparing the store in .* before it serves, step \d of 3: /,
+    );
+    expect(tokens.stderr).not.toContain("locked");
+    expect(doctor.stdout + doctor.stderr).toMatch(
+      /serve \(pid \d+\) is preparing the store before it serves: step \d of 3/,
+    );
+    expect(doctor.stdout + doctor.stderr).not.toContain("nothing wrong");
+
+    const deadline = Date.now() + 60_000;
+    while ((await fetch(`${server.url}/healthz`)).status !== 200) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await Bun.sleep(100);
+    }
+    const log = server.stderr();
+    expect(log).toContain("starting: the store needs 3 step(s) before serving;");
+    expect(log).toContain("starting: step 1 of 3: copying the store aside before upgrading its schema");
+    expect(log).toContain("starting: step 2 of 3: upgrading the store's schema from version 3 to");
+    expect(log).toContain("store schema upgraded from version 3 to");
+    const check = await fetch(`${server.url}/api/v1/attendants/check-tickets?registration_number=ABC123`, {
+      headers: auth(fixture.tokens.handheld),
+    });
+    expect(check.status).toBe(200);
+    // Done: the folder says nothing of a start any more.
+    expect(existsSync(join(box.dataDir, "starting.json"))).toBe(false);
+    expect((await box.run(["token", "list"])).code).toBe(0);
+    expect(await server.stop()).toBe(0);
+  }, 120_000);
+});
+
 describe("a store from a newer binary", () => {
   test("is refused by serve, migrate and token create, and left as it was", async () => {
     const box = boxWithOldStore();

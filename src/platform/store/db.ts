@@ -12,7 +12,7 @@ import {
   withoutSync,
 } from "./connection.ts";
 import { CredentialRecords } from "./credentials.ts";
-import { folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
+import { DataFolderError, folderTrouble, STORE_FILE, StoreMissingError } from "./lock.ts";
 import { LookupRecords } from "./lookups.ts";
 import { LotRecords } from "./lots.ts";
 import { appliedSchemaVersion, applyMigrations } from "./migrations.ts";
@@ -359,6 +359,8 @@ export function openStore(
     return store;
   } catch (e) {
     sqlite?.close(false);
+    // Said in words already (an upgrade that could not finish).
+    if (e instanceof DataFolderError) throw e;
     // A folder or disk that cannot take the store is named as such (read-only, full, no permission).
     const cause = (e as { cause?: unknown }).cause ?? e;
     const code = String((e as { code?: unknown }).code ?? (cause as { code?: unknown })?.code ?? "");

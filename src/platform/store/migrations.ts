@@ -14,10 +14,31 @@ interface Migrator {
   session: unknown;
 }
 
-/** Applies the pending migrations in one transaction (drizzle's migrator): all or none. */
-export function applyMigrations(db: Db): void {
+/**
+ * Applies the pending migrations in one transaction (drizzle's migrator): all or none. A statement
+ * that fails is what is thrown, not the ROLLBACK after it: SQLite has already rolled back on a full
+ * disk, so drizzle's ROLLBACK then fails too and would hide the reason.
+ */
+export function applyMigrations(db: Db, migrations: readonly MigrationMeta[] = MIGRATIONS): void {
   const m = db as unknown as Migrator;
-  m.dialect.migrate(MIGRATIONS, m.session, { migrationsFolder: "(embedded)" });
+  const session = m.session as { run(q: unknown): unknown; values(q: unknown): unknown };
+  let first: unknown;
+  const watched = {
+    run(q: unknown) {
+      try {
+        return session.run(q);
+      } catch (e) {
+        first ??= e;
+        throw e;
+      }
+    },
+    values: (q: unknown) => session.values(q),
+  };
+  try {
+    m.dialect.migrate(migrations as MigrationMeta[], watched, { migrationsFolder: "(embedded)" });
+  } catch (e) {
+    throw first ?? e;
+  }
 }
 
 export function appliedSchemaVersion(sqlite: Database): number {

@@ -169,3 +169,20 @@ export class RevenueBook {
 }
 
 const inDays = (from: string, to: string) => and(gte(revenueDays.day, from), lte(revenueDays.day, to));
+
+/**
+ * Whether the book was built under this time zone and currency, read on a connection of its own
+ * (serve asks before it opens the store, to know whether building it is a step to show).
+ * A store from before the book has no table yet: not built.
+ */
+export function revenueBookBuiltFor(sqlite: Database, timezone: string, currency: string): boolean {
+  try {
+    const held = sqlite.query("SELECT timezone, currency FROM revenue_basis WHERE id = 1").get() as {
+      timezone: string;
+      currency: string;
+    } | null;
+    return held !== null && held.timezone === timezone && held.currency === currency;
+  } catch {
+    return false;
+  }
+}

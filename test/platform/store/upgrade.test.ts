@@ -1,16 +1,20 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { openStore, SCHEMA_VERSION } from "../../../src/platform/store/db.ts";
-import { MIGRATIONS } from "../../../src/platform/store/migrations.ts";
+import { DataFolderError } from "../../../src/platform/store/lock.ts";
+import { applyMigrations, MIGRATIONS } from "../../../src/platform/store/migrations.ts";
 import {
   backupBeforeUpgrade,
   StoreTooNewError,
   schemaState,
   UPGRADE_BACKUPS_KEPT,
   upgradeBackups,
+  upgradeSchema,
+  upgradeSpace,
 } from "../../../src/platform/store/upgrade.ts";
 import { tempDirs } from "../../support/temp.ts";
 
@@ -110,5 +114,77 @@ describe("opening a store", () => {
       `schema version ${SCHEMA_VERSION + 1}, 1 migration(s) this binary does not know; this binary's schema version is ${SCHEMA_VERSION}`,
     );
     expect(upgradeBackups(dir)).toEqual([]);
+  });
+});
+
+describe("the space an upgrade needs", () => {
+  const migration = (...sql: string[]) => ({ sql, folderMillis: 1, hash: "h", bps: true }) as MigrationMeta;
+  test.each([
+    {
+      what: "a table rebuilt",
+      sql: ["INSERT INTO `__new_permit_lookups`(`id`) SELECT `id` FROM `permit_lookups`;"],
+    },
+    { what: "an index made", sql: ["CREATE INDEX `permit_lookups_at` ON `permit_lookups` (`at`);"] },
+    { what: "a unique index made", sql: ["CREATE UNIQUE INDEX `x` ON `t` (`a`);"] },
+  ])("counts the copy and a rewrite of 1.5 times the store for $what", ({ sql }) => {
+    const s = upgradeSpace(100 * 1048576, [migration("CREATE TABLE `a` (`id` integer);"), migration(...sql)]);
+    expect(s).toEqual({ copy: 100 * 1048576, rewrite: 150 * 1048576, total: 266 * 1048576 });
+  });
+  test("a migration that only adds a table or a column writes next to nothing beyond the copy", () => {
+    const s = upgradeSpace(100 * 1048576, [
+      migration("CREATE TABLE `a` (`id` integer);", "ALTER TABLE `b` ADD `c` text;"),
+    ]);
+    expect(s.rewrite).toBe(10 * 1048576);
+  });
+  test("every migration this build carries from the first release's schema rebuilds: counted as such", () => {
+    expect(upgradeSpace(1000, MIGRATIONS.slice(3)).rewrite).toBe(1500);
+  });
+});
+
+describe("an upgrade that runs out of disk", () => {
+  test("the statement that failed is what is thrown, not the ROLLBACK SQLite had already made", () => {
+    const sqlite = new Database(":memory:");
+    // A failure that ends the transaction itself, as a full disk does: drizzle's ROLLBACK then fails too.
+    const ending = {
+      sql: ["CREATE TABLE a (x)", "COMMIT", "SELECT * FROM no_such_table"],
+      folderMillis: 1,
+      hash: "h",
+      bps: true,
+    } as MigrationMeta;
+    expect(() => applyMigrations(drizzle({ client: sqlite }), [ending])).toThrow(
+      /no_such_table|no such table/,
+    );
+    sqlite.close(false);
+  });
+
+  test("says so with the step, leaves the store as it was and keeps the copy", () => {
+    const dir = scratch();
+    const fixture = join(import.meta.dir, "../../fixtures/store-0.1.0/parkd.db");
+    copyFileSync(fixture, join(dir, "parkd.db"));
+    const before = readFileSync(join(dir, "parkd.db"));
+    const sqlite = new Database(join(dir, "parkd.db"), { strict: true });
+    // A store that may not grow: what a full disk does to the migration's transaction.
+    const pages = (sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+    sqlite.run(`PRAGMA max_page_count = ${pages}`);
+    let error: unknown;
+    try {
+      upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir);
+    } catch (e) {
+      error = e;
+    }
+    sqlite.close(false);
+    expect(error).toBeInstanceOf(DataFolderError);
+    const message = (error as Error).message;
+    expect(message).toContain(
+      `upgrading the store's schema from version 3 to ${SCHEMA_VERSION} failed: the disk holding ${dir} is full`,
+    );
+    expect(message).toContain("The store is as it was (the upgrade is one transaction) and its copy is at ");
+    expect(message).toContain("free some space and start again");
+    expect(message).not.toContain("ROLLBACK");
+    expect(upgradeBackups(dir)).toHaveLength(1);
+    const after = new Database(join(dir, "parkd.db"), { readonly: true });
+    expect((after.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(3);
+    after.close(false);
+    expect(readFileSync(join(dir, "parkd.db")).length).toBe(before.length);
   });
 });

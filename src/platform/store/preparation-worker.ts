@@ -1,0 +1,34 @@
+/**
+ * The store's long steps before `serve` can answer from it, on a thread of its own so that the
+ * listener answers meanwhile (503, with the step and its progress): the copy taken before a
+ * schema upgrade, the upgrade itself (an index rebuilt over millions of lookup records takes tens
+ * of seconds), and the revenue book built again. The main thread then opens a store that needs
+ * none of them. preparation.ts drives it.
+ */
+import { openStore } from "./db.ts";
+
+declare const self: Worker;
+
+export interface PreparationRequest {
+  dataDir: string;
+  timezone: string;
+  currency: string;
+  aloneWhenFull: boolean;
+}
+
+self.onmessage = (event: MessageEvent<PreparationRequest>) => {
+  const r = event.data;
+  try {
+    postMessage({ kind: "step", step: "schema" });
+    const store = openStore(r.dataDir, { aloneWhenFull: r.aloneWhenFull });
+    try {
+      postMessage({ kind: "step", step: "revenue" });
+      store.reports.revenue.ensureBasis(r.timezone, r.currency, Date.now());
+      postMessage({ kind: "done", upgrade: store.upgrade });
+    } finally {
+      store.close();
+    }
+  } catch (e) {
+    postMessage({ kind: "failed", message: (e as Error).message });
+  }
+};
