@@ -10,6 +10,13 @@ export interface AppConfig {
   /** The verdict counts a permit that ended less than this many minutes ago as in grace (0: off). */
   graceMinutes: number;
   retentionDays: number;
+  /**
+   * Retention never deletes records younger than this to make room on a disk at its reserve
+   * (it keeps retentionDays when the disk has room).
+   */
+  retentionMinDays: number;
+  /** What the disk keeps free for ticket events, in MB; unset: a twentieth of the disk, 256 MB to 2 GB. */
+  diskReserveMb?: number;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** A bearer token that may read /metrics only (besides admin credentials); unset: admin only. */
@@ -48,6 +55,7 @@ export const defaultConfig = (): AppConfig => ({
   recentHours: 24,
   graceMinutes: 0,
   retentionDays: 90,
+  retentionMinDays: 7,
   bodyLimit: 64 * 1024,
   holidays: ["SE"],
   rateLimitPerSecond: 0,

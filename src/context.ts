@@ -1,4 +1,5 @@
 import { type AppConfig, defaultConfig } from "./config.ts";
+import { defaultReserveBytes } from "./domain/disk-room.ts";
 import { RepeatedFault } from "./platform/fault-log.ts";
 import { RequestAccounting } from "./platform/http/accounting.ts";
 import { TrustedProxies } from "./platform/http/client-address.ts";
@@ -54,6 +55,12 @@ export class AppContext {
     readonly now: () => number = Date.now,
   ) {
     this.config = { ...defaultConfig(), ...config };
+    const room = store.room();
+    if (room)
+      store.reserveBytes =
+        this.config.diskReserveMb !== undefined
+          ? this.config.diskReserveMb * 1_048_576
+          : defaultReserveBytes(room.sizeBytes);
     this.metrics = processMetrics(store, now);
     this.accounting = new RequestAccounting(this.metrics);
     this.limiter = new FailureLimiter({ now });

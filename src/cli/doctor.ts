@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { systemTimezone } from "../config.ts";
 import { grants, isScope, type Scope } from "../domain/credentials.ts";
+import { defaultReserveBytes } from "../domain/disk-room.ts";
 import { isTimeZone } from "../domain/time/zoned.ts";
 import { storePath } from "../platform/store/db.ts";
 import { inspectStore } from "../platform/store/inspect.ts";
@@ -156,7 +157,9 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
     });
   if (folder) {
     const disk = diskFacts(dataDir);
-    const found = diskRule(disk.free, disk.total, dataDir);
+    const reserveMb = intOpt(v, "disk-reserve-mb", 0, 1_048_576);
+    const reserve = reserveMb !== undefined ? reserveMb * 1_048_576 : defaultReserveBytes(disk.total);
+    const found = diskRule(disk.free, disk.total, dataDir, reserve);
     // A full disk under a store: serve starts and serves reads, writes wait for space.
     out.push(
       found.level === "fail" && hasStore && disk.free < DISK_FULL_BYTES

@@ -41,6 +41,8 @@ function appConfig(v: OptionValues): AppConfig {
     recentHours: intOpt(v, "recent-hours", 0, 24 * 365) ?? 24,
     graceMinutes: intOpt(v, "grace-minutes", 0, 24 * 60) ?? 0,
     retentionDays: intOpt(v, "retention-days", 1, 36500) ?? 90,
+    retentionMinDays: intOpt(v, "retention-min-days", 1, 36500) ?? 7,
+    diskReserveMb: intOpt(v, "disk-reserve-mb", 0, 1_048_576),
     bodyLimit: (intOpt(v, "body-limit-kb", 1, 100 * 1024) ?? 64) * 1024,
     metricsToken: metricsToken(v),
     holidays: holidaysOpt(v),
@@ -148,6 +150,19 @@ export const serveOptions = [
     valueName: "D",
     default: "90",
     help: "delete tickets, events and lookup records this long after they ended",
+  },
+  {
+    name: "retention-min-days",
+    type: "string" as const,
+    valueName: "D",
+    default: "7",
+    help: "on a disk at its reserve, retention deletes the oldest records beyond what the disk holds, never those younger than this",
+  },
+  {
+    name: "disk-reserve-mb",
+    type: "string" as const,
+    valueName: "MB",
+    help: "space kept free on the data folder's disk for ticket events: photos are refused before they would take it, retention makes room when records reach it (default: a twentieth of the disk, 256 MB to 2 GB; 0: none)",
   },
   {
     name: "metrics-token",

@@ -62,6 +62,21 @@ describe("doctor's rules: every failure carries a fix", () => {
     if (level !== "ok") expect(f.fix).toBeDefined();
   });
 
+  test.each([
+    { free: 5000 * MB, reserve: 1000 * MB, condition: undefined, level: "ok" },
+    { free: 1900 * MB, reserve: 1000 * MB, condition: "disk-near-reserve", level: "warn" },
+    { free: 900 * MB, reserve: 1000 * MB, condition: "disk-at-reserve", level: "warn" },
+    { free: 50 * MB, reserve: 1000 * MB, condition: undefined, level: "fail" }, // under 64 MB: full
+  ])(
+    "disk $free free, $reserve kept for ticket events: $condition",
+    ({ free, reserve, condition, level }) => {
+      const f = diskRule(free, 20_000 * MB, "/var/lib/parkd", reserve);
+      expect(f.level).toBe(level as never);
+      expect(f.condition).toBe(condition as never);
+      if (condition) expect(f.summary).toContain("kept for ticket events (--disk-reserve-mb)");
+    },
+  );
+
   test("a data folder on a read-only mount is named as such", () => {
     expect(mountRule(null, "/var/lib/parkd").level).toBe("ok");
     const f = mountRule("/var", "/var/lib/parkd");

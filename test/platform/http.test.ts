@@ -198,6 +198,35 @@ describe("health", () => {
     expect((await call(app, "GET", "/readyz")).json).toEqual({ status: "ok" });
   });
 
+  test("readyz stays ready near and at the reserve kept for ticket events, and lists it with its fix", async () => {
+    const s = testApp();
+    const MB = 1_048_576;
+    let free = 150 * MB;
+    s.ctx.store.reserveBytes = 100 * MB;
+    s.ctx.store.room = () => ({ freeBytes: free, reusableBytes: 20 * MB, sizeBytes: 2000 * MB });
+    const near = await call(s.app, "GET", "/readyz");
+    expect(near.status).toBe(200);
+    expect(near.json).toMatchObject({
+      status: "ok",
+      problems: [
+        {
+          condition: "disk-near-reserve",
+          summary:
+            "170 MB left for records (free on the disk and reusable in the store), 100 MB kept for ticket events",
+        },
+      ],
+    });
+    free = 70 * MB;
+    const at = await call(s.app, "GET", "/readyz");
+    expect(at.status).toBe(200);
+    expect((at.json as { problems: { condition: string; fix: string }[] }).problems[0]).toMatchObject({
+      condition: "disk-at-reserve",
+      fix: expect.stringContaining("free space on that disk"),
+    });
+    free = 500 * MB;
+    expect((await call(s.app, "GET", "/readyz")).json).toEqual({ status: "ok" });
+  });
+
   test("readyz is 503 when the store cannot commit", async () => {
     const s = testApp();
     s.ctx.store.sqlite.run("PRAGMA query_only = ON");

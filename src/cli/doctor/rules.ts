@@ -88,13 +88,23 @@ export function walRule(walBytes: number): Finding {
 /** Less than this free: SQLite cannot take a request's write (a body up to the limit and its WAL pages). */
 export const DISK_FULL_BYTES = 4 * MB;
 
-export function diskRule(freeBytes: number, totalBytes: number, dir: string): Finding {
+/**
+ * The disk's free space: failing under 64 MB or 2 %; at or near the reserve serve keeps for ticket
+ * events (what serve then does, in its words; doctor counts the disk's free space only, serve also
+ * the pages the store reuses); a warning under 10 %.
+ */
+export function diskRule(freeBytes: number, totalBytes: number, dir: string, reserveBytes = 0): Finding {
   const share = totalBytes > 0 ? freeBytes / totalBytes : 0;
   const summary = `${mb(freeBytes)} free of ${mb(totalBytes)} (${(share * 100).toFixed(0)} %) on the disk holding ${dir}`;
   const fix =
     "free space on that disk (old logs: journalctl --vacuum-size=100M; old backups), or lower --retention-days";
   // Below 64 MB a checkpoint or a backup can fail; the alert rule fires under 10 %.
   if (freeBytes < 64 * MB || share < 0.02) return { check: "disk space", level: "fail", summary, fix };
+  if (reserveBytes > 0 && freeBytes <= 2 * reserveBytes)
+    return conditionFinding(
+      freeBytes <= reserveBytes ? "disk-at-reserve" : "disk-near-reserve",
+      `${summary}, ${mb(reserveBytes)} kept for ticket events (--disk-reserve-mb)`,
+    );
   if (share < 0.1) return { check: "disk space", level: "warn", summary, fix };
   return { check: "disk space", level: "ok", summary };
 }

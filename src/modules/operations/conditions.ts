@@ -50,6 +50,22 @@ export const CONDITIONS = {
     fix: () =>
       "free space on that disk (old logs: journalctl --vacuum-size=100M; old backups), or lower --retention-days; serve takes writes again by itself",
   },
+  "disk-near-reserve": {
+    check: "disk space",
+    level: "warn",
+    serve:
+      "serves as usual; says so in the log once and on /readyz: at the reserve kept for ticket events, photos are refused and retention deletes the oldest records",
+    fix: () =>
+      "free space on that disk (old logs: journalctl --vacuum-size=100M; old backups), move the data folder to a larger disk, or lower --retention-days; a photo-heavy site can lower --disk-reserve-mb only if ticket events never fill the rest",
+  },
+  "disk-at-reserve": {
+    check: "disk space",
+    level: "warn",
+    serve:
+      "takes ticket events into the reserve; refuses photos (503 photo-storage-full); retention deletes the oldest records, a day at a time, until the disk has room, never those younger than --retention-min-days",
+    fix: () =>
+      "free space on that disk or move the data folder to a larger one; serve goes back to --retention-days by itself once the disk has room (1.5 times the reserve)",
+  },
   "tls-ca-half-missing": {
     check: "certificate",
     level: "fail",

@@ -23,6 +23,8 @@ export type OperationsStore = Pick<
   | "observations"
   | "notices"
   | "photos"
+  | "room"
+  | "reserveBytes"
 >;
 
 /** What the sync module tells of the office link (its SyncStatus has more). */
@@ -46,7 +48,7 @@ export interface OfficeLinkState {
 export interface OperationsDeps {
   store: OperationsStore;
   now: () => number;
-  config: Pick<AppConfig, "bodyLimit" | "metricsToken" | "retentionDays">;
+  config: Pick<AppConfig, "bodyLimit" | "metricsToken" | "retentionDays" | "retentionMinDays">;
   metrics: Metrics;
   /** How many live feeds are open (the status page). */
   openStreams: Pick<OpenStreams, "openReaders">;

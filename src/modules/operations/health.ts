@@ -1,10 +1,12 @@
 import { Elysia, type Static } from "elysia";
+import { mbOf, roomForRecords } from "../../domain/disk-room.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
 import { type DirectRoute, directRoute, jsonValueAnswer } from "../../platform/http/direct.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
 import type { OfficeLinkState, OperationsDeps } from "./deps.ts";
+import type { DiskWatch, RoomReading } from "./disk-watch.ts";
 import { HealthStatus, ReadyStatus } from "./model.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
@@ -56,7 +58,14 @@ export const healthDirect: DirectRoute = directRoute({
   answer: () => HEALTHY_ANSWER,
 });
 
-export function healthRoutes(ctx: OperationsDeps) {
+/** What /readyz lists of the disk: near the reserve kept for ticket events, or at it. */
+export function diskProblems(r: RoomReading | null): ReportedProblem[] {
+  if (!r || r.state === "ample") return [];
+  const left = `${mbOf(roomForRecords(r.room))} MB left for records (free on the disk and reusable in the store), ${mbOf(r.reserveBytes)} MB kept for ticket events`;
+  return [reported(r.state === "at" ? "disk-at-reserve" : "disk-near-reserve", left)];
+}
+
+export function healthRoutes(ctx: OperationsDeps, watch: DiskWatch) {
   return new Elysia({ name: "health" })
     .use(rateLimitOption)
     .get("/healthz", () => HEALTHY, {
@@ -85,7 +94,7 @@ export function healthRoutes(ctx: OperationsDeps) {
           );
         }
         const sync = syncReadiness(ctx);
-        const faults = officeLinkProblems(ctx.officeLink());
+        const faults = [...diskProblems(watch.read()), ...officeLinkProblems(ctx.officeLink())];
         return {
           status: "ok" as const,
           ...(sync ? { sync } : {}),

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
-import { logError, logLine } from "../../platform/log.ts";
+import { log, logError, logLine } from "../../platform/log.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { OperationsDeps } from "./deps.ts";
+import { DiskWatch } from "./disk-watch.ts";
 import { healthDirect, healthRoutes } from "./health.ts";
 import { scheduleRetention } from "./retention.ts";
 import { operationsRoutes } from "./routes.ts";
@@ -24,10 +25,14 @@ export { listenUrls, storeCounts } from "./summary.ts";
 
 /** Health, readiness, the status page, /metrics, the API's own document, and hourly retention. */
 export function operationsModule(deps: OperationsDeps): AppModule {
+  const watch = new DiskWatch(deps.store, {
+    retentionDays: deps.config.retentionDays,
+    minDays: Math.min(deps.config.retentionMinDays, deps.config.retentionDays),
+  });
   return {
     name: "operations",
     routes: new Elysia({ name: "operations-module" })
-      .use(healthRoutes(deps))
+      .use(healthRoutes(deps, watch))
       .use(statusRoutes(deps))
       .use(operationsRoutes(deps, deps.routesOf, deps.contracts)),
     contracts: [statusContract],
@@ -35,11 +40,30 @@ export function operationsModule(deps: OperationsDeps): AppModule {
     start(hold) {
       const { store, now, metrics } = deps;
       const retentionDays = deps.config.retentionDays;
+      metrics.addGauges(() => ({
+        name: "parkd_disk_reserve_bytes",
+        help: "What the disk holding the store keeps free for ticket events: photos are refused before they would take it.",
+        samples: [{ value: deps.store.reserveBytes }],
+      }));
+      metrics.addGauges(() => ({
+        name: "parkd_store_reusable_bytes",
+        help: "Pages the store has freed (deleted records) and fills before it grows on the disk.",
+        samples: [{ value: watch.latest?.room.reusableBytes ?? 0 }],
+      }));
+      metrics.addGauges(() => ({
+        name: "parkd_retention_kept_seconds",
+        help: "How long retention keeps records now: --retention-days, or fewer days while the disk is at its reserve.",
+        samples: [{ value: watch.daysKept * 86_400 }],
+      }));
+      // Said once while the disk stays at its reserve (retention checks it every minute).
+      let saidShort = false;
       const retention = scheduleRetention({
         store,
         now,
         retentionDays,
-        onRun: (r) => {
+        watch,
+        onRun: (r, daysKept) => {
+          if (watch.latest?.state !== "at") saidShort = false;
           metrics.retentionDeletedRows("tickets", r.tickets);
           metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
           metrics.retentionDeletedRows("permit_lookups", r.permitLookups);
@@ -50,7 +74,16 @@ export function operationsModule(deps: OperationsDeps): AppModule {
             r.tickets + r.ticketEvents + r.permitLookups + r.operatorChanges + r.observations + r.notices >
             0
           )
-            logLine({ msg: "retention", retentionDays, deleted: r });
+            logLine({ msg: "retention", retentionDays, daysKept, deleted: r });
+        },
+        onShort: (daysKept) => {
+          if (saidShort) return;
+          saidShort = true;
+          log(
+            "error",
+            `the disk is still at the reserve kept for ticket events with retention down to its minimum of ${daysKept} days: free space on the disk or move the data folder to a larger one`,
+            { daysKept },
+          );
         },
         onError: (e) => logError("retention run failed; retrying at the next run", e),
       });

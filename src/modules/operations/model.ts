@@ -74,7 +74,8 @@ export const ReadyStatus = t.Object({
   sync: t.Optional(SyncReadiness),
   problems: t.Optional(
     t.Array(ReadyProblem, {
-      description: "What the box is ready despite (the office link's faults); absent when there is none",
+      description:
+        "What the box is ready despite (a disk near or at the reserve kept for ticket events, the office link's faults); absent when there is none",
     }),
   ),
 });

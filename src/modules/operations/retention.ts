@@ -12,6 +12,7 @@
  * loop between steps, so requests are answered while a large backlog is worked off.
  */
 import type { Store } from "../../platform/store/db.ts";
+import type { DiskWatch } from "./disk-watch.ts";
 import type { PurgeReport } from "./model.ts";
 
 export const DAY_MS = 86_400_000;
@@ -189,31 +190,76 @@ export interface RetentionSchedule {
   runNow(): Promise<PurgeReport | undefined>;
 }
 
+function added(a: PurgeReport, b: PurgeReport): PurgeReport {
+  const out = { ...a };
+  for (const k of Object.keys(b) as (keyof PurgeReport)[]) out[k] += b[k];
+  return out;
+}
+
 /**
- * Runs purgeExpired at start and then every `everyMs` (default hourly). A failed run is logged
- * and retried at the next tick; it never takes the server down.
+ * While the disk is at its reserve: deletes a day more of the oldest records at a time (from the
+ * oldest record's age down), reading the room after each, until the disk has room above the
+ * reserve or retention is down to its minimum of days. Deleted rows' pages are reused by the
+ * store before it grows, and photo files leave the disk: both count as room.
+ */
+async function makeRoom(
+  store: RetentionStore,
+  watch: DiskWatch,
+  now: number,
+  signal: AbortSignal,
+): Promise<{ report: PurgeReport | null; short: boolean }> {
+  let r = watch.read();
+  if (!r) return { report: null, short: false };
+  if (r.state !== "at") {
+    watch.settle(r);
+    return { report: null, short: false };
+  }
+  const oldest = store.lookups.oldestAt();
+  if (oldest !== null) watch.startFrom(Math.ceil((now - oldest) / DAY_MS));
+  let report: PurgeReport | null = null;
+  while (r.state === "at" && watch.daysKept > watch.setting.minDays && !signal.aborted) {
+    const days = watch.settle(r);
+    const gone = await purgeExpired(store, { now, retentionDays: days, signal });
+    report = report ? added(report, gone) : gone;
+    r = watch.read()!;
+  }
+  return { report, short: r.state === "at" };
+}
+
+/**
+ * Runs purgeExpired at start and then every `everyMs` (default hourly), keeping the days the
+ * disk watch allows (the setting while the disk has room); and, every `roomEveryMs` (default a
+ * minute), as soon as the disk is at its reserve. A failed run is logged and retried at the
+ * next tick; it never takes the server down.
  */
 export function scheduleRetention(opts: {
   store: RetentionStore;
   now: () => number;
   retentionDays: number;
+  watch?: DiskWatch;
   everyMs?: number;
-  onRun?: (report: PurgeReport) => void;
+  roomEveryMs?: number;
+  onRun?: (report: PurgeReport, daysKept: number) => void;
+  onShort?: (daysKept: number) => void;
   onError?: (error: unknown) => void;
 }): RetentionSchedule {
   const abort = new AbortController();
   let running: Promise<PurgeReport | undefined> | undefined;
+  const once = async (): Promise<PurgeReport> => {
+    const now = opts.now();
+    const days = opts.watch?.daysKept ?? opts.retentionDays;
+    let report = await purgeExpired(opts.store, { now, retentionDays: days, signal: abort.signal });
+    if (opts.watch) {
+      const room = await makeRoom(opts.store, opts.watch, now, abort.signal);
+      if (room.report) report = added(report, room.report);
+      if (room.short) opts.onShort?.(opts.watch.daysKept);
+    }
+    opts.onRun?.(report, opts.watch?.daysKept ?? opts.retentionDays);
+    return report;
+  };
   const run = (): Promise<PurgeReport | undefined> => {
     if (running) return running;
-    running = purgeExpired(opts.store, {
-      now: opts.now(),
-      retentionDays: opts.retentionDays,
-      signal: abort.signal,
-    })
-      .then((report) => {
-        opts.onRun?.(report);
-        return report;
-      })
+    running = once()
       .catch((e) => {
         opts.onError?.(e);
         return undefined;
@@ -225,10 +271,19 @@ export function scheduleRetention(opts: {
   };
   const timer = setInterval(() => void run(), opts.everyMs ?? 3_600_000);
   timer.unref?.();
+  const roomTimer = setInterval(() => {
+    try {
+      if (opts.watch?.read()?.state === "at") void run();
+    } catch (e) {
+      opts.onError?.(e);
+    }
+  }, opts.roomEveryMs ?? 60_000);
+  roomTimer.unref?.();
   const first = setTimeout(() => void run(), 0);
   return {
     async stop() {
       clearInterval(timer);
+      clearInterval(roomTimer);
       clearTimeout(first);
       abort.abort();
       await running;

@@ -2,6 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import type { DiskRoom } from "../../domain/disk-room.ts";
 import { ChangeRecords } from "./changes.ts";
 import {
   configureConnection,
@@ -240,8 +241,29 @@ export class Store {
   /** The notices' photo files, in the data folder beside the store (in memory for a memory store). */
   get photos(): PhotoFiles {
     this.photoFiles ??=
-      this.dataDir === ":memory:" ? new MemoryPhotoFiles() : new DiskPhotoFiles(this.dataDir);
+      this.dataDir === ":memory:"
+        ? new MemoryPhotoFiles()
+        : new DiskPhotoFiles(this.dataDir, () => this.reserveBytes);
     return this.photoFiles;
+  }
+
+  /**
+   * What the disk holding the store keeps free for ticket events (serve sets it from
+   * --disk-reserve-mb or the disk's size): photos are refused before they would take it.
+   */
+  reserveBytes = 0;
+
+  /** The disk's free space and size, and the pages the store reuses before it grows; null in memory. */
+  room(): DiskRoom | null {
+    if (this.dataDir === ":memory:") return null;
+    const fs = statfsSync(this.dataDir);
+    const pages = this.sqlite.query("PRAGMA freelist_count").get() as { freelist_count: number };
+    const size = this.sqlite.query("PRAGMA page_size").get() as { page_size: number };
+    return {
+      freeBytes: fs.bavail * fs.bsize,
+      reusableBytes: pages.freelist_count * size.page_size,
+      sizeBytes: fs.blocks * fs.bsize,
+    };
   }
 
   /** Another place for the photos (tests: a disk that fills up). */

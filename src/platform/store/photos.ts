@@ -6,9 +6,11 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statfsSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { photoFits } from "../../domain/disk-room.ts";
 
 /**
  * The notices' photo files, beside the store: `<data dir>/photos/<sha256>`, one file per distinct
@@ -22,8 +24,18 @@ export interface PhotoFiles {
   remove(hash: string): void;
 }
 
-/** The disk (or the folder) cannot take the photo: full, over quota or read-only. */
-export class PhotoStorageFull extends Error {}
+/**
+ * The disk (or the folder) cannot take the photo: full, over quota or read-only; or the photo
+ * would take the space kept for ticket events (reserveBytes set).
+ */
+export class PhotoStorageFull extends Error {
+  constructor(
+    message: string,
+    readonly reserveBytes?: number,
+  ) {
+    super(message);
+  }
+}
 
 const FULL = new Set(["ENOSPC", "EDQUOT", "EROFS"]);
 const HASH = /^[0-9a-f]{64}$/;
@@ -39,11 +51,21 @@ export const PHOTO_FOLDER = "photos";
 export class DiskPhotoFiles implements PhotoFiles {
   readonly dir: string;
 
-  constructor(dataDir: string) {
+  constructor(
+    private readonly dataDir: string,
+    /** What the disk keeps free for ticket events (0: nothing kept). */
+    private readonly reserve: () => number = () => 0,
+  ) {
     this.dir = join(dataDir, PHOTO_FOLDER);
   }
 
   put(hash: string, bytes: Uint8Array): void {
+    const reserve = this.reserve();
+    if (reserve > 0) {
+      const fs = statfsSync(this.dataDir);
+      if (!photoFits({ freeBytes: fs.bavail * fs.bsize }, bytes.length, reserve))
+        throw new PhotoStorageFull("the photo would take the space kept for ticket events", reserve);
+    }
     const path = join(this.dir, named(hash));
     const temp = `${path}.part`;
     try {

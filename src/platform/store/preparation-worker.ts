@@ -23,7 +23,13 @@ self.onmessage = (event: MessageEvent<PreparationRequest>) => {
     const store = openStore(r.dataDir, { aloneWhenFull: r.aloneWhenFull });
     try {
       postMessage({ kind: "step", step: "revenue" });
-      store.reports.revenue.ensureBasis(r.timezone, r.currency, Date.now());
+      try {
+        store.reports.revenue.ensureBasis(r.timezone, r.currency, Date.now());
+      } catch {
+        // A store that cannot take the write now (read-only, full) is served anyway: serve tries
+        // the book again once it runs, says why it failed, and the first ticket event or report
+        // builds it once it can.
+      }
       postMessage({ kind: "done", upgrade: store.upgrade });
     } finally {
       store.close();

@@ -7,7 +7,7 @@
  * "upgrading, step 1 of 3" instead of "nothing wrong" or a lock error.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataFolderError, STORE_FILE } from "./lock.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -61,6 +61,13 @@ interface Needed {
 /** What the store needs before serving, read in a moment on a read-only connection; null: nothing. */
 function needed(path: string, timezone: string, currency: string): Needed | null {
   if (!existsSync(path)) return null;
+  // A write-protected store is opened as before, on this thread: its reads served, its writes
+  // 503 until it is writable (Store.recoverWrites); there is nothing to prepare on it.
+  try {
+    accessSync(path, constants.W_OK);
+  } catch {
+    return null;
+  }
   let db: Database | undefined;
   try {
     db = new Database(path, { readonly: true });

@@ -281,6 +281,24 @@ describe("a notice's photos", () => {
     expect(kept.json.data).toMatchObject({ number: 1, photos: [] });
   });
 
+  test("a disk down to the reserve kept for ticket events refuses the photo, saying so, and keeps the notice", async () => {
+    const { s, admin, handheld } = await issued();
+    s.ctx.store.usePhotoFiles({
+      put: () => {
+        throw new PhotoStorageFull("the photo would take the space kept for ticket events", 300 * 1_048_576);
+      },
+      read: () => null,
+      remove: () => {},
+    });
+    const r = await sendPhoto(s, id, handheld, pngPhoto(32, 32, 9));
+    expectProblem(r, 503, "photo-storage-full");
+    expect((r.json as { detail: string }).detail).toBe(
+      "The disk holding the photos is down to the 300 MB it keeps for ticket events; notice 1 itself is stored. Send the photo again once space is freed",
+    );
+    const kept = await call(s.app, "GET", "/api/v1/notices/1", { token: admin });
+    expect(kept.json.data).toMatchObject({ number: 1, photos: [] });
+  });
+
   test("a voided notice takes no photos (409)", async () => {
     const { s, admin, handheld } = await issued();
     await call(s.app, "POST", "/api/v1/notices/1/void", { token: admin, body: { reason: "shown a permit" } });

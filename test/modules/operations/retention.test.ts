@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { DiskWatch } from "../../../src/modules/operations/disk-watch.ts";
 import {
   DAY_MS,
   purgeExpired,
@@ -296,5 +297,88 @@ describe("a purge beside a serving box rests between its steps", () => {
     t = performance.now();
     await pause();
     expect(performance.now() - t).toBeGreaterThanOrEqual(195);
+  });
+});
+
+describe("retention on a disk at the reserve kept for ticket events", () => {
+  const MB = 1_048_576;
+  /** A disk where each lookup record takes 1 MB of 700, and 100 MB are kept for ticket events. */
+  function pressed(minDays: number) {
+    const store = openMemoryStore();
+    for (let d = 1; d <= 60; d++) for (let i = 0; i < 10; i++) addLookup(store, daysAgo(d) + i * 1000);
+    const records = () => store.lookups.countBefore(NOW + DAY_MS);
+    const disk = {
+      reserveBytes: 100 * MB,
+      room: () => ({ freeBytes: (700 - records()) * MB, reusableBytes: 0, sizeBytes: 1000 * MB }),
+    };
+    const watch = new DiskWatch(disk, { retentionDays: 90, minDays });
+    const runs: number[] = [];
+    const short: number[] = [];
+    const schedule = scheduleRetention({
+      store,
+      now: () => NOW,
+      retentionDays: 90,
+      watch,
+      everyMs: 3_600_000,
+      roomEveryMs: 3_600_000,
+      onRun: (_, daysKept) => runs.push(daysKept),
+      onShort: (daysKept) => short.push(daysKept),
+    });
+    return { store, watch, records, runs, short, schedule };
+  }
+
+  test("deletes the oldest day at a time, from the oldest record's age, until the disk has room; keeps that many days", async () => {
+    const { store, watch, records, runs, schedule } = pressed(7);
+    expect(records()).toBe(600); // 100 MB left: at the reserve
+    await schedule.runNow();
+    // The 60th day's ten records made room (110 MB left, near the reserve): 59 days are kept.
+    expect(records()).toBe(590);
+    expect(runs.at(-1)).toBe(59);
+    expect(watch.latest?.state).toBe("near");
+    // Held there while the disk is near the reserve, even by the hourly run.
+    await schedule.runNow();
+    expect(records()).toBe(590);
+    expect(runs.at(-1)).toBe(59);
+    // Twenty more records today: at the reserve again, and a day less kept (the 59th goes).
+    for (let i = 0; i < 20; i++) addLookup(store, NOW - i * 1000);
+    await schedule.runNow();
+    expect(runs.at(-1)).toBe(57);
+    expect(records()).toBe(590);
+    await schedule.stop();
+  });
+
+  test("never deletes records younger than the minimum of days, and says it is short of room", async () => {
+    const { store, records, runs, short, schedule } = pressed(58);
+    await schedule.runNow();
+    expect(runs.at(-1)).toBe(59);
+    // Thirty records more today: only the 59th day may go, and that is not room enough.
+    for (let i = 0; i < 30; i++) addLookup(store, NOW - i * 1000);
+    await schedule.runNow();
+    await schedule.stop();
+    expect(runs.at(-1)).toBe(58);
+    expect(short).toEqual([58]);
+    expect(records()).toBe(58 * 10 + 30);
+    expect(store.lookups.countBefore(daysAgo(58))).toBe(0);
+  });
+
+  test("a disk with room keeps the setting; a store in memory has no disk to watch", async () => {
+    const store = openMemoryStore();
+    const watch = new DiskWatch(store, { retentionDays: 90, minDays: 7 });
+    expect(watch.read()).toBeNull();
+    addLookup(store, daysAgo(100));
+    addLookup(store, daysAgo(80));
+    const runs: number[] = [];
+    const schedule = scheduleRetention({
+      store,
+      now: () => NOW,
+      retentionDays: 90,
+      watch,
+      everyMs: 3_600_000,
+      onRun: (_, d) => runs.push(d),
+    });
+    await schedule.runNow();
+    await schedule.stop();
+    expect(runs.at(-1)).toBe(90);
+    expect(store.lookups.countBefore(NOW)).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Actor } from "../../../domain/changes.ts";
+import { mbOf } from "../../../domain/disk-room.ts";
 import { type FieldError, invalid, refuse } from "../../../domain/errors.ts";
 import { imageFacts, PHOTOS_PER_NOTICE, photoProblem } from "../../../domain/notices/rules.ts";
 import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
@@ -155,7 +156,9 @@ export class AttendantNotices {
         if (e instanceof PhotoStorageFull)
           throw refuse(
             "photo-storage-full",
-            `The disk holding the photos is full; notice ${notice.number} itself is stored. Send the photo again later`,
+            e.reserveBytes
+              ? `The disk holding the photos is down to the ${mbOf(e.reserveBytes)} MB it keeps for ticket events; notice ${notice.number} itself is stored. Send the photo again once space is freed`
+              : `The disk holding the photos is full; notice ${notice.number} itself is stored. Send the photo again later`,
             { retryAfterSeconds: 60 },
           );
         throw e;
