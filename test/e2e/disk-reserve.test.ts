@@ -122,7 +122,9 @@ describe("a disk at the reserve kept for ticket events", () => {
 
     const doctor = await box.run(["doctor", "--http", "--disk-reserve-mb", String(reserveMb)]);
     expect(doctor.stdout).toContain("kept for ticket events (--disk-reserve-mb)");
-    expect(doctor.stdout).toContain("refuses photos (503 photo-storage-full); retention deletes the oldest records");
+    expect(doctor.stdout).toContain(
+      "refuses photos (503 photo-storage-full); retention deletes the oldest records",
+    );
     expect(await server.stop()).toBe(0);
   }, 60_000);
 });

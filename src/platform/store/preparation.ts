@@ -7,7 +7,17 @@
  * "upgrading, step 1 of 3" instead of "nothing wrong" or a lock error.
  */
 import { Database } from "bun:sqlite";
-import { accessSync, constants, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { DataFolderError, STORE_FILE } from "./lock.ts";
 import { MIGRATIONS } from "./migrations.ts";
