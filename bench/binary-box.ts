@@ -25,7 +25,7 @@ export interface BinaryBox {
    */
   cliAsync(...args: string[]): Promise<string>;
   /** Starts `serve` (HTTPS) and waits until it answers. */
-  serve(): Promise<{ base: string; server: Subprocess }>;
+  serve(extra?: string[]): Promise<{ base: string; server: Subprocess }>;
   /** The emulated kiosk's figures so far, when the server runs in one (BENCH_KIOSK=1). */
   kiosk(): KioskReport | null;
   /** How the server ended: "exit 0", or the signal that ended it (null while it runs). */
@@ -47,8 +47,11 @@ export function binaryBox(name: string): BinaryBox {
     if (r.exitCode !== 0) throw new Error(`parkd ${args.join(" ")}: ${r.stderr}`);
     return r.stdout.toString().trim();
   };
+  // While the server runs in an emulated kiosk, a command beside it runs in the same one: on the
+  // box, a technician's purge or backup shares serve's one core and its memory.
   const cliAsync = async (...args: string[]) => {
-    const p = spawn([...RUNNER, BIN, ...args, "--data-dir", dataDir], { stdout: "pipe", stderr: "pipe" });
+    const cmd = [...RUNNER, BIN, ...args, "--data-dir", dataDir];
+    const p = spawn(box ? box.wrap(cmd) : cmd, { stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([
       new Response(p.stdout).text(),
       new Response(p.stderr).text(),
@@ -62,7 +65,7 @@ export function binaryBox(name: string): BinaryBox {
     dataDir,
     cli,
     cliAsync,
-    async serve() {
+    async serve(extra: string[] = []) {
       const port = 20_000 + Math.floor(Math.random() * 20_000);
       // One client address for everything: the per-address limit would measure itself.
       const cmd = [
@@ -77,6 +80,7 @@ export function binaryBox(name: string): BinaryBox {
         dataDir,
         "--max-connections-per-address",
         "2000",
+        ...extra,
       ];
       box = KIOSK ? kiosk(name) : null;
       // BENCH_SERVER_ENV="NAME=value ..." for the server alone (BUN_JSC_logGC=1: the engine's

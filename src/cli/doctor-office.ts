@@ -6,6 +6,7 @@ import {
   checkCentralUrl,
   checkSiteRole,
   connectCentral,
+  officeClockSkew,
   officePositions,
   PLAINTEXT_LINK,
   redactedUrl,
@@ -65,11 +66,8 @@ export async function lookAtOffice(
   let skewMs: number | undefined;
   try {
     const sent = Date.now();
-    const [row] = (await sql`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms`) as {
-      ms: number;
-    }[];
+    skewMs = await officeClockSkew(sql, Date.now);
     const back = Date.now();
-    skewMs = Math.round((sent + back) / 2 - Number(row!.ms));
     const version = await checkCentralSchema(sql);
     if (site !== undefined) {
       await checkSiteRole(sql, site);

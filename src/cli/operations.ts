@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { setPriority } from "node:os";
 import type { PurgeReport } from "../modules/operations/index.ts";
 import { PurgeIncomplete, purgeExpired, restingBesideServe } from "../modules/operations/index.ts";
 import { BackupError, backupStore, restoreStore } from "../platform/store/backup.ts";
@@ -6,6 +7,15 @@ import { openStore, storePath } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import { intOpt, stringOpt } from "./args.ts";
 import { type Command, dataDirOption, fail } from "./command.ts";
+
+/** This process at the scheduler's lowest priority (nice 19), where the system allows it. */
+function lowestPriority(): void {
+  try {
+    setPriority(19);
+  } catch {
+    // Not allowed here (a container's seccomp): the backup runs at the usual priority.
+  }
+}
 
 const forceOption = { name: "force", type: "boolean" as const, help: "overwrite FILE if it exists" };
 
@@ -18,6 +28,9 @@ export const backupCommand: Command = {
     const [file, ...extra] = positionals;
     if (!file || extra.length) return fail("usage: parkd backup FILE [--force]", 2);
     const dataDir = stringOpt(v, "data-dir") ?? "./data";
+    // The box's one core is serve's first: the copy takes what serve leaves. It holds only a read
+    // transaction (serve's writes go on beside it), so a slower copy holds nothing up.
+    lowestPriority();
     try {
       const started = performance.now();
       const check = backupStore(dataDir, file, { force: v.force === true });

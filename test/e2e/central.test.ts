@@ -139,7 +139,31 @@ describe.skipIf(!available)("the office link on the built binary", () => {
     }
     expect(server.stderr()).not.toContain(pg.password);
     expect(server.stderr()).not.toContain(readFileSync(pwFile, "utf8").trim());
+    // The clocks agree: said as a figure, and no problem listed.
+    expect(Math.abs(ready.sync.clock_skew_seconds)).toBeLessThan(2);
+    expect(ready.problems ?? []).toEqual([]);
     expect(await server.stop("SIGTERM")).toBe(0);
+
+    // The box's clock 5 minutes ahead (the service's clock moved, as a wrong system clock moves
+    // it): the log says so once, /readyz lists it with its fix, and lookups still answer.
+    const ahead = await box.serve(
+      ["--http", "--central-password-file", pwFile, "--central-push-interval", "2", "--clock-shift", "300"],
+      { env: { PARKD_CENTRAL: siteUrl, PARKD_SITE: "e2e-site" } },
+    );
+    await eventually(async () => {
+      const r = await (await fetch(`${ahead.url}/readyz`)).json();
+      return (r.problems ?? []).some((p: { condition: string }) => p.condition === "office-clock-skew");
+    });
+    const skewed = await (await fetch(`${ahead.url}/readyz`)).json();
+    expect(skewed.sync.clock_skew_seconds).toBeGreaterThan(298);
+    expect(skewed.sync.clock_skew_seconds).toBeLessThan(302);
+    const listed = skewed.problems.find((p: { condition: string }) => p.condition === "office-clock-skew");
+    expect(listed.summary).toMatch(/^this box's clock is 30\d\.\d s ahead of the office's$/);
+    expect(listed.fix).toContain("timedatectl set-ntp true");
+    expect(ahead.stderr()).toMatch(
+      /this box's clock is 30\d\.\d s ahead of the office's: tickets and permits look active/,
+    );
+    expect(await ahead.stop("SIGTERM")).toBe(0);
 
     // The same role given to a box of another site: refused, and /readyz says why.
     const other = newBox();

@@ -219,7 +219,7 @@ export function clockRule(skewMs: number | undefined, synced: boolean | undefine
         summary: `${summary}: tickets look active or ended at the wrong time`,
         fix,
       };
-    if (s > 2) return { check, level: "warn", summary, fix };
+    if (s > 2) return conditionFinding("office-clock-skew", summary);
     if (synced === false)
       return { check, level: "warn", summary: `${summary}, but NTP is not synchronized`, fix };
     return { check, level: "ok", summary };

@@ -108,6 +108,14 @@ export const CONDITIONS = {
     fix: (at) =>
       `put a renewed certificate at ${at.file ?? "its path"} and reload the service (systemctl reload parkd); for the data folder's self-signed one, move cert.pem and key.pem aside and restart: serve makes a local CA and issues from it (handhelds install the CA once, from the console's Handhelds page)`,
   },
+  "office-clock-skew": {
+    check: "clock",
+    level: "warn",
+    serve:
+      "judges tickets and permits by its own clock, so they look active or ended at the wrong time by the difference; says so in the log once and on /readyz while it lasts",
+    fix: () =>
+      "enable time sync (timedatectl set-ntp true) and check the box reaches its NTP server; serve says when the clocks agree again",
+  },
   "office-plaintext": {
     check: "office link",
     level: "warn",

@@ -42,6 +42,8 @@ export interface OfficeLinkState {
   lastErrorAt: number | null;
   errors: { push: number; pull: number };
   centralPermits: number;
+  /** This box's clock minus the office's at the last pull (ms); null until one has read it. */
+  clockSkewMs: number | null;
 }
 
 /** What the technicians' side needs from the box. */

@@ -9,6 +9,9 @@ import type { OfficeLinkState, OperationsDeps } from "./deps.ts";
 import type { DiskWatch, RoomReading } from "./disk-watch.ts";
 import { HealthStatus, ReadyStatus } from "./model.ts";
 
+/** More than this between the box's clock and the office's is listed (doctor warns from the same). */
+export const CLOCK_OFF_MS = 2_000;
+
 const iso = (ms: number | null) => (ms === null ? null : formatMicros(ms));
 
 const FAULT_CONDITION = {
@@ -23,6 +26,14 @@ export function officeLinkProblems(s: OfficeLinkState | undefined): ReportedProb
   if (!s) return [];
   const out: ReportedProblem[] = [];
   if (!s.encrypted) out.push(reported("office-plaintext", `${s.central}: sslmode=disable`));
+  // The office's clock is the site's reference: a box off it judges tickets at the wrong time.
+  if (s.clockSkewMs !== null && Math.abs(s.clockSkewMs) > CLOCK_OFF_MS)
+    out.push(
+      reported(
+        "office-clock-skew",
+        `this box's clock is ${(Math.abs(s.clockSkewMs) / 1000).toFixed(1)} s ${s.clockSkewMs >= 0 ? "ahead of" : "behind"} the office's`,
+      ),
+    );
   if (!s.reachable && s.lastFault && s.lastError)
     out.push(reported(FAULT_CONDITION[s.lastFault], s.lastError, { site: s.site }));
   return out;
@@ -45,6 +56,7 @@ export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
     last_error_at: iso(s.lastErrorAt),
     errors: s.errors,
     central_permits: s.centralPermits,
+    clock_skew_seconds: s.clockSkewMs === null ? null : s.clockSkewMs / 1000,
   };
 }
 

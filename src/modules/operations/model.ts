@@ -58,6 +58,10 @@ export const SyncReadiness = t.Object({
   last_error_at: InstantOrNull,
   errors: t.Object({ push: Type.Integer(), pull: Type.Integer() }),
   central_permits: Type.Integer({ description: "Office permits held for this site" }),
+  clock_skew_seconds: t.Union([t.Number(), t.Null()], {
+    description:
+      "This box's clock minus the office's at the last pull (positive: ahead); null until a pull has read it. Over 2 s is listed under problems as office-clock-skew",
+  }),
 });
 
 /** A condition the box works under only in part (doctor's list, docs/operations.md). */

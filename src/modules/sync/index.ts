@@ -20,6 +20,7 @@ export {
   sslModeOf,
 } from "./connection.ts";
 export type { SyncDeps } from "./deps.ts";
+export { CLOCK_AGREES_MS, officeClockSkew, skewText } from "./office-clock.ts";
 export { officePositions, SiteClaimedError } from "./pusher.ts";
 export { type SyncSettings, syncSettings } from "./settings.ts";
 export { addSite, checkSiteRole, newSitePassword, SiteRoleError, siteRoleName } from "./site-roles.ts";

@@ -5,6 +5,7 @@ import { CentralSchemaError } from "./central-schema.ts";
 import { type CentralTarget, connectCentral, PLAINTEXT_LINK, redactedUrl, sslModeOf } from "./connection.ts";
 import type { SyncStore } from "./deps.ts";
 import { type PhotoCursor, photoCursorValue, SyncLocal } from "./local.ts";
+import { CLOCK_AGREES_MS, officeClockSkew, skewText } from "./office-clock.ts";
 import { notePull, pullPermits } from "./puller.ts";
 import {
   type PhotoFile,
@@ -90,6 +91,8 @@ export interface SyncStatus {
   /** Events sent again because the office no longer held them. */
   resentEvents: number;
   centralPermits: number;
+  /** This box's clock minus the office's at the last pull (ms); null until one has read it. */
+  clockSkewMs: number | null;
 }
 
 /**
@@ -148,6 +151,8 @@ export class CentralSync {
       photos: 0,
     } as PushedCounts,
     resentEvents: 0,
+    /** This box's clock minus the office's, at the last pull; null until one has read it. */
+    clockSkewMs: null as number | null,
   };
 
   constructor(private readonly opts: SyncOptions) {
@@ -406,10 +411,30 @@ export class CentralSync {
     const now = this.now();
     this.local.applyPull(r.keep, r.drop, r.horizon, now - this.o.keepEndedMs, now);
     await notePull(sql, this.opts.site, this.local.boxId(now));
+    this.noteClock(await officeClockSkew(sql, this.now));
     if (r.rejected > 0)
       log("warning", "central sync: office permits the box cannot serve were skipped", { count: r.rejected });
     this.state.lastPullAt = now;
     this.pullOk = true;
+  }
+
+  /** Logs once when the clocks stop agreeing, and once when they agree again. */
+  private noteClock(skewMs: number): void {
+    const before = this.state.clockSkewMs;
+    this.state.clockSkewMs = skewMs;
+    const off = Math.abs(skewMs) > CLOCK_AGREES_MS;
+    const wasOff = before !== null && Math.abs(before) > CLOCK_AGREES_MS;
+    if (off && !wasOff)
+      log(
+        "warning",
+        `this box's clock is ${skewText(skewMs)}: tickets and permits look active or ended at the wrong time by that much; turn on time sync (timedatectl set-ntp true)`,
+        { site: this.opts.site, clockSkewMs: skewMs },
+      );
+    else if (!off && wasOff)
+      log("notice", `this box's clock agrees with the office's again (${skewText(skewMs)})`, {
+        site: this.opts.site,
+        clockSkewMs: skewMs,
+      });
   }
 
   status(): SyncStatus {
@@ -432,6 +457,7 @@ export class CentralSync {
       pushed: { ...this.state.pushed },
       resentEvents: this.state.resentEvents,
       centralPermits: this.local.centralPermitCount(),
+      clockSkewMs: this.state.clockSkewMs,
     };
   }
 }
