@@ -10,7 +10,12 @@ import type { TlsMaterial } from "../platform/http/tls.ts";
 import { log, logError, setRequestLogging } from "../platform/log.ts";
 import { openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
-import { prepareStore, type StartingStep, startingText } from "../platform/store/preparation.ts";
+import {
+  PreparationStopped,
+  prepareStore,
+  type StartingStep,
+  startingText,
+} from "../platform/store/preparation.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, upgradeText } from "./command.ts";
@@ -285,12 +290,29 @@ export const serveCommand: Command = {
     }
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
 
+    // Told to stop while the store is prepared: the thread is ended and its partial copy removed;
+    // the store is as it was (the upgrade is one transaction), and the next start begins again.
+    const early = new AbortController();
+    const stopEarly = (signal: string) => () => {
+      if (early.signal.aborted) return;
+      log("notice", `${signal}: stopping while the store is prepared; nothing was changed`, { signal });
+      early.abort();
+    };
+    const onTerm = stopEarly("SIGTERM");
+    const onInt = stopEarly("SIGINT");
+    process.on("SIGTERM", onTerm);
+    process.on("SIGINT", onInt);
     let store: ReturnType<typeof openStore>;
     try {
       let told = 0;
       const upgrade = await prepareStore(
         folder,
-        { timezone: config.timezone, currency: config.currency, aloneWhenFull: true },
+        {
+          timezone: config.timezone,
+          currency: config.currency,
+          aloneWhenFull: true,
+          signal: early.signal,
+        },
         (s) => {
           const changed = s.step !== step?.step;
           step = s;
@@ -317,6 +339,10 @@ export const serveCommand: Command = {
     } catch (e) {
       await front.close(0).catch(() => {});
       lock.release();
+      if (e instanceof PreparationStopped) {
+        log("notice", "stopped");
+        return 0;
+      }
       // The lock file can be usable where the store is not (a store file on its own disk trouble).
       if (e instanceof DataFolderError || e instanceof StoreTooNewError)
         return fail(
@@ -326,6 +352,8 @@ export const serveCommand: Command = {
         );
       throw e;
     }
+    process.off("SIGTERM", onTerm);
+    process.off("SIGINT", onInt);
     if (store.upgrade)
       log("notice", upgradeText(store.upgrade), {
         schemaFrom: store.upgrade.from,

@@ -17,9 +17,13 @@ export interface DiskRoom {
   sizeBytes: number;
 }
 
-/** The reserve when none is set: a twentieth of the disk, at least 256 MB, at most 2 GB. */
+/**
+ * The reserve when none is set: a twentieth of the disk, at least 256 MB, at most 2 GB; and never
+ * more than a quarter of a small disk (a 300 MB one keeps 75 MB).
+ */
 export function defaultReserveBytes(sizeBytes: number): number {
-  return Math.min(2048 * MB, Math.max(256 * MB, Math.round(sizeBytes * 0.05)));
+  const wanted = Math.min(2048 * MB, Math.max(256 * MB, Math.round(sizeBytes * 0.05)));
+  return Math.min(wanted, Math.round(sizeBytes / 4));
 }
 
 /** What the store can still write: the disk's free space and the pages it reuses first. */
@@ -35,6 +39,8 @@ export function roomForRecords(room: DiskRoom): number {
 export type RoomState = "ample" | "near" | "at";
 
 export function roomState(room: DiskRoom, reserveBytes: number): RoomState {
+  // No reserve kept (--disk-reserve-mb 0): a full disk is the store's own trouble (503 on writes).
+  if (reserveBytes <= 0) return "ample";
   const left = roomForRecords(room);
   if (left <= reserveBytes) return "at";
   if (left <= 2 * reserveBytes) return "near";

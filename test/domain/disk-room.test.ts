@@ -15,6 +15,7 @@ describe("the reserve kept for ticket events", () => {
     { size: 1 * GB, reserve: 256 * MB, what: "a small card: at least 256 MB" },
     { size: 16 * GB, reserve: 819.2 * MB, what: "a 16 GB card: a twentieth" },
     { size: 64 * GB, reserve: 2048 * MB, what: "a large disk: at most 2 GB" },
+    { size: 300 * MB, reserve: 75 * MB, what: "a small disk: never over a quarter of it" },
   ])("$what", ({ size, reserve }) => {
     expect(defaultReserveBytes(size)).toBe(Math.round(reserve));
   });
@@ -34,6 +35,10 @@ describe("the room the disk has for records", () => {
     const room = { freeBytes: free * MB, reusableBytes: reusable * MB, sizeBytes: 10 * GB };
     expect(roomState(room, reserve)).toBe(state as never);
     expect(roomForRecords(room)).toBe((free + reusable) * MB);
+  });
+
+  test("no reserve kept (0): the disk never reads as at it, even full", () => {
+    expect(roomState({ freeBytes: 0, reusableBytes: 0, sizeBytes: GB }, 0)).toBe("ample");
   });
 
   test.each([

@@ -114,19 +114,38 @@ describe("upgrading a store written by release 0.1.0", () => {
   });
 });
 
+/** A 0.1.0 store with months of lookup records: rebuilding their table and indexes takes seconds. */
+function boxWithLongUpgrade(records: number) {
+  const box = boxWithOldStore();
+  const db = new Database(join(box.dataDir, "parkd.db"));
+  const add = db.prepare(
+    "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (?, 'token:h', 'registration_number', ?, 1)",
+  );
+  const from = Date.now() - 30 * 86_400_000;
+  db.transaction(() => {
+    for (let i = 0; i < records; i++) add.run(from + i * 1000, `P${i % 100_000}`);
+  })();
+  db.close(false);
+  return box;
+}
+
 describe("a long upgrade", () => {
+  test("stopped while it runs (SIGTERM): exits 0 saying so, the store as it was, nothing left behind", async () => {
+    const box = boxWithLongUpgrade(1_500_000);
+    const server = await box.serve(["--http"], { waitReady: false });
+    while ((await fetch(`${server.url}/healthz`).catch(() => null))?.status !== 503) await Bun.sleep(20);
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.stderr()).toContain("SIGTERM: stopping while the store is prepared; nothing was changed");
+    expect(migrationsIn(join(box.dataDir, "parkd.db"))).toBe(3);
+    expect(existsSync(join(box.dataDir, "starting.json"))).toBe(false);
+    const backups = existsSync(join(box.dataDir, "backups")) ? readdirSync(join(box.dataDir, "backups")) : [];
+    expect(backups.filter((f) => f.includes(".partial-"))).toEqual([]);
+    // Nothing says a serve is starting: the other commands run.
+    expect((await box.run(["token", "list"])).stderr).not.toContain("preparing");
+  }, 60_000);
+
   test("is never dark: the listener answers within 2 s with the step and Retry-After; the CLI and doctor say what serve is doing", async () => {
-    const box = boxWithOldStore();
-    // Months of lookup records: rebuilding their table and indexes takes seconds.
-    const db = new Database(join(box.dataDir, "parkd.db"));
-    const add = db.prepare(
-      "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (?, 'token:h', 'registration_number', ?, 1)",
-    );
-    const from = Date.now() - 30 * 86_400_000;
-    db.transaction(() => {
-      for (let i = 0; i < 2_500_000; i++) add.run(from + i * 1000, `P${i % 100_000}`);
-    })();
-    db.close(false);
+    const box = boxWithLongUpgrade(2_500_000);
 
     const started = Date.now();
     const server = await box.serve(["--http"], { waitReady: false });

@@ -27,6 +27,8 @@ export interface RoomSource {
 
 export class DiskWatch {
   private last: RoomReading | null = null;
+  /** What the log last said: a state is said once, and "room again" only with a margin. */
+  private told: RoomState = "ample";
   /** The days retention keeps now: the setting, or fewer while the disk is short of room. */
   daysKept: number;
 
@@ -46,7 +48,7 @@ export class DiskWatch {
       room,
       reserveBytes: this.store.reserveBytes,
     };
-    if (reading.state !== (this.last?.state ?? "ample")) this.tell(reading);
+    this.tell(reading);
     this.last = reading;
     return reading;
   }
@@ -68,12 +70,22 @@ export class DiskWatch {
     return this.daysKept;
   }
 
-  /** Starts counting down from the oldest record's age: the days above it delete nothing. */
-  startFrom(ageDays: number): void {
-    this.daysKept = Math.max(this.setting.minDays, Math.min(this.daysKept, ageDays));
+  /**
+   * Logs a change: near (from ample) and at, once each; room again only past 2.2 times the reserve,
+   * so free space wavering at a boundary under frequent /readyz probes says nothing more.
+   */
+  private tell(r: RoomReading): void {
+    const left = roomForRecords(r.room);
+    let say: RoomState | null = null;
+    if (r.state === "at" && this.told !== "at") say = "at";
+    else if (r.state === "near" && this.told === "ample") say = "near";
+    else if (r.state === "ample" && this.told !== "ample" && left > 2.2 * r.reserveBytes) say = "ample";
+    if (say === null) return;
+    this.told = say;
+    this.say({ ...r, state: say });
   }
 
-  private tell(r: RoomReading): void {
+  private say(r: RoomReading): void {
     const left = mbOf(roomForRecords(r.room));
     const reserve = mbOf(r.reserveBytes);
     const fields = {

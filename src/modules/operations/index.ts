@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
-import { log, logError, logLine } from "../../platform/log.ts";
+import { RepeatedFault } from "../../platform/fault-log.ts";
+import { log, logLine } from "../../platform/log.ts";
 import type { AppModule } from "../../platform/module.ts";
+import { isStoreUnavailable } from "../../platform/store/connection.ts";
 import type { OperationsDeps } from "./deps.ts";
 import { DiskWatch } from "./disk-watch.ts";
 import { healthDirect, healthRoutes } from "./health.ts";
@@ -57,12 +59,15 @@ export function operationsModule(deps: OperationsDeps): AppModule {
       }));
       // Said once while the disk stays at its reserve (retention checks it every minute).
       let saidShort = false;
+      // A run that fails on a full disk fails again a minute later: one line, then a summary.
+      const retentionFault = new RepeatedFault("retention run failed; retrying at the next run");
       const retention = scheduleRetention({
         store,
         now,
         retentionDays,
         watch,
         onRun: (r, daysKept) => {
+          retentionFault.recovered();
           if (watch.latest?.state !== "at") saidShort = false;
           metrics.retentionDeletedRows("tickets", r.tickets);
           metrics.retentionDeletedRows("ticket_events", r.ticketEvents);
@@ -85,7 +90,7 @@ export function operationsModule(deps: OperationsDeps): AppModule {
             { daysKept },
           );
         },
-        onError: (e) => logError("retention run failed; retrying at the next run", e),
+        onError: (e) => retentionFault.failed(e, isStoreUnavailable(e)),
       });
       hold("retention", () => retention.stop());
     },

@@ -197,10 +197,11 @@ function added(a: PurgeReport, b: PurgeReport): PurgeReport {
 }
 
 /**
- * While the disk is at its reserve: deletes a day more of the oldest records at a time (from the
- * oldest record's age down), reading the room after each, until the disk has room above the
- * reserve or retention is down to its minimum of days. Deleted rows' pages are reused by the
- * store before it grows, and photo files leave the disk: both count as room.
+ * While the disk is at its reserve: deletes a day more of the oldest records at a time, reading
+ * the room after each (a day that holds nothing costs one pass of small reads), until the disk
+ * has room above the reserve or retention is down to its minimum of days. Deleted rows' pages
+ * are reused by the store before it grows, and photo files leave the disk: both count as room
+ * for records (photos need the disk's own free space).
  */
 async function makeRoom(
   store: RetentionStore,
@@ -214,8 +215,6 @@ async function makeRoom(
     watch.settle(r);
     return { report: null, short: false };
   }
-  const oldest = store.lookups.oldestAt();
-  if (oldest !== null) watch.startFrom(Math.ceil((now - oldest) / DAY_MS));
   let report: PurgeReport | null = null;
   while (r.state === "at" && watch.daysKept > watch.setting.minDays && !signal.aborted) {
     const days = watch.settle(r);

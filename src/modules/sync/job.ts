@@ -231,7 +231,11 @@ export class CentralSync {
   private failed(kind: "push" | "pull", e: unknown): void {
     this.state.errors[kind]++;
     if (kind === "push") this.pushOk = false;
-    else this.pullOk = false;
+    else {
+      this.pullOk = false;
+      // Not known while the office is out of reach: /readyz lists no stale difference.
+      this.state.clockSkewMs = null;
+    }
     this.reconciled = false;
     this.verified = false;
     const message = (e as Error)?.message ?? String(e);
@@ -411,7 +415,12 @@ export class CentralSync {
     const now = this.now();
     this.local.applyPull(r.keep, r.drop, r.horizon, now - this.o.keepEndedMs, now);
     await notePull(sql, this.opts.site, this.local.boxId(now));
-    this.noteClock(await officeClockSkew(sql, this.now));
+    // The permits are in: a clock that cannot be read leaves the pull a success, the figure unknown.
+    try {
+      this.noteClock(await officeClockSkew(sql, this.now));
+    } catch {
+      this.state.clockSkewMs = null;
+    }
     if (r.rejected > 0)
       log("warning", "central sync: office permits the box cannot serve were skipped", { count: r.rejected });
     this.state.lastPullAt = now;

@@ -162,12 +162,6 @@ export class LookupRecords {
     return this.countOlder.get(cutoff)?.n ?? 0;
   }
 
-  /** When the oldest record was made (the time index's first entry); null when there is none. */
-  oldestAt(): number | null {
-    const r = this.sqlite.query("SELECT min(at) AS at FROM permit_lookups").get() as { at: number | null };
-    return r.at;
-  }
-
   /** The next records after the cursor, in id order (sync with the office). */
   after(id: number, limit: number): StoredLookup[] {
     return this.afterId.all(id, limit);

@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { DataFolderError, STORE_FILE } from "./lock.ts";
+import { DataFolderError, STORE_FILE, serveLockHeld } from "./lock.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { revenueBookBuiltFor } from "./revenue.ts";
 import { type StoreUpgrade, schemaState, UPGRADE_BACKUP_DIR } from "./upgrade.ts";
@@ -48,11 +48,22 @@ export function startingStep(dataDir: string): (StartingStep & { pid: number }) 
     const s = JSON.parse(readFileSync(join(dataDir, STARTING_FILE), "utf8")) as StartingStep & {
       pid: number;
     };
-    // A file left by a serve that died is not a serve starting.
-    process.kill(s.pid, 0);
+    // A file left by a serve that died is not a serve starting: the serve lock is held only while
+    // a serve runs (a pid alone can be another process's since: pid 1 in a container).
+    if (!serveLockHeld(dataDir) || !alive(s.pid)) return null;
     return s;
   } catch {
     return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // Another user's process (serve as parkd, the command as someone else) is alive too.
+    return (e as { code?: string }).code === "EPERM";
   }
 }
 
@@ -134,11 +145,22 @@ function sizeOf(path: string): number {
  */
 export async function prepareStore(
   dataDir: string,
-  opts: { timezone: string; currency: string; aloneWhenFull: boolean; now?: () => number },
+  opts: {
+    timezone: string;
+    currency: string;
+    aloneWhenFull: boolean;
+    now?: () => number;
+    /** Aborted (SIGTERM): the thread is ended, its partial copy removed; rejects with PreparationStopped. */
+    signal?: AbortSignal;
+  },
   onStep: (s: StartingStep) => void,
 ): Promise<StoreUpgrade | null> {
   const now = opts.now ?? Date.now;
   const path = join(dataDir, STORE_FILE);
+  const file = join(dataDir, STARTING_FILE);
+  // One left by a serve that was killed while it prepared: this serve holds the lock now.
+  rmSync(file, { force: true });
+  rmSync(`${file}.tmp`, { force: true });
   const need = needed(path, opts.timezone, opts.currency);
   if (!need) return null;
   const steps: string[] = [];
@@ -158,7 +180,6 @@ export async function prepareStore(
     since: started,
     started,
   };
-  const file = join(dataDir, STARTING_FILE);
   const tell = (s: StartingStep) => {
     current = s;
     try {
@@ -186,6 +207,9 @@ export async function prepareStore(
   }, 1_000);
   try {
     return await new Promise<StoreUpgrade | null>((resolve, reject) => {
+      const stop = () => reject(new PreparationStopped());
+      if (opts.signal?.aborted) stop();
+      opts.signal?.addEventListener("abort", stop, { once: true });
       worker.onerror = (e) => reject(new Error(e.message));
       worker.onmessage = (event: MessageEvent) => {
         const m = event.data as {
@@ -197,8 +221,11 @@ export async function prepareStore(
         if (m.kind === "step" && m.step === "revenue") go(steps.length - 1);
         else if (m.kind === "done") resolve(m.upgrade ?? null);
         // Said as opening on this thread says a folder or disk that cannot take the store.
-        else if (m.kind === "failed")
+        else if (m.kind === "failed") {
+          // The copy may have got its name since the last look: the step that failed is the next.
+          if (up && current.step === 1 && copyState(dataDir, storeBytes, started) === "done") go(1);
           reject(new DataFolderError(m.message ?? "the store could not be prepared for serving"));
+        }
       };
       worker.postMessage({
         dataDir,
@@ -211,5 +238,24 @@ export async function prepareStore(
     clearInterval(ticker);
     worker.terminate();
     rmSync(file, { force: true });
+    if (opts.signal?.aborted) removePartialCopies(dataDir);
+  }
+}
+
+/** serve was told to stop while it prepared the store: nothing was changed. */
+export class PreparationStopped extends Error {
+  constructor() {
+    super("stopped while preparing the store");
+  }
+}
+
+/** This process's copy that was being written when it was stopped (and its journal). */
+function removePartialCopies(dataDir: string): void {
+  const dir = join(dataDir, UPGRADE_BACKUP_DIR);
+  try {
+    for (const f of readdirSync(dir))
+      if (f.includes(`.partial-${process.pid}`)) rmSync(join(dir, f), { force: true });
+  } catch {
+    // No copy begun.
   }
 }

@@ -166,7 +166,7 @@ export function backupBeforeUpgrade(
   const name = `${BACKUP_PREFIX}${to}-from-${from}-${stamp(now)}.db`;
   const target = join(dir, name);
   const partial = join(dir, `.${name}.partial-${process.pid}`);
-  rmSync(partial, { force: true });
+  removeAbandonedCopies(dir);
   try {
     sqlite.query("VACUUM INTO ?").run(partial);
     verifyCopy(partial);
@@ -183,6 +183,26 @@ export function backupBeforeUpgrade(
   }
   for (const old of upgradeBackups(dataDir).slice(0, -UPGRADE_BACKUPS_KEPT)) rmSync(old, { force: true });
   return target;
+}
+
+/**
+ * Copies a process that was killed while it wrote them left behind (`.NAME.partial-PID` and its
+ * journal): never a whole copy, and as big as the store. A living process's are left alone.
+ */
+function removeAbandonedCopies(dir: string): void {
+  for (const f of readdirSync(dir)) {
+    const m = /^\.parkd-before-schema-.*\.partial-(\d+)(?:-journal)?$/.exec(f);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    let alive = pid !== process.pid;
+    if (alive)
+      try {
+        process.kill(pid, 0);
+      } catch (e) {
+        alive = (e as { code?: string }).code === "EPERM";
+      }
+    if (!alive) rmSync(join(dir, f), { force: true });
+  }
 }
 
 /** Opens the copy read-only and runs integrity_check on it; throws when it is not whole. */

@@ -382,3 +382,30 @@ describe("retention on a disk at the reserve kept for ticket events", () => {
     expect(store.lookups.countBefore(NOW)).toBe(1);
   });
 });
+
+describe("the disk watch's log", () => {
+  test("says near, at and room again once each, and nothing while the room wavers at a boundary", async () => {
+    const { setLogging } = await import("../../../src/platform/log.ts");
+    const { spyOn } = await import("bun:test");
+    const MB = 1_048_576;
+    let free = 500 * MB;
+    const watch = new DiskWatch(
+      { reserveBytes: 100 * MB, room: () => ({ freeBytes: free, reusableBytes: 0, sizeBytes: 1000 * MB }) },
+      { retentionDays: 90, minDays: 7 },
+    );
+    setLogging(true);
+    const write = spyOn(process.stderr, "write").mockImplementation(() => true);
+    let said: string[];
+    try {
+      for (const mb of [500, 199, 201, 199, 201, 150, 90, 110, 90, 150, 210, 215, 230, 210, 230]) {
+        free = mb * MB;
+        watch.read();
+      }
+      said = write.mock.calls.map((c) => (JSON.parse(String(c[0])) as { msg: string }).msg.slice(0, 22));
+    } finally {
+      write.mockRestore();
+      setLogging(false);
+    }
+    expect(said).toEqual(["the disk nears the 100", "the disk is at the 100", "the disk has room agai"]);
+  });
+});
