@@ -187,3 +187,90 @@ describe("what the document promises", () => {
     });
   });
 });
+
+describe("the document says what the box enforces, and its examples form one site", () => {
+  const param = (path: string, method: string, name: string) =>
+    ((paths[path]![method]!.parameters as Json[]).find((p) => p.name === name)!.schema ?? {}) as Json;
+
+  test("a notice's number is an integer from 1 to 2^31-1; a photo's hash 64 hex digits", () => {
+    for (const [path, method] of [
+      ["/api/v1/notices/{number}", "get"],
+      ["/api/v1/notices/{number}/void", "post"],
+      ["/api/v1/notices/{number}/photos/{hash}", "get"],
+    ] as const)
+      expect(param(path, method, "number")).toMatchObject({
+        type: "integer",
+        minimum: 1,
+        maximum: 2_147_483_647,
+      });
+    expect(param("/api/v1/notices/{number}/photos/{hash}", "get", "hash").pattern).toBe("^[0-9a-f]{64}$");
+  });
+
+  test("occupancy's step is a multiple of 5; from and to name their form", () => {
+    expect(param("/api/v1/occupancy/history", "get", "step")).toMatchObject({
+      type: "integer",
+      minimum: 5,
+      maximum: 1440,
+      multipleOf: 5,
+    });
+    const from = new RegExp(param("/api/v1/occupancy/history", "get", "from").pattern as string);
+    expect(from.test("2026-06-15")).toBe(true);
+    expect(from.test("2026-06-15T10:00:00+02:00")).toBe(true);
+    expect(from.test("15 June")).toBe(false);
+  });
+
+  test("date-times are in their ranges: no day 88, no hour 24, no minute 60, no offset +25", async () => {
+    const { INSTANT_PATTERN } = await import("../../src/domain/time/zoned.ts");
+    const instant = new RegExp(INSTANT_PATTERN);
+    for (const ok of ["2026-06-15T10:00:00Z", "2026-12-31T23:59:59.999+14:00", "2026-01-01 00:00"])
+      expect(instant.test(ok), ok).toBe(true);
+    for (const bad of [
+      "2026-06-88T10:00:00Z",
+      "2026-13-01T10:00:00Z",
+      "2026-06-15T24:00:00Z",
+      "2026-06-15T10:60:00Z",
+      "2026-06-15T10:00:61Z",
+      "2026-06-15T10:00:00+25:00",
+    ])
+      expect(instant.test(bad), bad).toBe(false);
+  });
+
+  test("a lot and a reason made from the examples, the reason changed by the PATCH example, take a notice made from the notice example", async () => {
+    const schemas = (doc.components as Json).schemas as Record<string, Json>;
+    const bodyExample = (path: string, method: string) => {
+      const content = (paths[path]![method]!.requestBody as Json).content as Record<
+        string,
+        { example?: unknown; schema: { $ref?: string } }
+      >;
+      const json = content["application/json"]!;
+      return json.example ?? schemas[json.schema.$ref!.split("/").at(-1)!]!.example;
+    };
+    const pathExample = (path: string, method: string, name: string) =>
+      (paths[path]![method]!.parameters as Json[]).find((p) => p.name === name)!.example as string;
+    const site = testApp();
+    const admin = site.token("admin");
+    const handheld = site.token("permits:read", "notices:write");
+    // The site's lot, from the lot example (the first lot made: id 1, as the examples name it).
+    const lot = await call(site.app, "POST", "/api/v1/parkings", {
+      token: admin,
+      body: bodyExample("/api/v1/parkings", "post"),
+    });
+    expect(lot.status, lot.text).toBe(201);
+    const made = await call(site.app, "POST", "/api/v1/notice-reasons", {
+      token: admin,
+      body: bodyExample("/api/v1/notice-reasons", "post"),
+    });
+    expect(made.status, made.text).toBe(201);
+    const code = pathExample("/api/v1/notice-reasons/{code}", "patch", "code");
+    const patch = await call(site.app, "PATCH", `/api/v1/notice-reasons/${code}`, {
+      token: admin,
+      body: bodyExample("/api/v1/notice-reasons/{code}", "patch"),
+    });
+    expect(patch.status, patch.text).toBe(200);
+    const issued = await call(site.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: bodyExample("/api/v1/attendants/notices", "post"),
+    });
+    expect(issued.status, issued.text).toBe(201);
+  });
+});

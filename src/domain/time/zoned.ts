@@ -151,16 +151,17 @@ export function startOfNextDay(instant: number, tz: string): number {
   return fromWallTime(tz, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate());
 }
 
-const DATE = String.raw`(\d{4})-(\d{2})-(\d{2})`;
-const TIME = String.raw`[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?`;
-const OFFSET = String.raw`\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?`;
+const DATE = String.raw`(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])`;
+const TIME = String.raw`[Tt ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:[.,](\d{1,9}))?)?`;
+const OFFSET = String.raw`\s*([Zz]|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?`;
 const ISO = new RegExp(`^${DATE}(?:${TIME})?${OFFSET}$`);
 
 /**
  * The texts parseInstant reads, as JSON Schema patterns (ECMA-262, no flags), so that a published
  * schema takes what the box takes: a date-time (`INSTANT_PATTERN`: the ticket intake, where a
- * date alone is refused), or a date-time or a date (`INSTANT_OR_DATE_PATTERN`). Days that do not
- * exist (2026-02-30) and hours past 23 match and are still refused by the reader.
+ * date alone is refused), or a date-time or a date (`INSTANT_OR_DATE_PATTERN`). Months, days,
+ * hours, minutes, seconds and offsets are in their ranges; a day its month does not have
+ * (2026-02-30) still matches and is refused by the reader.
  */
 export const INSTANT_PATTERN = String.raw`^\s*${DATE}${TIME}${OFFSET}\s*$`;
 export const INSTANT_OR_DATE_PATTERN = String.raw`^\s*${DATE}(?:${TIME})?${OFFSET}\s*$`;

@@ -188,10 +188,16 @@ const PARAMETER_EXAMPLES: Record<string, unknown> = {
  * integer, with its range: what a generated client sends and a contract tool checks.
  */
 function asInteger(schema: Json): Json {
-  const range = schema["x-integer"] as { minimum: number; maximum: number } | undefined;
+  const range = schema["x-integer"] as { minimum: number; maximum: number; multipleOf?: number } | undefined;
   if (!range) return schema;
   const { "x-integer": _, pattern: __, type: ___, ...rest } = schema;
-  return { ...rest, type: "integer", minimum: range.minimum, maximum: range.maximum };
+  return {
+    ...rest,
+    type: "integer",
+    minimum: range.minimum,
+    maximum: range.maximum,
+    ...(range.multipleOf ? { multipleOf: range.multipleOf } : {}),
+  };
 }
 
 /** A shared example in the parameter's own type: the id "1" is 1 where the schema says integer. */

@@ -72,6 +72,11 @@ export function syncGauges(status: () => SyncStatus): GaugeSource[] {
       samples: [{ labels: site(), value: read().resentEvents }],
     }),
     () => ({
+      name: "parkd_sync_clock_skew_seconds",
+      help: "This box's clock minus the office's at the last pull (positive: ahead; 0 until a pull has read it).",
+      samples: [{ labels: site(), value: seconds(read().clockSkewMs) }],
+    }),
+    () => ({
       name: "parkd_sync_central_permits",
       help: "Office permits held for this site (served by the lookups).",
       samples: [{ labels: site(), value: read().centralPermits }],

@@ -74,8 +74,12 @@ export function pathNumber(value: string, name: string, min: number, max = 2_147
  * the parameter as that integer (a URL carries only text, and a generated client then sends a
  * number), while the box reads the digits itself with its own messages (readWholeNumber).
  */
-export function integerText(min: number, max: number): { "x-integer": { minimum: number; maximum: number } } {
-  return { "x-integer": { minimum: min, maximum: max } };
+export function integerText(
+  min: number,
+  max: number,
+  multipleOf?: number,
+): { "x-integer": { minimum: number; maximum: number; multipleOf?: number } } {
+  return { "x-integer": { minimum: min, maximum: max, ...(multipleOf ? { multipleOf } : {}) } };
 }
 
 /**
@@ -89,6 +93,8 @@ export function wholeNumberParam(
   min: number,
   max: number,
   what?: string,
+  /** The number must also be a multiple of this (said in the document; the route checks it in words). */
+  multipleOf?: number,
 ) {
   const range = `a whole number from ${min} to ${max}`;
   return t
@@ -96,7 +102,7 @@ export function wholeNumberParam(
       t.String({
         pattern: "^[0-9]{1,16}$",
         description: what ? `${what}: ${range}` : range,
-        ...integerText(min, max),
+        ...integerText(min, max, multipleOf),
       }),
     )
     .Decode((text) => {

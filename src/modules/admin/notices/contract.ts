@@ -42,10 +42,11 @@ export const noticeAdminContract: ApiContract = {
     NoticeReason: { schema: NoticeReason, example: reason },
     NoticeReasonEnvelope: { schema: NoticeReasonEnvelope, example: { data: reason } },
     NoticeReasonList: { schema: NoticeReasonList, example: { data: [reason], currency: "SEK" } },
-    // A new reason beside the example's own: a suite that runs the examples in order can add it.
+    // The reason every other example names: a suite that runs the examples in order creates it,
+    // changes it, and issues a notice for it.
     NoticeReasonInput: {
       schema: NoticeReasonInput,
-      example: { code: "expired-ticket", title: "Ticket expired", amount: 30000, active: true },
+      example: { code: reason.code, title: reason.title, amount: reason.amount, active: true },
     },
     NoticeReasonPatch: { schema: NoticeReasonPatch, example: { amount: 60000 } },
     VoidInput: { schema: VoidInput, example: { reason: "Permit shown afterwards at the office" } },

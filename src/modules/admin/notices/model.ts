@@ -66,10 +66,12 @@ export const NoticePage = t.Object({
   next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),
 });
 
-export const NoticeNumberParams = t.Object({ number: t.String({ description: "The notice's number" }) });
+/** A notice's number: the site's, printed on it, from 1 up (the store's numbers are 32-bit). */
+const NoticeNumber = () => wholeNumberParam("number", "params", 1, 2_147_483_647, "The notice's number");
+export const NoticeNumberParams = t.Object({ number: NoticeNumber() });
 export const NoticePhotoParams = t.Object({
-  number: t.String({ description: "The notice's number" }),
-  hash: t.String({ description: "The photo's SHA-256, hex" }),
+  number: NoticeNumber(),
+  hash: t.String({ pattern: "^[0-9a-f]{64}$", description: "The photo's SHA-256, 64 lowercase hex digits" }),
 });
 
 export const VoidInput = t.Object({

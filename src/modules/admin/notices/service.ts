@@ -3,7 +3,6 @@ import { refuse } from "../../../domain/errors.ts";
 import { noticeFields, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { formatMicros, toWallTime } from "../../../domain/time/zoned.ts";
-import { pathNumber } from "../../../platform/http/validation.ts";
 import type {
   NoticeFilter,
   StoredNotice,
@@ -64,8 +63,7 @@ export class NoticeAdmin {
     };
   }
 
-  private load(numberText: string): StoredNotice {
-    const number = pathNumber(numberText, "number", 1);
+  private load(number: number): StoredNotice {
     const n = this.ctx.store.notices.getByNumber(number);
     if (!n) throw notFound(number);
     return n;
@@ -76,22 +74,22 @@ export class NoticeAdmin {
     return rowPage("notices", q, notices, this.filterOf(q), (n) => this.view(n, notices.photos(n.id)));
   }
 
-  get(numberText: string): Notice {
-    const n = this.load(numberText);
+  get(number: number): Notice {
+    const n = this.load(number);
     return this.view(n, this.ctx.store.notices.photos(n.id));
   }
 
-  photo(numberText: string, hash: string): { bytes: Uint8Array; contentType: string } {
-    const n = this.load(numberText);
+  photo(number: number, hash: string): { bytes: Uint8Array; contentType: string } {
+    const n = this.load(number);
     const p = this.ctx.store.notices.photos(n.id).find((x) => x.hash === hash);
     const bytes = p ? this.ctx.store.photos.read(p.hash) : null;
     if (!p || !bytes) throw refuse("photo-not-found", `Notice ${n.number} has no photo with this hash`);
     return { bytes, contentType: p.contentType };
   }
 
-  void(numberText: string, reason: string, actor: Actor): Notice {
+  void(number: number, reason: string, actor: Actor): Notice {
     const store = this.ctx.store;
-    const n = this.load(numberText);
+    const n = this.load(number);
     const at = this.ctx.now();
     store
       .transaction(() => {
@@ -114,7 +112,7 @@ export class NoticeAdmin {
         });
       })
       .immediate();
-    return this.get(String(n.number));
+    return this.get(n.number);
   }
 
   /** Every notice the filters name, oldest first, as the revenue report's CSV is written. */

@@ -1,11 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
+import { INSTANT_OR_DATE_PATTERN } from "../../../domain/time/zoned.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 
 const When = (what: string) =>
   t.String({
     minLength: 10,
     maxLength: 40,
+    pattern: INSTANT_OR_DATE_PATTERN,
     description: `${what}: a date-time, or a date (the start of that day in the site time zone)`,
   });
 
@@ -13,7 +15,14 @@ export const HistoryQuery = t.Object({
   from: When("Start, included"),
   to: When("End, not included"),
   step: t.Optional(
-    wholeNumberParam("step", "query", 5, 1440, "Minutes between counts: 5 (the default) or a multiple of 5"),
+    wholeNumberParam(
+      "step",
+      "query",
+      5,
+      1440,
+      "Minutes between counts: 5 (the default) or a multiple of 5",
+      5,
+    ),
   ),
   lot: t.Optional(
     t.String({
