@@ -333,6 +333,28 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     await page.waitForFunction(() => !document.querySelector('[data-revoke="handheld-9"]'));
     expect(await who(token)).toBe(401);
 
+    // Every scope can be given here, each with a line saying what it allows: a handheld that
+    // issues notices is made from the console.
+    for (const scope of ["permits:read", "notices:write", "tickets:write", "admin"])
+      expect((await page.textContent(`[id="token-${scope}-about"]`))?.length).toBeGreaterThan(20);
+    expect(await page.getAttribute('[id="token-notices:write"]', "aria-describedby")).toBe(
+      "token-notices:write-about",
+    );
+    await page.fill('#token-create input[name="name"]', "notices-1");
+    await page.check('[id="token-notices:write"]');
+    await page.click("#token-create button[type=submit]");
+    await page.waitForFunction(() =>
+      document.querySelector("#tokens-table")?.textContent?.includes("notices-1"),
+    );
+    const listed = (await (await adminApi("GET", "/api/v1/tokens")).json()) as {
+      data: { name: string; scopes: string[] }[];
+    };
+    expect(listed.data.find((x) => x.name === "notices-1")?.scopes.sort()).toEqual([
+      "notices:write",
+      "permits:read",
+    ]);
+    await page.screenshot({ path: screenshotPath("desktop-token-scopes"), fullPage: true });
+
     // The other pages render with data.
     await page.goto(`${server.url}/#/tickets`);
     await page.waitForSelector("#tickets-table tbody tr");

@@ -1,3 +1,4 @@
+import type { Scope } from "../../../../domain/credentials.ts";
 import { api } from "../api.ts";
 import type { Token, User } from "../api-types.ts";
 import { type Child, field, h, replace } from "../dom.ts";
@@ -5,25 +6,37 @@ import { t, when } from "../i18n.ts";
 import { qrCode } from "../qr.ts";
 import { problemText, table } from "./table.ts";
 
-const SCOPES = ["permits:read", "tickets:write", "admin"] as const;
+/** Every scope the box grants, in the order an operator meets them, each with what it allows. */
+const SCOPE_CHOICES = [
+  ["permits:read", "scopePermitsRead"],
+  ["notices:write", "scopeNoticesWrite"],
+  ["tickets:write", "scopeTicketsWrite"],
+  ["admin", "scopeAdmin"],
+] as const satisfies readonly (readonly [Scope, string])[];
 
 function scopeBoxes(prefix: string) {
   return h(
     "fieldset",
     { class: "scopes" },
     h("legend", null, t("scopes")),
-    SCOPES.map((s) =>
+    SCOPE_CHOICES.map(([s, about]) =>
       h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "scope",
-          value: s,
-          id: `${prefix}-${s}`,
-          checked: s === "permits:read",
-        }),
-        s,
+        "div",
+        { class: "scope" },
+        h(
+          "label",
+          { class: "check" },
+          h("input", {
+            type: "checkbox",
+            name: "scope",
+            value: s,
+            id: `${prefix}-${s}`,
+            "aria-describedby": `${prefix}-${s}-about`,
+            checked: s === "permits:read",
+          }),
+          s,
+        ),
+        h("span", { class: "scope-about", id: `${prefix}-${s}-about` }, t(about)),
       ),
     ),
   );

@@ -178,6 +178,11 @@ export const en = {
   newToken: "New token",
   newUser: "New user",
   scopes: "Scopes",
+  scopePermitsRead: "Check plates and list a zone's cars: an attendant's handheld, a parking app",
+  scopeNoticesWrite:
+    "Issue control notices with photos and mark cars: an attendant's handheld, beside permits:read",
+  scopeTicketsWrite: "Send ticket events: a ticket terminal or a parking app",
+  scopeAdmin: "Everything: lots, permits, reports, notices, tokens and users: an operator",
   expiresDays: "Expires after days (empty = never)",
   created: "Created",
   lastUsed: "Last used",

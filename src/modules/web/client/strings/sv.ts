@@ -180,6 +180,12 @@ export const sv: Record<Key, string> = {
   newToken: "Ny token",
   newUser: "Ny användare",
   scopes: "Behörigheter",
+  scopePermitsRead:
+    "Kontrollera registreringsnummer och se zonens bilar: parkeringsvaktens handdator, en parkeringsapp",
+  scopeNoticesWrite:
+    "Utfärda kontrollavgifter med foton och markera bilar: parkeringsvaktens handdator, tillsammans med permits:read",
+  scopeTicketsWrite: "Skicka biljetthändelser: en biljettautomat eller en parkeringsapp",
+  scopeAdmin: "Allt: områden, tillstånd, rapporter, kontrollavgifter, nycklar och användare: en operatör",
   expiresDays: "Upphör efter dagar (tomt = aldrig)",
   created: "Skapad",
   lastUsed: "Senast använd",
