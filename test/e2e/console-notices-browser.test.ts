@@ -98,6 +98,10 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     const text = await exported.text();
     expect(text).toContain("ABC123");
     expect(text).not.toContain("XYZ789");
+    // The English console's form, in the site's time with its offset, the zone named in the
+    // heading (this box runs in UTC).
+    expect(text.split("\r\n")[0]).toContain(",issued_at (UTC),");
+    expect(text.split("\r\n")[1]).toMatch(/^\d+,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00,ABC123,/);
 
     await page.click(`#notices-table a[href="#/notices/${first}"]`);
     await page.waitForSelector("#notice-facts");

@@ -130,7 +130,7 @@ export const adminConsoleContract: ApiContract = {
       operationId: "exportTicketsCsv",
       tag: "tickets",
       examples: { sort: "-start_at" },
-      description: `Every ticket the search finds (the filters and sort of GET /api/v1/tickets, no paging), at most ${MAX_CSV_TICKETS} (a bigger search is a 400: narrow it by time). \`se\` (default): Swedish headings, semicolons, decimal commas, site time, a byte order mark; \`rfc4180\`: snake_case headings, commas, decimal points, instants in UTC. Text cells starting with = + - @ get a leading ' (CSV injection).`,
+      description: `Every ticket the search finds (the filters and sort of GET /api/v1/tickets, no paging), at most ${MAX_CSV_TICKETS} (a bigger search is a 400: narrow it by time). \`se\` (default): Swedish headings, semicolons, decimal commas, a byte order mark, times as \`2026-06-15 12:00:00\`; \`rfc4180\`: snake_case headings, commas, decimal points, times as \`2026-06-15T12:00:00+02:00\`. Times in both are the site's, its time zone named in their headings (\`Start (Europe/Stockholm)\`). Text cells starting with = + - @ get a leading ' (CSV injection).`,
       ok: {
         200: {
           description: "The tickets as CSV (a download)",

@@ -220,9 +220,9 @@ describe("ticket search by the state the console shows, counted, with lots and a
     expect(se.headers.get("content-type")).toStartWith("text/csv");
     expect(se.headers.get("content-disposition")).toContain("attachment");
     expect(se.text.split("\r\n")).toEqual([
-      "\uFEFFBiljett;Registreringsnummer;Zon;Parkering;Parkeringens namn;Tillstånd;Start;Slut;Belopp;Valuta",
-      "RAN-OUT;BBB222;30;;;Avslutad;2026-06-15 09:00;2026-06-15 10:00;;",
-      "STOPPED;CCC333;30;;;Avslutad;2026-06-15 11:00;2026-06-15 16:00;;",
+      "\uFEFFBiljett;Registreringsnummer;Zon;Parkering;Parkeringens namn;Tillstånd;Start (Europe/Stockholm);Slut (Europe/Stockholm);Belopp;Valuta",
+      "RAN-OUT;BBB222;30;;;Avslutad;2026-06-15 09:00:00;2026-06-15 10:00:00;;",
+      "STOPPED;CCC333;30;;;Avslutad;2026-06-15 11:00:00;2026-06-15 16:00:00;;",
       "",
     ]);
     const plain = await call(s.app, "GET", "/api/v1/tickets.csv?zone=31&sort=ticket_id&variant=rfc4180", {
@@ -230,9 +230,10 @@ describe("ticket search by the state the console shows, counted, with lots and a
     });
     const lines = plain.text.split("\r\n");
     expect(lines[0]).toBe(
-      "ticket_id,registration_number,zone,parking_lot_id,lot_name,state,start_at,end_at,amount,currency",
+      "ticket_id,registration_number,zone,parking_lot_id,lot_name,state,start_at (Europe/Stockholm),end_at (Europe/Stockholm),amount,currency",
     );
-    expect(lines[2]).toMatch(/^PAID,FFF666,31,\d+,'=Hamnen,active,2026-06-15T11:00:00\.000000Z,/);
+    // The site's time in both forms: with its offset here, as a program reads an instant.
+    expect(lines[2]).toMatch(/^PAID,FFF666,31,\d+,'=Hamnen,active,2026-06-15T13:00:00\+02:00,/);
     expectProblem(
       await call(s.app, "GET", "/api/v1/tickets.csv?state=running", { token: s.admin }),
       400,

@@ -116,14 +116,16 @@ describe("the operator's notices", () => {
     const se = await call(s.app, "GET", "/api/v1/notices.csv", { token: admin });
     expect(se.headers.get("content-type")).toStartWith("text/csv");
     const lines = se.text.replace(/^\uFEFF/, "").split("\r\n");
-    expect(lines[0]).toStartWith("Nummer;Utfärdad;Registreringsnummer");
+    expect(lines[0]).toStartWith("Nummer;Utfärdad (Europe/Stockholm);Registreringsnummer");
     expect(lines[1]).toStartWith("1;2026-06-15 12:00:00;ABC123;1002;;none;no-permit;500,00;SEK;");
     expect(lines[2]).toContain(";'=CMD1;");
     const rfc = await call(s.app, "GET", "/api/v1/notices.csv?variant=rfc4180&reason=over-time", {
       token: admin,
     });
     const rows = rfc.text.split("\r\n");
-    expect(rows[0]).toStartWith("number,issued_at,registration_number");
+    expect(rows[0]).toStartWith("number,issued_at (Europe/Stockholm),registration_number");
+    // The site's time, as in the Swedish form and every other CSV, with its offset.
+    expect(rows[1]).toMatch(/^2,2026-06-15T13:00:00\+02:00,/);
     expect(rows[1]).toContain(",300.00,SEK,");
     expect(rows).toHaveLength(3);
   });

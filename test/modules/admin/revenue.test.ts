@@ -126,7 +126,7 @@ describe("GET /api/v1/reports/revenue.csv", () => {
       'attachment; filename="revenue-2026-06-15-2026-06-16.csv"',
     );
     expect(r.text).toBe(
-      "\uFEFFDag;Momssats %;Valuta;Biljetter;Netto;Moms;Brutto\r\n" +
+      "\uFEFFDag (Europe/Stockholm);Momssats %;Valuta;Biljetter;Netto;Moms;Brutto\r\n" +
         "2026-06-15;12;SEK;1;8,93;1,07;10,00\r\n" +
         "2026-06-15;25;SEK;1;72,00;18,00;90,00\r\n" +
         "2026-06-16;25;SEK;1;7,99;2,00;9,99\r\n" +

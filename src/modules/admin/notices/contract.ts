@@ -58,7 +58,7 @@ export const noticeAdminContract: ApiContract = {
       tag: "notices",
       examples: { state: "issued" },
       description:
-        "The notices the filters name (all of them, oldest first), written as the revenue report's CSV is: `se` (default) with semicolons, decimal commas and a byte order mark; `rfc4180` with commas. Times in the site's time zone.",
+        "The notices the filters name (all of them, oldest first), written as the revenue report's CSV is: `se` (default) with semicolons, decimal commas and a byte order mark; `rfc4180` with commas. Times in the site's time zone, named in their headings (`Utfärdad (Europe/Stockholm)`): `2026-06-15 12:00:00` in `se`, `2026-06-15T12:00:00+02:00` in `rfc4180`.",
       ok: { 200: { description: "CSV", contentType: "text/csv", schema: { type: "string" } } },
     },
     "GET /api/v1/notices/:number": { operationId: "getNotice", tag: "notices" },

@@ -2,7 +2,7 @@ import { type Actor, fieldChanges } from "../../../domain/changes.ts";
 import { refuse } from "../../../domain/errors.ts";
 import { noticeFields, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
-import { formatMicros, toWallTime } from "../../../domain/time/zoned.ts";
+import { formatMicros } from "../../../domain/time/zoned.ts";
 import type {
   NoticeFilter,
   StoredNotice,
@@ -11,7 +11,14 @@ import type {
 } from "../../../platform/store/notices.ts";
 import type { AdminDeps } from "../deps.ts";
 import { instant, iso, isoOrNull, rowPage } from "../paging.ts";
-import { type CsvVariant, decimalAmount, field, textCell } from "../reports/csv.ts";
+import {
+  type CsvVariant,
+  decimalAmount,
+  field,
+  siteTimeCell,
+  textCell,
+  timeHeading,
+} from "../reports/csv.ts";
 import type { Notice, NoticeCsvQuery, NoticeQuery, NoticeReasonInput, NoticeReasonPatch } from "./model.ts";
 
 type Filters = Omit<NoticeQuery, "cursor" | "limit">;
@@ -124,7 +131,7 @@ export class NoticeAdmin {
     const head = se
       ? [
           "Nummer",
-          "Utfärdad",
+          timeHeading("Utfärdad", this.ctx.config.timezone),
           "Registreringsnummer",
           "Zon",
           "Parkering",
@@ -134,14 +141,14 @@ export class NoticeAdmin {
           "Valuta",
           "Kontrollant",
           "Status",
-          "Makulerad",
+          timeHeading("Makulerad", this.ctx.config.timezone),
           "Makuleringsorsak",
           "Foton",
           "Anteckning",
         ]
       : [
           "number",
-          "issued_at",
+          timeHeading("issued_at", this.ctx.config.timezone),
           "registration_number",
           "zone",
           "parking_lot_id",
@@ -151,7 +158,7 @@ export class NoticeAdmin {
           "currency",
           "issued_by",
           "state",
-          "voided_at",
+          timeHeading("voided_at", this.ctx.config.timezone),
           "void_reason",
           "photos",
           "note",
@@ -165,11 +172,7 @@ export class NoticeAdmin {
       before = batch[batch.length - 1]!.number;
     }
     rows.reverse();
-    const local = (ms: number) => {
-      const w = toWallTime(ms, this.ctx.config.timezone);
-      const p2 = (v: number) => String(v).padStart(2, "0");
-      return `${w.year}-${p2(w.month)}-${p2(w.day)} ${p2(w.hour)}:${p2(w.minute)}:${p2(w.second)}`;
-    };
+    const local = (ms: number) => siteTimeCell(ms, this.ctx.config.timezone, variant);
     const lines = [head.map((h) => field(h, sep)).join(sep)];
     for (const n of rows) {
       const cells = [

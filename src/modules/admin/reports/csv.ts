@@ -1,4 +1,5 @@
 import type { RevenueGroup, RevenueRow } from "../../../domain/reports/revenue.ts";
+import { offsetAt, toWallTime } from "../../../domain/time/zoned.ts";
 
 /** The two CSV forms of a revenue report (docs/reports.md). */
 export type CsvVariant = "se" | "rfc4180";
@@ -41,6 +42,30 @@ export interface CsvExtras {
   lotName?: (id: number) => string | null;
   /** A last row per currency summing every row above: "Summa" in `se`, "total" in `rfc4180`. */
   totals?: boolean;
+  /** The site's time zone, named in the day column's heading (its days are the site's). */
+  timezone?: string;
+}
+
+/** A time column's heading, naming the site's time zone its times are in: `Start (Europe/Stockholm)`. */
+export function timeHeading(name: string, timezone: string): string {
+  return `${name} (${timezone})`;
+}
+
+/**
+ * An instant as the site's time, in every CSV: `2026-06-15 12:00:00` in `se` (a spreadsheet reads
+ * it as a date and time), `2026-06-15T12:00:00+02:00` in `rfc4180` (ISO 8601 with the site's
+ * offset at that instant, so a program reads the instant whatever the season).
+ */
+export function siteTimeCell(at: number, timezone: string, variant: CsvVariant): string {
+  const w = toWallTime(at, timezone);
+  const p = (n: number) => String(n).padStart(2, "0");
+  const date = `${w.year}-${p(w.month)}-${p(w.day)}`;
+  const time = `${p(w.hour)}:${p(w.minute)}:${p(w.second)}`;
+  if (variant === "se") return `${date} ${time}`;
+  const offset = Math.round(offsetAt(at, timezone) / 60_000);
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  return `${date}T${time}${sign}${p(Math.floor(abs / 60))}:${p(abs % 60)}`;
 }
 
 /**
@@ -89,7 +114,7 @@ export function revenueCsv(
     | "lotName"
   )[];
   const head = [
-    ...dims.map((g) => names[g]),
+    ...dims.map((g) => (g === "day" && extras.timezone ? timeHeading(names.day, extras.timezone) : names[g])),
     names.currency,
     names.tickets,
     names.net,

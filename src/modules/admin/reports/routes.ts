@@ -46,6 +46,7 @@ export function revenueRoutes(ctx: AdminDeps) {
         const csv = revenueCsv(r.rows, r.group, variant, {
           lotName: (id) => ctx.store.lots.nameOf(id),
           totals: query.totals ?? variant === "se",
+          timezone: ctx.config.timezone,
         });
         return csvDownload(csv, `revenue-${r.from}-${r.to}.csv`);
       },

@@ -1,6 +1,12 @@
 import type { TicketState } from "../../../domain/tickets/state.ts";
-import { toWallTime } from "../../../domain/time/zoned.ts";
-import { type CsvVariant, decimalAmount, field, textCell } from "../reports/csv.ts";
+import {
+  type CsvVariant,
+  decimalAmount,
+  field,
+  siteTimeCell,
+  textCell,
+  timeHeading,
+} from "../reports/csv.ts";
 
 /** A ticket as the search's CSV has it: what the console's list shows. */
 export interface TicketCsvRow {
@@ -23,25 +29,14 @@ const SE_STATES: Record<TicketState, string> = {
   canceled: "Makulerad",
 };
 
-/** Site time as a spreadsheet reads a date and time: `2026-06-15 10:00`. */
-function siteTime(at: number, timezone: string): string {
-  const w = toWallTime(at, timezone);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${w.year}-${p(w.month)}-${p(w.day)} ${p(w.hour)}:${p(w.minute)}`;
-}
-
 /**
  * The current ticket search as CSV, in the revenue report's two forms (docs/reports.md): `se` with
- * Swedish headings, semicolons, decimal commas, site time and a byte order mark; `rfc4180` with
- * snake_case headings, commas, decimal points and instants in UTC (ISO 8601). Text a terminal
+ * Swedish headings, semicolons, decimal commas and a byte order mark; `rfc4180` with snake_case
+ * headings, commas and decimal points; times in the site's time zone in both, named in the
+ * headings (siteTimeCell). Text a terminal
  * sent (ticket id, plate) and lot names are neutralised against formulas like every text cell.
  */
-export function ticketsCsv(
-  rows: readonly TicketCsvRow[],
-  variant: CsvVariant,
-  timezone: string,
-  iso: (at: number) => string,
-): string {
+export function ticketsCsv(rows: readonly TicketCsvRow[], variant: CsvVariant, timezone: string): string {
   const se = variant === "se";
   const sep = se ? ";" : ",";
   const head = se
@@ -52,8 +47,8 @@ export function ticketsCsv(
         "Parkering",
         "Parkeringens namn",
         "Tillstånd",
-        "Start",
-        "Slut",
+        timeHeading("Start", timezone),
+        timeHeading("Slut", timezone),
         "Belopp",
         "Valuta",
       ]
@@ -64,12 +59,12 @@ export function ticketsCsv(
         "parking_lot_id",
         "lot_name",
         "state",
-        "start_at",
-        "end_at",
+        timeHeading("start_at", timezone),
+        timeHeading("end_at", timezone),
         "amount",
         "currency",
       ];
-  const when = (at: number | null) => (at === null ? "" : se ? siteTime(at, timezone) : iso(at));
+  const when = (at: number | null) => (at === null ? "" : siteTimeCell(at, timezone, variant));
   const lines = [head.map((h) => field(h, sep)).join(sep)];
   for (const r of rows)
     lines.push(

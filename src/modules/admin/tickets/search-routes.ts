@@ -127,7 +127,6 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
           })),
           variant,
           ctx.config.timezone,
-          iso,
         );
         return csvDownload(csv, `tickets-${iso(now).slice(0, 10)}.csv`);
       },
