@@ -7,7 +7,8 @@ import { cityLot } from "../support/lots.ts";
 
 const newBox = boxesForFile();
 const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1440, height: 900 };
+const DESKTOP = { width: 1366, height: 900 };
+const WIDE = { width: 1920, height: 1080 };
 
 let server: Server;
 let dir: string;
@@ -71,6 +72,7 @@ describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
       [2, 1, 3, 3000],
       [2, 0.5, 2, 2000], // three in two spaces: over
       [1, 24 * 5, 2, 5000], // five days ago: revenue only
+      [2, 24 * 4, 2, 50_000_000], // four days ago, 500,000 kr: figures and axes of six digits
     ];
     let n = 0;
     for (const [lot, ago, hours, cost] of stays) {
@@ -98,13 +100,27 @@ describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
       "desktop",
       DESKTOP,
       "en-GB",
-      { total: "Total SEK 300.00 · 7 tickets", lots: ["SEK 170", "SEK 130"], csv: "lot_name" },
+      { total: "Total SEK 500,300.00 · 8 tickets", lots: ["SEK 500,130", "SEK 170"], csv: "lot_name" },
+    ],
+    [
+      "wide",
+      WIDE,
+      "sv-SE",
+      {
+        total: "Summa 500 300,00 kr · 8 biljetter",
+        lots: ["500 130 kr", "170 kr"],
+        csv: "Parkeringens namn",
+      },
     ],
     [
       "phone",
       PHONE,
       "sv-SE",
-      { total: "Summa 300,00 kr · 7 biljetter", lots: ["170 kr", "130 kr"], csv: "Parkeringens namn" },
+      {
+        total: "Summa 500 300,00 kr · 8 biljetter",
+        lots: ["500 130 kr", "170 kr"],
+        csv: "Parkeringens namn",
+      },
     ],
   ] as const)
     test(`charts on the ${name} (${locale}): figures on the revenue, its CSV, the lot's day up to now`, async () => {
@@ -126,11 +142,11 @@ describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
       // Revenue: 30 days, each day with money carrying its figure; per lot by name with figures.
       const perDay = page.locator("#revenue-charts svg.chart").first();
       expect(await perDay.locator(".chart-bar").count()).toBe(30);
-      expect(await perDay.locator(".chart-value-up").count()).toBeGreaterThanOrEqual(2);
+      expect(await perDay.locator(".chart-value-up, .chart-figure").count()).toBeGreaterThanOrEqual(2);
       const nbsp = (xs: string[]) => xs.map((x) => x.replaceAll("\u00a0", " "));
       expect(nbsp([(await page.textContent("#revenue-total")) ?? ""])).toEqual([words.total]);
       const perLot = page.locator("#revenue-charts svg.chart").nth(1);
-      expect(await perLot.locator(".chart-label").allTextContents()).toEqual(["Storgatan", "Hamnen P-hus"]);
+      expect(await perLot.locator(".chart-label").allTextContents()).toEqual(["Hamnen P-hus", "Storgatan"]);
       expect(nbsp(await perLot.locator(".chart-value").allTextContents())).toEqual([...words.lots]);
       // The CSV button downloads the chosen days' report, lots by name, with its totals row.
       await page.selectOption("#revenue-group", "lot");
@@ -143,7 +159,34 @@ describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
       });
       expect(csv).toContain(words.csv);
       expect(csv).toContain("Storgatan");
-      expect(csv).toMatch(locale === "en-GB" ? /\r\ntotal,,SEK,7,/ : /\r\nSumma;;SEK;7;/);
+      expect(csv).toMatch(locale === "en-GB" ? /\r\ntotal,,SEK,8,/ : /\r\nSumma;;SEK;8;/);
+      // No chart cuts a figure or a label: every text lies inside its chart (six-digit figures,
+      // the axis's top included), and at a desk the charts take the page's width.
+      const cut = await page.evaluate(() => {
+        const out: string[] = [];
+        for (const chart of document.querySelectorAll("svg.chart")) {
+          const box = chart.getBoundingClientRect();
+          for (const text of chart.querySelectorAll("text")) {
+            const r = text.getBoundingClientRect();
+            if (r.width === 0) continue;
+            if (
+              r.left < box.left - 1 ||
+              r.right > box.right + 1 ||
+              r.top < box.top - 1 ||
+              r.bottom > box.bottom + 1
+            )
+              out.push(text.textContent ?? "");
+          }
+        }
+        return out;
+      });
+      expect(cut).toEqual([]);
+      const share = await page.evaluate(
+        () =>
+          document.querySelector("#revenue-charts svg.chart")!.getBoundingClientRect().width /
+          document.querySelector("#today")!.getBoundingClientRect().width,
+      );
+      expect(share).toBeGreaterThan(0.9);
       // The lot's day stops at now, and says so.
       expect(await page.locator("#lot-curve .chart-now").count()).toBe(1);
       // Each label of the lot form stands apart from the field before it.

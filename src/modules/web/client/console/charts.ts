@@ -6,6 +6,24 @@
  */
 const NS = "http://www.w3.org/2000/svg";
 
+/** Pixels a character takes at the charts' 13 px type, a little over its widest digits and letters. */
+const CHAR = 7.8;
+const textWidth = (s: string) => Math.ceil(s.length * CHAR);
+
+/** An axis value in as few characters as it needs, in the page's language: 500000 is "500K" ("500 tn"). */
+const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
+const tickText = (v: number) => compact.format(Math.round(v * 10) / 10);
+
+/** Room left of a value axis for its widest label (the top one) and a gap. */
+const axisRoom = (top: number) => Math.max(40, textWidth(tickText(top)) + 12);
+
+/** A text cut to `room` pixels with an ellipsis; the whole text stays in its title. */
+function fitted(text: string, room: number, attrs: Record<string, string | number>): Element {
+  const fits = Math.max(1, Math.floor(room / CHAR));
+  if (text.length <= fits) return svg("text", attrs, text);
+  return svg("text", attrs, svg("title", {}, text), `${text.slice(0, Math.max(1, fits - 1))}…`);
+}
+
 function svg(
   tag: string,
   attrs: Record<string, string | number>,
@@ -50,24 +68,28 @@ export interface Bar {
 /** One horizontal bar per row, filled to value / of; over capacity turns the bar red. */
 export function barsAgainst(label: string, rows: readonly Bar[], W = 600): SVGSVGElement {
   const ROW = 34;
-  const NAME = Math.round(W * 0.3);
+  // The figures' column as wide as the widest figure; the names' as the longest name, within a
+  // fifth and two fifths of the chart (a longer name is cut, whole in its title).
+  const VALUE = Math.max(48, ...rows.map((r) => textWidth(r.text))) + 10;
+  const NAME = Math.round(Math.min(W * 0.4, Math.max(W * 0.2, ...rows.map((r) => textWidth(r.label) + 10))));
+  const TRACK = Math.max(10, W - NAME - VALUE - 8);
   const parts: Element[] = [];
   rows.forEach((r, i) => {
     const y = i * ROW;
     const share = r.of > 0 ? Math.min(1, r.value / r.of) : 0;
     const over = r.of > 0 && r.value > r.of;
     parts.push(
-      svg("text", { x: 0, y: y + 21, class: "chart-label" }, r.label),
-      svg("rect", { x: NAME, y: y + 6, width: W - NAME - 70, height: 20, class: "chart-track", rx: 3 }),
+      fitted(r.label, NAME - 10, { x: 0, y: y + 21, class: "chart-label" }),
+      svg("rect", { x: NAME, y: y + 6, width: TRACK, height: 20, class: "chart-track", rx: 3 }),
       svg("rect", {
         x: NAME,
         y: y + 6,
-        width: Math.max(0, (W - NAME - 70) * share),
+        width: Math.max(0, TRACK * share),
         height: 20,
         class: over ? "chart-bar over" : "chart-bar",
         rx: 3,
       }),
-      svg("text", { x: W - 62, y: y + 21, class: "chart-value" }, r.text),
+      svg("text", { x: W - VALUE + 8, y: y + 21, class: "chart-value" }, r.text),
     );
   });
   return frame(label, W, Math.max(ROW, rows.length * ROW), ...parts);
@@ -86,14 +108,16 @@ export function columns(
   W = 600,
   texts?: readonly string[],
 ): SVGSVGElement {
-  const LEFT = 48;
   const BOTTOM = 24;
-  const slot = (W - LEFT) / Math.max(1, values.length);
-  const upright = texts !== undefined && slot < 44;
-  // Room above the tallest column for its figure.
-  const HEAD = texts === undefined ? 0 : upright ? 52 : 18;
-  const H = 220 + HEAD;
   const top = niceMax(Math.max(0, ...values));
+  const LEFT = axisRoom(top);
+  const slot = (W - LEFT) / Math.max(1, values.length);
+  const widest = Math.max(0, ...(texts ?? []).map(textWidth));
+  // A figure lies across its column where it fits, else upright above it.
+  const upright = texts !== undefined && widest > slot - 4;
+  // Room above the tallest column for its figure, however long the figure is.
+  const HEAD = texts === undefined ? 0 : upright ? widest + 10 : 18;
+  const H = 220 + HEAD;
   const base = H - BOTTOM;
   const parts: Element[] = [axis(top, LEFT, W, base, base - HEAD - 8)];
   values.forEach((v, i) => {
@@ -105,11 +129,13 @@ export function columns(
       parts.push(svg("text", { x: mid, y: H - 6, class: "chart-tick mid" }, labels[i] ?? ""));
     if (texts && v > 0) {
       const y = base - h - 4;
+      // Upright, the glyphs' feet reach past the baseline: never past the chart's right edge.
+      const at = Math.min(mid + 4, W - 5);
       parts.push(
         upright
           ? svg(
               "text",
-              { x: mid + 4, y, class: "chart-value-up", transform: `rotate(-90 ${mid + 4} ${y})` },
+              { x: at, y, class: "chart-value-up", transform: `rotate(-90 ${at} ${y})` },
               texts[i] ?? "",
             )
           : svg("text", { x: mid, y, class: "chart-tick mid chart-figure" }, texts[i] ?? ""),
@@ -134,9 +160,9 @@ export function line(
   now?: { index: number; text: string },
 ): SVGSVGElement {
   const H = 220;
-  const LEFT = 48;
   const BOTTOM = 24;
   const top = niceMax(Math.max(limit, ...values));
+  const LEFT = axisRoom(top);
   const x = (i: number) => LEFT + ((W - LEFT) * i) / Math.max(1, values.length - 1);
   const y = (v: number) => H - BOTTOM - ((H - BOTTOM - 8) * v) / top;
   const parts: Element[] = [axis(top, LEFT, W, H - BOTTOM)];
@@ -164,7 +190,7 @@ function axis(top: number, left: number, width: number, base: number, span = bas
     const y = base - span * f;
     g.append(
       svg("line", { x1: left, x2: width, y1: y, y2: y, class: "chart-grid" }),
-      svg("text", { x: left - 6, y: y + 4, class: "chart-tick end" }, String(Math.round(top * f * 10) / 10)),
+      svg("text", { x: left - 6, y: y + 4, class: "chart-tick end" }, tickText(top * f)),
     );
   }
   return g;

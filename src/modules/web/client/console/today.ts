@@ -85,8 +85,10 @@ export function todayPage(root: HTMLElement): () => void {
   }) as HTMLInputElement;
 
   /** Charts are drawn in the pixels of the column they sit in (charts.ts). */
-  // The window's width less the page's margins: the page's own width follows what it holds.
-  const width = () => Math.min(760, Math.max(280, document.documentElement.clientWidth - 40));
+  // The page's own width (the window's less its margins before the page is drawn): the charts
+  // take the whole of it, up to 1600 px, at a desk as on a phone.
+  const width = () =>
+    Math.min(1600, Math.max(280, root.clientWidth || document.documentElement.clientWidth - 40));
 
   async function showCurve(): Promise<void> {
     const id = lotSelect.value;
