@@ -1028,6 +1028,41 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     });
   });
 
+  test("the audit opens on plate checks; zone lists and everything are a choice away", async () => {
+    const reader = await box.token("handheld-kinds", "permits:read");
+    const ask = (q: string) =>
+      fetch(`${server.url}/api/v1/attendants/check-tickets?${q}`, {
+        headers: { authorization: `Bearer ${reader}` },
+      });
+    await ask("registration_number=KND123");
+    await ask("zone=4242");
+    const page = await signedIn("audit-kinds");
+    await page.goto(`${server.url}/#/audit`);
+    await page.waitForSelector("#audit-filter");
+    // Records are written about once a second.
+    await Bun.sleep(1500);
+    await page.fill('#audit-filter input[name="credential"]', "token:handheld-kinds");
+    await page.click("#audit-filter button[type=submit]");
+    const asked = async (n: number) => {
+      await page.waitForFunction((n) => document.querySelectorAll("#audit-table tbody tr").length === n, n);
+      return page.locator("#audit-table tbody tr td:nth-child(4)").allTextContents();
+    };
+    expect(await asked(1)).toEqual(["KND123"]);
+    await page.selectOption("#audit-kind", "zone,zone_list");
+    expect(await asked(1)).toEqual(["4242"]);
+    await page.selectOption("#audit-kind", "");
+    expect(await asked(2)).toEqual(["4242", "KND123"]);
+    expect(await page.locator("#audit-kind option").allTextContents()).toEqual([
+      "Plate checks",
+      "Zone lists",
+      "Earlier checks read",
+      "Marks",
+      "Everything",
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("audit-kinds"), fullPage: true });
+  });
+
   test("the audit answers who looked up a plate, in any spelling, and when", async () => {
     const reader = await box.token("handheld-audit", "permits:read");
     for (const plate of ["ABC 123", "XYZ 9", "abc-123"])
@@ -1066,7 +1101,11 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     // Records are written about once a second.
     await Bun.sleep(1500);
     await page.fill('#audit-filter input[name="credential"]', "token:handheld-history");
+    // The audit opens on plate checks: a read of a car's checks is a kind of its own.
+    expect(await page.inputValue("#audit-kind")).toBe("registration_number,verdict,offline_verdict");
     await page.click("#audit-filter button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#audit-table tbody")?.children.length === 0);
+    await page.selectOption("#audit-kind", "checks");
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll("#audit-table tbody tr")];
       return rows.length === 1 && rows[0]!.textContent!.includes("HIS123");

@@ -172,6 +172,7 @@ const PARAMETER_EXAMPLES: Record<string, unknown> = {
   attendant: "token:handheld-1",
   reason: "no-permit",
   code: "no-permit",
+  by: "registration_number,verdict,offline_verdict",
   hash: "9f2c4e1a7b3d5f6081a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
   sort: "-id",
   group: "day",

@@ -52,6 +52,8 @@ export interface LookupFilter {
   from?: number;
   /** Exclusive upper bound on `at` (ms). */
   to?: number;
+  /** Only these kinds of record (a plate check is registration_number, verdict, offline_verdict). */
+  kinds?: readonly LookupKind[];
 }
 
 /** Named parameters as bun:sqlite takes them on a strict connection: without the `$`. */
@@ -92,6 +94,12 @@ export function lookupPageSql(filter: LookupFilter): string {
       `${STRETCH} IN (${STRETCH_LIST}) AND (query = $plate OR (query > $verdictFrom AND query < $verdictTo))`,
     );
   if (filter.credential !== undefined) where.push("credential = $credential");
+  // Kinds alone are read one kind at a time from the kind index (page() merges them); beside a
+  // plate or a credential, whose records are few, they only filter.
+  if (filter.kinds !== undefined)
+    where.push(
+      filter.kinds.length === 1 ? "by = $k0" : `by IN (${filter.kinds.map((_, i) => `$k${i}`).join(", ")})`,
+    );
   if (filter.from !== undefined) where.push("at >= $from");
   if (filter.to !== undefined) where.push("at < $to");
   // A plate's stretch is read from the plate index whatever else narrows it: the credential's or
@@ -188,6 +196,18 @@ export class LookupRecords {
 
   /** Records newest first, before the record with id `before` (exclusive), as the filter says. */
   page(filter: LookupFilter, before: number | undefined, limit: number): (LookupRecord & { id: number })[] {
+    const kinds = filter.kinds;
+    if (
+      kinds !== undefined &&
+      kinds.length > 1 &&
+      filter.plate === undefined &&
+      filter.credential === undefined
+    ) {
+      // Each kind's newest records from the kind index, merged newest first: one seek a kind,
+      // where one statement over all of them would read every record of every kind and sort.
+      const rows = kinds.flatMap((k) => this.page({ ...filter, kinds: [k] }, before, limit));
+      return rows.sort((a, b) => b.id - a.id).slice(0, limit);
+    }
     const sql = lookupPageSql(filter);
     let statement = this.pages.get(sql);
     if (!statement) {
@@ -198,6 +218,9 @@ export class LookupRecords {
     if (filter.credential !== undefined) params.credential = filter.credential;
     if (filter.from !== undefined) params.from = filter.from;
     if (filter.to !== undefined) params.to = filter.to;
+    filter.kinds?.forEach((k, i) => {
+      params[`k${i}`] = k;
+    });
     if (filter.plate === undefined) return statement.all(params);
     params.plate = filter.plate;
     params.verdictFrom = `${filter.plate}@`;

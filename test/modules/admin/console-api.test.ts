@@ -494,6 +494,23 @@ describe("lookup records, filtered for the audit", () => {
       400,
       "validation",
     );
+    // By kind: the plate checks (lookups and verdicts), the zone lists; with a credential too.
+    expect(await queries("by=registration_number,verdict,offline_verdict")).toEqual([
+      "ABC1@7",
+      "ABC12",
+      "ABC1",
+    ]);
+    expect(await queries("by=zone")).toEqual(["7"]);
+    expect(await queries(`by=verdict,zone&credential=${encodeURIComponent(byOther)}`)).toEqual([
+      "7",
+      "ABC1@7",
+    ]);
+    expect(await queries("by=zone_list")).toEqual([]);
+    const refused = await call(s.app, "GET", "/api/v1/lookups?by=plates", { token: s.admin });
+    expectProblem(refused, 400, "validation");
+    expect(refused.json.detail).toBe(
+      "/by: Expected kinds of record joined by commas, each one of registration_number, zone, zone_list, verdict, observation, checks, offline_verdict",
+    );
   });
 
   test("each record says what a verdict told the attendant; other lookups say null", async () => {

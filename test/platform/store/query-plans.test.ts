@@ -152,6 +152,48 @@ describe("lookup record pages are served from indexes", () => {
     );
     expect(plan({})).toBe("SEARCH permit_lookups USING INTEGER PRIMARY KEY (rowid<?)");
   });
+
+  test("a kind: (by, id), newest first without a sort (several kinds: one such search each, merged)", () => {
+    expect(plan({ kinds: ["zone_list"] })).toBe(
+      "SEARCH permit_lookups USING INDEX permit_lookups_by (by=? AND id<?)",
+    );
+    expect(plan({ kinds: ["checks"], from: 1 })).toBe(
+      "SEARCH permit_lookups USING INDEX permit_lookups_by (by=? AND id<?)",
+    );
+    // Beside a credential, kinds only filter its records.
+    expect(plan({ credential: "token:handheld-1", kinds: ["verdict", "registration_number"] })).toBe(
+      "SEARCH permit_lookups USING INDEX permit_lookups_credential (credential=? AND id<?)",
+    );
+  });
+});
+
+describe("a page of several kinds", () => {
+  test("is each kind's newest, merged newest first, as one statement over them would give", () => {
+    const store = openMemoryStore();
+    const kinds = ["registration_number", "zone_list", "verdict", "checks"] as const;
+    const batch = Array.from({ length: 400 }, (_, i) => ({
+      at: 1_000 + i,
+      credential: i % 3 ? "token:a" : "token:b",
+      by: kinds[(i * 7) % 4]!,
+      query: `Q${i}`,
+      results: 1,
+      verdict: null,
+    }));
+    store.lookups.append(batch);
+    const want = ["registration_number", "verdict"] as const;
+    const all = store.lookups.page({}, undefined, 1000);
+    const expected = all.filter((r) => (want as readonly string[]).includes(r.by));
+    expect(store.lookups.page({ kinds: want }, undefined, 30).map((r) => r.id)).toEqual(
+      expected.slice(0, 30).map((r) => r.id),
+    );
+    const below = expected[29]!.id;
+    expect(store.lookups.page({ kinds: want }, below, 30).map((r) => r.id)).toEqual(
+      expected.slice(30, 60).map((r) => r.id),
+    );
+    expect(
+      store.lookups.page({ kinds: want, credential: "token:b" }, undefined, 1000).map((r) => r.id),
+    ).toEqual(expected.filter((r) => r.credential === "token:b").map((r) => r.id));
+  });
 });
 
 /** Read at every start to seed the silent-terminal gauge: seeks per sender, never a sort of the log. */

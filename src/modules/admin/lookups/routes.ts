@@ -1,6 +1,7 @@
 import { Elysia, type Static } from "elysia";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import type { LookupKind } from "../../../platform/store/lookup-kinds.ts";
 import type { LookupFilter, LookupRecord } from "../../../platform/store/lookups.ts";
 import type { AdminDeps } from "../deps.ts";
 import { instant, iso, rowPage } from "../paging.ts";
@@ -10,6 +11,7 @@ function filterOf(query: Static<typeof PageQuery>, timezone: string): LookupFilt
   return {
     plate: query.registration_number === undefined ? undefined : normalizePlate(query.registration_number),
     credential: query.credential,
+    kinds: query.by === undefined ? undefined : ([...new Set(query.by.split(","))].sort() as LookupKind[]),
     from: instant(query.from, "from", timezone),
     to: instant(query.to, "to", timezone),
   };
@@ -38,7 +40,7 @@ export function lookupRecordRoutes(ctx: AdminDeps) {
       response: LookupPage,
       detail: {
         summary:
-          "Who looked up what and when (the lookup records), newest first; by plate, credential and time",
+          "Who looked up what and when (the lookup records), newest first; by plate, credential, kind and time",
         description: "Records are written about once a second, so the newest second may not show yet.",
         tags: ["permits"],
       },

@@ -72,5 +72,8 @@ export const permitLookups = sqliteTable(
       t.id,
     ),
     index("permit_lookups_credential").on(t.credential, t.id),
+    // The audit's kinds (plate checks, zone lists, ...): each kind's newest records in one seek.
+    // Records are appended at the end of their kind's range: a few hot pages, not a random one.
+    index("permit_lookups_by").on(t.by, t.id),
   ],
 );

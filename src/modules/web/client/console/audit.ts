@@ -16,6 +16,18 @@ function answerOf(r: LookupRecord) {
       );
 }
 
+/**
+ * The kinds of record an operator looks for, as the API's `by` lists them; plate checks first:
+ * "who checked this car" is what the audit is opened for, and zone lists would bury it.
+ */
+const KINDS = [
+  ["auditPlateChecks", "registration_number,verdict,offline_verdict"],
+  ["auditZoneLists", "zone,zone_list"],
+  ["auditChecksRead", "checks"],
+  ["auditMarks", "observation"],
+  ["auditEverything", ""],
+] as const;
+
 export function auditPage(root: HTMLElement): () => void {
   const rows = h("tbody");
   const more = h("button", { type: "button", id: "audit-more", hidden: true }, t("more"));
@@ -28,6 +40,16 @@ export function auditPage(root: HTMLElement): () => void {
       id: "audit-filter",
       onsubmit: prevented((): void => void records.search()),
     },
+    h(
+      "select",
+      {
+        name: "by",
+        id: "audit-kind",
+        "aria-label": t("lookupKind"),
+        onchange: () => void records.search(),
+      },
+      KINDS.map(([words, by]) => h("option", { value: by }, t(words))),
+    ),
     h("input", { name: "registration_number", placeholder: t("plate"), "aria-label": t("plate") }),
     h("input", { name: "credential", placeholder: t("credential"), "aria-label": t("credential") }),
     timeAndSearch(),
@@ -35,7 +57,10 @@ export function auditPage(root: HTMLElement): () => void {
   const records = pagedList<LookupRecord>({
     path: "/api/v1/lookups",
     more,
-    filter: () => ({ ...searchOf(filter, ["registration_number", "credential", "from", "to"]), limit: 100 }),
+    filter: () => ({
+      ...searchOf(filter, ["by", "registration_number", "credential", "from", "to"]),
+      limit: 100,
+    }),
     show: (page, next) => {
       if (!next) replace(rows);
       replace(note, "");

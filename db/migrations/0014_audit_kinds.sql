@@ -1,0 +1,1 @@
+CREATE INDEX `permit_lookups_by` ON `permit_lookups` (`by`,`id`);
