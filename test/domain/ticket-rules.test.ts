@@ -229,3 +229,19 @@ describe("plates and ticket ids: invisible and control characters", () => {
     for (const ok of ["4711", "T-4711 A", "ÅÄÖ-1", "票-1"]) expect(ticketIdProblem(ok)).toBeNull();
   });
 });
+
+describe("the lot a zone belongs to", () => {
+  test.each([
+    { zone: 1, lot: 10, what: "one lot has the zone" },
+    { zone: 2, lot: null, what: "two lots share it" },
+    { zone: 3, lot: null, what: "no lot has it" },
+  ])("$what", async ({ zone, lot }) => {
+    const { lotOfZone } = await import("../../src/domain/lots/rules.ts");
+    const lots = [
+      { id: 10, zone_number: 1 },
+      { id: 11, zone_number: 2 },
+      { id: 12, zone_number: 2 },
+    ];
+    expect(lotOfZone(lots, zone)).toBe(lot);
+  });
+});

@@ -107,6 +107,10 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     await page.waitForSelector("#notice-facts");
     expect(await page.locator("#notice-detail h2").textContent()).toBe(`Notice no. ${first} · ABC123`);
     expect(await page.locator("#notice-facts").textContent()).toContain("No valid permit (no-permit)");
+    // The verdict the attendant was given, beside the reason chosen.
+    expect(await page.locator("#notice-facts").textContent()).toMatch(
+      /Verdict the attendant saw(no valid permit|over time limit)/,
+    );
     // The photo is the one the handheld sent, drawn from the box (a session may read it).
     await page.waitForFunction(() => {
       const img = document.querySelector<HTMLImageElement>("#notice-photos img");

@@ -116,3 +116,15 @@ export function lotRuleErrors(lot: ParkingLot): FieldError[] {
   });
   return errors;
 }
+
+/**
+ * The lot a zone belongs to when exactly one lot has it (a notice written in the zone is then in
+ * that lot); null when none or several do, where only the attendant can say which.
+ */
+export function lotOfZone(
+  lots: readonly Pick<ParkingLot, "id" | "zone_number">[],
+  zone: number,
+): number | null {
+  const found = lots.filter((l) => l.zone_number === zone);
+  return found.length === 1 ? found[0]!.id : null;
+}

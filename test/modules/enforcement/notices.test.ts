@@ -305,3 +305,36 @@ describe("a notice's photos", () => {
     expectProblem(await sendPhoto(s, id, handheld, pngPhoto(32, 32, 3)), 409, "notice-voided");
   });
 });
+
+describe("a notice's lot", () => {
+  test("is the zone's when one lot has the zone; none when several do; a retry of a notice stored without one is the same notice", async () => {
+    const { cityLot } = await import("../../support/lots.ts");
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const issue = (over: Record<string, unknown>) =>
+      call(s.app, "POST", "/api/v1/attendants/notices", { token: handheld, body: notice(over) });
+    // Issued before the site had a lot in zone 1234: no lot.
+    const early = await issue({ id: "a0000000-0000-4000-8000-000000000001", zone: 1234 });
+    expect(early.status).toBe(201);
+    expect(early.json.data.parking_lot_id).toBeNull();
+    const lot = await call(s.app, "POST", "/api/v1/parkings", {
+      token: admin,
+      body: { ...cityLot(), zone_number: 1234 },
+    });
+    expect(lot.status).toBe(201);
+    const lotId = lot.json.id ?? lot.json.data?.id;
+    const one = await issue({ id: "a0000000-0000-4000-8000-000000000002", zone: 1234 });
+    expect(one.json.data.parking_lot_id).toBe(lotId);
+    // The early one sent again (the handheld never heard the answer): the same notice, not a conflict.
+    const again = await issue({ id: "a0000000-0000-4000-8000-000000000001", zone: 1234 });
+    expect(again.status).toBe(200);
+    expect(again.json.data.parking_lot_id).toBeNull();
+    // Two lots in the zone: only the attendant can say which.
+    await call(s.app, "POST", "/api/v1/parkings", {
+      token: admin,
+      body: { ...cityLot(), name: "Annexet", zone_number: 1234 },
+    });
+    const two = await issue({ id: "a0000000-0000-4000-8000-000000000003", zone: 1234 });
+    expect(two.json.data.parking_lot_id).toBeNull();
+  });
+});

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Actor } from "../../../domain/changes.ts";
 import { mbOf } from "../../../domain/disk-room.ts";
 import { type FieldError, invalid, refuse } from "../../../domain/errors.ts";
+import { lotOfZone } from "../../../domain/lots/rules.ts";
 import { imageFacts, PHOTOS_PER_NOTICE, photoProblem } from "../../../domain/notices/rules.ts";
 import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate, plateFieldError } from "../../../domain/plates.ts";
@@ -52,7 +53,8 @@ export class AttendantNotices {
         pointer: "/observed_at",
         message: "observed_at is later than the box's clock; check the phone's time",
       });
-    const lotId = input.parking_lot_id ?? null;
+    // Not given: the zone's lot when one lot has the zone, so that the operator sees where it was.
+    const lotId = input.parking_lot_id ?? lotOfZone(this.ctx.store.lots.all(), input.zone);
     if (lotId !== null && this.ctx.store.lots.nameOf(lotId) === null)
       errors.push({ pointer: "/parking_lot_id", message: `There is no parking lot ${lotId}` });
     if (errors.length > 0) throw invalid(errors);
@@ -75,7 +77,8 @@ export class AttendantNotices {
           const same =
             held.plateNorm === values.plateNorm &&
             held.zone === values.zone &&
-            held.lotId === values.lotId &&
+            // A retry without a lot of a notice stored before lots were taken from zones.
+            (held.lotId === values.lotId || (input.parking_lot_id === undefined && held.lotId === null)) &&
             held.verdict === values.verdict &&
             held.reasonCode === input.reason &&
             held.note === values.note &&

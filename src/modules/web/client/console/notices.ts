@@ -125,6 +125,8 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
       const facts: [string, string | Node][] = [
         [t("state"), stateBadge(n)],
         [t("noticeReason"), `${n.reason_title} (${n.reason})`],
+        // What the handheld's verdict told the attendant before the notice was written.
+        [t("verdictSeen"), t(`verdict_${n.verdict}`)],
         [t("amountDue"), money(n.amount, n.currency)],
         [t("zone"), String(n.zone)],
         [t("lot"), n.parking_lot_id === null ? t("none") : String(n.parking_lot_id)],

@@ -59,6 +59,7 @@ export const en = {
   verdict_valid_elsewhere: "valid elsewhere",
   verdict_grace: "in grace",
   verdict_outside_hours: "outside hours",
+  verdictSeen: "Verdict the attendant saw",
   verdict_none: "no valid permit",
   verdict_over_time_limit: "over time limit",
   verdict_plate: "plate lookup",

@@ -61,6 +61,7 @@ export const sv: Record<Key, string> = {
   verdict_valid_elsewhere: "giltigt i annan zon",
   verdict_grace: "inom respittid",
   verdict_outside_hours: "utanför tiderna",
+  verdictSeen: "Beslut som kontrollanten såg",
   verdict_none: "inget giltigt tillstånd",
   verdict_over_time_limit: "över tidsgränsen",
   verdict_plate: "sökning på reg.nr",
