@@ -1,6 +1,7 @@
 /** The change history of operator writes: what one write did to one record, field by field. */
 
-export type ChangeVia = "api" | "console" | "cli";
+/** handheld: the attendant's page in a browser session (a notice issued on the street). */
+export type ChangeVia = "api" | "console" | "cli" | "handheld";
 export type ChangeSubject = "lot" | "permit" | "token" | "user" | "notice" | "notice_reason";
 export type ChangeAction = "create" | "update" | "delete" | "revoke" | "issue" | "void";
 

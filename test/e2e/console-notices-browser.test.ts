@@ -172,6 +172,35 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     await page.screenshot({ path: screenshotPath("phone-notice-reasons"), fullPage: true });
   });
 
+  test("the history reads notices and reasons in the operator's words, filtered by either", async () => {
+    const page = await signedIn("notice-history");
+    await page.goto(`${server.url}/#/changes`);
+    await page.waitForSelector("#changes-filter");
+    await page.selectOption('#changes-filter select[name="subject"]', "notice");
+    await page.click("#changes-filter button[type=submit]");
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll("#changes-list tbody tr")].some((r) => r.textContent?.includes("ABC123")),
+    );
+    const notices = (await page.locator("#changes-list").textContent()) ?? "";
+    // Names, not columns; money in kronor; the verdict in words; who, and through what.
+    expect(notices).toContain("Registration number: ABC123");
+    expect(notices).toContain("Verdict the attendant saw: no valid permit");
+    expect(notices).toMatch(/Amount: SEK\s?500\.00/);
+    expect(notices).toContain("token:handheld-1 (API)");
+    expect(notices).not.toMatch(/registration_number|amount: 50000|observed_at/);
+    await page.selectOption('#changes-filter select[name="subject"]', "notice_reason");
+    await page.click("#changes-filter button[type=submit]");
+    await page.waitForFunction(() =>
+      document.querySelector("#changes-list")?.textContent?.includes("Title:"),
+    );
+    const reasons = (await page.locator("#changes-list").textContent()) ?? "";
+    expect(reasons).toContain("Title: No valid permit");
+    expect(reasons).toMatch(/Amount: SEK\s?500\.00/);
+    expect(reasons).toContain("Active: yes");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("history-notices"), fullPage: true });
+  });
+
   test("text a handheld or an operator typed is shown as text, never run", async () => {
     const hostile = '<img src=x onerror="window.__pwned=1">';
     const reason = await call(admin, "POST", "/api/v1/notice-reasons", {

@@ -10,3 +10,11 @@ export { CLI_ACTOR };
 export function actorOf(credential: Credential, request: Request): Actor {
   return { who: credentialLabel(credential), via: request.headers.has("authorization") ? "api" : "console" };
 }
+
+/** A write from the attendant's page: a browser session there is a handheld, not the console. */
+export function attendantActorOf(credential: Credential, request: Request): Actor {
+  return {
+    who: credentialLabel(credential),
+    via: request.headers.has("authorization") ? "api" : "handheld",
+  };
+}

@@ -338,3 +338,25 @@ describe("a notice's lot", () => {
     expect(two.json.data.parking_lot_id).toBeNull();
   });
 });
+
+describe("who issued a notice, in the history", () => {
+  test("a handheld's browser session is a handheld; a bearer token is the API", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const signIn = await call(s.app, "POST", "/api/v1/session", { body: { token: handheld } });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const csrf = signIn.json.data.csrf as string;
+    const fromPage = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      headers: { cookie, "x-csrf-token": csrf },
+      body: notice({ id: "b0000000-0000-4000-8000-000000000001" }),
+    });
+    expect(fromPage.status).toBe(201);
+    const fromApi = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ id: "b0000000-0000-4000-8000-000000000002" }),
+    });
+    expect(fromApi.status).toBe(201);
+    const history = await call(s.app, "GET", "/api/v1/changes?subject=notice", { token: admin });
+    expect(history.json.data.map((c: { via: string }) => c.via)).toEqual(["api", "handheld"]);
+  });
+});

@@ -29,7 +29,10 @@ export const OperatorChange = t.Object({
   id: Type.Integer(),
   at: t.String({ format: "date-time" }),
   actor: t.String({ description: "The credential label (token:NAME, user:NAME) or cli" }),
-  via: t.UnionEnum(["api", "console", "cli"]),
+  via: t.UnionEnum(["api", "console", "cli", "handheld"], {
+    description:
+      "Through what: an API client (a bearer or Basic credential), the console (an operator's browser session), the command line, or a handheld (the attendant's page in a browser session)",
+  }),
   subject: Subject,
   subject_id: t.String(),
   action: t.UnionEnum(["create", "update", "delete", "revoke", "issue", "void"]),

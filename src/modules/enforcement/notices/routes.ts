@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { PHOTO_MAX_BYTES } from "../../../domain/notices/rules.ts";
-import { actorOf } from "../../../platform/http/actor.ts";
+import { attendantActorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
 import type { RawBodyRoute } from "../../../platform/http/request-body.ts";
 import type { EnforcementContext } from "../module-context.ts";
@@ -28,7 +28,7 @@ export function noticeRoutes(ctx: EnforcementContext) {
     .post(
       "/api/v1/attendants/notices",
       ({ body, credential, request, set }) => {
-        const { receipt, created } = notices.issue(body, actorOf(credential, request));
+        const { receipt, created } = notices.issue(body, attendantActorOf(credential, request));
         set.status = created ? 201 : 200;
         return receipt;
       },
@@ -46,7 +46,7 @@ export function noticeRoutes(ctx: EnforcementContext) {
           params.id,
           body as Uint8Array,
           request.headers.get("content-type"),
-          actorOf(credential, request),
+          attendantActorOf(credential, request),
         );
         set.status = created ? 201 : 200;
         return { data: photo };

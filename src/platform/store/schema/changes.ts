@@ -12,7 +12,7 @@ export const operatorChanges = sqliteTable(
     at: integer().notNull(),
     /** The credential label (`token:ops-laptop`, `user:anna`) or `cli` for the command line. */
     actor: text().notNull(),
-    via: text({ enum: ["api", "console", "cli"] }).notNull(),
+    via: text({ enum: ["api", "console", "cli", "handheld"] }).notNull(),
     subject: text({ enum: ["lot", "permit", "token", "user", "notice", "notice_reason"] }).notNull(),
     subjectId: text("subject_id").notNull(),
     action: text({ enum: ["create", "update", "delete", "revoke", "issue", "void"] }).notNull(),

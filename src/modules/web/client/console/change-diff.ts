@@ -42,9 +42,15 @@ function windowsText(days: unknown): string {
 }
 
 /** One value in words: money in kronor, times as times, yes/no, lists joined. */
-function valueText(key: string, v: unknown): string {
+function valueText(key: string, v: unknown, record: Row): string {
   if (v === undefined || v === null || v === "") return t("none");
   if (key === "max_fee") return Number(v) === 0 ? t("none") : money(Number(v));
+  // A notice's or a reason's amount is in öre of the notice's currency (a reason's: the site's).
+  if (key === "amount")
+    return money(Number(v), typeof record.currency === "string" ? record.currency : undefined);
+  if (key === "verdict" && typeof v === "string") return t(`verdict_${v}` as never);
+  if (key === "state" && (v === "issued" || v === "voided")) return t(`notice_${v}`);
+  if (key === "parking_lot_id") return `#${v}`;
   if (key === "max_time")
     return Number(v) === 0 ? t("none") : t("minutesOnly", { n: String(Number(v) / 60) });
   if (key === "days") return windowsText(v);
@@ -134,8 +140,8 @@ export function changeDiff(c: Change): HTMLElement {
         k in ROWS && (Array.isArray(before[k]) || Array.isArray(after[k]))
           ? tableChange(c, k, before[k], after[k])
           : [
-              c.before ? [shown(valueText(k, before[k])), " → "] : null,
-              c.after ? shown(valueText(k, after[k])) : null,
+              c.before ? [shown(valueText(k, before[k], before)), " → "] : null,
+              c.after ? shown(valueText(k, after[k], after)) : null,
             ],
       ),
     ),

@@ -20,7 +20,7 @@ function changeRows(items: Change[], withSubject: boolean) {
     items,
     (c) => [
       when(c.at),
-      `${c.actor} (${c.via})`,
+      `${c.actor} (${t(`via_${c.via}`)})`,
       ...(withSubject ? [subjectOf(c)] : []),
       t(`action_${c.action}`),
       changeDiff(c),
@@ -61,7 +61,9 @@ export function changesPage(root: HTMLElement): () => void {
       "select",
       { name: "subject", "aria-label": t("record") },
       h("option", { value: "" }, `${t("record")}: ${t("any")}`),
-      (["lot", "permit", "token", "user"] as const).map((s) => h("option", { value: s }, t(`subject_${s}`))),
+      (["lot", "permit", "notice", "notice_reason", "token", "user"] as const).map((s) =>
+        h("option", { value: s }, t(`subject_${s}`)),
+      ),
     ),
     h("input", { name: "subject_id", placeholder: "id", "aria-label": "id" }),
     h("input", { name: "actor", placeholder: t("by"), "aria-label": t("by") }),

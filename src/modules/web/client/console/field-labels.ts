@@ -29,6 +29,22 @@ export function fieldLabels(subject: Change["subject"]): Record<string, string> 
         note: t("note"),
         days: t("weeklyHours"),
       };
+    case "notice":
+      return {
+        registration_number: t("plate"),
+        zone: t("zone"),
+        parking_lot_id: t("lot"),
+        verdict: t("verdictSeen"),
+        reason: t("noticeReason"),
+        amount: t("amountDue"),
+        currency: t("currencyLabel"),
+        note: t("note"),
+        observed_at: t("observedAt"),
+        state: t("state"),
+        void_reason: t("voidReason"),
+      };
+    case "notice_reason":
+      return { title: t("reasonTitle"), amount: t("amountDue"), active: t("active") };
     default:
       return { name: t("name"), scopes: t("scopes"), expires_at: t("expires") };
   }
