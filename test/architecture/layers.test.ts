@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 /**
  * The layout's rules, checked on every file so a change that breaks them fails here rather than
- * in a review (README, "Code layout"):
+ * in a review (docs/architecture.md, "Code layout"):
  * - src/domain imports only src/domain, and no I/O (store, HTTP framework, files, network);
  * - src/platform imports no module, no CLI and not the composition root;
  * - a module imports no other module, no CLI and not the context: its deps.ts names the

@@ -4,7 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { PROBLEMS, type ProblemEntry } from "../../src/domain/problems.ts";
 
 /**
- * One problem table and one error class (README, "Where a change goes"): every problem+json
+ * One problem table and one error class (docs/architecture.md, "Where a change goes"): every problem+json
  * answer is a `Problem` (src/domain/errors.ts) of a type in src/domain/problems.ts. A second
  * catalogue, or a second error class the HTTP mapping answers, would let a title or a status be
  * said twice and drift, so each is refused here by what it looks like.
