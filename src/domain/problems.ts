@@ -296,6 +296,13 @@ export const PROBLEMS = {
     example: 'The site has no active reason "no-permt"; GET /api/v1/attendants/notice-reasons lists them',
     routes: ["POST /api/v1/attendants/notices"],
   },
+  "reason-not-for-verdict": {
+    status: 400,
+    title: "Reason not for this verdict",
+    example:
+      'The reason "over-time" is not for a notice after the verdict NO VALID PERMIT; GET /api/v1/attendants/notice-reasons says which verdicts each reason follows',
+    routes: ["POST /api/v1/attendants/notices"],
+  },
   "reason-exists": {
     status: 409,
     title: "Reason code in use",

@@ -82,12 +82,19 @@ describe.skipIf(skipWithoutChromium)("a control notice from the handheld", () =>
       max_time: 7200,
     });
     expect(lot.status).toBe(201);
-    const reason = await adminApi("POST", "/api/v1/notice-reasons", {
-      code: "no-permit",
-      title: "No valid permit",
-      amount: 50000,
-    });
-    expect(reason.status).toBe(201);
+    // Each reason follows its verdict: the form offers only the verdict's own.
+    for (const [code, title, verdicts] of [
+      ["no-permit", "No valid permit", ["none"]],
+      ["over-time", "Over the time limit", ["over_time_limit"]],
+    ] as const) {
+      const reason = await adminApi("POST", "/api/v1/notice-reasons", {
+        code,
+        title,
+        amount: 50000,
+        verdicts,
+      });
+      expect(reason.status).toBe(201);
+    }
   }, 60_000);
 
   test("issued offline with a photo: kept on the phone, sent once on reconnect, the box's number shown", async () => {
@@ -102,6 +109,11 @@ describe.skipIf(skipWithoutChromium)("a control notice from the handheld", () =>
     expect(await check(page, "ENDED1")).toBe("none");
     expect(await page.getAttribute("#result", "class")).toContain("offline-answer");
     await writeNotice(page, "valves 10 and 4");
+    expect(
+      await page
+        .locator("#notice-reason option")
+        .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)),
+    ).toEqual(["no-permit"]);
     expect(await page.textContent("#notice-photo-label")).toBe("Photo (1 of 3)");
     expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
     await page.screenshot({ path: screenshotPath("phone-notice-form"), fullPage: true });
@@ -218,6 +230,15 @@ describe.skipIf(skipWithoutChromium)("a control notice from the handheld", () =>
     expect(await page.locator("#write-notice").count()).toBe(1);
     expect(await axeViolations(page, { bestPractice: true })).toEqual([]);
     await page.screenshot({ path: screenshotPath("phone-over-time-limit"), fullPage: true });
+    // Its form offers the reasons for OVER TIME LIMIT only.
+    await page.click("#write-notice");
+    await page.waitForSelector("#notice-form");
+    expect(
+      await page
+        .locator("#notice-reason option")
+        .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)),
+    ).toEqual(["over-time"]);
+    await page.click("#notice-cancel");
     await page.context().setOffline(false);
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { BrowserContext, Page } from "playwright-core";
 import { type Box, boxesForFile, type Server } from "../support/binary.ts";
 import { axeViolations, screenshotPath, signedInConsole, skipWithoutChromium } from "../support/browser.ts";
+import { cityLot } from "../support/lots.ts";
 import { pngPhoto } from "../support/photos.ts";
 
 const newBox = boxesForFile();
@@ -148,26 +149,52 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     await page.fill('#reason-add input[name="code"]', "expired-ticket");
     await page.fill('#reason-add input[name="title"]', "Biljetten har gått ut");
     await page.fill('#reason-add input[name="amount"]', "300,00");
+    // Offered after neither verdict: said at once, nothing sent.
+    await page.getByLabel("Erbjuds efter ”inget giltigt tillstånd”", { exact: true }).uncheck();
+    await page.getByLabel("Erbjuds efter ”över tidsgränsen”", { exact: true }).uncheck();
+    await page.click("#reason-add button[type=submit]");
+    await page.waitForFunction(() =>
+      document.querySelector("#reasons-status")?.textContent?.includes("minst ett beslut"),
+    );
+    expect(await page.locator("#reasons-table tbody tr").count()).toBe(1);
+    // An expired ticket is a car over its time: offered after OVER TIME LIMIT only.
+    await page.getByLabel("Erbjuds efter ”över tidsgränsen”", { exact: true }).check();
     await page.click("#reason-add button[type=submit]");
     await page.waitForFunction(() => document.querySelectorAll("#reasons-table tbody tr").length === 2);
 
     const row = page.locator("#reasons-table tbody tr", { hasText: "no-permit" });
     await row.locator('input[name="title"]').fill("Ingen giltig parkering");
     await row.locator('input[name="active"]').uncheck();
+    await row.getByLabel("no-permit erbjuds efter ”över tidsgränsen”").uncheck();
     await row.locator("button").click();
     await page.waitForFunction(() =>
       document.querySelector("#reasons-status")?.textContent?.includes("no-permit"),
     );
 
     const list = (await (await call(admin, "GET", "/api/v1/notice-reasons")).json()) as {
-      data: { code: string; title: string; amount: number; active: boolean }[];
+      data: { code: string; title: string; amount: number; active: boolean; verdicts: string[] }[];
     };
-    expect(list.data.find((r) => r.code === "expired-ticket")).toMatchObject({ amount: 30000, active: true });
+    expect(list.data.find((r) => r.code === "expired-ticket")).toMatchObject({
+      amount: 30000,
+      active: true,
+      verdicts: ["over_time_limit"],
+    });
     expect(list.data.find((r) => r.code === "no-permit")).toMatchObject({
       title: "Ingen giltig parkering",
       amount: 50000,
       active: false,
+      verdicts: ["none"],
     });
+    // The table shows each reason's verdicts as saved.
+    await page.reload();
+    await page.waitForSelector("#reasons-table tbody tr");
+    const offered = (code: string) =>
+      page
+        .locator("#reasons-table tbody tr", { hasText: code })
+        .locator('input[name="verdicts"]:checked')
+        .evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+    expect(await offered("expired-ticket")).toEqual(["over_time_limit"]);
+    expect(await offered("no-permit")).toEqual(["none"]);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("phone-notice-reasons"), fullPage: true });
   });
@@ -197,6 +224,7 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     expect(reasons).toContain("Title: No valid permit");
     expect(reasons).toMatch(/Amount: SEK\s?500\.00/);
     expect(reasons).toContain("Active: yes");
+    expect(reasons).toContain("Offered after: no valid permit, over time limit");
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath("history-notices"), fullPage: true });
   });
@@ -228,5 +256,57 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
     expect(await page.locator("#notice-facts img, #notices-table img, #notice-facts b").count()).toBe(0);
     await page.hover("#notices-table tbody tr:first-child");
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  test("an OVER TIME LIMIT notice shows the mark it follows; a NO VALID PERMIT one no mark line", async () => {
+    const lot = await call(admin, "POST", "/api/v1/parkings", {
+      ...cityLot(),
+      zone_number: 1777,
+      max_time: 2 * 3600,
+    });
+    expect(lot.status).toBe(201);
+    const over = await call(admin, "POST", "/api/v1/notice-reasons", {
+      code: "over-time",
+      title: "Over the time limit",
+      amount: 30000,
+      verdicts: ["over_time_limit"],
+    });
+    expect(over.status).toBe(201);
+    const marked = await call(handheld, "POST", "/api/v1/attendants/observations", {
+      registration_number: "LATE 1",
+      zone: 1777,
+    });
+    expect(marked.status).toBe(201);
+    const seen = ((await marked.json()) as { data: { first_seen_at: string } }).data.first_seen_at;
+    const r = await call(handheld, "POST", "/api/v1/attendants/notices", {
+      id: "console-notice-over",
+      registration_number: "LATE 1",
+      zone: 1777,
+      verdict: "over_time_limit",
+      reason: "over-time",
+      observed_at: new Date().toISOString(),
+    });
+    expect(r.status).toBe(201);
+    const { number } = ((await r.json()) as { data: { number: number } }).data;
+    const page = await signedIn("notice-mark");
+    await page.goto(`${server.url}/#/notices/${number}`);
+    await page.waitForSelector("#notice-facts");
+    const facts = (await page.locator("#notice-facts").textContent()) ?? "";
+    expect(facts).toContain("Verdict the attendant sawover time limit");
+    const time = await page.evaluate(
+      (iso) => new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" }),
+      seen,
+    );
+    expect(facts).toContain(`Mark it followsseen ${time} by token:handheld-1 (limit 2 h)`);
+    // The zone's one lot, taken for the notice, by its name.
+    const lotId = ((await lot.json()) as { data: { id: number } }).data.id;
+    expect(facts).toContain(`LotCentrum P-hus (#${lotId})`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("desktop-notice-mark"), fullPage: true });
+    await page.goto(`${server.url}/#/notices/${first}`);
+    await page.waitForFunction(() =>
+      document.querySelector("#notice-detail h2")?.textContent?.includes("ABC123"),
+    );
+    expect(await page.locator("#notice-facts").textContent()).not.toContain("Mark it follows");
   });
 });

@@ -17,6 +17,7 @@ export const noticeExample: NoticeView = {
   currency: "SEK",
   note: "valves 2 and 7",
   observed_at: "2026-06-15T10:02:00.000000Z",
+  mark: null,
   issued_at: "2026-06-15T10:02:03.000000Z",
   photos: [
     {

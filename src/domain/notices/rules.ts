@@ -22,6 +22,18 @@ export const VOID_REASON_MAX = 500;
 export const NOTICE_VERDICTS = ["none", "over_time_limit"] as const;
 export type NoticeVerdict = (typeof NOTICE_VERDICTS)[number];
 
+/**
+ * The reasons a notice may be issued under after this verdict: the active ones whose verdicts
+ * include it. A reason without a list (a phone's copy from an older box) follows every verdict.
+ * The handheld offers these, and the box refuses any other, so both decide alike.
+ */
+export function reasonsForVerdict<R extends { active?: boolean; verdicts?: readonly NoticeVerdict[] }>(
+  reasons: readonly R[],
+  verdict: NoticeVerdict,
+): R[] {
+  return reasons.filter((r) => r.active !== false && (r.verdicts ?? NOTICE_VERDICTS).includes(verdict));
+}
+
 /** An id the phone makes (a UUID, or any 8 to 64 letters, digits, `-` and `_`): a retry carries it again. */
 export const NOTICE_ID_PATTERN = "^[A-Za-z0-9_-]{8,64}$";
 /** The pattern in words, as a refused id's message says it (before the description's first `;`). */

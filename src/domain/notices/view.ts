@@ -25,6 +25,10 @@ export type NoticeFacts = {
   currency: string;
   note: string;
   observedAt: number;
+  /** The mark that led to an OVER TIME LIMIT notice (null for other notices): see NoticeMark. */
+  markSeenAt: number | null;
+  markLimitSeconds: number | null;
+  markedBy: string | null;
   issuedAt: number;
   issuedBy: string;
   voidedAt: number | null;
@@ -50,6 +54,26 @@ export const NoticePhotoRef = Type.Object({
 });
 export type NoticePhotoRef = Static<typeof NoticePhotoRef>;
 
+/** The verdicts a reason's notices may follow: at least one, each once. */
+export const ReasonVerdicts = (extra: { default?: NoticeVerdict[] } = {}) =>
+  Type.Array(Type.Union([Type.Literal(NOTICE_VERDICTS[0]), Type.Literal(NOTICE_VERDICTS[1])]), {
+    minItems: 1,
+    uniqueItems: true,
+    description:
+      "The verdicts a notice under this reason may follow (none: NO VALID PERMIT; over_time_limit: OVER TIME LIMIT); the handheld offers the reason after these only",
+    ...extra,
+  });
+
+/** The mark that led to an OVER TIME LIMIT notice, as it stood when the notice was stored. */
+export const NoticeMark = Type.Object(
+  {
+    seen_at: Type.String({ description: "When the car was first seen in the zone that day" }),
+    limit_seconds: Type.Integer({ description: "The zone's time limit when it was marked" }),
+    marked_by: Type.String({ description: "The credential label of the handheld that marked it" }),
+  },
+  { description: "The mark that led to an OVER TIME LIMIT notice; null for a notice after another verdict" },
+);
+
 /** The fields of a notice that the handheld's receipt and the operator's view both carry. */
 export const noticeFieldSchemas = {
   id: Type.String({ description: "The id the handheld made (a retry carries it again)" }),
@@ -66,6 +90,10 @@ export const noticeFieldSchemas = {
   currency: Type.String(),
   note: Type.String(),
   observed_at: Type.String({ description: "When the attendant made it, by the phone's clock" }),
+  mark: Type.Union([NoticeMark, Type.Null()], {
+    description:
+      "The mark that led to an OVER TIME LIMIT notice (the car's mark in the zone that day, made before the notice); null otherwise",
+  }),
   issued_at: Type.String({ description: "When the box stored it" }),
 };
 
@@ -96,6 +124,10 @@ export function noticeFields(n: NoticeFacts): Omit<NoticeView, "photos"> {
     currency: n.currency,
     note: n.note,
     observed_at: formatMicros(n.observedAt),
+    mark:
+      n.markSeenAt === null
+        ? null
+        : { seen_at: formatMicros(n.markSeenAt), limit_seconds: n.markLimitSeconds!, marked_by: n.markedBy! },
     issued_at: formatMicros(n.issuedAt),
   };
 }

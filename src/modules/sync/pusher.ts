@@ -94,6 +94,9 @@ const noticeJson = (n: SyncedNotice) => ({
   currency: clean(n.currency),
   note: clean(n.note),
   observed_at: n.observedAt,
+  mark_seen_at: n.markSeenAt,
+  mark_limit_seconds: n.markLimitSeconds,
+  marked_by: clean(n.markedBy),
   issued_at: n.issuedAt,
   issued_by: clean(n.issuedBy),
   voided_at: n.voidedAt,
@@ -178,7 +181,8 @@ const UPSERT_LOTS = `INSERT INTO parkd.lots AS l
 const UPSERT_NOTICES = `WITH r AS MATERIALIZED (
     SELECT * FROM jsonb_to_recordset($2::text::jsonb) AS r(notice_id text, number bigint, plate text,
       plate_norm text, zone integer, lot_id integer, verdict text, reason_code text, reason_title text,
-      amount bigint, currency text, note text, observed_at bigint, issued_at bigint, issued_by text,
+      amount bigint, currency text, note text, observed_at bigint, mark_seen_at bigint,
+      mark_limit_seconds integer, marked_by text, issued_at bigint, issued_by text,
       voided_at bigint, voided_by text, void_reason text, photos jsonb, sync_seq bigint)
   ), clash AS (
     SELECT r.* FROM r WHERE EXISTS (SELECT 1 FROM parkd.notices o
@@ -192,16 +196,19 @@ const UPSERT_NOTICES = `WITH r AS MATERIALIZED (
   ), stored AS (
     INSERT INTO parkd.notices AS n
       (site, notice_id, number, plate, plate_norm, zone, lot_id, verdict, reason_code, reason_title, amount,
-       currency, note, observed_at, issued_at, issued_by, voided_at, voided_by, void_reason, photos, sync_seq)
+       currency, note, observed_at, mark_seen_at, mark_limit_seconds, marked_by, issued_at, issued_by,
+       voided_at, voided_by, void_reason, photos, sync_seq)
     SELECT $1, r.notice_id, r.number, r.plate, r.plate_norm, r.zone, r.lot_id, r.verdict, r.reason_code,
-      r.reason_title, r.amount, r.currency, r.note, ${ts("observed_at")}, ${ts("issued_at")}, r.issued_by,
+      r.reason_title, r.amount, r.currency, r.note, ${ts("observed_at")}, ${ts("mark_seen_at")},
+      r.mark_limit_seconds, r.marked_by, ${ts("issued_at")}, r.issued_by,
       ${ts("voided_at")}, r.voided_by, r.void_reason, r.photos, r.sync_seq
     FROM r WHERE r.notice_id NOT IN (SELECT notice_id FROM clash)
     ON CONFLICT (site, notice_id) DO UPDATE SET plate = excluded.plate, plate_norm = excluded.plate_norm,
       zone = excluded.zone, lot_id = excluded.lot_id, verdict = excluded.verdict,
       reason_code = excluded.reason_code, reason_title = excluded.reason_title, amount = excluded.amount,
       currency = excluded.currency, note = excluded.note, observed_at = excluded.observed_at,
-      issued_at = excluded.issued_at, issued_by = excluded.issued_by, voided_at = excluded.voided_at,
+      mark_seen_at = excluded.mark_seen_at, mark_limit_seconds = excluded.mark_limit_seconds,
+      marked_by = excluded.marked_by, issued_at = excluded.issued_at, issued_by = excluded.issued_by, voided_at = excluded.voided_at,
       voided_by = excluded.voided_by, void_reason = excluded.void_reason, photos = excluded.photos,
       sync_seq = excluded.sync_seq, pushed_at = now()
     WHERE n.sync_seq < excluded.sync_seq

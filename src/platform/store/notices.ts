@@ -20,6 +20,7 @@ import {
   sql,
 } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import type { NoticeVerdict } from "../../domain/notices/rules.ts";
 import type { NoticeFacts, PhotoFacts } from "../../domain/notices/view.ts";
 import { ROWID } from "./columns.ts";
 import type { Db } from "./db.ts";
@@ -38,14 +39,19 @@ export type StoredReason = {
   title: string;
   amount: number;
   active: boolean;
+  verdicts: NoticeVerdict[];
   createdAt: number;
   updatedAt: number;
 };
 
-/** What issuing stores; the number and the void fields are the store's to fill. */
-export type NoticeValues = Omit<NoticeFacts, "number" | "voidedAt" | "voidedBy" | "voidReason"> & {
-  plateNorm: string;
-};
+type MarkFacts = Pick<NoticeFacts, "markSeenAt" | "markLimitSeconds" | "markedBy">;
+
+/** What issuing stores; the number and the void fields are the store's to fill (a mark: none unless given). */
+export type NoticeValues = Omit<
+  NoticeFacts,
+  "number" | "voidedAt" | "voidedBy" | "voidReason" | keyof MarkFacts
+> &
+  Partial<MarkFacts> & { plateNorm: string };
 
 export type StoredNotice = NoticeFacts & { plateNorm: string; syncSeq: number };
 
@@ -126,6 +132,9 @@ export class NoticeRecords {
    */
   insert(values: NoticeValues): StoredNotice {
     const row: StoredNotice = {
+      markSeenAt: null,
+      markLimitSeconds: null,
+      markedBy: null,
       ...values,
       number: this.next("number"),
       voidedAt: null,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { PhotoStorageFull } from "../../../src/platform/store/photos.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
+import { cityLot } from "../../support/lots.ts";
 import { jpegHead, notPhotos, pngPhoto } from "../../support/photos.ts";
 
 function setup() {
@@ -179,9 +180,185 @@ describe("issuing a control notice", () => {
     expectProblem(await sendPhoto(s, notice().id, reader, pngPhoto(40, 30)), 403, "insufficient-scope");
     const reasons = await call(s.app, "GET", "/api/v1/attendants/notice-reasons", { token: handheld });
     expect(reasons.json).toEqual({
-      data: [{ code: "no-permit", title: "No valid ticket or permit", amount: 50_000 }],
+      data: [
+        {
+          code: "no-permit",
+          title: "No valid ticket or permit",
+          amount: 50_000,
+          verdicts: ["none", "over_time_limit"],
+        },
+      ],
       currency: "SEK",
     });
+  });
+});
+
+describe("the reasons follow the verdict", () => {
+  async function reasons() {
+    const ctx = setup();
+    for (const [code, title, verdicts] of [
+      ["no-permit", "No valid ticket or permit", ["none"]],
+      ["over-time", "Over the time limit", ["over_time_limit"]],
+      ["bad-parking", "Outside a marked bay", ["over_time_limit", "none"]],
+    ] as const) {
+      const r = await call(ctx.s.app, "POST", "/api/v1/notice-reasons", {
+        token: ctx.admin,
+        body: { code, title, amount: 50_000, verdicts },
+      });
+      expect(r.status).toBe(201);
+      // A set, in the one order, whatever order it was sent in.
+      expect(r.json.data.verdicts).toEqual(verdicts.length === 2 ? ["none", "over_time_limit"] : verdicts);
+    }
+    return ctx;
+  }
+
+  test("a notice under a reason for its verdict is stored; under a reason for the other verdict, 400 and no number", async () => {
+    const { s, admin, handheld } = await reasons();
+    for (const [verdict, reason, status] of [
+      ["none", "no-permit", 201],
+      ["none", "bad-parking", 201],
+      ["over_time_limit", "over-time", 201],
+      ["over_time_limit", "bad-parking", 201],
+    ] as const) {
+      const r = await call(s.app, "POST", "/api/v1/attendants/notices", {
+        token: handheld,
+        body: notice({ id: `notice-${verdict}-${reason}`, verdict, reason }),
+      });
+      expect([verdict, reason, r.status]).toEqual([verdict, reason, status]);
+    }
+    for (const [verdict, reason, words] of [
+      ["none", "over-time", "NO VALID PERMIT"],
+      ["over_time_limit", "no-permit", "OVER TIME LIMIT"],
+    ] as const) {
+      const r = await call(s.app, "POST", "/api/v1/attendants/notices", {
+        token: handheld,
+        body: notice({ id: `refused-${verdict}-${reason}`, verdict, reason }),
+      });
+      const problem = expectProblem(r, 400, "reason-not-for-verdict");
+      expect(problem.detail).toContain(`"${reason}" is not for a notice after the verdict ${words}`);
+      expect(problem.errors?.[0]?.pointer).toBe("/reason");
+    }
+    const stored = (await call(s.app, "GET", "/api/v1/notices", { token: admin })).json.data;
+    expect(stored.map((n: { number: number }) => n.number)).toEqual([4, 3, 2, 1]);
+  });
+
+  test("the handheld's list says each reason's verdicts; a change of them is in the history in words' keys", async () => {
+    const { s, admin, handheld } = await reasons();
+    const listed = await call(s.app, "GET", "/api/v1/attendants/notice-reasons", { token: handheld });
+    expect(listed.json.data.map((r: { code: string; verdicts: string[] }) => [r.code, r.verdicts])).toEqual([
+      ["bad-parking", ["none", "over_time_limit"]],
+      ["no-permit", ["none"]],
+      ["over-time", ["over_time_limit"]],
+    ]);
+    const changed = await call(s.app, "PATCH", "/api/v1/notice-reasons/no-permit", {
+      token: admin,
+      body: { verdicts: ["over_time_limit", "none"] },
+    });
+    expect(changed.json.data.verdicts).toEqual(["none", "over_time_limit"]);
+    const history = await call(s.app, "GET", "/api/v1/changes?subject=notice_reason", { token: admin });
+    expect(history.json.data[0]).toMatchObject({
+      subject_id: "no-permit",
+      action: "update",
+      before: { verdicts: ["none"] },
+      after: { verdicts: ["none", "over_time_limit"] },
+    });
+  });
+
+  test("no verdict, an unknown one, or one twice is 400 at /verdicts and changes nothing", async () => {
+    const { s, admin } = await reasons();
+    for (const verdicts of [[], ["grace"], ["none", "none"], "none"]) {
+      const r = await call(s.app, "PATCH", "/api/v1/notice-reasons/no-permit", {
+        token: admin,
+        body: { verdicts },
+      });
+      expect(expectProblem(r, 400, "validation").errors?.[0]?.pointer).toStartWith("/verdicts");
+      const added = await call(s.app, "POST", "/api/v1/notice-reasons", {
+        token: admin,
+        body: { code: "other", title: "Other", amount: 1, verdicts },
+      });
+      expect(expectProblem(added, 400, "validation").errors?.[0]?.pointer).toStartWith("/verdicts");
+    }
+    const all = (await call(s.app, "GET", "/api/v1/notice-reasons", { token: admin })).json.data;
+    expect(all.map((r: { code: string }) => r.code)).toEqual(["bad-parking", "no-permit", "over-time"]);
+    expect(all.find((r: { code: string }) => r.code === "no-permit").verdicts).toEqual(["none"]);
+  });
+});
+
+describe("the mark that led to an OVER TIME LIMIT notice", () => {
+  async function marked() {
+    const ctx = setup();
+    const { s, admin, handheld, clock } = ctx;
+    await withReason(s, admin);
+    for (const zone of [1002, 1003]) {
+      const lot = await call(s.app, "POST", "/api/v1/parkings", {
+        token: admin,
+        body: { ...cityLot(), zone_number: zone, max_time: 2 * 3600 },
+      });
+      expect(lot.status).toBe(201);
+    }
+    // 12:00 in the site's zone (UTC here): the car is marked, and is over its 2 h at 14:10.
+    const mark = await call(s.app, "POST", "/api/v1/attendants/observations", {
+      token: handheld,
+      body: { registration_number: "ABC 123", zone: 1002 },
+    });
+    expect(mark.status).toBe(201);
+    clock.advance(2 * 3600_000 + 10 * 60_000);
+    return ctx;
+  }
+
+  test("is copied into the notice: when the car was first seen, the limit then, who marked it", async () => {
+    const { s, admin, handheld } = await marked();
+    const r = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ verdict: "over_time_limit", observed_at: "2026-06-15T12:09:00Z" }),
+    });
+    expect(r.status).toBe(201);
+    const mark = {
+      seen_at: "2026-06-15T10:00:00.000000Z",
+      limit_seconds: 7200,
+      marked_by: expect.stringMatching(/^token:/),
+    };
+    expect(r.json.data.mark).toEqual(mark);
+    const read = await call(s.app, "GET", `/api/v1/notices/${r.json.data.number}`, { token: admin });
+    expect(read.json.data.mark).toEqual(mark);
+    // The mark replaced later (the car moved) leaves the notice as it was.
+    const moved = await call(s.app, "POST", "/api/v1/attendants/observations", {
+      token: handheld,
+      body: { registration_number: "ABC123", zone: 1003 },
+    });
+    expect(moved.status).toBe(201);
+    expect(
+      (await call(s.app, "GET", `/api/v1/notices/${r.json.data.number}`, { token: admin })).json.data.mark,
+    ).toEqual(mark);
+  });
+
+  test("none for a NO VALID PERMIT notice, for a mark in another zone, or made after the notice", async () => {
+    const { s, handheld } = await marked();
+    const none = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ id: "after-none-0001", observed_at: "2026-06-15T12:09:00Z" }),
+    });
+    expect(none.json.data.mark).toBeNull();
+    const elsewhere = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({
+        id: "elsewhere-0001",
+        zone: 1003,
+        verdict: "over_time_limit",
+        observed_at: "2026-06-15T12:09:00Z",
+      }),
+    });
+    expect(elsewhere.json.data.mark).toBeNull();
+    // Written offline before the car was marked, sent after.
+    const before = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({
+        id: "before-mark-0001",
+        verdict: "over_time_limit",
+        observed_at: "2026-06-15T09:59:00Z",
+      }),
+    });
+    expect(before.json.data.mark).toBeNull();
   });
 });
 

@@ -481,4 +481,37 @@ describe.skipIf(!available)("notices, photos and marks at the office", () => {
     const [first] = await office`SELECT notice_id FROM parkd.notices WHERE site = 'ntc-a' AND number = 2`;
     expect(first.notice_id).toBe("notice-a-second");
   });
+
+  test("an OVER TIME LIMIT notice arrives with the mark it was measured from", async () => {
+    const m = await noticeBox("ntc-m");
+    await mark(m, "LATE 1");
+    const r = await call(m.app, "POST", "/api/v1/attendants/notices", {
+      token: m.handheld,
+      body: {
+        id: "notice-m-over",
+        registration_number: "LATE 1",
+        zone: 1234,
+        verdict: "over_time_limit",
+        reason: "over-time",
+        observed_at: new Date(clock.now()).toISOString(),
+      },
+    });
+    expect(r.status).toBe(201);
+    await issue(m, "notice-m-none", "no-permit");
+    const s = m.sync(pg);
+    await s.pushAll();
+    await s.stop();
+    const rows =
+      await office`SELECT notice_id, (extract(epoch FROM mark_seen_at) * 1000)::bigint::text AS seen_ms,
+        mark_limit_seconds, marked_by FROM parkd.notices WHERE site = 'ntc-m' ORDER BY number`;
+    expect(rows).toEqual([
+      {
+        notice_id: "notice-m-over",
+        seen_ms: String(clock.now()),
+        mark_limit_seconds: 86_400,
+        marked_by: r.json.data.mark.marked_by,
+      },
+      { notice_id: "notice-m-none", seen_ms: null, mark_limit_seconds: null, marked_by: null },
+    ]);
+  });
 });

@@ -17,6 +17,7 @@ const notice = {
   issued_by: "token:handheld-1",
   state: "issued",
   voided_at: null,
+  parking_lot_name: "Centrum P-hus",
   voided_by: null,
   void_reason: null,
   photos: noticeExample.photos.map((p) => ({
@@ -29,6 +30,7 @@ const reason = {
   title: "No valid ticket or permit",
   amount: 50000,
   active: true,
+  verdicts: ["none"],
   created_at: "2026-06-01T08:00:00.000000Z",
   updated_at: "2026-06-01T08:00:00.000000Z",
 };
@@ -46,7 +48,13 @@ export const noticeAdminContract: ApiContract = {
     // changes it, and issues a notice for it.
     NoticeReasonInput: {
       schema: NoticeReasonInput,
-      example: { code: reason.code, title: reason.title, amount: reason.amount, active: true },
+      example: {
+        code: reason.code,
+        title: reason.title,
+        amount: reason.amount,
+        active: true,
+        verdicts: reason.verdicts,
+      },
     },
     NoticeReasonPatch: { schema: NoticeReasonPatch, example: { amount: 60000 } },
     VoidInput: { schema: VoidInput, example: { reason: "Permit shown afterwards at the office" } },

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { REASON_CODE_PATTERN, VOID_REASON_MAX } from "../../../domain/notices/rules.ts";
-import { NoticePhotoRef, noticeFieldSchemas } from "../../../domain/notices/view.ts";
+import { NoticePhotoRef, noticeFieldSchemas, ReasonVerdicts } from "../../../domain/notices/view.ts";
 import { wholeNumberParam } from "../../../platform/http/validation.ts";
 import { CursorParam } from "../paging.ts";
 
@@ -15,6 +15,9 @@ export const NoticePhoto = t.Object({
 /** The one view of a notice (src/domain/notices/view.ts), with what only the operator sees. */
 export const Notice = t.Object({
   ...noticeFieldSchemas,
+  parking_lot_name: t.Union([t.String(), t.Null()], {
+    description: "The lot's name as it is now; null without a lot, or when the lot was deleted",
+  }),
   issued_by: t.String({ description: "The handheld's credential label" }),
   state: t.UnionEnum(["issued", "voided"]),
   voided_at: instantOrNull,
@@ -85,6 +88,7 @@ export const NoticeReason = t.Object({
   active: t.Boolean({
     description: "Offered to handhelds; retired reasons stay for the notices that name them",
   }),
+  verdicts: ReasonVerdicts(),
   created_at: t.String(),
   updated_at: t.String(),
 });
@@ -97,6 +101,7 @@ export const NoticeReasonInput = t.Object({
   title: t.String({ minLength: 1, maxLength: 200 }),
   amount: Type.Integer({ minimum: 0, maximum: 100_000_000, description: "Öre" }),
   active: t.Optional(t.Boolean({ default: true })),
+  verdicts: t.Optional(ReasonVerdicts({ default: ["none", "over_time_limit"] })),
 });
 export type NoticeReasonInput = Static<typeof NoticeReasonInput>;
 
@@ -104,6 +109,7 @@ export const NoticeReasonPatch = t.Object({
   title: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
   amount: t.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   active: t.Optional(t.Boolean()),
+  verdicts: t.Optional(ReasonVerdicts()),
 });
 export type NoticeReasonPatch = Static<typeof NoticeReasonPatch>;
 

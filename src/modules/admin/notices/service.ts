@@ -1,5 +1,6 @@
 import { type Actor, fieldChanges } from "../../../domain/changes.ts";
 import { refuse } from "../../../domain/errors.ts";
+import { NOTICE_VERDICTS, type NoticeVerdict } from "../../../domain/notices/rules.ts";
 import { noticeFields, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { formatMicros } from "../../../domain/time/zoned.ts";
@@ -33,13 +34,22 @@ function reasonView(r: StoredReason) {
     title: r.title,
     amount: r.amount,
     active: r.active,
+    verdicts: r.verdicts,
     created_at: iso(r.createdAt),
     updated_at: iso(r.updatedAt),
   };
 }
 
 /** What the change history keeps of a reason. */
-const reasonFields = (r: StoredReason) => ({ title: r.title, amount: r.amount, active: r.active });
+const reasonFields = (r: StoredReason) => ({
+  title: r.title,
+  amount: r.amount,
+  active: r.active,
+  verdicts: r.verdicts,
+});
+
+/** The verdicts as given, in the one order (a set: the order it was sent in means nothing). */
+const verdictSet = (v: readonly NoticeVerdict[]) => NOTICE_VERDICTS.filter((x) => v.includes(x));
 
 /** The operator's side of control notices: search, open, export, void; the table of reasons. */
 export class NoticeAdmin {
@@ -61,6 +71,7 @@ export class NoticeAdmin {
   private view(n: StoredNotice, photos: StoredPhoto[]): Notice {
     return {
       ...noticeFields(n),
+      parking_lot_name: n.lotId === null ? null : this.ctx.store.lots.nameOf(n.lotId),
       issued_by: n.issuedBy,
       state: n.voidedAt === null ? "issued" : "voided",
       voided_at: isoOrNull(n.voidedAt),
@@ -210,6 +221,7 @@ export class NoticeAdmin {
       title: input.title.trim(),
       amount: input.amount,
       active: input.active ?? true,
+      verdicts: verdictSet(input.verdicts ?? NOTICE_VERDICTS),
       createdAt: now,
       updatedAt: now,
     };
@@ -245,6 +257,7 @@ export class NoticeAdmin {
           title: patch.title?.trim() ?? was.title,
           amount: patch.amount ?? was.amount,
           active: patch.active ?? was.active,
+          verdicts: patch.verdicts ? verdictSet(patch.verdicts) : was.verdicts,
           updatedAt: now,
         };
         const fields = fieldChanges(reasonFields(was), reasonFields(next));

@@ -23,7 +23,7 @@ export const attendantNoticeContract: ApiContract = {
     AttendantReasons: {
       schema: AttendantReasons,
       example: {
-        data: [{ code: "no-permit", title: "No valid ticket or permit", amount: 50000 }],
+        data: [{ code: "no-permit", title: "No valid ticket or permit", amount: 50000, verdicts: ["none"] }],
         currency: "SEK",
       },
     },

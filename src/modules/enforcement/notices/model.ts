@@ -7,7 +7,7 @@ import {
   NOTICE_VERDICTS,
   REASON_CODE_PATTERN,
 } from "../../../domain/notices/rules.ts";
-import { NoticePhotoRef, NoticeView } from "../../../domain/notices/view.ts";
+import { NoticePhotoRef, NoticeView, ReasonVerdicts } from "../../../domain/notices/view.ts";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 
 /** A notice as the handheld sends it, made on the phone (possibly offline, sent later). */
@@ -22,7 +22,10 @@ export const NoticeInput = t.Object({
   verdict: t.UnionEnum(NOTICE_VERDICTS, {
     description: "The verdict the notice follows: NO VALID PERMIT (none) or OVER TIME LIMIT",
   }),
-  reason: t.String({ pattern: REASON_CODE_PATTERN, description: "A code from the site's reasons" }),
+  reason: t.String({
+    pattern: REASON_CODE_PATTERN,
+    description: "A code from the site's active reasons whose verdicts include this notice's verdict",
+  }),
   note: t.Optional(t.String({ maxLength: NOTE_MAX })),
   observed_at: t.String({ description: "When the attendant made it (ISO 8601), by the phone's clock" }),
 });
@@ -44,8 +47,12 @@ export const AttendantReasons = t.Object({
       code: t.String(),
       title: t.String(),
       amount: Type.Integer({ description: "Öre" }),
+      verdicts: ReasonVerdicts(),
     }),
-    { description: "The site's active reasons, by code" },
+    {
+      description:
+        "The site's active reasons, by code; a notice after a verdict may name only a reason whose verdicts include it",
+    },
   ),
   currency: t.String(),
 });

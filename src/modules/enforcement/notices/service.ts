@@ -3,15 +3,23 @@ import type { Actor } from "../../../domain/changes.ts";
 import { mbOf } from "../../../domain/disk-room.ts";
 import { type FieldError, invalid, refuse } from "../../../domain/errors.ts";
 import { lotOfZone } from "../../../domain/lots/rules.ts";
-import { imageFacts, PHOTOS_PER_NOTICE, photoProblem } from "../../../domain/notices/rules.ts";
+import {
+  imageFacts,
+  PHOTOS_PER_NOTICE,
+  photoProblem,
+  reasonsForVerdict,
+} from "../../../domain/notices/rules.ts";
 import { noticeHistoryFields, noticeView, photoRef } from "../../../domain/notices/view.ts";
 import { normalizePlate, plateFieldError } from "../../../domain/plates.ts";
-import { parseInstant } from "../../../domain/time/zoned.ts";
+import { parseInstant, startOfDay } from "../../../domain/time/zoned.ts";
 import { inflateStreaming } from "../../../platform/inflate.ts";
 import type { StoredNotice, StoredPhoto } from "../../../platform/store/notices.ts";
 import { PhotoStorageFull } from "../../../platform/store/photos.ts";
 import type { EnforcementContext } from "../module-context.ts";
 import type { AttendantReasons, NoticeInput, NoticeReceipt } from "./model.ts";
+
+/** The verdicts as the handheld shows them, for a refusal's words. */
+const VERDICT_WORDS = { none: "NO VALID PERMIT", over_time_limit: "OVER TIME LIMIT" } as const;
 
 /** How far ahead of the box's clock a phone's clock may run before its time is refused. */
 const CLOCK_AHEAD_MS = 10 * 60_000;
@@ -30,7 +38,7 @@ export class AttendantNotices {
       data: this.ctx.store.notices
         .reasons()
         .filter((r) => r.active)
-        .map((r) => ({ code: r.code, title: r.title, amount: r.amount })),
+        .map((r) => ({ code: r.code, title: r.title, amount: r.amount, verdicts: r.verdicts })),
       currency: this.ctx.config.currency,
     };
   }
@@ -98,8 +106,17 @@ export class AttendantNotices {
             `The site has no active reason "${input.reason}"; GET /api/v1/attendants/notice-reasons lists them`,
             { errors: [{ pointer: "/reason", message: "Not one of the site's active reasons" }] },
           );
+        if (reasonsForVerdict([reason], values.verdict).length === 0)
+          throw refuse(
+            "reason-not-for-verdict",
+            `The reason "${reason.code}" is not for a notice after the verdict ${VERDICT_WORDS[values.verdict]}; GET /api/v1/attendants/notice-reasons says which verdicts each reason follows`,
+            {
+              errors: [{ pointer: "/reason", message: `Not a reason for ${VERDICT_WORDS[values.verdict]}` }],
+            },
+          );
         const row = store.notices.insert({
           ...values,
+          ...this.markThatLedTo(values),
           reasonCode: reason.code,
           reasonTitle: reason.title,
           amount: reason.amount,
@@ -119,6 +136,21 @@ export class AttendantNotices {
         return { receipt: this.receipt(row), created: true };
       })
       .immediate();
+  }
+
+  /**
+   * The car's mark in the notice's zone on the notice's site-local day, made before the notice:
+   * what an OVER TIME LIMIT verdict was measured from. Copied, as the mark is replaced when the
+   * car moves and goes with retention while the notice stays.
+   */
+  private markThatLedTo(n: { plateNorm: string; zone: number; verdict: string; observedAt: number }) {
+    if (n.verdict !== "over_time_limit") return {};
+    const mark = this.ctx.store.observations.ofCarOn(
+      n.plateNorm,
+      startOfDay(n.observedAt, this.ctx.config.timezone),
+    );
+    if (!mark || mark.zone !== n.zone || mark.firstSeenAt > n.observedAt) return {};
+    return { markSeenAt: mark.firstSeenAt, markLimitSeconds: mark.limitSeconds, markedBy: mark.markedBy };
   }
 
   /**

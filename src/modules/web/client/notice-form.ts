@@ -3,7 +3,7 @@
  * table, a note, up to three photos from the camera; kept on the phone first, then sent. The
  * summary shows the site's notice number once the box has it.
  */
-import { PHOTOS_PER_NOTICE } from "../../../domain/notices/rules.ts";
+import { PHOTOS_PER_NOTICE, reasonsForVerdict } from "../../../domain/notices/rules.ts";
 import { api } from "./api.ts";
 import type { NoticeReasons, NoticeReceipt } from "./api-types.ts";
 import { h, prevented, replace } from "./dom.ts";
@@ -45,6 +45,8 @@ export function noticeForm(
   ctx: { owner: string; boxNow: () => number; kept: (n: WaitingNotice) => void; cancel: () => void },
 ): HTMLElement {
   const reasons = keptReasons();
+  // The reasons for this verdict only: the box refuses a notice under any other.
+  const offered = reasons ? reasonsForVerdict(reasons.data, start.verdict) : [];
   const photos: Blob[] = [];
   const error = h("p", { class: "error", id: "notice-error", role: "alert" });
   const thumbs = h("ul", { class: "notice-photos", id: "notice-photos" });
@@ -58,9 +60,7 @@ export function noticeForm(
   const reason = h(
     "select",
     { id: "notice-reason", name: "reason", required: true },
-    (reasons?.data ?? []).map((r) =>
-      h("option", { value: r.code }, `${r.title} · ${money(r.amount, reasons!.currency)}`),
-    ),
+    offered.map((r) => h("option", { value: r.code }, `${r.title} · ${money(r.amount, reasons!.currency)}`)),
   );
   const note = h("textarea", { id: "notice-note", name: "note", maxlength: 500, rows: 2 });
   const send = h("button", { type: "submit", class: "big", id: "notice-send" }, t("noticeIssue"));
@@ -106,7 +106,7 @@ export function noticeForm(
   });
 
   async function submit(): Promise<void> {
-    const picked = reasons?.data.find((r) => r.code === reason.value);
+    const picked = offered.find((r) => r.code === reason.value);
     if (!reasons || !picked) {
       replace(error, t("noticeNoReasons"));
       return;
@@ -148,7 +148,7 @@ export function noticeForm(
     "section",
     { class: "notice-form", id: "notice", "aria-labelledby": "notice-title" },
     h("h2", { id: "notice-title" }, t("noticeTitle", { plate: start.plate, zone: start.zone })),
-    reasons?.data.length
+    offered.length
       ? h(
           "form",
           { id: "notice-form", onsubmit: prevented(() => void submit()) },
@@ -170,7 +170,13 @@ export function noticeForm(
       : h(
           "div",
           null,
-          h("p", { class: "error", id: "notice-error" }, t("noticeNoReasons")),
+          h(
+            "p",
+            { class: "error", id: "notice-error" },
+            reasons
+              ? t("noticeNoReasonsFor", { verdict: t(`verdict_${start.verdict}`) })
+              : t("noticeNoReasons"),
+          ),
           h("button", { type: "button", id: "notice-cancel", onclick: ctx.cancel }, t("noticeCancel")),
         ),
   );

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { NOTICE_VERDICTS, type NoticeVerdict } from "../../../domain/notices/rules.ts";
 
 /**
  * The site's table of reasons a control notice is issued for, with their amounts. An operator
@@ -10,6 +11,11 @@ export const noticeReasons = sqliteTable("notice_reasons", {
   /** Öre. */
   amount: integer().notNull(),
   active: integer({ mode: "boolean" }).notNull(),
+  /** The verdicts a notice under it may follow (a JSON array): the handheld offers it after these. */
+  verdicts: text({ mode: "json" })
+    .$type<NoticeVerdict[]>()
+    .notNull()
+    .default([...NOTICE_VERDICTS]),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
@@ -38,6 +44,14 @@ export const notices = sqliteTable(
     note: text().notNull(),
     /** When the attendant made it, by the phone's clock (it may have waited offline). */
     observedAt: integer("observed_at").notNull(),
+    /**
+     * The mark that led to an OVER TIME LIMIT notice, as it stood when the notice was stored (the
+     * mark itself is replaced when the car moves, and deleted by retention): when the car was
+     * first seen, the zone's limit then, and who marked it. Null for other notices.
+     */
+    markSeenAt: integer("mark_seen_at"),
+    markLimitSeconds: integer("mark_limit_seconds"),
+    markedBy: text("marked_by"),
     /** When the box stored it. */
     issuedAt: integer("issued_at").notNull(),
     /** The credential label of the handheld that issued it. */

@@ -49,6 +49,7 @@ function valueText(key: string, v: unknown, record: Row): string {
   if (key === "amount")
     return money(Number(v), typeof record.currency === "string" ? record.currency : undefined);
   if (key === "verdict" && typeof v === "string") return t(`verdict_${v}` as never);
+  if (key === "verdicts" && Array.isArray(v)) return v.map((x) => t(`verdict_${x}` as never)).join(", ");
   if (key === "state" && (v === "issued" || v === "voided")) return t(`notice_${v}`);
   if (key === "parking_lot_id") return `#${v}`;
   if (key === "max_time")

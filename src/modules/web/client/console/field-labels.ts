@@ -44,7 +44,12 @@ export function fieldLabels(subject: Change["subject"]): Record<string, string> 
         void_reason: t("voidReason"),
       };
     case "notice_reason":
-      return { title: t("reasonTitle"), amount: t("amountDue"), active: t("active") };
+      return {
+        title: t("reasonTitle"),
+        amount: t("amountDue"),
+        active: t("active"),
+        verdicts: t("reasonVerdicts"),
+      };
     default:
       return { name: t("name"), scopes: t("scopes"), expires_at: t("expires") };
   }

@@ -1,11 +1,43 @@
+import { NOTICE_VERDICTS } from "../../../../domain/notices/rules.ts";
 import { api } from "../api.ts";
 import type { ConsoleNotice, ConsoleNoticeReason } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";
 import { money, t, when } from "../i18n.ts";
+import { span } from "../spans.ts";
 import { moneyInput, moneyOf } from "./money.ts";
 import { pagedList } from "./paged-list.ts";
 import { fillFrom, searchOf, timeAndSearch } from "./search-form.ts";
 import { addressed, addressSearch, openingLink, problemText, SCROLLS, table } from "./table.ts";
+
+/**
+ * A box per verdict a reason may follow, each named in words (its label says the reason for a
+ * screen reader); `chosen` lists the ticked ones in the one order.
+ */
+function verdictChoice(
+  given: readonly (typeof NOTICE_VERDICTS)[number][],
+  labelOf: (verdict: (typeof NOTICE_VERDICTS)[number]) => string,
+) {
+  const boxes = NOTICE_VERDICTS.map((verdict) => ({
+    verdict,
+    box: h("input", {
+      type: "checkbox",
+      name: "verdicts",
+      value: verdict,
+      checked: given.includes(verdict),
+      "aria-label": labelOf(verdict),
+    }),
+  }));
+  return {
+    element: h(
+      "span",
+      { class: "verdict-choice" },
+      boxes.map(({ verdict, box }) =>
+        h("label", { class: "verdict-option" }, box, ` ${t(`verdict_${verdict}`)}`),
+      ),
+    ),
+    chosen: () => boxes.filter(({ box }) => box.checked).map(({ verdict }) => verdict),
+  };
+}
 
 /** The search's fields, as the address holds them (`#/notices?state=issued&reason=no-permit`). */
 const FILTERS = ["registration_number", "attendant", "reason", "state", "from", "to"] as const;
@@ -127,9 +159,31 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
         [t("noticeReason"), `${n.reason_title} (${n.reason})`],
         // What the handheld's verdict told the attendant before the notice was written.
         [t("verdictSeen"), t(`verdict_${n.verdict}`)],
+        // What an OVER TIME LIMIT verdict was measured from.
+        ...(n.verdict === "over_time_limit"
+          ? [
+              [
+                t("markThatLed"),
+                n.mark
+                  ? t("markFacts", {
+                      time: when(n.mark.seen_at),
+                      by: n.mark.marked_by,
+                      limit: span(n.mark.limit_seconds),
+                    })
+                  : t("noMark"),
+              ] as [string, string],
+            ]
+          : []),
         [t("amountDue"), money(n.amount, n.currency)],
         [t("zone"), String(n.zone)],
-        [t("lot"), n.parking_lot_id === null ? t("none") : String(n.parking_lot_id)],
+        [
+          t("lot"),
+          n.parking_lot_id === null
+            ? t("none")
+            : n.parking_lot_name === null
+              ? `#${n.parking_lot_id}`
+              : `${n.parking_lot_name} (#${n.parking_lot_id})`,
+        ],
         [t("observedAt"), when(n.observed_at)],
         [t("issuedAt"), when(n.issued_at)],
         [t("attendantLabel"), n.issued_by],
@@ -242,15 +296,23 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
         checked: r.active,
         "aria-label": t("reasonActiveOf", { code: r.code }),
       });
+      const verdicts = verdictChoice(r.verdicts, (verdict) =>
+        t("reasonVerdictOf", { code: r.code, verdict: t(`verdict_${verdict}`) }),
+      );
       const save = h("button", { type: "button" }, t("save"));
       save.addEventListener("click", async () => {
         if (!title.reportValidity() || !amount.reportValidity()) return;
+        if (verdicts.chosen().length === 0) {
+          replace(status, t("reasonNeedsVerdict"));
+          return;
+        }
         save.disabled = true;
         try {
           await api("PATCH", `/api/v1/notice-reasons/${encodeURIComponent(r.code)}`, {
             title: title.value,
             amount: moneyOf(amount),
             active: active.checked,
+            verdicts: verdicts.chosen(),
           });
           replace(status, t("reasonSaved", { code: r.code }));
         } catch (e) {
@@ -259,19 +321,27 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
           save.disabled = false;
         }
       });
-      return [r.code, title, amount, active, save];
+      return [r.code, title, amount, verdicts.element, active, save];
     };
+    const newVerdicts = verdictChoice([...NOTICE_VERDICTS], (verdict) =>
+      t("reasonVerdictNew", { verdict: t(`verdict_${verdict}`) }),
+    );
     const adding = h(
       "form",
       {
         id: "reason-add",
         class: "toolbar",
         onsubmit: prevented(async (): Promise<void> => {
+          if (newVerdicts.chosen().length === 0) {
+            replace(status, t("reasonNeedsVerdict"));
+            return;
+          }
           try {
             await api("POST", "/api/v1/notice-reasons", {
               code: field(adding, "code"),
               title: field(adding, "title"),
               amount: moneyOf(adding.elements.namedItem("amount") as HTMLInputElement),
+              verdicts: newVerdicts.chosen(),
             });
             await drawReasons();
             replace(document.getElementById("reasons-status")!, t("reasonAdded"));
@@ -297,6 +367,7 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
         "aria-label": t("reasonTitle"),
       }),
       moneyInput("amount", 0, t("amountDue")),
+      newVerdicts.element,
       h("button", { type: "submit" }, t("addReason")),
     );
     replace(
@@ -304,7 +375,14 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
       h("h2", { id: "reasons-title" }, t("noticeReasons")),
       h("p", null, t("reasonsHelp", { currency: list.currency })),
       table(
-        [t("reasonCode"), t("reasonTitle"), `${t("amountDue")} (${list.currency})`, t("active"), ""],
+        [
+          t("reasonCode"),
+          t("reasonTitle"),
+          `${t("amountDue")} (${list.currency})`,
+          t("reasonVerdicts"),
+          t("active"),
+          "",
+        ],
         list.data,
         rowOf,
         { id: "reasons-table" },
