@@ -1069,6 +1069,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       "Zone lists",
       "Earlier checks read",
       "Marks",
+      "Notices issued",
       "Everything",
     ]);
     expect(await axeViolations(page)).toEqual([]);

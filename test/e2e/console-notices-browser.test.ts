@@ -42,8 +42,14 @@ async function issue(id: string, plate: string): Promise<number> {
   return ((await r.json()) as { data: { number: number } }).data.number;
 }
 
-const signedIn = (name: string, viewport = DESKTOP, locale = "en-GB"): Promise<Page> =>
-  signedInConsole({ url: server.url, token: admin, dir: box.dir, contexts }, name, viewport, locale);
+const signedIn = (name: string, viewport = DESKTOP, locale = "en-GB", timezoneId?: string): Promise<Page> =>
+  signedInConsole(
+    { url: server.url, token: admin, dir: box.dir, contexts },
+    name,
+    viewport,
+    locale,
+    timezoneId,
+  );
 
 const rowCount = (page: Page) => page.locator("#notices-table tbody tr").count();
 
@@ -308,5 +314,39 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
       document.querySelector("#notice-detail h2")?.textContent?.includes("ABC123"),
     );
     expect(await page.locator("#notice-facts").textContent()).not.toContain("Mark it follows");
+  });
+
+  test("an operator in another time zone reads and types the site's times (the box's --timezone, UTC here)", async () => {
+    const page = await signedIn("other-zone", DESKTOP, "en-GB", "America/New_York");
+    const issuedAt = (
+      (await (await call(admin, "GET", `/api/v1/notices/${first}`)).json()) as { data: { issued_at: string } }
+    ).data.issued_at;
+    const siteTime = (iso: string, hours = 0) =>
+      page.evaluate(
+        ([iso, hours]) => {
+          const d = new Date(Date.parse(iso as string) + (hours as number) * 3_600_000);
+          return {
+            shown: d.toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short", timeZone: "UTC" }),
+            typed: d.toISOString().slice(0, 16),
+          };
+        },
+        [iso, hours] as const,
+      );
+    await page.goto(`${server.url}/#/notices/${first}`);
+    await page.waitForSelector("#notice-facts");
+    expect(await page.locator("#notice-facts").textContent()).toContain(
+      `Issued${(await siteTime(issuedAt)).shown}`,
+    );
+    // An hour before the notice, at the site: from then, every notice; to then, none. Read in
+    // New York's zone, the same wall time would be five hours later and say the opposite.
+    const hourBefore = (await siteTime(issuedAt, -1)).typed;
+    await page.fill('#notice-search input[name="from"]', hourBefore);
+    await page.click("#notice-search button[type=submit]");
+    await page.waitForFunction(() => document.querySelectorAll("#notices-table tbody tr").length > 1);
+    await page.fill('#notice-search input[name="from"]', "");
+    await page.fill('#notice-search input[name="to"]', hourBefore);
+    await page.click("#notice-search button[type=submit]");
+    await page.waitForFunction(() => document.body.textContent?.includes("No notices match."));
+    expect(await page.locator("#notices-table tbody tr").count()).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ export async function openBrowser(
   viewport: { width: number; height: number },
   locale = "en-GB",
   /** As a user who clicked through the certificate warning: the page loads, trust is not given. */
-  opts: { ignoreHTTPSErrors?: boolean; home?: string } = {},
+  opts: { ignoreHTTPSErrors?: boolean; home?: string; timezoneId?: string } = {},
 ): Promise<BrowserContext> {
   if (!CHROMIUM)
     throw new Error("Chromium is not installed (./build.sh test installs the Debian package as root)");
@@ -45,7 +45,7 @@ export async function openBrowser(
     args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
     viewport,
     locale,
-    timezoneId: "UTC",
+    timezoneId: opts.timezoneId ?? "UTC",
     ignoreHTTPSErrors: opts.ignoreHTTPSErrors ?? false,
     // Chromium on Linux trusts the CAs in $HOME/.pki/nssdb (see trustingCa).
     ...(opts.home ? { env: { ...process.env, HOME: opts.home } } : {}),
@@ -68,8 +68,10 @@ export async function signedInConsole(
   name: string,
   viewport: { width: number; height: number },
   locale = "en-GB",
+  /** The browser's own zone (UTC unless given): an operator away from the site. */
+  timezoneId?: string,
 ): Promise<Page> {
-  const ctx = await openBrowser(join(box.dir, `profile-${name}`), viewport, locale);
+  const ctx = await openBrowser(join(box.dir, `profile-${name}`), viewport, locale, { timezoneId });
   box.contexts.push(ctx);
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   await page.goto(`${box.url}/`);

@@ -96,6 +96,7 @@ export const webContract: ApiContract = {
           name: "handheld-1",
           scopes: ["permits:read"],
           csrf: "x4S5w0bP2Z1vYg3cQm8Lr6TdNq7Hk9Ja0Fe2Ub4Wc1E",
+          time_zone: "Europe/Stockholm",
         },
       },
     },

@@ -10,7 +10,8 @@ import type { SignInCodes } from "./sign-in-codes.ts";
 /** What the web app's sign-in needs from the box. */
 export interface WebDeps {
   now: () => number;
-  config: Pick<AppConfig, "publicUrl">;
+  /** The site's time zone goes to the page with the session: it shows every time in it. */
+  config: Pick<AppConfig, "publicUrl" | "timezone">;
   /** The URLs the box listens on, once it does (for sign-in QR codes). */
   listening: () => readonly string[];
   credentials: CredentialVerifier & CredentialLookup;

@@ -60,6 +60,10 @@ export const SessionEnvelope = t.Object({
     name: t.String(),
     scopes: t.Array(t.UnionEnum(SCOPES)),
     csrf: t.String({ description: "Send it as X-CSRF-Token with every write made through the session" }),
+    time_zone: t.String({
+      description:
+        "The site's time zone (IANA name, --timezone): the pages show every time in it, wherever the browser is",
+    }),
   }),
 });
 

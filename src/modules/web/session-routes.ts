@@ -35,8 +35,16 @@ function codeCredential(ctx: WebContext, code: string): Credential | null {
   return made === null ? null : ctx.credentials.current(made.kind, made.id);
 }
 
-function answer(credential: Credential, csrf: string) {
-  return { data: { kind: credential.kind, name: credential.name, scopes: [...credential.scopes], csrf } };
+function answer(credential: Credential, csrf: string, timeZone: string) {
+  return {
+    data: {
+      kind: credential.kind,
+      name: credential.name,
+      scopes: [...credential.scopes],
+      csrf,
+      time_zone: timeZone,
+    },
+  };
 }
 
 /**
@@ -101,7 +109,7 @@ export function sessionRoutes(ctx: WebContext) {
         const { id, csrf, lifeMs } = ctx.sessions.open(credential);
         set.headers["set-cookie"] = sessionCookie(request, id, lifeMs);
         set.headers["cache-control"] = "no-store";
-        return answer(credential, csrf);
+        return answer(credential, csrf, ctx.config.timezone);
       },
       {
         // Elysia strips unknown fields before validating; a body mixing the two forms or
@@ -151,7 +159,7 @@ export function sessionRoutes(ctx: WebContext) {
         // The cookie's end moves with the session's: closing the browser signs no one out.
         const id = cookieValue(request, SESSION_COOKIE);
         if (id) set.headers["set-cookie"] = sessionCookie(request, id, view.lifeMs);
-        return answer(view.credential, view.csrf);
+        return answer(view.credential, view.csrf, ctx.config.timezone);
       },
       {
         rateLimit: "address",

@@ -509,7 +509,7 @@ describe("lookup records, filtered for the audit", () => {
     const refused = await call(s.app, "GET", "/api/v1/lookups?by=plates", { token: s.admin });
     expectProblem(refused, 400, "validation");
     expect(refused.json.detail).toBe(
-      "/by: Expected kinds of record joined by commas, each one of registration_number, zone, zone_list, verdict, observation, checks, offline_verdict",
+      "/by: Expected kinds of record joined by commas, each one of registration_number, zone, zone_list, verdict, observation, checks, offline_verdict, notice",
     );
   });
 

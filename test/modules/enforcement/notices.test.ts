@@ -193,6 +193,41 @@ describe("issuing a control notice", () => {
   });
 });
 
+describe("a notice in the audit", () => {
+  test("recorded as PLATE@ZONE with the verdict it follows: 1 when stored, 0 for a retry; a refused one not at all; never among the car's checks", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await call(s.app, "POST", "/api/v1/attendants/notices", { token: handheld, body: notice() })).status,
+      ).toBe(i === 0 ? 201 : 200);
+    const refused = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ id: "refused-notice-01", reason: "no-such" }),
+    });
+    expect(refused.status).toBe(400);
+    s.lookupRecorder.flush();
+    const kinds = await call(s.app, "GET", "/api/v1/lookups?by=notice", { token: admin });
+    expect(
+      kinds.json.data.map((r: { by: string; query: string; results: number; verdict: string }) => [
+        r.by,
+        r.query,
+        r.results,
+        r.verdict,
+      ]),
+    ).toEqual([
+      ["notice", "ABC123@1002", 0, "none"],
+      ["notice", "ABC123@1002", 1, "none"],
+    ]);
+    const byPlate = await call(s.app, "GET", "/api/v1/lookups?registration_number=abc-123", { token: admin });
+    expect(byPlate.json.data).toHaveLength(2);
+    const checks = await call(s.app, "GET", "/api/v1/attendants/checks?registration_number=ABC123", {
+      token: handheld,
+    });
+    expect(checks.json.data).toEqual([]);
+  });
+});
+
 describe("the reasons follow the verdict", () => {
   async function reasons() {
     const ctx = setup();

@@ -23,7 +23,7 @@ export const PageQuery = t.Object({
     t.String({
       pattern: `^(?:${LOOKUP_KINDS.join("|")})(?:,(?:${LOOKUP_KINDS.join("|")})){0,${LOOKUP_KINDS.length - 1}}$`,
       // The first clause is the refusal's message too (validation.ts).
-      description: `kinds of record joined by commas, each one of ${LOOKUP_KINDS.join(", ")}; only those are listed. Plate checks are registration_number,verdict,offline_verdict; zone lists zone,zone_list; reads of a car's earlier checks checks; marks observation`,
+      description: `kinds of record joined by commas, each one of ${LOOKUP_KINDS.join(", ")}; only those are listed. Plate checks are registration_number,verdict,offline_verdict; zone lists zone,zone_list; reads of a car's earlier checks checks; marks observation; notices issued notice`,
     }),
   ),
   from: t.Optional(t.String({ description: "ISO 8601; records at or after it" })),

@@ -24,7 +24,7 @@ const VERDICT_WORDS = { none: "NO VALID PERMIT", over_time_limit: "OVER TIME LIM
 /** How far ahead of the box's clock a phone's clock may run before its time is refused. */
 const CLOCK_AHEAD_MS = 10 * 60_000;
 
-type NoticeContext = Pick<EnforcementContext, "store" | "now" | "config">;
+type NoticeContext = Pick<EnforcementContext, "store" | "now" | "config" | "lookupRecorder">;
 
 /**
  * What an attendant issues: a notice, sent exactly once whatever the network does (the phone's
@@ -78,7 +78,7 @@ export class AttendantNotices {
       issuedBy: actor.who,
     };
     const store = this.ctx.store;
-    return store
+    const issued = store
       .transaction(() => {
         const held = store.notices.get(input.id);
         if (held) {
@@ -136,6 +136,16 @@ export class AttendantNotices {
         return { receipt: this.receipt(row), created: true };
       })
       .immediate();
+    // The audit's record of the notice, as of a mark: who acted on which car, and after what.
+    this.ctx.lookupRecorder.record({
+      at: now,
+      credential: actor.who,
+      by: "notice",
+      query: `${plateNorm}@${input.zone}`,
+      results: issued.created ? 1 : 0,
+      verdict: input.verdict,
+    });
+    return issued;
   }
 
   /**

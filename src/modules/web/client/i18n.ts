@@ -1,4 +1,6 @@
 /** Swedish or English, from the browser's language list; English when neither is asked for. */
+
+import { siteZone } from "./site-zone.ts";
 import { en, type Key } from "./strings/en.ts";
 import { sv } from "./strings/sv.ts";
 
@@ -24,7 +26,7 @@ export function when(iso: string | number | null): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime())
     ? String(iso)
-    : d.toLocaleString(locale, { dateStyle: "short", timeStyle: "short" });
+    : d.toLocaleString(locale, { dateStyle: "short", timeStyle: "short", timeZone: siteZone() });
 }
 
 export function money(ore: number, currency = "SEK"): string {

@@ -6,6 +6,7 @@ import { offlineUse } from "./offline-use.ts";
 import { CONSOLE } from "./pages.ts";
 import { setSessionNow } from "./session-now.ts";
 import { SETUP_HASH, setupStandalone } from "./setup.ts";
+import { setSiteZone } from "./site-zone.ts";
 import { ZONE_CACHE } from "./zone-cache.ts";
 
 /** Who was signed in, without the csrf value: lets the page open offline on a handheld. */
@@ -180,6 +181,7 @@ const OFFLINE_START_RETRY_MS = 5_000;
 function started(s: Session, offline = false): void {
   setCsrf(s.csrf);
   setSessionNow(s);
+  setSiteZone(s.time_zone);
   if (!offline) localStorage.setItem(LAST_SESSION, JSON.stringify({ ...s, csrf: "" }));
   // A page left open all shift keeps its cookie as long as the box keeps the session, so that
   // closing the browser and opening it again signs no one out. A failure here is no news: the

@@ -1,6 +1,7 @@
 import type { Found, Verdict } from "./api-types.ts";
 import { type Child, h } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
+import { siteWallTime, siteZone } from "./site-zone.ts";
 import { seenAgo, span } from "./spans.ts";
 
 export { span } from "./spans.ts";
@@ -10,10 +11,10 @@ export function instant(s: string | null): string | null {
   return s === null ? null : s.replace(/(\.\d{3})\d+Z$/, "$1Z");
 }
 
-/** "10:02": a clock time on the phone's 24-hour clock, whatever its locale. */
+/** "10:02": a clock time at the site on a 24-hour clock, whatever the phone's locale. */
 export function hhmm(ms: number): string {
-  const d = new Date(ms);
-  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  const w = siteWallTime(ms);
+  return `${String(w.hour).padStart(2, "0")}:${String(w.minute).padStart(2, "0")}`;
 }
 
 /** The mark's words: when the car was first seen in this zone today, how long ago, and the limit. */
@@ -59,7 +60,12 @@ export function checkedText(at: number, now: number): string {
   return now - at >= STALE_MS
     ? t("checkedAgo", { age: age(now - at) })
     : t("checkedAt", {
-        time: new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+        time: new Date(at).toLocaleTimeString([], {
+          hour: "2-digit",
+          minute: "2-digit",
+          second: "2-digit",
+          timeZone: siteZone(),
+        }),
       });
 }
 
@@ -71,11 +77,15 @@ function left(iso: string, now: number): string {
   return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
 }
 
-/** A clock time today, a date and time otherwise. */
+/** A clock time today (at the site), a date and time otherwise. */
 function clock(iso: string): string {
   const d = new Date(iso);
-  return d.toDateString() === new Date().toDateString()
-    ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+  const day = (ms: number) => {
+    const w = siteWallTime(ms);
+    return `${w.year}-${w.month}-${w.day}`;
+  };
+  return day(d.getTime()) === day(Date.now())
+    ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone: siteZone() })
     : when(iso);
 }
 

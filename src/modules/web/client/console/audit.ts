@@ -25,6 +25,7 @@ const KINDS = [
   ["auditZoneLists", "zone,zone_list"],
   ["auditChecksRead", "checks"],
   ["auditMarks", "observation"],
+  ["auditNotices", "notice"],
   ["auditEverything", ""],
 ] as const;
 

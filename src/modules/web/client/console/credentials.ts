@@ -4,6 +4,7 @@ import type { Token, User } from "../api-types.ts";
 import { type Child, field, h, replace } from "../dom.ts";
 import { t, when } from "../i18n.ts";
 import { qrCode } from "../qr.ts";
+import { siteZone } from "../site-zone.ts";
 import { problemText, table } from "./table.ts";
 
 /** Every scope the box grants, in the order an operator meets them, each with what it allows. */
@@ -65,7 +66,11 @@ async function newSignInCode(credential: { token_id: string } | { user_id: strin
 
 /** The QR code, until when it works, and a warning when only the box itself can open it. */
 function signInQr(qr: SignInCode, name: string): Child[] {
-  const until = new Date(qr.expires_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const until = new Date(qr.expires_at).toLocaleTimeString([], {
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: siteZone(),
+  });
   return [
     qrCode(qr.sign_in_url),
     h("p", null, t("qrOnce", { name, until })),

@@ -1,17 +1,20 @@
 /**
- * Between instants and `<input type=datetime-local>` values, which are wall time in this
- * browser's zone (the site's, on site) to the minute.
+ * Between instants and `<input type=datetime-local>` values, which are wall time at the site
+ * (site-zone.ts) to the minute, wherever the browser is.
  */
+import { siteInstant, siteWallTime } from "../site-zone.ts";
+
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** An instant (a Date or ISO text) as a datetime-local value; "" for none. */
 export function localValue(at: Date | string | null): string {
   if (at === null) return "";
-  const d = typeof at === "string" ? new Date(at) : at;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const w = siteWallTime((typeof at === "string" ? new Date(at) : at).getTime());
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
 }
 
 /** A datetime-local value as an ISO instant for a query, or nothing when the field is empty. */
 export function isoOf(value: string): string | undefined {
-  return value ? new Date(value).toISOString() : undefined;
+  const ms = value ? siteInstant(value) : null;
+  return ms === null ? undefined : new Date(ms).toISOString();
 }

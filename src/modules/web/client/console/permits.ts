@@ -4,7 +4,7 @@ import { field, h, prevented, replace } from "../dom.ts";
 import { list, t, when } from "../i18n.ts";
 import { objectHistory } from "./changes.ts";
 import { isStale, myChanges, whenStale } from "./conflict.ts";
-import { localValue } from "./datetime.ts";
+import { isoOf, localValue } from "./datetime.ts";
 import { fieldLabels } from "./field-labels.ts";
 import { RowsEditor } from "./rows.ts";
 import { SortedHeadings } from "./sorting.ts";
@@ -220,8 +220,9 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
       const body = {
         registration_number: field(form, "registration_number"),
         zone: Number(field(form, "zone")),
-        start_at: new Date(field(form, "start_at")).toISOString(),
-        end_at: end ? new Date(end).toISOString() : null,
+        // Typed as wall time at the site, wherever the browser is.
+        start_at: isoOf(field(form, "start_at")),
+        end_at: end ? (isoOf(end) ?? null) : null,
         note: field(form, "note"),
         days: windowsOf(windows.values()),
       };

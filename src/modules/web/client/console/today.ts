@@ -2,6 +2,7 @@ import { api } from "../api.ts";
 import type { History, LotNow, Revenue } from "../api-types.ts";
 import { h, replace } from "../dom.ts";
 import { lang, money, t } from "../i18n.ts";
+import { siteWallTime, siteZone } from "../site-zone.ts";
 import { barsAgainst, columns, line } from "./charts.ts";
 import { problemText } from "./table.ts";
 
@@ -56,15 +57,23 @@ const pair = (label: HTMLElement, input: HTMLElement) => h("span", { class: "pai
 /** The most lots the occupancy bars show: the fullest first. */
 const MAX_BARS = 30;
 
-const isoDay = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+/** The site's day (site-zone.ts) at an instant, as the reports name days. */
+const isoDay = (d: Date) => {
+  const w = siteWallTime(d.getTime());
+  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+};
+/** A day's name n days on: calendar arithmetic, the same in every zone. */
 const plusDays = (day: string, n: number) => {
-  const d = new Date(`${day}T12:00:00`);
-  d.setDate(d.getDate() + n);
-  return isoDay(d);
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
 };
 const hhmm = (iso: string) =>
-  new Date(iso).toLocaleTimeString(lang === "sv" ? "sv-SE" : "en-GB", { hour: "2-digit", minute: "2-digit" });
+  new Date(iso).toLocaleTimeString(lang === "sv" ? "sv-SE" : "en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: siteZone(),
+  });
 
 /**
  * The Today page: occupancy per lot against its spaces, today's arrivals, revenue per day and per
