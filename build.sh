@@ -147,7 +147,7 @@ case "${1:-build}" in
     echo "== type check" >&2
     bun x tsc --noEmit -p .
     # The web client on its own, with the browser's library (type-only imports of the server's models).
-    bun x tsc --noEmit -p src/modules/web/client
+    bun x tsc --noEmit -p src/client
     echo "== lint" >&2
     bun x biome check .
     ensure_debian_package chromium chromium

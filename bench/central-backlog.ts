@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { composeBox } from "../src/app.ts";
 import { createContext } from "../src/context.ts";
-import { migrateCentral } from "../src/modules/sync/central-schema.ts";
+import { migrateCentral } from "../src/modules/sync/office/schema.ts";
 import { setLogging } from "../src/platform/log.ts";
 import { openStore } from "../src/platform/store/db.ts";
 import { startPostgres } from "../test/support/postgres.ts";

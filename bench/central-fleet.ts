@@ -23,11 +23,11 @@
  * its own connection, as a box would. Box and server share this machine's cores.
  */
 import { SQL } from "bun";
-import { migrateCentral } from "../src/modules/sync/central-schema.ts";
 import type { LocalBatch } from "../src/modules/sync/local.ts";
-import { pullPermits } from "../src/modules/sync/puller.ts";
-import { pushBatch } from "../src/modules/sync/pusher.ts";
-import { addSite, siteRoleName } from "../src/modules/sync/site-roles.ts";
+import { pullPermits } from "../src/modules/sync/office/pulls.ts";
+import { pushBatch } from "../src/modules/sync/office/pushes.ts";
+import { addSite, siteRoleName } from "../src/modules/sync/office/roles.ts";
+import { migrateCentral } from "../src/modules/sync/office/schema.ts";
 import type { StoredLookup } from "../src/platform/store/lookups.ts";
 import type { SyncedEvent, SyncedTicket } from "../src/platform/store/tickets/rows.ts";
 import { startPostgres } from "../test/support/postgres.ts";

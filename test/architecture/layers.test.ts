@@ -63,7 +63,7 @@ function codeOf(file: string, strings = false): string[] {
         : line.replace(/\/\/.*$|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""'),
     );
 }
-const CLIENT = "modules/web/client/";
+const CLIENT = "client/";
 const CLIENT_API_TYPES = `${CLIENT}api-types.ts`;
 const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
 const MODULE_ENTRY = /^modules\/[^/]+\/index\.ts$/;

@@ -13,7 +13,7 @@ import { PROBLEMS, type ProblemEntry } from "../../src/domain/problems.ts";
 const SRC = resolve(import.meta.dir, "../../src");
 const TABLE = "domain/problems.ts";
 const ERRORS = "domain/errors.ts";
-const CLIENT = "modules/web/client/";
+const CLIENT = "client/";
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
+import { ticketState } from "../../src/client/console/ticket-state.ts";
 import { TICKET_STATE_SQL, TICKET_STATES, ticketStateAt } from "../../src/domain/tickets/state.ts";
-import { ticketState } from "../../src/modules/web/client/console/ticket-state.ts";
 
 const NOW = Date.parse("2026-06-15T12:00:00Z");
 const at = (h: number) => NOW + h * 3_600_000;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "bun";
-import { migrateCentral } from "../../src/modules/sync/central-schema.ts";
+import { migrateCentral } from "../../src/modules/sync/office/schema.ts";
 import { boxesForFile } from "../support/binary.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../support/postgres.ts";
 import { enrolSite, eventually, officeSql, sitePasswordFor } from "../support/sync.ts";

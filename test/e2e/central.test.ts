@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "bun";
-import { CENTRAL_SCHEMA_VERSION } from "../../src/modules/sync/central-schema.ts";
+import { CENTRAL_SCHEMA_VERSION } from "../../src/modules/sync/office/schema.ts";
 import { boxesForFile } from "../support/binary.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../support/postgres.ts";
 import { eventually, officeSql } from "../support/sync.ts";

@@ -5,7 +5,7 @@ import { SQL } from "bun";
 import { type Box, composeBox } from "../../src/app.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { CentralSync, type SyncOptions } from "../../src/modules/sync/job.ts";
-import { addSite, siteRoleName } from "../../src/modules/sync/site-roles.ts";
+import { addSite, siteRoleName } from "../../src/modules/sync/office/roles.ts";
 import { openStore } from "../../src/platform/store/db.ts";
 import { call } from "./app.ts";
 import type { PgServer } from "./postgres.ts";

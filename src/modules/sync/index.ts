@@ -5,12 +5,6 @@ import { syncGauges } from "./metrics.ts";
 import type { SyncSettings } from "./settings.ts";
 
 export {
-  CENTRAL_SCHEMA_VERSION,
-  CentralSchemaError,
-  checkCentralSchema,
-  migrateCentral,
-} from "./central-schema.ts";
-export {
   CentralConfigError,
   centralPassword,
   checkCentralUrl,
@@ -20,10 +14,16 @@ export {
   sslModeOf,
 } from "./connection.ts";
 export type { SyncDeps } from "./deps.ts";
-export { CLOCK_AGREES_MS, officeClockSkew, skewText } from "./office-clock.ts";
-export { officePositions, SiteClaimedError } from "./pusher.ts";
+export { CLOCK_AGREES_MS, officeClockSkew, skewText } from "./office/clock.ts";
+export { officePositions, SiteClaimedError } from "./office/pushes.ts";
+export { addSite, checkSiteRole, newSitePassword, SiteRoleError, siteRoleName } from "./office/roles.ts";
+export {
+  CENTRAL_SCHEMA_VERSION,
+  CentralSchemaError,
+  checkCentralSchema,
+  migrateCentral,
+} from "./office/schema.ts";
 export { type SyncSettings, syncSettings } from "./settings.ts";
-export { addSite, checkSiteRole, newSitePassword, SiteRoleError, siteRoleName } from "./site-roles.ts";
 
 /** The office link of a box: started by `serve --central` (or a test), with its gauges on /metrics. */
 export interface OfficeSync {

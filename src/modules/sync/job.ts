@@ -1,12 +1,11 @@
 import type { SQL } from "bun";
 import { RepeatedFault } from "../../platform/fault-log.ts";
 import { log } from "../../platform/log.ts";
-import { CentralSchemaError } from "./central-schema.ts";
 import { type CentralTarget, connectCentral, PLAINTEXT_LINK, redactedUrl, sslModeOf } from "./connection.ts";
 import type { SyncStore } from "./deps.ts";
 import { type PhotoCursor, photoCursorValue, SyncLocal } from "./local.ts";
-import { CLOCK_AGREES_MS, officeClockSkew, skewText } from "./office-clock.ts";
-import { notePull, pullPermits } from "./puller.ts";
+import { CLOCK_AGREES_MS, officeClockSkew, skewText } from "./office/clock.ts";
+import { notePull, pullPermits } from "./office/pulls.ts";
 import {
   type PhotoFile,
   type PushCounts,
@@ -14,9 +13,10 @@ import {
   pushBatch,
   pushPhotos,
   SiteClaimedError,
-} from "./pusher.ts";
+} from "./office/pushes.ts";
+import { SiteRoleError } from "./office/roles.ts";
+import { CentralSchemaError } from "./office/schema.ts";
 import { photosBack, reconcile, verifyOffice } from "./reconcile.ts";
-import { SiteRoleError } from "./site-roles.ts";
 
 /** Rows (and photo files) sent to the office since the start, by kind: a push's rows, and photos. */
 export type PushedCounts = PushCounts & { photos: number };

@@ -1,9 +1,9 @@
 import type { SQL } from "bun";
 import { log } from "../../platform/log.ts";
-import { checkCentralSchema } from "./central-schema.ts";
 import { parsePhotoCursor, photoCursorValue, type SyncLocal } from "./local.ts";
-import { officePositions } from "./pusher.ts";
-import { checkSiteRole } from "./site-roles.ts";
+import { officePositions } from "./office/pushes.ts";
+import { checkSiteRole } from "./office/roles.ts";
+import { checkCentralSchema } from "./office/schema.ts";
 
 /**
  * What a push or a pull checks before its first round and after any failed one, so both say the

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const CLIENT = join(import.meta.dir, "client");
+const CLIENT = join(import.meta.dir, "../../client");
 
 /** Bun.build cannot run inside a macro (the bundler waits on it), so the CLI bundles instead. */
 function bundle(entry: string): string {

@@ -66,7 +66,7 @@ const INDEX = shell({
   main: `<main id="app"><p class="boot">parkd</p></main>`,
 });
 
-/** The kiosk board (src/modules/web/client/board.ts): its own small page, no sign-in. */
+/** The kiosk board (src/client/board.ts): its own small page, no sign-in. */
 const BOARD = shell({
   viewport: "width=device-width, initial-scale=1",
   themeColor: "#0b0f14",

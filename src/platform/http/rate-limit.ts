@@ -7,9 +7,9 @@ import { type DocumentDecoration, Elysia } from "elysia";
 import type { Credential } from "../../domain/credentials.ts";
 import type { Metrics } from "../metrics.ts";
 import type { TrustedProxies } from "./client-address.ts";
+import { templatePattern } from "./path-template.ts";
 import { Problem, problemAnswer, problems } from "./problem.ts";
 import { metaOf } from "./request-meta.ts";
-import { templatePattern } from "./route-methods.ts";
 
 /** Keys a limiter holds at most: past it, expired ones go first, then the oldest. */
 export const MAX_KEYS = 10_000;

@@ -4,6 +4,7 @@
  * handed over unparsed.
  */
 import { trimOws } from "./http1.ts";
+import { templatePattern } from "./path-template.ts";
 import { Problem, problems } from "./problem.ts";
 
 /** application/json, or any application/*+json. */
@@ -103,14 +104,6 @@ export interface RawBodyRoute {
   limit: number;
 }
 
-/** A template as a matcher of request paths: each `:param` one path segment. */
-function pathPattern(route: string): RegExp {
-  const parts = route
-    .split("/")
-    .map((p) => (p.startsWith(":") ? "[^/]+" : p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
-  return new RegExp(`^${parts.join("/")}$`);
-}
-
 export interface RawBodies {
   /** The body limit of a request, by method and path, as the front end sees it before routing. */
   limitOf(method: string, path: string, fallback: number): number;
@@ -119,7 +112,8 @@ export interface RawBodies {
 }
 
 export function rawBodies(routes: readonly RawBodyRoute[]): RawBodies {
-  const matchers = routes.map((r) => ({ ...r, pattern: pathPattern(r.route) }));
+  // Exactly the template's paths: a raw body's limit is raised only for the route that reads it.
+  const matchers = routes.map((r) => ({ ...r, pattern: templatePattern(r.route, { trailingSlash: false }) }));
   return {
     limitOf(method, path, fallback) {
       for (const m of matchers)

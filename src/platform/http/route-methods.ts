@@ -1,3 +1,5 @@
+import { templatePattern } from "./path-template.ts";
+
 export interface RouteEntry {
   method: string;
   path: string;
@@ -34,16 +36,4 @@ export function routeMethods(routes: () => readonly RouteEntry[]) {
     for (const c of compiled) if (c.re.test(path)) return { template: c.template, methods: [...c.methods] };
     return undefined;
   };
-}
-
-/** A route template (`/api/v1/parkings/:id`, `/assets/*`) as the paths it matches, a trailing slash allowed. */
-export function templatePattern(template: string): RegExp {
-  return new RegExp(
-    `^${template
-      .split("/")
-      .map((part) =>
-        part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-      )
-      .join("/")}/?$`,
-  );
 }

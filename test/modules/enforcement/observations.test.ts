@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
+import { offlineVerdict, savedZone } from "../../../src/client/offline-verdict.ts";
 import { Verdict, ZonePermits } from "../../../src/modules/enforcement/model.ts";
 import { ObservationReceipt } from "../../../src/modules/enforcement/observations/model.ts";
-import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
 import { askVerdict, call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 

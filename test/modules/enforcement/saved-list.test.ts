@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
+import { offlineVerdict, savedZone } from "../../../src/client/offline-verdict.ts";
+import { patrolList } from "../../../src/client/patrol-list.ts";
 import { applyChanges } from "../../../src/domain/permits/saved-list-changes.ts";
 import { normalizePlate } from "../../../src/domain/plates.ts";
 import { formatMicros } from "../../../src/domain/time/zoned.ts";
@@ -9,8 +11,6 @@ import {
   ZonePermitChanges,
   ZonePermits,
 } from "../../../src/modules/enforcement/model.ts";
-import { offlineVerdict, savedZone } from "../../../src/modules/web/client/offline-verdict.ts";
-import { patrolList } from "../../../src/modules/web/client/patrol-list.ts";
 import { askVerdict, call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { seeded } from "../../support/random.ts";

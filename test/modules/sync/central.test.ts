@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { CENTRAL_SCHEMA_VERSION, migrateCentral } from "../../../src/modules/sync/central-schema.ts";
-import { pushBatch } from "../../../src/modules/sync/pusher.ts";
+import { pushBatch } from "../../../src/modules/sync/office/pushes.ts";
+import { CENTRAL_SCHEMA_VERSION, migrateCentral } from "../../../src/modules/sync/office/schema.ts";
 import { TicketSyncRecords } from "../../../src/platform/store/tickets/sync.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { SQL } from "bun";
-import { migrateCentral } from "../../../src/modules/sync/central-schema.ts";
-import { pushBatch } from "../../../src/modules/sync/pusher.ts";
+import { pushBatch } from "../../../src/modules/sync/office/pushes.ts";
+import { migrateCentral } from "../../../src/modules/sync/office/schema.ts";
 import { call, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { pngPhoto } from "../../support/photos.ts";

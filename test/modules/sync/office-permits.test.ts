@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQL } from "bun";
-import { migrateCentral } from "../../../src/modules/sync/central-schema.ts";
+import { migrateCentral } from "../../../src/modules/sync/office/schema.ts";
 import { call } from "../../support/app.ts";
 import { type PgServer, postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import {

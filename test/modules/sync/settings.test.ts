@@ -9,9 +9,9 @@ import {
   sslModeOf,
   withSslMode,
 } from "../../../src/modules/sync/connection.ts";
-import { localPermit } from "../../../src/modules/sync/puller.ts";
+import { localPermit } from "../../../src/modules/sync/office/pulls.ts";
+import { newSitePassword, scramVerifier, siteRoleName } from "../../../src/modules/sync/office/roles.ts";
 import { syncSettings } from "../../../src/modules/sync/settings.ts";
-import { newSitePassword, scramVerifier, siteRoleName } from "../../../src/modules/sync/site-roles.ts";
 
 describe("the office link's settings", () => {
   test("a URL with a password in it, anywhere, is refused; other URLs pass", () => {

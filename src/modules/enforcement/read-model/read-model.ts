@@ -118,6 +118,11 @@ interface Build {
  * requests; until it is done, lookups are answered by the queries themselves and zone answers are
  * not kept.
  *
+ * Why a lookup has two sources: the queries read what the store holds, and this model is a copy
+ * of part of it. The copy cannot answer before it is built (at start, and again after another
+ * process's commit) nor for a cutoff before its horizon, and a lookup must not wait for it; so
+ * the queries answer then, and read-model.test.ts holds the two to the same answers.
+ *
  * A zone answer costs a few hundred µs to build from a busy zone and is asked for again and again
  * while nothing changes: it is kept while its zone's writes and the generation are unchanged and
  * the clock is inside [the instant it was built, the next instant it could change) (nextChange);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { seenAgo } from "../../../src/modules/web/client/spans.ts";
+import { seenAgo } from "../../src/client/spans.ts";
 
 describe("how long ago a car was seen, against its limit", () => {
   test.each([

@@ -1,5 +1,5 @@
-import { PATROL_URGENCY, patrolOrder } from "../../../domain/permits/patrol.ts";
-import { applyChanges } from "../../../domain/permits/saved-list-changes.ts";
+import { PATROL_URGENCY, patrolOrder } from "../domain/permits/patrol.ts";
+import { applyChanges } from "../domain/permits/saved-list-changes.ts";
 import { ApiError, api, Offline, query } from "./api.ts";
 import type {
   Found,

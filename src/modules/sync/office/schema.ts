@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { centralMigrations } from "./central-migrations.macro.ts" with { type: "macro" };
-import type { CentralMigration } from "./central-migrations.macro.ts";
+import { centralMigrations } from "./migrations.macro.ts" with { type: "macro" };
+import type { CentralMigration } from "./migrations.macro.ts";
 
 const migrations: CentralMigration[] = centralMigrations();
 

@@ -1,6 +1,6 @@
 /** The zone's live list of plates on the phone: pure, so a test reads it without a page. */
-import { comparePlateKeys } from "../../../domain/permits/plate-list.ts";
-import { normalizePlate } from "../../../domain/plates.ts";
+import { comparePlateKeys } from "../domain/permits/plate-list.ts";
+import { normalizePlate } from "../domain/plates.ts";
 
 /** A change of the zone list, as the live feed sends it with ?changes=1. */
 export interface ZoneChange {

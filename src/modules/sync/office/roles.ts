@@ -1,7 +1,7 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import type { SQL } from "bun";
-import { CentralConfigError } from "./connection.ts";
-import { checkSite } from "./settings.ts";
+import { CentralConfigError } from "../connection.ts";
+import { checkSite } from "../settings.ts";
 
 /**
  * Each site's database role at the office: a login role, member of `parkd_boxes`, mapped to its

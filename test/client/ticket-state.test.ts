@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ticketState } from "../../../src/modules/web/client/console/ticket-state.ts";
+import { ticketState } from "../../src/client/console/ticket-state.ts";
 
 const NOW = Date.parse("2026-06-15T12:00:00Z");
 const at = (h: number) => new Date(NOW + h * 3_600_000).toISOString();

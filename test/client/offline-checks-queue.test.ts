@@ -1,10 +1,10 @@
 import { afterAll, beforeEach, expect, test } from "bun:test";
-import type { OfflineCheck } from "../../../src/modules/web/client/api-types.ts";
+import type { OfflineCheck } from "../../src/client/api-types.ts";
 import {
   keepOfflineCheck,
   offlineChecksWaiting,
   sendOfflineChecks,
-} from "../../../src/modules/web/client/offline-checks.ts";
+} from "../../src/client/offline-checks.ts";
 
 /** The phone's storage and the box, as the queue sees them. */
 const storage = new Map<string, string>();

@@ -3,7 +3,7 @@
  * table, a note, up to three photos from the camera; kept on the phone first, then sent. The
  * summary shows the site's notice number once the box has it.
  */
-import { PHOTOS_PER_NOTICE, reasonsForVerdict } from "../../../domain/notices/rules.ts";
+import { PHOTOS_PER_NOTICE, reasonsForVerdict } from "../domain/notices/rules.ts";
 import { api } from "./api.ts";
 import type { NoticeReasons, NoticeReceipt } from "./api-types.ts";
 import { h, prevented, replace } from "./dom.ts";

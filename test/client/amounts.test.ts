@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { doubtfulFees, parseMoney } from "../../../src/modules/web/client/console/amounts.ts";
+import { doubtfulFees, parseMoney } from "../../src/client/console/amounts.ts";
 
 describe("amounts as the console reads them", () => {
   test.each([

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { PlateList } from "../../../src/domain/permits/plate-list.ts";
-import { normalizePlate } from "../../../src/domain/plates.ts";
-import { applyChange } from "../../../src/modules/web/client/live-list.ts";
-import { seeded } from "../../support/random.ts";
+import { applyChange } from "../../src/client/live-list.ts";
+import { PlateList } from "../../src/domain/permits/plate-list.ts";
+import { normalizePlate } from "../../src/domain/plates.ts";
+import { seeded } from "../support/random.ts";
 
 const LETTERS = ["A", "B", "Z", "Å", "Ä", "Ö", "V", "W", "0", "1", "9", "E", "É", "Ü", "a", "ö"];
 const SEPARATORS = ["", "", "", " ", "-", "."];

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import type { ZonePermits } from "../../../src/modules/web/client/api-types.ts";
-import { listBytes } from "../../../src/modules/web/client/zone-cache.ts";
+import type { ZonePermits } from "../../src/client/api-types.ts";
+import { listBytes } from "../../src/client/zone-cache.ts";
 
 const permit = (i: number): ZonePermits["permits"][number] => ({
   kind: "ticket",

@@ -4,7 +4,7 @@
  * makes 4000 px and several MB; sent as taken it would be refused, and waiting offline it would
  * fill the phone's storage.
  */
-import { PHOTO_MAX_BYTES, PHOTO_MAX_SIDE } from "../../../domain/notices/rules.ts";
+import { PHOTO_MAX_BYTES, PHOTO_MAX_SIDE } from "../domain/notices/rules.ts";
 
 /** Tried in turn until the JPEG fits: quality first, then a smaller picture. */
 const STEPS: { side: number; quality: number }[] = [

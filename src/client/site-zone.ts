@@ -5,7 +5,7 @@
  * has said it (the sign-in page, a page opened offline from an older box's session), the
  * browser's own zone.
  */
-import { isTimeZone, parseInstant, toWallTime, type WallTime } from "../../../domain/time/zoned.ts";
+import { isTimeZone, parseInstant, toWallTime, type WallTime } from "../domain/time/zoned.ts";
 
 let zone: string | undefined;
 

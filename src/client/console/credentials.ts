@@ -1,4 +1,4 @@
-import type { Scope } from "../../../../domain/credentials.ts";
+import type { Scope } from "../../domain/credentials.ts";
 import { api } from "../api.ts";
 import type { Token, User } from "../api-types.ts";
 import { type Child, field, h, replace } from "../dom.ts";

@@ -4,8 +4,8 @@
  * urgent first and nearest first where the car's lot has a map point. Pure but for the clock it
  * is given; the page runs it in slices so a zone of 20,000 cars never holds the phone.
  */
-import { type PatrolEntry, patrolOrder } from "../../../domain/permits/patrol.ts";
-import { patrolDue } from "../../../domain/permits/verdict-answer.ts";
+import { type PatrolEntry, patrolOrder } from "../domain/permits/patrol.ts";
+import { patrolDue } from "../domain/permits/verdict-answer.ts";
 import { type MapPoint, nearest } from "./distance.ts";
 import type { SavedZone } from "./offline-verdict.ts";
 

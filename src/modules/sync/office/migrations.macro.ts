@@ -12,7 +12,7 @@ export interface CentralMigration {
  * SQL files, numbered `NNNN_name.sql` in db/central, in order.
  */
 export function centralMigrations(): CentralMigration[] {
-  const dir = join(import.meta.dir, "../../../db/central");
+  const dir = join(import.meta.dir, "../../../../db/central");
   return readdirSync(dir)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort()

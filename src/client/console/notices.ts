@@ -1,4 +1,4 @@
-import { NOTICE_VERDICTS } from "../../../../domain/notices/rules.ts";
+import { NOTICE_VERDICTS } from "../../domain/notices/rules.ts";
 import { api } from "../api.ts";
 import type { ConsoleNotice, ConsoleNoticeReason } from "../api-types.ts";
 import { field, h, prevented, replace } from "../dom.ts";

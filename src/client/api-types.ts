@@ -5,16 +5,19 @@
  * checks that the client imports the server's files for types only).
  */
 import type { Static } from "@sinclair/typebox";
-import type { ParkingLot } from "../../../domain/lots/schema.ts";
-import type { OperatorChange } from "../../admin/changes/model.ts";
-import type { TokenInfo, UserInfo } from "../../admin/credentials/model.ts";
-import type { LookupPage } from "../../admin/lookups/model.ts";
-import type { ImportReport as ImportReportModel } from "../../admin/lots/model.ts";
-import type { Notice as NoticeModel, NoticeReason as NoticeReasonModel } from "../../admin/notices/model.ts";
-import type { LotNow as LotNowModel, OccupancyHistory } from "../../admin/occupancy/model.ts";
-import type { Permit as PermitModel } from "../../admin/permits/model.ts";
-import type { RevenueReport } from "../../admin/reports/model.ts";
-import type { TicketPage, TicketView as TicketViewModel } from "../../admin/tickets/model.ts";
+import type { ParkingLot } from "../domain/lots/schema.ts";
+import type { OperatorChange } from "../modules/admin/changes/model.ts";
+import type { TokenInfo, UserInfo } from "../modules/admin/credentials/model.ts";
+import type { LookupPage } from "../modules/admin/lookups/model.ts";
+import type { ImportReport as ImportReportModel } from "../modules/admin/lots/model.ts";
+import type {
+  Notice as NoticeModel,
+  NoticeReason as NoticeReasonModel,
+} from "../modules/admin/notices/model.ts";
+import type { LotNow as LotNowModel, OccupancyHistory } from "../modules/admin/occupancy/model.ts";
+import type { Permit as PermitModel } from "../modules/admin/permits/model.ts";
+import type { RevenueReport } from "../modules/admin/reports/model.ts";
+import type { TicketPage, TicketView as TicketViewModel } from "../modules/admin/tickets/model.ts";
 import type {
   ExtendedInformation,
   KnownZones as KnownZonesModel,
@@ -22,24 +25,24 @@ import type {
   Verdict as VerdictModel,
   ZonePermitChanges as ZonePermitChangesModel,
   ZonePermits as ZonePermitsModel,
-} from "../../enforcement/model.ts";
+} from "../modules/enforcement/model.ts";
 import type {
   AttendantReasons as AttendantReasonsModel,
   NoticeInput as NoticeInputModel,
   NoticeReceipt as NoticeReceiptModel,
-} from "../../enforcement/notices/model.ts";
+} from "../modules/enforcement/notices/model.ts";
 import type {
   MarkInput as MarkInputModel,
   ObservationReceipt as ObservationReceiptModel,
-} from "../../enforcement/observations/model.ts";
+} from "../modules/enforcement/observations/model.ts";
 import type {
   OfflineCheck as OfflineCheckModel,
   OfflineChecksReceipt as OfflineChecksReceiptModel,
-} from "../../enforcement/offline-checks/model.ts";
-import type { BoardView } from "../../kiosk/model.ts";
-import type { Status as StatusModel } from "../../operations/model.ts";
-import type { Quote as QuoteModel } from "../../public/model.ts";
-import type { HandheldSetupEnvelope, SessionEnvelope } from "../model.ts";
+} from "../modules/enforcement/offline-checks/model.ts";
+import type { BoardView } from "../modules/kiosk/model.ts";
+import type { Status as StatusModel } from "../modules/operations/model.ts";
+import type { Quote as QuoteModel } from "../modules/public/model.ts";
+import type { HandheldSetupEnvelope, SessionEnvelope } from "../modules/web/model.ts";
 
 export type Lot = Static<typeof ParkingLot>;
 export type Quote = Static<typeof QuoteModel>;

@@ -1,8 +1,8 @@
 import type { SQL } from "bun";
-import type { PermitWindow } from "../../domain/permits/activity.ts";
-import { normalizePlate } from "../../domain/plates.ts";
-import { ZONE_MAX } from "../../domain/zones.ts";
-import type { OfficePermit as LocalPermit } from "../../platform/store/permits.ts";
+import type { PermitWindow } from "../../../domain/permits/activity.ts";
+import { normalizePlate } from "../../../domain/plates.ts";
+import { ZONE_MAX } from "../../../domain/zones.ts";
+import type { OfficePermit as LocalPermit } from "../../../platform/store/permits.ts";
 
 /**
  * The office side of a pull: the permits written since the last pull and the ones deleted since.

@@ -1,10 +1,10 @@
 import type { SQL } from "bun";
-import type { StoredLookup } from "../../platform/store/lookups.ts";
-import type { StoredLot } from "../../platform/store/lots.ts";
-import type { SyncedNotice } from "../../platform/store/notices.ts";
-import type { StoredObservation } from "../../platform/store/observations.ts";
-import type { SyncedEvent, SyncedTicket } from "../../platform/store/tickets/rows.ts";
-import type { LocalBatch } from "./local.ts";
+import type { StoredLookup } from "../../../platform/store/lookups.ts";
+import type { StoredLot } from "../../../platform/store/lots.ts";
+import type { SyncedNotice } from "../../../platform/store/notices.ts";
+import type { StoredObservation } from "../../../platform/store/observations.ts";
+import type { SyncedEvent, SyncedTicket } from "../../../platform/store/tickets/rows.ts";
+import type { LocalBatch } from "../local.ts";
 
 /**
  * The office side of a push. Each batch goes in one transaction as a few statements whose rows

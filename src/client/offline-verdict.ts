@@ -3,10 +3,10 @@
  * function the box runs (src/domain/permits/verdict-answer.ts), on the holdings and the marks the
  * box sent for the zone's plates, with the plate normalized by the box's own function.
  */
-import type { Observation } from "../../../domain/permits/observations.ts";
-import type { PlateHolding, VerdictAnswer } from "../../../domain/permits/verdict-answer.ts";
-import { verdictAnswer } from "../../../domain/permits/verdict-answer.ts";
-import { normalizePlate } from "../../../domain/plates.ts";
+import type { Observation } from "../domain/permits/observations.ts";
+import type { PlateHolding, VerdictAnswer } from "../domain/permits/verdict-answer.ts";
+import { verdictAnswer } from "../domain/permits/verdict-answer.ts";
+import { normalizePlate } from "../domain/plates.ts";
 import type { ZonePermits } from "./api-types.ts";
 
 /** The interface's instants ("…000000Z", microseconds) as milliseconds. */
