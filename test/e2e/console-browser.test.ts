@@ -573,6 +573,49 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     expect((await api("GET", "/api/v1/tickets/GONE-1")).status).toBe(200);
   });
 
+  test("a permit saved with its times untouched keeps them to the second; a time typed is the site's", async () => {
+    const made = await api("POST", "/api/v1/permits", {
+      registration_number: "SEC 1",
+      zone: 7,
+      start_at: "2026-06-01T10:00:45Z",
+      end_at: "2027-06-01T10:00:45Z",
+      note: "",
+    });
+    expect(made.status).toBe(201);
+    const id = ((await made.json()) as { data: { id: number } }).data.id;
+    const page = await signedIn("permit-seconds");
+    await page.goto(`${server.url}/#/permits/${id}`);
+    await page.waitForSelector("#permit-form");
+    await page.fill('#permit-form input[name="note"]', "only the note");
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/v1/permits/${id}`) && r.request().method() === "PUT",
+    );
+    await page.click("#permit-form button[type=submit]");
+    expect((await saved).status()).toBe(200);
+    const stored = async () =>
+      (
+        (await (await api("GET", `/api/v1/permits/${id}`)).json()) as {
+          data: { start_at: string; end_at: string };
+        }
+      ).data;
+    expect(await stored()).toMatchObject({
+      start_at: "2026-06-01T10:00:45.000000Z",
+      end_at: "2027-06-01T10:00:45.000000Z",
+    });
+    // A time changed is the wall time typed, at the site (this box runs in UTC).
+    await page.waitForSelector("#permit-form");
+    await page.fill('#permit-form input[name="end_at"]', "2027-06-01T12:30");
+    const again = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/v1/permits/${id}`) && r.request().method() === "PUT",
+    );
+    await page.click("#permit-form button[type=submit]");
+    expect((await again).status()).toBe(200);
+    expect(await stored()).toMatchObject({
+      start_at: "2026-06-01T10:00:45.000000Z",
+      end_at: "2027-06-01T12:30:00.000000Z",
+    });
+  });
+
   test("a permit has its own address, and a permit changed meanwhile is merged by field (Swedish, phone)", async () => {
     const made = await api("POST", "/api/v1/permits", {
       registration_number: "RES 1",

@@ -304,6 +304,8 @@ describe.skipIf(skipWithoutChromium)("the console's control notices", () => {
       seen,
     );
     expect(facts).toContain(`Mark it followsseen ${time} by token:handheld-1 (limit 2 h)`);
+    // Written at once after the mark: before the car was over its limit, which the page says.
+    expect(facts).toContain("Written before the car was over its limit by this mark (over at ");
     // The zone's one lot, taken for the notice, by its name.
     const lotId = ((await lot.json()) as { data: { id: number } }).data.id;
     expect(facts).toContain(`LotCentrum P-hus (#${lotId})`);

@@ -13,6 +13,15 @@ export function localValue(at: Date | string | null): string {
   return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
 }
 
+/**
+ * The stored instant when the field still shows it as it was filled: a form saved without
+ * touching a time must not move it (the field keeps minutes only, and a wall time the clocks'
+ * change repeats reads as its first).
+ */
+export function asShown(value: string, stored: string | null): string | undefined {
+  return stored !== null && value === localValue(stored) ? stored : undefined;
+}
+
 /** A datetime-local value as an ISO instant for a query, or nothing when the field is empty. */
 export function isoOf(value: string): string | undefined {
   const ms = value ? siteInstant(value) : null;

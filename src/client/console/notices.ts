@@ -39,6 +39,23 @@ function verdictChoice(
   };
 }
 
+/**
+ * The mark an OVER TIME LIMIT notice follows, and, when the notice was written before the car was
+ * over its limit by the mark (a phone's clock, or a verdict misread), a word that says so: the
+ * box stores the notice as the attendant sent it, and the operator judges it.
+ */
+function markText(mark: NonNullable<ConsoleNotice["mark"]>, observedAt: string): string {
+  const facts = t("markFacts", {
+    time: when(mark.seen_at),
+    by: mark.marked_by,
+    limit: span(mark.limit_seconds),
+  });
+  const over = Date.parse(mark.seen_at) + mark.limit_seconds * 1000;
+  return Date.parse(observedAt) < over
+    ? `${facts}. ${t("markNotOverYet", { time: when(new Date(over).toISOString()) })}`
+    : facts;
+}
+
 /** The search's fields, as the address holds them (`#/notices?state=issued&reason=no-permit`). */
 const FILTERS = ["registration_number", "attendant", "reason", "state", "from", "to"] as const;
 
@@ -161,18 +178,7 @@ export function noticesPage(root: HTMLElement, _lost: () => void, number?: strin
         [t("verdictSeen"), t(`verdict_${n.verdict}`)],
         // What an OVER TIME LIMIT verdict was measured from.
         ...(n.verdict === "over_time_limit"
-          ? [
-              [
-                t("markThatLed"),
-                n.mark
-                  ? t("markFacts", {
-                      time: when(n.mark.seen_at),
-                      by: n.mark.marked_by,
-                      limit: span(n.mark.limit_seconds),
-                    })
-                  : t("noMark"),
-              ] as [string, string],
-            ]
+          ? [[t("markThatLed"), n.mark ? markText(n.mark, n.observed_at) : t("noMark")] as [string, string]]
           : []),
         [t("amountDue"), money(n.amount, n.currency)],
         [t("zone"), String(n.zone)],

@@ -4,7 +4,7 @@ import { field, h, prevented, replace } from "../dom.ts";
 import { list, t, when } from "../i18n.ts";
 import { objectHistory } from "./changes.ts";
 import { isStale, myChanges, whenStale } from "./conflict.ts";
-import { isoOf, localValue } from "./datetime.ts";
+import { asShown, isoOf, localValue } from "./datetime.ts";
 import { fieldLabels } from "./field-labels.ts";
 import { RowsEditor } from "./rows.ts";
 import { SortedHeadings } from "./sorting.ts";
@@ -220,9 +220,10 @@ export function permitsPage(root: HTMLElement, _lost: () => void, permitId?: str
       const body = {
         registration_number: field(form, "registration_number"),
         zone: Number(field(form, "zone")),
-        // Typed as wall time at the site, wherever the browser is.
-        start_at: isoOf(field(form, "start_at")),
-        end_at: end ? (isoOf(end) ?? null) : null,
+        // Typed as wall time at the site, wherever the browser is; a time left as shown keeps the
+        // instant stored (its seconds, and which of a repeated hour at the clocks' change it was).
+        start_at: asShown(field(form, "start_at"), p?.start_at ?? null) ?? isoOf(field(form, "start_at")),
+        end_at: end ? (asShown(end, p?.end_at ?? null) ?? isoOf(end) ?? null) : null,
         note: field(form, "note"),
         days: windowsOf(windows.values()),
       };

@@ -410,6 +410,7 @@ export const en = {
   reasonNeedsVerdict: "Choose at least one verdict the reason is offered after.",
   markThatLed: "Mark it follows",
   markFacts: "seen {time} by {by} (limit {limit})",
+  markNotOverYet: "Written before the car was over its limit by this mark (over at {time})",
   noMark: "No mark (not an over-time notice, or the mark reached the box later)",
   reasonSaved: "Saved: {code}.",
   reasonAdded: "Reason added.",

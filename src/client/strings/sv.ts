@@ -413,6 +413,7 @@ export const sv: Record<Key, string> = {
   reasonNeedsVerdict: "Välj minst ett beslut som orsaken erbjuds efter.",
   markThatLed: "Markering den bygger på",
   markFacts: "sedd {time} av {by} (gräns {limit})",
+  markNotOverYet: "Skriven innan bilen var över tidsgränsen enligt markeringen (över {time})",
   noMark: "Ingen markering (inte en avgift för överskriden tid, eller markeringen nådde boxen senare)",
   reasonSaved: "Sparad: {code}.",
   reasonAdded: "Orsaken är tillagd.",

@@ -42,7 +42,8 @@ function answer(credential: Credential, csrf: string, timeZone: string) {
       name: credential.name,
       scopes: [...credential.scopes],
       csrf,
-      time_zone: timeZone,
+      // As the browser names it ("europe/stockholm" typed at the command line is Europe/Stockholm).
+      time_zone: new Intl.DateTimeFormat("en", { timeZone }).resolvedOptions().timeZone,
     },
   };
 }

@@ -19,10 +19,10 @@ export type LookupRecord = {
   at: number;
   credential: string;
   by: LookupKind;
-  /** The normalized plate (a plate lookup, a read of its checks) or the zone number; a verdict or a mark (observation): `PLATE@ZONE`. */
+  /** The normalized plate (a plate lookup, a read of its checks) or the zone number; a verdict, a mark (observation) or a notice: `PLATE@ZONE`. */
   query: string;
   results: number;
-  /** A verdict's state; null for every other lookup. */
+  /** A verdict's state, or the verdict a notice follows; null for every other lookup. */
   verdict: "valid_here" | "grace" | "over_time_limit" | "valid_elsewhere" | "outside_hours" | "none" | null;
 };
 

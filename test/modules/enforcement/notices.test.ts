@@ -193,6 +193,28 @@ describe("issuing a control notice", () => {
   });
 });
 
+describe("what a notice may not be", () => {
+  test("another handheld's id is 409 without its number or content; a date alone is 400 at /observed_at", async () => {
+    const { s, admin, handheld } = setup();
+    await withReason(s, admin);
+    const first = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice(),
+    });
+    expect(first.status).toBe(201);
+    const other = s.token("permits:read", "notices:write");
+    const taken = await call(s.app, "POST", "/api/v1/attendants/notices", { token: other, body: notice() });
+    const problem = expectProblem(taken, 409, "notice-exists");
+    expect(problem.detail).toContain("another handheld's notice");
+    expect(problem.detail).not.toContain("number");
+    const dateOnly = await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ id: "date-only-0001", observed_at: "2026-06-15" }),
+    });
+    expect(expectProblem(dateOnly, 400, "validation").errors?.[0]?.pointer).toBe("/observed_at");
+  });
+});
+
 describe("a notice in the audit", () => {
   test("recorded as PLATE@ZONE with the verdict it follows: 1 when stored, 0 for a retry; a refused one not at all; never among the car's checks", async () => {
     const { s, admin, handheld } = setup();
@@ -365,6 +387,40 @@ describe("the mark that led to an OVER TIME LIMIT notice", () => {
     expect(
       (await call(s.app, "GET", `/api/v1/notices/${r.json.data.number}`, { token: admin })).json.data.mark,
     ).toEqual(mark);
+  });
+
+  test("a notice in the first minutes of a day follows the mark of the day before (a verdict seen at 23:59)", async () => {
+    const ctx = setup();
+    const { s, admin, handheld, clock } = ctx;
+    await withReason(s, admin);
+    const lot = await call(s.app, "POST", "/api/v1/parkings", {
+      token: admin,
+      body: { ...cityLot(), zone_number: 1002, max_time: 3600 },
+    });
+    expect(lot.status).toBe(201);
+    // Stockholm's summer time: marked at 23:00, over at 00:00, the notice sent at 00:10.
+    clock.set("2026-06-15T21:00:00Z");
+    const marked = await call(s.app, "POST", "/api/v1/attendants/observations", {
+      token: handheld,
+      body: { registration_number: "NIGHT 1", zone: 1002 },
+    });
+    expect(marked.status).toBe(201);
+    clock.set("2026-06-15T22:10:00Z");
+    const sent = (id: string, observed: string) =>
+      call(s.app, "POST", "/api/v1/attendants/notices", {
+        token: handheld,
+        body: notice({
+          id,
+          registration_number: "NIGHT 1",
+          verdict: "over_time_limit",
+          observed_at: observed,
+        }),
+      });
+    const early = await sent("night-notice-01", "2026-06-16T00:10:00+02:00");
+    expect(early.json.data.mark?.seen_at).toBe("2026-06-15T21:00:00.000000Z");
+    // Well into the next day, yesterday's mark is not this notice's.
+    clock.set("2026-06-15T23:00:00Z");
+    expect((await sent("night-notice-02", "2026-06-16T01:00:00+02:00")).json.data.mark).toBeNull();
   });
 
   test("none for a NO VALID PERMIT notice, for a mark in another zone, or made after the notice", async () => {

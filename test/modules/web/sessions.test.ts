@@ -35,6 +35,19 @@ describe("browser sessions", () => {
     expect((await call(s.app, "GET", "/api/v1/tokens", { headers: { cookie } })).status).toBe(200);
   });
 
+  test("the session says the site's time zone, as a browser names it, whatever the case it was typed in", async () => {
+    for (const [given, said] of [
+      ["Europe/Stockholm", "Europe/Stockholm"],
+      ["europe/stockholm", "Europe/Stockholm"],
+      ["UTC", "UTC"],
+    ] as const) {
+      const s = testApp({ timezone: given });
+      const { cookie, res } = await signIn(s.app, { token: s.token("admin") });
+      expect(res.json.data.time_zone).toBe(said);
+      expect((await call(s.app, "GET", SESSION, { headers: { cookie } })).json.data.time_zone).toBe(said);
+    }
+  });
+
   test("the cookie's end follows the session's: each GET of the session sets it again, up to the 7 days", async () => {
     const clock = testClock(Date.parse("2026-06-15T06:00:00Z"));
     const s = testApp({}, clock);

@@ -39,19 +39,25 @@ export const LookupPage = t.Object({
       credential: t.String(),
       by: t.UnionEnum(LOOKUP_KINDS, {
         description:
-          "What was asked: a plate, a zone, a zone list, a verdict, a mark, a car's earlier checks (checks: someone read them), or a verdict a handheld gave from its saved list while the box did not answer (offline_verdict; at: when it answered, sent when the box answered again)",
+          "What was asked: a plate, a zone, a zone list, a verdict, a mark, a car's earlier checks (checks: someone read them), a verdict a handheld gave from its saved list while the box did not answer (offline_verdict; at: when it answered, sent when the box answered again), or a control notice issued (notice)",
       }),
       query: t.String({
         description:
-          "The normalized plate (a plate lookup, a read of its checks) or the zone number; a verdict or a mark (observation): PLATE@ZONE",
+          "The normalized plate (a plate lookup, a read of its checks) or the zone number; a verdict, a mark (observation) or a notice: PLATE@ZONE",
       }),
-      results: Type.Integer(),
+      results: Type.Integer({
+        description:
+          "How many answers a lookup gave; a mark or a notice: 1 when stored, 0 for one sent again",
+      }),
       verdict: t.Union(
         [
           t.UnionEnum(["valid_here", "grace", "over_time_limit", "valid_elsewhere", "outside_hours", "none"]),
           t.Null(),
         ],
-        { description: "What a verdict told the attendant; null for every other lookup" },
+        {
+          description:
+            "What a verdict told the attendant, or the verdict a notice follows; null for every other lookup",
+        },
       ),
     }),
   ),

@@ -8,6 +8,7 @@ import {
   REASON_CODE_PATTERN,
 } from "../../../domain/notices/rules.ts";
 import { NoticePhotoRef, NoticeView, ReasonVerdicts } from "../../../domain/notices/view.ts";
+import { INSTANT_PATTERN } from "../../../domain/time/zoned.ts";
 import { ZONE_MAX } from "../../../domain/zones.ts";
 
 /** A notice as the handheld sends it, made on the phone (possibly offline, sent later). */
@@ -27,7 +28,11 @@ export const NoticeInput = t.Object({
     description: "A code from the site's active reasons whose verdicts include this notice's verdict",
   }),
   note: t.Optional(t.String({ maxLength: NOTE_MAX })),
-  observed_at: t.String({ description: "When the attendant made it (ISO 8601), by the phone's clock" }),
+  observed_at: t.String({
+    pattern: INSTANT_PATTERN,
+    description:
+      "When the attendant made it: an ISO 8601 date-time (a date alone is refused), by the phone's clock; without an offset, the site's time",
+  }),
 });
 export type NoticeInput = Static<typeof NoticeInput>;
 

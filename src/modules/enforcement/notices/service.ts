@@ -21,6 +21,9 @@ import type { AttendantReasons, NoticeInput, NoticeReceipt } from "./model.ts";
 /** The verdicts as the handheld shows them, for a refusal's words. */
 const VERDICT_WORDS = { none: "NO VALID PERMIT", over_time_limit: "OVER TIME LIMIT" } as const;
 
+/** A notice this long into a day may follow a verdict of the day before (its mark is that day's). */
+const MARK_DAY_OVERLAP_MS = 30 * 60_000;
+
 /** How far ahead of the box's clock a phone's clock may run before its time is refused. */
 const CLOCK_AHEAD_MS = 10 * 60_000;
 
@@ -50,7 +53,7 @@ export class AttendantNotices {
     const plateNorm = normalizePlate(input.registration_number);
     const plateError = plateFieldError(input.registration_number);
     if (plateError) errors.push(plateError);
-    const observedAt = parseInstant(input.observed_at, this.ctx.config.timezone);
+    const observedAt = parseInstant(input.observed_at, this.ctx.config.timezone, { dateOnly: false });
     if (observedAt === null)
       errors.push({
         pointer: "/observed_at",
@@ -82,6 +85,12 @@ export class AttendantNotices {
       .transaction(() => {
         const held = store.notices.get(input.id);
         if (held) {
+          // Another handheld's notice: not this one's to learn anything of, its number included.
+          if (held.issuedBy !== values.issuedBy)
+            throw refuse(
+              "notice-exists",
+              `Notice id ${input.id} is already taken by another handheld's notice; a new notice needs a new id`,
+            );
           const same =
             held.plateNorm === values.plateNorm &&
             held.zone === values.zone &&
@@ -149,18 +158,22 @@ export class AttendantNotices {
   }
 
   /**
-   * The car's mark in the notice's zone on the notice's site-local day, made before the notice:
-   * what an OVER TIME LIMIT verdict was measured from. Copied, as the mark is replaced when the
-   * car moves and goes with retention while the notice stays.
+   * The car's mark in the notice's zone made before the notice, on the notice's site-local day or,
+   * for a notice written in the first minutes of a day, the day before (a verdict seen at 23:59
+   * and its notice sent at 00:01, or a phone's clock a few minutes fast): what an OVER TIME
+   * LIMIT verdict was measured from. Copied, as the mark is replaced when the car moves and goes
+   * with retention while the notice stays.
    */
   private markThatLedTo(n: { plateNorm: string; zone: number; verdict: string; observedAt: number }) {
     if (n.verdict !== "over_time_limit") return {};
-    const mark = this.ctx.store.observations.ofCarOn(
-      n.plateNorm,
-      startOfDay(n.observedAt, this.ctx.config.timezone),
-    );
-    if (!mark || mark.zone !== n.zone || mark.firstSeenAt > n.observedAt) return {};
-    return { markSeenAt: mark.firstSeenAt, markLimitSeconds: mark.limitSeconds, markedBy: mark.markedBy };
+    const tz = this.ctx.config.timezone;
+    const days = new Set([startOfDay(n.observedAt, tz), startOfDay(n.observedAt - MARK_DAY_OVERLAP_MS, tz)]);
+    for (const day of days) {
+      const mark = this.ctx.store.observations.ofCarOn(n.plateNorm, day);
+      if (mark && mark.zone === n.zone && mark.firstSeenAt <= n.observedAt)
+        return { markSeenAt: mark.firstSeenAt, markLimitSeconds: mark.limitSeconds, markedBy: mark.markedBy };
+    }
+    return {};
   }
 
   /**
