@@ -61,8 +61,9 @@ export const ticketEvents = sqliteTable(
     /** Bytes of the body as sent when rawBody holds only its known fields; null when kept whole. */
     bodyCutFrom: integer("body_cut_from"),
     /**
-     * What the event says, in one canonical form (canonicalEvent): an event equal to one already
-     * applied to the ticket is a retry. Null for events stored before this column existed.
+     * What the event says, in one canonical form (canonicalEvent), kept as its digest
+     * (canonicalDigest: 22 characters): an event equal to one already applied to the ticket is a
+     * retry. The form itself for events logged before digests; null before this column existed.
      */
     canonical: text(),
     /** "applied" changed the ticket; "repeat" was an idempotent retry that changed nothing. */

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
+import { createHash } from "node:crypto";
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { TicketState } from "../../../domain/tickets/rules.ts";
 import { insertColumns, setColumns } from "../columns.ts";
@@ -25,6 +26,16 @@ import {
  * (rows.ts, insertColumns, setColumns); rows are written from named objects, never positional tuples.
  * The operator's view of one ticket is drizzle's builder.
  */
+
+/**
+ * What the log keeps of an event's canonical form: the first 16 bytes of its SHA-256, base64url
+ * (22 characters, about 55 bytes an event fewer than the form itself). It is only ever compared,
+ * to tell a retry from a new event; events logged before it hold the form itself, which the retry
+ * check also compares.
+ */
+export function canonicalDigest(canonical: string): string {
+  return createHash("sha256").update(canonical).digest().subarray(0, 16).toString("base64url");
+}
 
 /** Where the lookups' read model has got to in reading the tickets. */
 export type LiveCursor = { endAt: number; rid: number };
@@ -91,7 +102,7 @@ export class TicketRecords {
   private readonly cancelRow: Statement<void, [string, number]>;
   private readonly appendRow: Statement<void, [NewTicketEvent]>;
   private readonly firstApplied: Statement<{ rawBody: string }, [string]>;
-  private readonly appliedEqual: Statement<{ one: number }, [string, string]>;
+  private readonly appliedEqual: Statement<{ one: number }, [string, string, string]>;
   private readonly eventsOf: Statement<{ n: number }, [string]>;
   private readonly byPlate: Statement<ListedTicket, [string, number, number]>;
   private readonly inZoneEnding: Statement<ListedTicket, [number, number]>;
@@ -136,7 +147,7 @@ export class TicketRecords {
     // Both run on the (ticket_id, seq) index: at most MAX_EVENTS_PER_TICKET entries per ticket.
     this.appliedEqual = s.prepare(
       `SELECT 1 AS one FROM ticket_events
-       WHERE ticket_id = ?1 AND outcome = 'applied' AND canonical = ?2 LIMIT 1`,
+       WHERE ticket_id = ?1 AND outcome = 'applied' AND canonical IN (?2, ?3) LIMIT 1`,
     );
     this.eventsOf = s.prepare("SELECT count(*) AS n FROM ticket_events WHERE ticket_id = ?1");
     this.firstApplied = s.prepare(
@@ -198,13 +209,14 @@ export class TicketRecords {
     this.written.ticket(ticketId);
   }
 
+  /** Logs the event; its canonical form (when it has one) is kept as its digest. */
   appendEvent(e: NewTicketEvent): void {
-    this.appendRow.run(e);
+    this.appendRow.run(e.canonical ? { ...e, canonical: canonicalDigest(e.canonical) } : e);
   }
 
-  /** An event with this canonical form was applied to the ticket before. */
+  /** An event with this canonical form was applied to the ticket before (logged as its digest, or whole before digests). */
   appliedBefore(ticketId: string, canonical: string): boolean {
-    return this.appliedEqual.get(ticketId, canonical) !== null;
+    return this.appliedEqual.get(ticketId, canonicalDigest(canonical), canonical) !== null;
   }
 
   eventCount(ticketId: string): number {
