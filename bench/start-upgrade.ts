@@ -1,11 +1,12 @@
 /**
- * On demand: the first start of this build on a store written by release 0.1.0 holding months of
+ * On demand: the first start of this build on a store written by an earlier release (0.1.0, or
+ * UPGRADE_FROM=0.2.0 / 0.3.0: test/fixtures/store-VERSION) holding months of
  * records (issue 54: never dark for more than 2 s): LOOKUPS lookup records and TICKETS tickets
  * over 90 days added to the release's fixture store, then `serve` started on it (in the emulated
  * 1-core, 256 MB box with BENCH_KIOSK=1) and /healthz asked every 20 ms. Prints when the first
  * answer came, when the box was ready, and each step serve logged.
  *
- *   bun bench/start-upgrade.ts [LOOKUPS=5000000] [TICKETS=1000000]
+ *   [UPGRADE_FROM=0.3.0] bun bench/start-upgrade.ts [LOOKUPS=5000000] [TICKETS=1000000]
  */
 import { Database } from "bun:sqlite";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -23,7 +24,8 @@ const dir = mkdtempSync(join(tmpdir(), "parkd-start-upgrade-"));
 const dataDir = join(dir, "data");
 mkdirSync(dataDir, { mode: 0o700 });
 const store = join(dataDir, "parkd.db");
-copyFileSync(join(import.meta.dir, "../test/fixtures/store-0.1.0/parkd.db"), store);
+const FROM = process.env.UPGRADE_FROM ?? "0.1.0";
+copyFileSync(join(import.meta.dir, `../test/fixtures/store-${FROM}/parkd.db`), store);
 {
   const db = new Database(store);
   const from = Date.now() - 90 * DAY;
@@ -89,6 +91,7 @@ rmSync(dir, { recursive: true, force: true });
 console.log(
   JSON.stringify(
     {
+      from: FROM,
       lookups: LOOKUPS,
       tickets: TICKETS,
       storeMB: Math.round(storeBytes / 1_048_576),

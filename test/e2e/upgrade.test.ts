@@ -1,5 +1,5 @@
 /**
- * Upgrades on the built binary: a store written by release 0.1.0 (test/fixtures/store-0.1.0,
+ * Upgrades on the built binary: a store written by each release (test/fixtures/store-VERSION,
  * made by that release's binary with test/fixtures/make-upgrade-store.ts) is copied aside and
  * migrated on start, and everything in it still answers; a store a newer binary has migrated
  * is refused, unchanged, by every command that opens it.
@@ -11,16 +11,23 @@ import { join } from "node:path";
 import { boxesForFile } from "../support/binary.ts";
 
 const newBox = boxesForFile();
-const FIXTURE = join(import.meta.dir, "../fixtures/store-0.1.0");
-const fixture = JSON.parse(readFileSync(join(FIXTURE, "store.json"), "utf8")) as {
-  tokens: { terminal: string; handheld: string; admin: string };
-  user: { name: string; password: string };
-};
+/** Every release's store kept as a fixture, oldest first. */
+const RELEASES = ["0.1.0", "0.2.0", "0.3.0"] as const;
+type Release = (typeof RELEASES)[number];
+const fixtureDir = (release: Release) => join(import.meta.dir, `../fixtures/store-${release}`);
+const fixtureOf = (release: Release) =>
+  JSON.parse(readFileSync(join(fixtureDir(release), "store.json"), "utf8")) as {
+    madeBy: string;
+    tokens: { terminal: string; handheld: string; admin: string };
+    user: { name: string; password: string };
+  };
+/** The schema version the release wrote, as its `parkd version` said it. */
+const schemaOf = (release: Release) => Number(/schema (\d+)/.exec(fixtureOf(release).madeBy)![1]);
 
-function boxWithOldStore() {
+function boxWithOldStore(release: Release = "0.1.0") {
   const box = newBox();
   mkdirSync(box.dataDir, { mode: 0o700 });
-  copyFileSync(join(FIXTURE, "parkd.db"), join(box.dataDir, "parkd.db"));
+  copyFileSync(join(fixtureDir(release), "parkd.db"), join(box.dataDir, "parkd.db"));
   return box;
 }
 
@@ -35,22 +42,26 @@ function migrationsIn(file: string): number {
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}`, Accept: "application/json" });
 
-describe("upgrading a store written by release 0.1.0", () => {
+describe.each(RELEASES)("upgrading a store written by release %s", (release) => {
+  const fixture = fixtureOf(release);
+  const from = schemaOf(release);
   test("serve copies the store aside, migrates it, and every record still answers", async () => {
-    const box = boxWithOldStore();
+    const box = boxWithOldStore(release);
     const version = await box.run(["version"]);
     const schema = Number(/schema (\d+)/.exec(version.stdout)![1]);
-    expect(schema).toBeGreaterThan(3);
+    expect(schema).toBeGreaterThan(from);
 
     const server = await box.serve([], {});
     const backups = readdirSync(join(box.dataDir, "backups"));
     expect(backups).toHaveLength(1);
-    expect(backups[0]).toMatch(new RegExp(`^parkd-before-schema-${schema}-from-3-\\d{8}T\\d{6}Z\\.db$`));
+    expect(backups[0]).toMatch(
+      new RegExp(`^parkd-before-schema-${schema}-from-${from}-\\d{8}T\\d{6}Z\\.db$`),
+    );
     const backup = join(box.dataDir, "backups", backups[0]!);
     // Taken before the migration: the copy is the old schema, whole, readable by the service only.
-    expect(migrationsIn(backup)).toBe(3);
+    expect(migrationsIn(backup)).toBe(from);
     expect(statSync(backup).mode & 0o777).toBe(0o600);
-    expect(server.stderr()).toContain(`store schema upgraded from version 3 to ${schema}`);
+    expect(server.stderr()).toContain(`store schema upgraded from version ${from} to ${schema}`);
     expect(server.stderr()).toContain(backup);
 
     const tls = { rejectUnauthorized: false };
@@ -63,7 +74,7 @@ describe("upgrading a store written by release 0.1.0", () => {
       return (await r.json()) as { registration_number?: string; licenseNumber?: string }[];
     };
     expect(await check("ABC123")).toHaveLength(1);
-    expect(await check("XYZ780")).toHaveLength(1); // moved to this plate in 0.1.0
+    expect(await check("XYZ780")).toHaveLength(1); // moved to this plate by the release
     expect(await check("XYZ789")).toHaveLength(0);
     expect(await check("PERM01")).toHaveLength(1); // an operator's permit
     expect(await check("%C3%96ZB771")).toHaveLength(1);
@@ -104,11 +115,13 @@ describe("upgrading a store written by release 0.1.0", () => {
   });
 
   test("migrate upgrades the same way and says where the copy is", async () => {
-    const box = boxWithOldStore();
+    const box = boxWithOldStore(release);
     const r = await box.run(["migrate"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /store schema upgraded from version 3 to \d+; the store as it was before is kept at .*backups\/parkd-before-schema-/,
+      new RegExp(
+        `store schema upgraded from version ${from} to \\d+; the store as it was before is kept at .*backups/parkd-before-schema-`,
+      ),
     );
     expect(readdirSync(join(box.dataDir, "backups"))).toHaveLength(1);
   });
@@ -171,7 +184,7 @@ describe("a long upgrade", () => {
     // Meanwhile: a lookup gets the problem, with Retry-After; the CLI and doctor say what is going on.
     const [lookup, tokens, doctor] = await Promise.all([
       fetch(`${server.url}/api/v1/attendants/check-tickets?registration_number=ABC123`, {
-        headers: auth(fixture.tokens.handheld),
+        headers: auth(fixtureOf("0.1.0").tokens.handheld),
       }),
       box.run(["token", "list"]),
       box.run(["doctor", "--http"]),
@@ -206,7 +219,7 @@ describe("a long upgrade", () => {
     expect(log).toContain("starting: step 2 of 3: upgrading the store's schema from version 3 to");
     expect(log).toContain("store schema upgraded from version 3 to");
     const check = await fetch(`${server.url}/api/v1/attendants/check-tickets?registration_number=ABC123`, {
-      headers: auth(fixture.tokens.handheld),
+      headers: auth(fixtureOf("0.1.0").tokens.handheld),
     });
     expect(check.status).toBe(200);
     // Done: the folder says nothing of a start any more.

@@ -67,6 +67,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** How long the copy's size must stand still to be said as written (its check and sync running). */
+const COPY_STILL_MS = 2_000;
+
 /** "upgrading the store: step 2 of 3, changing its schema (1 min 20 s so far)" */
 export function startingText(s: StartingStep, now: number): string {
   const pct = s.progress === null ? "" : `, ${Math.floor(s.progress * 100)} %`;
@@ -196,13 +199,31 @@ export async function prepareStore(
   tell(current);
 
   const worker = new Worker(workerUrl());
+  // The copy is smaller than the store (VACUUM INTO leaves free pages out), and once written it is
+  // checked whole and synced, which takes a while on a small box: a size that stopped growing
+  // is said as that, not as a percentage standing still.
+  let lastCopy: number | null = null;
+  let stillSince = started;
   const ticker = setInterval(() => {
     // The copy's progress is its file's size; the schema's, the revenue book's: not told.
     if (up && current.step === 1) {
       const copy = copyState(dataDir, storeBytes, started);
       // The copy has its name: the schema's change runs.
       if (copy === "done") go(1);
-      else tell({ ...current, progress: copy });
+      else {
+        if (copy !== lastCopy) stillSince = now();
+        lastCopy = copy;
+        const written = copy !== null && copy > 0 && now() - stillSince >= COPY_STILL_MS;
+        tell(
+          written
+            ? {
+                ...current,
+                what: `${steps[0]}: the copy is written, checking it and writing it to disk`,
+                progress: null,
+              }
+            : { ...current, what: steps[0]!, progress: copy },
+        );
+      }
     } else tell(current);
   }, 1_000);
   try {
