@@ -31,7 +31,7 @@ import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
 import { dueCars, type PatrolCar } from "./patrol-list.ts";
 import { ownerNow, sessionNow } from "./session-now.ts";
-import { siteWallTime, siteZone } from "./site-zone.ts";
+import { siteDay, siteZone } from "./site-zone.ts";
 import {
   checkedText,
   checkTicketsView,
@@ -109,10 +109,7 @@ export function byDistance(
 
 const clockTime = (ms: number) =>
   new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone: siteZone() });
-const sameDay = (a: number, b: number) => {
-  const [x, y] = [siteWallTime(a), siteWallTime(b)];
-  return x.year === y.year && x.month === y.month && x.day === y.day;
-};
+const sameDay = (a: number, b: number) => siteDay(a) === siteDay(b);
 
 /**
  * The attendant's page: check a plate where the attendant stands, watch that zone. Made for one

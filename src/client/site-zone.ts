@@ -31,6 +31,12 @@ export function siteWallTime(ms: number): Pick<WallTime, "year" | "month" | "day
   };
 }
 
+/** The site's day at `ms`, as the reports name days ("2026-06-15"). */
+export function siteDay(ms: number): string {
+  const w = siteWallTime(ms);
+  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+}
+
 /** A wall-clock time typed on the page ("2026-06-15T12:00", a datetime-local value) as an instant. */
 export function siteInstant(value: string): number | null {
   if (zone === undefined) {

@@ -1,7 +1,7 @@
 import type { Found, Verdict } from "./api-types.ts";
 import { type Child, h } from "./dom.ts";
 import { age, t, when } from "./i18n.ts";
-import { siteWallTime, siteZone } from "./site-zone.ts";
+import { siteDay, siteWallTime, siteZone } from "./site-zone.ts";
 import { seenAgo, span } from "./spans.ts";
 
 export { span } from "./spans.ts";
@@ -80,11 +80,7 @@ function left(iso: string, now: number): string {
 /** A clock time today (at the site), a date and time otherwise. */
 function clock(iso: string): string {
   const d = new Date(iso);
-  const day = (ms: number) => {
-    const w = siteWallTime(ms);
-    return `${w.year}-${w.month}-${w.day}`;
-  };
-  return day(d.getTime()) === day(Date.now())
+  return siteDay(d.getTime()) === siteDay(Date.now())
     ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone: siteZone() })
     : when(iso);
 }

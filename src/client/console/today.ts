@@ -2,7 +2,7 @@ import { api } from "../api.ts";
 import type { History, LotNow, Revenue } from "../api-types.ts";
 import { h, replace } from "../dom.ts";
 import { lang, money, t } from "../i18n.ts";
-import { siteWallTime, siteZone } from "../site-zone.ts";
+import { siteDay, siteZone } from "../site-zone.ts";
 import { barsAgainst, columns, line } from "./charts.ts";
 import { problemText } from "./table.ts";
 
@@ -58,10 +58,7 @@ const pair = (label: HTMLElement, input: HTMLElement) => h("span", { class: "pai
 const MAX_BARS = 30;
 
 /** The site's day (site-zone.ts) at an instant, as the reports name days. */
-const isoDay = (d: Date) => {
-  const w = siteWallTime(d.getTime());
-  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
-};
+const isoDay = (d: Date) => siteDay(d.getTime());
 /** A day's name n days on: calendar arithmetic, the same in every zone. */
 const plusDays = (day: string, n: number) => {
   const d = new Date(`${day}T12:00:00Z`);

@@ -42,8 +42,7 @@ function answer(credential: Credential, csrf: string, timeZone: string) {
       name: credential.name,
       scopes: [...credential.scopes],
       csrf,
-      // As the browser names it ("europe/stockholm" typed at the command line is Europe/Stockholm).
-      time_zone: new Intl.DateTimeFormat("en", { timeZone }).resolvedOptions().timeZone,
+      time_zone: timeZone,
     },
   };
 }
@@ -53,6 +52,10 @@ function answer(credential: Credential, csrf: string, timeZone: string) {
  * session cookie. Failures count against the address like failed API credentials do.
  */
 export function sessionRoutes(ctx: WebContext) {
+  // The site's zone as a browser names it ("europe/stockholm" typed at the command line is
+  // Europe/Stockholm): read once, as the setting does not change while the box runs.
+  const timeZone = new Intl.DateTimeFormat("en", { timeZone: ctx.config.timezone }).resolvedOptions()
+    .timeZone;
   return new Elysia({ name: "web-session" })
     .use(rateLimitOption)
     .post(
@@ -110,7 +113,7 @@ export function sessionRoutes(ctx: WebContext) {
         const { id, csrf, lifeMs } = ctx.sessions.open(credential);
         set.headers["set-cookie"] = sessionCookie(request, id, lifeMs);
         set.headers["cache-control"] = "no-store";
-        return answer(credential, csrf, ctx.config.timezone);
+        return answer(credential, csrf, timeZone);
       },
       {
         // Elysia strips unknown fields before validating; a body mixing the two forms or
@@ -160,7 +163,7 @@ export function sessionRoutes(ctx: WebContext) {
         // The cookie's end moves with the session's: closing the browser signs no one out.
         const id = cookieValue(request, SESSION_COOKIE);
         if (id) set.headers["set-cookie"] = sessionCookie(request, id, view.lifeMs);
-        return answer(view.credential, view.csrf, ctx.config.timezone);
+        return answer(view.credential, view.csrf, timeZone);
       },
       {
         rateLimit: "address",
