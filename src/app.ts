@@ -15,6 +15,7 @@ import { directRoutes } from "./platform/http/direct.ts";
 import { requestHandling } from "./platform/http/errors.ts";
 import { limitMarkedRoutes, type MarkedRoute } from "./platform/http/rate-limit.ts";
 import { rawBodies } from "./platform/http/request-body.ts";
+import { type Declaration, declarationsOf, directRoutesOf } from "./platform/http/route-declaration.ts";
 import { type RouteEntry, routeMethods } from "./platform/http/route-methods.ts";
 import type { AppModule } from "./platform/module.ts";
 
@@ -60,7 +61,11 @@ export function composeBox(ctx: AppContext) {
     }),
   ];
   const contracts = modules.flatMap((m) => m.contracts);
-  const raw = rawBodies(modules.flatMap((m) => m.rawBodies ?? []));
+  const raw = rawBodies(() =>
+    declarations().flatMap((d) =>
+      d.rawBody ? [{ method: d.method, route: d.path, limit: d.rawBody.limit }] : [],
+    ),
+  );
   const operations = operationsModule({
     ...base,
     officeLink: () => office.status(),
@@ -82,6 +87,12 @@ export function composeBox(ctx: AppContext) {
     );
   for (const m of modules) composed.use(m.routes);
   const app = accountRequests(composed, ctx.accounting);
+  // Every route's declaration, read back once the modules are composed.
+  let declared: Declaration[] | undefined;
+  function declarations(): Declaration[] {
+    declared ??= declarationsOf(app.routes);
+    return declared;
+  }
   return {
     app,
     auth,
@@ -91,10 +102,7 @@ export function composeBox(ctx: AppContext) {
     readModel: enforcement.readModel,
     office,
     /** The routes the front end answers itself in the plain case; the app answers the rest. */
-    direct: directRoutes(
-      modules.flatMap((m) => m.direct ?? []),
-      auth,
-    ),
+    direct: directRoutes(directRoutesOf(declarations()), auth),
     /** The front end's body limit by route: photos are larger than any JSON body. */
     bodyLimitOf: (method: string, path: string) => raw.limitOf(method, path, config.bodyLimit),
     /** What every module says of its routes in the OpenAPI document, beyond their schemas. */

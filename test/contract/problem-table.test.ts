@@ -1,22 +1,24 @@
 import { describe, expect, test } from "bun:test";
-import { type OperationKey, PROBLEMS, type ProblemEntry, problemTypeUri } from "../../src/domain/problems.ts";
+import { PROBLEMS, type ProblemEntry, problemTypeUri } from "../../src/domain/problems.ts";
 import { openApiPath } from "../../src/modules/operations/openapi.ts";
+import { declarationsOf } from "../../src/platform/http/route-declaration.ts";
 import { call, testApp } from "../support/app.ts";
 
 type Json = Record<string, unknown>;
 
 /**
- * The one problem table (src/domain/problems.ts) and the document agree: an operation the table
- * names is one the box serves, and its answer for the entry's status lists the type with the
- * table's title. A renamed route would otherwise drop its problems from the document unseen.
+ * The one problem table (src/domain/problems.ts), the routes' declarations and the document
+ * agree: a problem a route declares is listed in its answer for the entry's status with the
+ * table's title, and every type of the table is answered by a class of routes or by a route that
+ * declares it.
  */
 const s = testApp();
 const doc = (await call(s.app, "GET", "/openapi.json")).json as Json;
 const paths = doc.paths as Record<string, Record<string, Json>>;
 
 const ENTRIES = Object.entries(PROBLEMS) as [string, ProblemEntry][];
-const named = ENTRIES.flatMap(([type, e]) =>
-  e.routes.filter((r): r is OperationKey => r.includes(" ")).map((operation) => ({ type, e, operation })),
+const named = declarationsOf(s.app.routes).flatMap((d) =>
+  d.problems.map((type) => ({ type, e: PROBLEMS[type] as ProblemEntry, operation: d.key })),
 );
 
 function responseOf(operation: string, status: number): Json | undefined {
@@ -26,7 +28,7 @@ function responseOf(operation: string, status: number): Json | undefined {
 }
 
 describe("the problem table and the document", () => {
-  test("every operation the table names is served, and answers the type under its status", () => {
+  test("every problem a route declares is in its answer, under the type's status", () => {
     expect(named.length).toBeGreaterThan(30);
     const missing = named
       .filter(({ type, e, operation }) => {
@@ -61,7 +63,7 @@ describe("the problem table and the document", () => {
         }
     // Only the front end's own answers (before any route) are in the table and not the document.
     const unlisted = ENTRIES.filter(([type]) => !seen.has(type))
-      .filter(([, e]) => !e.routes.includes("front-end"))
+      .filter(([, e]) => !e.classes.includes("front-end"))
       .map(([type]) => type);
     expect(unlisted).toEqual([]);
   });

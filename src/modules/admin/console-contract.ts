@@ -1,9 +1,9 @@
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { ChangePage, OperatorChange } from "./changes/model.ts";
 import { NewToken, TokenInput, TokenList, UserEnvelope, UserInput, UserList } from "./credentials/model.ts";
 import { LookupPage } from "./lookups/model.ts";
+import { MAX_CSV_TICKETS } from "./tickets/csv.ts";
 import { TicketPage } from "./tickets/model.ts";
-import { MAX_CSV_TICKETS } from "./tickets/search-routes.ts";
 
 const token = {
   id: "tok_3f9a1c22b7e4",
@@ -102,49 +102,55 @@ export const adminConsoleContract: ApiContract = {
     OperatorChange: { schema: OperatorChange, example: OPERATOR_CHANGE },
     ChangePage: { schema: ChangePage, example: { data: [OPERATOR_CHANGE], next_cursor: null } },
   },
-  operations: {
-    "GET /api/v1/tokens": { operationId: "listTokens", tag: "credentials" },
-    "POST /api/v1/tokens": {
-      operationId: "createToken",
-      tag: "credentials",
-    },
-    "DELETE /api/v1/tokens/:id": {
-      operationId: "revokeToken",
-      tag: "credentials",
-      examples: { id: "tok_3f9a1c22b7e4" },
-      ok: { 204: { description: "Revoked" } },
-    },
-    "GET /api/v1/users": { operationId: "listUsers", tag: "credentials" },
-    "POST /api/v1/users": {
-      operationId: "createUser",
-      tag: "credentials",
-    },
-    "DELETE /api/v1/users/:id": {
-      operationId: "deleteUser",
-      tag: "credentials",
-      examples: { id: "usr_3f9a1c22b7e4" },
-      ok: { 204: { description: "Deleted" } },
-    },
-    "GET /api/v1/tickets": { operationId: "searchTickets", tag: "tickets", examples: { sort: "-start_at" } },
-    "GET /api/v1/tickets.csv": {
-      operationId: "exportTicketsCsv",
-      tag: "tickets",
-      examples: { sort: "-start_at" },
-      description: `Every ticket the search finds (the filters and sort of GET /api/v1/tickets, no paging), at most ${MAX_CSV_TICKETS} (a bigger search is a 400: narrow it by time). \`se\` (default): Swedish headings, semicolons, decimal commas, a byte order mark, times as \`2026-06-15 12:00:00\`; \`rfc4180\`: snake_case headings, commas, decimal points, times as \`2026-06-15T12:00:00+02:00\`. Times in both are the site's, its time zone named in their headings (\`Start (Europe/Stockholm)\`). Text cells starting with = + - @ get a leading ' (CSV injection).`,
-      ok: {
-        200: {
-          description: "The tickets as CSV (a download)",
-          contentType: "text/csv",
-          schema: { type: "string" },
-        },
+};
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const adminConsoleOperations = {
+  listTokens: { operationId: "listTokens", tag: "credentials" },
+  createToken: {
+    operationId: "createToken",
+    problems: ["credential-exists"],
+    tag: "credentials",
+  },
+  revokeToken: {
+    operationId: "revokeToken",
+    problems: ["credential-not-found"],
+    tag: "credentials",
+    examples: { id: "tok_3f9a1c22b7e4" },
+    ok: { 204: { description: "Revoked" } },
+  },
+  listUsers: { operationId: "listUsers", tag: "credentials" },
+  createUser: {
+    operationId: "createUser",
+    problems: ["credential-exists"],
+    tag: "credentials",
+  },
+  deleteUser: {
+    operationId: "deleteUser",
+    problems: ["credential-not-found"],
+    tag: "credentials",
+    examples: { id: "usr_3f9a1c22b7e4" },
+    ok: { 204: { description: "Deleted" } },
+  },
+  searchTickets: { operationId: "searchTickets", tag: "tickets", examples: { sort: "-start_at" } },
+  exportTicketsCsv: {
+    operationId: "exportTicketsCsv",
+    tag: "tickets",
+    examples: { sort: "-start_at" },
+    description: `Every ticket the search finds (the filters and sort of GET /api/v1/tickets, no paging), at most ${MAX_CSV_TICKETS} (a bigger search is a 400: narrow it by time). \`se\` (default): Swedish headings, semicolons, decimal commas, a byte order mark, times as \`2026-06-15 12:00:00\`; \`rfc4180\`: snake_case headings, commas, decimal points, times as \`2026-06-15T12:00:00+02:00\`. Times in both are the site's, its time zone named in their headings (\`Start (Europe/Stockholm)\`). Text cells starting with = + - @ get a leading ' (CSV injection).`,
+    ok: {
+      200: {
+        description: "The tickets as CSV (a download)",
+        contentType: "text/csv",
+        schema: { type: "string" },
       },
     },
-    "GET /api/v1/lookups": { operationId: "listLookups", tag: "attendant lookups" },
-    "GET /api/v1/changes": {
-      operationId: "listChanges",
-      tag: "changes",
-      description:
-        "Every write to lots, permits, tokens and users, through the API, the console or the CLI: who (the credential, or cli), when, through what, and the fields it changed, before and after (a create has no before, a delete no after). Filters: `subject` (and `subject_id` for one record's history), `actor`, and `from`/`to` (ISO 8601; a date alone is midnight, site time). Kept as long as lookup records (`--retention-days`).",
-    },
   },
-};
+  listLookups: { operationId: "listLookups", tag: "attendant lookups" },
+  listChanges: {
+    operationId: "listChanges",
+    tag: "changes",
+    description:
+      "Every write to lots, permits, tokens and users, through the API, the console or the CLI: who (the credential, or cli), when, through what, and the fields it changed, before and after (a create has no before, a delete no after). Filters: `subject` (and `subject_id` for one record's history), `actor`, and `from`/`to` (ISO 8601; a date alone is midnight, site time). Kept as long as lookup records (`--retention-days`).",
+  },
+} satisfies Record<string, OperationContract>;

@@ -46,80 +46,92 @@ export const adminContract: ApiContract = {
     TicketEnvelope: { schema: TicketView },
     WhoAmI: { schema: WhoAmI, example: { kind: "token", name: "terminal-1", scopes: ["tickets:write"] } },
   },
-  operations: {
-    "POST /api/v1/parkings": {
-      operationId: "createParkingLot",
-      tag: "parking lots",
-      ok: { 201: { description: "Created", schema: "ParkingLotEnvelope", headers: ["Location"] } },
-    },
-    "POST /api/v1/parkings/import": {
-      operationId: "importParkingLots",
-      tag: "parking lots",
-      description:
-        "The body is a file as `parkd lots export` writes it (what GET /api/v1/parkings answers). Each lot is reported by its index in `data` and its id as created, changed (naming the fields), unchanged or refused (with its errors). With `?dry_run=true` nothing is written; otherwise every created and changed lot is written in one transaction, or, when any lot is refused, none (400 with every error, its pointer from the file's root). A body that is no lot file (not an object with a `data` array and nothing else) is a 400, with a dry run too; a dry run answers 200 for a file whose lots break the schema, reporting each as refused: that is what it is for.",
-      requestBody: {
-        required: true,
-        content: { "application/json": { schema: { $ref: "#/components/schemas/LotFile" } } },
-      },
-      ok: { 200: { description: "What was (or, on a dry run, would be) written", schema: "ImportAnswer" } },
-    },
-    "PUT /api/v1/parkings/:id": {
-      operationId: "replaceParkingLot",
-      tag: "parking lots",
-      ...guarded({
-        200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
-      }),
-    },
-    "PATCH /api/v1/parkings/:id": {
-      operationId: "updateParkingLot",
-      tag: "parking lots",
-      ...guarded({
-        200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
-      }),
-    },
-    "DELETE /api/v1/parkings/:id": {
-      operationId: "deleteParkingLot",
-      tag: "parking lots",
-      ...guarded({ 204: { description: "Deleted" } }),
-    },
-    "POST /api/v1/permits": {
-      operationId: "createPermit",
-      tag: "permits",
-      ok: { 201: { description: "Issued", schema: "PermitEnvelope", headers: ["Location"] } },
-    },
-    "GET /api/v1/permits": { operationId: "listPermits", tag: "permits" },
-    "GET /api/v1/permits/:id": {
-      operationId: "getPermit",
-      tag: "permits",
-      ok: { 200: { description: "The permit", schema: "PermitEnvelope", headers: ["ETag"] } },
-    },
-    "PUT /api/v1/permits/:id": {
-      operationId: "replacePermit",
-      tag: "permits",
-      ...guarded({
-        200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
-      }),
-    },
-    "PATCH /api/v1/permits/:id": {
-      operationId: "updatePermit",
-      tag: "permits",
-      ...guarded({
-        200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
-      }),
-    },
-    "DELETE /api/v1/permits/:id": {
-      operationId: "deletePermit",
-      tag: "permits",
-      ...guarded({ 204: { description: "Deleted" } }),
-    },
-    "GET /api/v1/tickets/:ticketId": {
-      operationId: "getTicket",
-      tag: "tickets",
-    },
-    "GET /api/v1/ticket": {
-      operationId: "getTicketByQuery",
-      tag: "tickets",
-    },
-    "GET /api/v1/whoami": { operationId: "whoAmI", tag: "credentials" },
-  },
 };
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const adminOperations = {
+  createParkingLot: {
+    operationId: "createParkingLot",
+    problems: ["lot-exists"],
+    tag: "parking lots",
+    ok: { 201: { description: "Created", schema: "ParkingLotEnvelope", headers: ["Location"] } },
+  },
+  importParkingLots: {
+    operationId: "importParkingLots",
+    tag: "parking lots",
+    description:
+      "The body is a file as `parkd lots export` writes it (what GET /api/v1/parkings answers). Each lot is reported by its index in `data` and its id as created, changed (naming the fields), unchanged or refused (with its errors). With `?dry_run=true` nothing is written; otherwise every created and changed lot is written in one transaction, or, when any lot is refused, none (400 with every error, its pointer from the file's root). A body that is no lot file (not an object with a `data` array and nothing else) is a 400, with a dry run too; a dry run answers 200 for a file whose lots break the schema, reporting each as refused: that is what it is for.",
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/LotFile" } } },
+    },
+    ok: { 200: { description: "What was (or, on a dry run, would be) written", schema: "ImportAnswer" } },
+  },
+  replaceParkingLot: {
+    operationId: "replaceParkingLot",
+    problems: ["precondition-failed", "lot-not-found"],
+    tag: "parking lots",
+    ...guarded({
+      200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
+    }),
+  },
+  updateParkingLot: {
+    operationId: "updateParkingLot",
+    problems: ["precondition-failed", "lot-not-found"],
+    tag: "parking lots",
+    ...guarded({
+      200: { description: "The lot as stored", schema: "ParkingLotEnvelope", headers: ["ETag"] },
+    }),
+  },
+  deleteParkingLot: {
+    operationId: "deleteParkingLot",
+    problems: ["precondition-failed", "lot-not-found"],
+    tag: "parking lots",
+    ...guarded({ 204: { description: "Deleted" } }),
+  },
+  createPermit: {
+    operationId: "createPermit",
+    tag: "permits",
+    ok: { 201: { description: "Issued", schema: "PermitEnvelope", headers: ["Location"] } },
+  },
+  listPermits: { operationId: "listPermits", tag: "permits" },
+  getPermit: {
+    operationId: "getPermit",
+    problems: ["permit-not-found"],
+    tag: "permits",
+    ok: { 200: { description: "The permit", schema: "PermitEnvelope", headers: ["ETag"] } },
+  },
+  replacePermit: {
+    operationId: "replacePermit",
+    problems: ["precondition-failed", "permit-not-found"],
+    tag: "permits",
+    ...guarded({
+      200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
+    }),
+  },
+  updatePermit: {
+    operationId: "updatePermit",
+    problems: ["precondition-failed", "permit-not-found"],
+    tag: "permits",
+    ...guarded({
+      200: { description: "The permit as stored", schema: "PermitEnvelope", headers: ["ETag"] },
+    }),
+  },
+  deletePermit: {
+    operationId: "deletePermit",
+    problems: ["precondition-failed", "permit-not-found"],
+    tag: "permits",
+    ...guarded({ 204: { description: "Deleted" } }),
+  },
+  getTicket: {
+    operationId: "getTicket",
+    problems: ["ticket-not-found"],
+    tag: "tickets",
+  },
+  getTicketByQuery: {
+    operationId: "getTicketByQuery",
+    problems: ["ticket-not-found"],
+    tag: "tickets",
+  },
+  whoAmI: { operationId: "whoAmI", tag: "credentials" },
+} satisfies Record<string, OperationContract>;

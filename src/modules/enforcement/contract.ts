@@ -1,7 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { ZONE_DIGITS, ZONE_MAX } from "../../domain/zones.ts";
-import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
+import {
+  type ApiContract,
+  IF_NONE_MATCH,
+  NOT_MODIFIED,
+  type OperationContract,
+} from "../../platform/http/api-contract.ts";
 import {
   ExtendedInformation,
   KnownZones,
@@ -185,64 +190,74 @@ export const enforcementContract: ApiContract = {
       example: { zone: "1234" },
     },
   },
-  operations: {
-    "GET /api/v1/attendants/check-tickets": {
-      operationId: "checkTickets",
-      tag: "attendant lookups",
-      // The GET may carry a JSON body, read like any other.
-      description:
-        "Exactly one of `registration_number` or `zone` in the query string (both, or neither: 400 lookup-parameters). The interface's own example sends the same parameters as a JSON body on the GET (`curl -X GET ... -d '{\"zone\":\"1234\"}'`, the `CheckTicketsBody` schema); the box reads that too, but fetch and most HTTP clients cannot send a body on a GET, so the query string is the form to generate. Lists what is active now and what ended within the site's recent-hours window, newest first.",
-    },
-    "GET /api/v1/attendants/verdict": {
-      operationId: "getVerdict",
-      tag: "attendant lookups",
-      description:
-        "Beside check-tickets (which stays as the interface has it): the answer for one car where the attendant stands. `state` is one of `valid_here`, `grace` (a permit for this zone ended less than `--grace-minutes` ago; 0 turns it off), `over_time_limit` (the car was marked in this zone today, `POST /api/v1/attendants/observations`, and has stood there longer than the zone's time limit since; `observation` says when it was first seen and the limit), `valid_elsewhere` (`zones` lists where), `outside_hours` (a permit for this zone with weekly windows, none open now; `next_opening`) or `none`, in that order of precedence. `valid_until` is the end of the unbroken stretch of validity that holds now: a weekly window's end, joined with any permit that follows without a gap, not just a permit's end date. `permits` lists the tickets and permits behind it, each with its own state and fields (ticket status, lot, note, windows) for the handheld to word in its own language. `observation` is the car's mark in this zone today, under the limit or over it, whatever the state. Recorded like a lookup (`by: verdict`, query `PLATE@ZONE`).",
-      ok: {
-        200: {
-          description: "The verdict",
-          schema: "Verdict",
-          examples: verdictExamples,
-        },
+};
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const enforcementOperations = {
+  checkTickets: {
+    operationId: "checkTickets",
+    problems: [
+      "malformed-json",
+      "invalid-encoding",
+      "unsupported-media-type",
+      "lookup-parameters",
+      "bad-request",
+    ],
+    tag: "attendant lookups",
+    // The GET may carry a JSON body, read like any other.
+    description:
+      "Exactly one of `registration_number` or `zone` in the query string (both, or neither: 400 lookup-parameters). The interface's own example sends the same parameters as a JSON body on the GET (`curl -X GET ... -d '{\"zone\":\"1234\"}'`, the `CheckTicketsBody` schema); the box reads that too, but fetch and most HTTP clients cannot send a body on a GET, so the query string is the form to generate. Lists what is active now and what ended within the site's recent-hours window, newest first.",
+  },
+  getVerdict: {
+    operationId: "getVerdict",
+    tag: "attendant lookups",
+    description:
+      "Beside check-tickets (which stays as the interface has it): the answer for one car where the attendant stands. `state` is one of `valid_here`, `grace` (a permit for this zone ended less than `--grace-minutes` ago; 0 turns it off), `over_time_limit` (the car was marked in this zone today, `POST /api/v1/attendants/observations`, and has stood there longer than the zone's time limit since; `observation` says when it was first seen and the limit), `valid_elsewhere` (`zones` lists where), `outside_hours` (a permit for this zone with weekly windows, none open now; `next_opening`) or `none`, in that order of precedence. `valid_until` is the end of the unbroken stretch of validity that holds now: a weekly window's end, joined with any permit that follows without a gap, not just a permit's end date. `permits` lists the tickets and permits behind it, each with its own state and fields (ticket status, lot, note, windows) for the handheld to word in its own language. `observation` is the car's mark in this zone today, under the limit or over it, whatever the state. Recorded like a lookup (`by: verdict`, query `PLATE@ZONE`).",
+    ok: {
+      200: {
+        description: "The verdict",
+        schema: "Verdict",
+        examples: verdictExamples,
       },
-    },
-    "GET /api/v1/attendants/checks": {
-      operationId: "listPlateChecks",
-      tag: "attendant lookups",
-      description:
-        "The car's checks today (since midnight, site time) at this site, newest first, from the lookup records: each verdict with its zone and state, and each check-tickets by plate. What a handheld shows beside a verdict, so an attendant can tell a returning car from a new one. Any `permits:read` credential may read any plate's checks; each read is itself recorded as a lookup of the car (`by: checks`), so the audit shows who read a car's history, and it is never listed among the car's own checks.",
-      ok: { 200: { description: "Today's checks of the plate", schema: "PlateChecks" } },
-    },
-    "GET /api/v1/attendants/zones": {
-      operationId: "listKnownZones",
-      tag: "attendant lookups",
-      description:
-        "The zones a handheld offers in its zone field: every lot's zone (with the lots' names and map points, so the phone can order them by distance) and every zone with a ticket or permit that ended within the last 30 days or runs on. A zone that is none of these is likely a typo: the handheld asks before judging a car there.",
-      ok: { 200: { description: "The site's zones", schema: "KnownZones" } },
-    },
-    "GET /api/v1/tickets/zone/:zone/permits": {
-      operationId: "getZonePermits",
-      tag: "attendant lookups",
-      description:
-        "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, and the cars marked in the zone this day (their plates are among the zone's plates), with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list. One version is made per change of the zone (at most once a minute without one) and sent to every handheld from the same bytes; `taken_at` is when it was made. With `?since=ETAG` (the version the handheld holds) the answer is, while the box still knows that version, only the changes from it (`ZonePermitChanges`: the plates removed, and each plate added or changed with its whole part), which the handheld applies with the same code the box tests them with (`src/domain/permits/saved-list-changes.ts`); else the whole list.",
-      ok: {
-        200: {
-          description: "The zone's saved list, or the changes from the version named by `since`",
-          schema: "SavedListAnswer",
-          headers: ["ETag"],
-        },
-        304: NOT_MODIFIED,
-      },
-      headers: IF_NONE_MATCH,
-    },
-    "GET /api/v1/tickets/zone/:zone": {
-      operationId: "getZonePlates",
-      tag: "attendant lookups",
-      ok: {
-        200: { description: "Each plate once, sorted", schema: "ZonePlates", headers: ["ETag"] },
-        304: NOT_MODIFIED,
-      },
-      headers: IF_NONE_MATCH,
     },
   },
-};
+  listPlateChecks: {
+    operationId: "listPlateChecks",
+    problems: ["bad-request"],
+    tag: "attendant lookups",
+    description:
+      "The car's checks today (since midnight, site time) at this site, newest first, from the lookup records: each verdict with its zone and state, and each check-tickets by plate. What a handheld shows beside a verdict, so an attendant can tell a returning car from a new one. Any `permits:read` credential may read any plate's checks; each read is itself recorded as a lookup of the car (`by: checks`), so the audit shows who read a car's history, and it is never listed among the car's own checks.",
+    ok: { 200: { description: "Today's checks of the plate", schema: "PlateChecks" } },
+  },
+  listKnownZones: {
+    operationId: "listKnownZones",
+    tag: "attendant lookups",
+    description:
+      "The zones a handheld offers in its zone field: every lot's zone (with the lots' names and map points, so the phone can order them by distance) and every zone with a ticket or permit that ended within the last 30 days or runs on. A zone that is none of these is likely a typo: the handheld asks before judging a car there.",
+    ok: { 200: { description: "The site's zones", schema: "KnownZones" } },
+  },
+  getZonePermits: {
+    operationId: "getZonePermits",
+    tag: "attendant lookups",
+    description:
+      "What a handheld keeps to answer as the verdict does when the box does not answer: the zone's plates (a ticket or permit in the zone ended within the verdict's look-back, runs, or starts within a day) and each such plate's tickets and permits in every zone, and the cars marked in the zone this day (their plates are among the zone's plates), with the site's time zone, grace and recent hours. The handheld judges with the same function the box runs for `/api/v1/attendants/verdict`. Recorded like a zone list. One version is made per change of the zone (at most once a minute without one) and sent to every handheld from the same bytes; `taken_at` is when it was made. With `?since=ETAG` (the version the handheld holds) the answer is, while the box still knows that version, only the changes from it (`ZonePermitChanges`: the plates removed, and each plate added or changed with its whole part), which the handheld applies with the same code the box tests them with (`src/domain/permits/saved-list-changes.ts`); else the whole list.",
+    ok: {
+      200: {
+        description: "The zone's saved list, or the changes from the version named by `since`",
+        schema: "SavedListAnswer",
+        headers: ["ETag"],
+      },
+      304: NOT_MODIFIED,
+    },
+    headers: IF_NONE_MATCH,
+  },
+  getZonePlates: {
+    operationId: "getZonePlates",
+    tag: "attendant lookups",
+    ok: {
+      200: { description: "Each plate once, sorted", schema: "ZonePlates", headers: ["ETag"] },
+      304: NOT_MODIFIED,
+    },
+    headers: IF_NONE_MATCH,
+  },
+} satisfies Record<string, OperationContract>;

@@ -2,18 +2,17 @@ import { Elysia } from "elysia";
 import type { AppModule } from "../../platform/module.ts";
 import { enforcementContract } from "./contract.ts";
 import type { EnforcementDeps } from "./deps.ts";
-import { feedContract } from "./feed-contract.ts";
 import { zoneFeedRoutes } from "./feed-routes.ts";
 import { LookupRecorder } from "./lookup-recorder.ts";
 import { type EnforcementContext, lookupServices } from "./module-context.ts";
 import { attendantNoticeContract } from "./notices/contract.ts";
-import { noticeRawBodies, noticeRoutes } from "./notices/routes.ts";
+import { noticeRoutes } from "./notices/routes.ts";
 import { observationContract } from "./observations/contract.ts";
 import { observationRoutes } from "./observations/routes.ts";
 import { offlineCheckContract } from "./offline-checks/contract.ts";
 import { offlineCheckRoutes } from "./offline-checks/routes.ts";
 import type { ReadModel } from "./read-model/read-model.ts";
-import { enforcementDirect, enforcementRoutes } from "./routes.ts";
+import { enforcementRoutes } from "./routes.ts";
 import { Enforcement } from "./service.ts";
 
 export type { EnforcementDeps } from "./deps.ts";
@@ -41,15 +40,7 @@ export function enforcementModule(deps: EnforcementDeps): EnforcementModule {
       .use(noticeRoutes(ctx))
       .use(observationRoutes(ctx))
       .use(offlineCheckRoutes(ctx)),
-    contracts: [
-      enforcementContract,
-      feedContract,
-      attendantNoticeContract,
-      observationContract,
-      offlineCheckContract,
-    ],
-    rawBodies: noticeRawBodies,
-    direct: enforcementDirect(enforcement),
+    contracts: [enforcementContract, attendantNoticeContract, observationContract, offlineCheckContract],
     lookupRecorder: ctx.lookupRecorder,
     readModel: ctx.readModel,
     start: (hold) => {

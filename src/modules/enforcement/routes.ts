@@ -3,10 +3,12 @@ import { credentialLabel } from "../../domain/credentials.ts";
 import { ZONE_MAX } from "../../domain/zones.ts";
 import { authPlugin } from "../../platform/http/auth.ts";
 import { ETAGGED_JSON, etagHeaders, withEtag } from "../../platform/http/conditional.ts";
-import { type DirectRoute, directRoute } from "../../platform/http/direct.ts";
+import { directAnswer } from "../../platform/http/direct.ts";
 import { readJsonBody } from "../../platform/http/request-body.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
 import { bodyResponse } from "../../platform/http/shared-body.ts";
 import { pathNumber } from "../../platform/http/validation.ts";
+import { enforcementOperations } from "./contract.ts";
 import { checksTarget, lookupTarget, verdictTarget } from "./lookup-params.ts";
 import {
   ChecksParams,
@@ -28,40 +30,10 @@ const CHECK_TICKETS = "/api/v1/attendants/check-tickets";
 const ZONE_LIST = "/api/v1/tickets/zone/:zone";
 const PERMITS_READ = { scope: "permits:read" } as const;
 
-/**
- * check-tickets in the plain case (a valid token, the target in a plain query string), answered
- * by the front end itself: the same target, the same answer and lookup record as the route below.
- */
-export function enforcementDirect(enforcement: Enforcement): DirectRoute[] {
-  return [
-    directRoute({
-      path: CHECK_TICKETS,
-      query: { names: ["registration_number", "zone"], schema: LookupParams },
-      auth: PERMITS_READ,
-      read: (query) => lookupTarget(query, undefined),
-      answer: (target, credential) => ({
-        contentType: JSON_HEADERS["content-type"],
-        body: enforcement.checkTickets(target, credentialLabel(credential!)).body,
-      }),
-    }),
-    // A conditional GET (the handheld's poll with its ETag) is the app's: its 304 has no body.
-    directRoute({
-      path: ZONE_LIST,
-      params: ZoneParams,
-      auth: PERMITS_READ,
-      unless: ["if-none-match"],
-      read: (_query, _body, params) => pathNumber(params.zone!, "zone", 0, ZONE_MAX),
-      answer: (zone, credential) => {
-        const { body, etag } = enforcement.zoneList(zone, credentialLabel(credential!));
-        return { contentType: ETAGGED_JSON, body, headers: etagHeaders(etag) };
-      },
-    }),
-  ];
-}
-
 /** What attendants' handhelds ask: check-tickets and the zone list (scope permits:read, Bearer only). */
 export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcement) {
   return new Elysia({ name: "enforcement" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .get(
       CHECK_TICKETS,
@@ -72,8 +44,18 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
         return bodyResponse(body, JSON_HEADERS);
       },
       {
+        operation: enforcementOperations.checkTickets,
         auth: PERMITS_READ,
         query: LookupParams,
+        // The plain case (a valid token, the target in a plain query string) is answered by the
+        // front end itself: the same target, the same answer and lookup record as the handler.
+        direct: directAnswer({
+          read: (query) => lookupTarget(query, undefined),
+          answer: (target, credential) => ({
+            contentType: JSON_HEADERS["content-type"],
+            body: enforcement.checkTickets(target, credentialLabel(credential!)).body,
+          }),
+        }),
         response: { 200: ExtendedInformationList },
         detail: {
           summary: "Permits for a registration number or a zone: active now, or ended recently; newest first",
@@ -90,6 +72,7 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
         return enforcement.verdict(plateNorm, zone, credentialLabel(credential));
       },
       {
+        operation: enforcementOperations.getVerdict,
         auth: { scope: "permits:read" },
         query: VerdictParams,
         response: { 200: Verdict },
@@ -103,6 +86,7 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
       "/api/v1/attendants/checks",
       ({ query, credential }) => enforcement.checksToday(checksTarget(query), credentialLabel(credential)),
       {
+        operation: enforcementOperations.listPlateChecks,
         auth: { scope: "permits:read" },
         query: ChecksParams,
         response: { 200: PlateChecks },
@@ -115,6 +99,7 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
       },
     )
     .get("/api/v1/attendants/zones", () => enforcement.knownZones(), {
+      operation: enforcementOperations.listKnownZones,
       auth: { scope: "permits:read" },
       response: { 200: KnownZones },
       detail: {
@@ -130,6 +115,7 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
         return withEtag(request, etag, body);
       },
       {
+        operation: enforcementOperations.getZonePermits,
         auth: { scope: "permits:read" },
         params: ZoneParams,
         query: SavedListParams,
@@ -147,8 +133,18 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
         return withEtag(request, etag, body);
       },
       {
-        auth: { scope: "permits:read" },
+        operation: enforcementOperations.getZonePlates,
+        auth: PERMITS_READ,
         params: ZoneParams,
+        // A conditional GET (the handheld's poll with its ETag) is the app's: its 304 has no body.
+        direct: directAnswer({
+          unless: ["if-none-match"],
+          read: (_query, _body, params) => pathNumber(params.zone!, "zone", 0, ZONE_MAX),
+          answer: (zone, credential) => {
+            const { body, etag } = enforcement.zoneList(zone, credentialLabel(credential!));
+            return { contentType: ETAGGED_JSON, body, headers: etagHeaders(etag) };
+          },
+        }),
         detail: {
           summary: "Registration numbers with an active permit in the zone (ETag, If-None-Match → 304)",
           tags: ["permits"],

@@ -1,4 +1,4 @@
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { type EventType, TicketEventBodies, TicketEventBody } from "./model.ts";
 
 /** The interface's own intake examples, one per eventType. */
@@ -58,21 +58,30 @@ export const intakeContract: ApiContract = {
     ),
     TicketEvent: { schema: TicketEventBody },
   },
-  operations: {
-    "POST /api/v1/actions/tickets": {
-      operationId: "postTicketEvent",
-      tag: "ticket intake",
-      ok: {
-        200: {
-          description: "Stored (or a retry of an event already stored): always []",
-          schema: { type: "array", items: {}, maxItems: 0, examples: [[]] },
-        },
-      },
-      description: [
-        "The body is one of six shapes told apart by `eventType`. The event is stored, raw body included, in the same transaction that changes the ticket, and `[]` is sent only after that commit: a 200 is on disk.",
-        "TicketCreated: creates the ticket; the same content again is a retry (200, no change); other content is 409 ticket-exists. TicketUpdated and TicketStopped replace zone, lot, start, end, plate and cost (TicketStopped also marks it stopped); unknown ticket: 404 ticket-not-found; canceled ticket: 409 ticket-canceled. TicketMoved: fromLicenseNumber must match the ticket's plate (normalized), else 409 plate-mismatch; a move already applied is a retry. TicketCanceled: marks it canceled (kept in history, gone from every lookup); again: 200. CreateOrUpdate: creates or replaces; canceled: 409.",
-        "Required fields and nullability follow each event's table; a null where none is allowed is a 400 naming the field's JSON pointer. zoneCode and parkingLotId may be strings of digits, ticketId a number. Dates need an offset or Z; without one they are site time. Unknown fields are ignored and kept in the stored raw body.",
-      ].join("\n\n"),
-    },
-  },
 };
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const intakeOperations = {
+  postTicketEvent: {
+    operationId: "postTicketEvent",
+    problems: [
+      "ticket-not-found",
+      "ticket-exists",
+      "plate-mismatch",
+      "ticket-canceled",
+      "ticket-event-limit",
+    ],
+    tag: "ticket intake",
+    ok: {
+      200: {
+        description: "Stored (or a retry of an event already stored): always []",
+        schema: { type: "array", items: {}, maxItems: 0, examples: [[]] },
+      },
+    },
+    description: [
+      "The body is one of six shapes told apart by `eventType`. The event is stored, raw body included, in the same transaction that changes the ticket, and `[]` is sent only after that commit: a 200 is on disk.",
+      "TicketCreated: creates the ticket; the same content again is a retry (200, no change); other content is 409 ticket-exists. TicketUpdated and TicketStopped replace zone, lot, start, end, plate and cost (TicketStopped also marks it stopped); unknown ticket: 404 ticket-not-found; canceled ticket: 409 ticket-canceled. TicketMoved: fromLicenseNumber must match the ticket's plate (normalized), else 409 plate-mismatch; a move already applied is a retry. TicketCanceled: marks it canceled (kept in history, gone from every lookup); again: 200. CreateOrUpdate: creates or replaces; canceled: 409.",
+      "Required fields and nullability follow each event's table; a null where none is allowed is a 400 naming the field's JSON pointer. zoneCode and parkingLotId may be strings of digits, ticketId a number. Dates need an offset or Z; without one they are site time. Unknown fields are ignored and kept in the stored raw body.",
+    ].join("\n\n"),
+  },
+} satisfies Record<string, OperationContract>;

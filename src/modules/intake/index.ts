@@ -1,7 +1,7 @@
 import type { AppModule } from "../../platform/module.ts";
 import { intakeContract } from "./contract.ts";
 import type { IntakeDeps } from "./deps.ts";
-import { intakeDirect, intakeRoutes } from "./routes.ts";
+import { intakeRoutes } from "./routes.ts";
 import { TicketIntake } from "./service.ts";
 
 export type { IntakeDeps } from "./deps.ts";
@@ -13,6 +13,5 @@ export function intakeModule(deps: IntakeDeps): AppModule {
     name: "intake",
     routes: intakeRoutes(deps, intake),
     contracts: [intakeContract],
-    direct: intakeDirect(intake),
   };
 }

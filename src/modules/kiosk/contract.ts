@@ -1,4 +1,4 @@
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { BoardView } from "./model.ts";
 
 const board = {
@@ -13,22 +13,25 @@ const board = {
 /** What the OpenAPI document says of the kiosk board (api-contract.ts). */
 export const kioskContract: ApiContract = {
   named: { Board: { schema: BoardView, example: board } },
-  operations: {
-    "GET /api/v1/board": {
-      operationId: "getBoard",
-      tag: "parking lots",
-      ok: { 200: { description: "The board's figures now", schema: "Board" } },
-    },
-    "GET /api/v1/board/events": {
-      operationId: "streamBoard",
-      tag: "parking lots",
-      ok: {
-        200: {
-          description: "An event stream: `event: board` with the Board as data",
-          contentType: "text/event-stream",
-          schema: { type: "string" },
-        },
+};
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const kioskOperations = {
+  getBoard: {
+    operationId: "getBoard",
+    tag: "parking lots",
+    ok: { 200: { description: "The board's figures now", schema: "Board" } },
+  },
+  streamBoard: {
+    operationId: "streamBoard",
+    problems: ["too-many-boards"],
+    tag: "parking lots",
+    ok: {
+      200: {
+        description: "An event stream: `event: board` with the Board as data",
+        contentType: "text/event-stream",
+        schema: { type: "string" },
       },
     },
   },
-};
+} satisfies Record<string, OperationContract>;

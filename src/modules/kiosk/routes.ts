@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { addressBucket, rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
 import { boardLotIds, boardNow, siteOf } from "./board.ts";
+import { kioskOperations } from "./contract.ts";
 import type { KioskDeps } from "./deps.ts";
 import { BoardFeed, boardJson } from "./feed.ts";
 import { BoardQuery } from "./model.ts";
@@ -14,6 +16,7 @@ export function kioskRoutes(ctx: KioskDeps) {
   const site = siteOf(ctx);
   const feed = new BoardFeed(ctx, site);
   return new Elysia({ name: "kiosk" })
+    .use(routeDeclaration)
     .use(rateLimitOption)
     .get(
       "/api/v1/board",
@@ -22,6 +25,7 @@ export function kioskRoutes(ctx: KioskDeps) {
           headers: { "content-type": "application/json", "cache-control": "no-store" },
         }),
       {
+        operation: kioskOperations.getBoard,
         rateLimit: "address",
         query: BoardQuery,
         detail: {
@@ -37,6 +41,7 @@ export function kioskRoutes(ctx: KioskDeps) {
         return feed.stream(boardLotIds(query.lots), addressBucket(client));
       },
       {
+        operation: kioskOperations.streamBoard,
         rateLimit: "address",
         query: BoardQuery,
         detail: {

@@ -1,5 +1,5 @@
 import { PROBLEMS, problemTypeUri } from "../../domain/problems.ts";
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { HealthStatus, ProblemSchema } from "./model.ts";
 
 /** Sections of the reference, in the order a terminal vendor reads them. */
@@ -47,11 +47,13 @@ export const operationsContract: ApiContract = {
     },
     HealthStatus: { schema: HealthStatus },
   },
-  operations: {
-    "GET /healthz": { operationId: "getHealth", tag: "operations", noStore: true },
-    "GET /readyz": { operationId: "getReadiness", tag: "operations" },
-    "GET /metrics": { operationId: "getMetrics", tag: "operations" },
-    "GET /openapi.json": { operationId: "getOpenApiDocument", tag: "operations", noStore: true },
-    "GET /docs": { operationId: "getReferencePage", tag: "operations", noStore: true },
-  },
 };
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const operationsOperations = {
+  getHealth: { operationId: "getHealth", tag: "operations", noStore: true },
+  getReadiness: { operationId: "getReadiness", tag: "operations" },
+  getMetrics: { operationId: "getMetrics", tag: "operations" },
+  getOpenApiDocument: { operationId: "getOpenApiDocument", tag: "operations", noStore: true },
+  getReferencePage: { operationId: "getReferencePage", tag: "operations", noStore: true },
+} satisfies Record<string, OperationContract>;

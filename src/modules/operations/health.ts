@@ -1,10 +1,12 @@
 import { Elysia, type Static } from "elysia";
 import { mbOf, roomForRecords } from "../../domain/disk-room.ts";
 import { formatMicros } from "../../domain/time/zoned.ts";
-import { type DirectRoute, directRoute, jsonValueAnswer } from "../../platform/http/direct.ts";
+import { directAnswer, jsonValueAnswer } from "../../platform/http/direct.ts";
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
 import { type ConditionId, type ReportedProblem, reported } from "./conditions.ts";
+import { operationsOperations } from "./contract.ts";
 import type { OfficeLinkState, OperationsDeps } from "./deps.ts";
 import type { DiskWatch, RoomReading } from "./disk-watch.ts";
 import { HealthStatus, ReadyStatus } from "./model.ts";
@@ -62,13 +64,8 @@ export function syncReadiness(ctx: Pick<OperationsDeps, "officeLink">) {
 
 const HEALTHY = { status: "ok" } as const satisfies Static<typeof HealthStatus>;
 
-/** /healthz, answered by the front end itself: the framework's answer to the route below. */
+/** /healthz as the front end answers it itself: the framework's answer to the route below. */
 const HEALTHY_ANSWER = jsonValueAnswer(HEALTHY);
-export const healthDirect: DirectRoute = directRoute({
-  path: "/healthz",
-  read: () => undefined,
-  answer: () => HEALTHY_ANSWER,
-});
 
 /** What /readyz lists of the disk: near the reserve kept for ticket events, or at it. */
 export function diskProblems(r: RoomReading | null): ReportedProblem[] {
@@ -79,8 +76,11 @@ export function diskProblems(r: RoomReading | null): ReportedProblem[] {
 
 export function healthRoutes(ctx: OperationsDeps, watch: DiskWatch) {
   return new Elysia({ name: "health" })
+    .use(routeDeclaration)
     .use(rateLimitOption)
     .get("/healthz", () => HEALTHY, {
+      operation: operationsOperations.getHealth,
+      direct: directAnswer({ read: () => undefined, answer: () => HEALTHY_ANSWER }),
       response: HealthStatus,
       detail: { summary: "The process is up", tags: ["operations"] },
     })
@@ -114,6 +114,7 @@ export function healthRoutes(ctx: OperationsDeps, watch: DiskWatch) {
         };
       },
       {
+        operation: operationsOperations.getReadiness,
         rateLimit: "address",
         response: ReadyStatus,
         detail: {

@@ -5,7 +5,7 @@ import type { AppModule } from "../../platform/module.ts";
 import { isStoreUnavailable } from "../../platform/store/connection.ts";
 import type { OperationsDeps } from "./deps.ts";
 import { DiskWatch } from "./disk-watch.ts";
-import { healthDirect, healthRoutes } from "./health.ts";
+import { healthRoutes } from "./health.ts";
 import { scheduleRetention } from "./retention.ts";
 import { operationsRoutes } from "./routes.ts";
 import { statusContract } from "./status-contract.ts";
@@ -38,7 +38,6 @@ export function operationsModule(deps: OperationsDeps): AppModule {
       .use(statusRoutes(deps))
       .use(operationsRoutes(deps, deps.routesOf, deps.contracts)),
     contracts: [statusContract],
-    direct: [healthDirect],
     start(hold) {
       const { store, now, metrics } = deps;
       const retentionDays = deps.config.retentionDays;

@@ -2,7 +2,7 @@
  * The responses of one OpenAPI operation: success bodies with examples, and a problem+json
  * answer per error status naming the problem types it carries.
  */
-import { PROBLEMS, type ProblemEntry, type RouteClass } from "../../domain/problems.ts";
+import { PROBLEMS, type ProblemEntry, type ProblemType, type RouteClass } from "../../domain/problems.ts";
 import { HEADERS, type Success } from "../../platform/http/api-contract.ts";
 import { type Components, isSchema, type Json, toJsonSchema } from "./json-schema.ts";
 
@@ -55,14 +55,15 @@ function classesOf(f: RouteFacts): Set<RouteClass> {
 }
 
 /**
- * The problem types an operation (`"METHOD /path/:param"`) can answer, by status: every entry of
- * the one table that names the operation or a class of routes it belongs to, in the table's order.
+ * The problem types a route can answer, by status: every entry of the one table that the route
+ * declares (its operation's `problems`) or that names a class of routes it belongs to, in the
+ * table's order.
  */
-export function kindsFor(operation: string, facts: RouteFacts): Map<string, Set<string>> {
+export function kindsFor(declared: readonly ProblemType[], facts: RouteFacts): Map<string, Set<string>> {
   const classes = classesOf(facts);
   const kinds = new Map<string, Set<string>>();
-  for (const [type, entry] of Object.entries(PROBLEMS) as [string, ProblemEntry][]) {
-    if (!entry.routes.some((r) => r === operation || classes.has(r as RouteClass))) continue;
+  for (const [type, entry] of Object.entries(PROBLEMS) as [ProblemType, ProblemEntry][]) {
+    if (!declared.includes(type) && !entry.classes.some((r) => classes.has(r))) continue;
     const set = kinds.get(String(entry.status)) ?? new Set();
     set.add(type);
     kinds.set(String(entry.status), set);

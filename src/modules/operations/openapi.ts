@@ -5,6 +5,7 @@
  * add or override any operation field (a oneOf body, extra responses, a description).
  */
 import { type ApiContract, mergeContracts } from "../../platform/http/api-contract.ts";
+import { declarationOf, isDeclarationMark, type ListedRoute } from "../../platform/http/route-declaration.ts";
 import { TAGS } from "./contract.ts";
 import { Components, isSchema, type Json, toJsonSchema } from "./json-schema.ts";
 import {
@@ -16,11 +17,7 @@ import {
   successResponse,
 } from "./openapi-responses.ts";
 
-export interface RouteInfo {
-  method: string;
-  path: string;
-  hooks?: unknown;
-}
+export type RouteInfo = ListedRoute;
 
 const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
@@ -234,8 +231,8 @@ function buildOperation(
   const detail = (isSchema(hooks.detail) ? hooks.detail : {}) as Json;
   if (detail.hide === true) return null;
   const { path, params } = openApiPath(route.path);
-  const operation = `${route.method.toUpperCase()} ${route.path}`;
-  const contract = all.operations[operation];
+  const declared = declarationOf(route);
+  const contract = declared.operation;
 
   const op: Json = { operationId: contract?.operationId ?? operationId(method, path) };
   if (typeof detail.summary === "string") op.summary = detail.summary;
@@ -289,7 +286,7 @@ function buildOperation(
   if (!Object.keys(responses).some((s) => s < "400")) responses["200"] = { description: "Success" };
   const hasInput = isSchema(hooks.query) || isSchema(hooks.params) || params.length > 0;
   const limited = typeof detail["x-rate-limit"] === "string";
-  const kinds = kindsFor(operation, {
+  const kinds = kindsFor(declared.problems, {
     method,
     hasInput: !!op.requestBody || hasInput,
     security,
@@ -306,7 +303,10 @@ function buildOperation(
     if (Number(status) >= 400 && !responses[status]) responses[status] = problemResponse(status, [], path);
 
   for (const [k, v] of Object.entries(detail)) {
-    if (["hide", "x-scope", "responses", "description", "requestBody", "summary", "tags"].includes(k))
+    if (
+      ["hide", "x-scope", "responses", "description", "requestBody", "summary", "tags"].includes(k) ||
+      isDeclarationMark(k)
+    )
       continue;
     op[k] = v;
   }

@@ -4,9 +4,10 @@ import type { ApiContract } from "../../platform/http/api-contract.ts";
 import { authenticate } from "../../platform/http/auth.ts";
 import { trimOws } from "../../platform/http/http1.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
 import { bodyResponse, type KeptBody, keptBody } from "../../platform/http/shared-body.ts";
 import { VERSION } from "../../version.ts";
-import { operationsContract } from "./contract.ts";
+import { operationsContract, operationsOperations } from "./contract.ts";
 import type { OperationsDeps } from "./deps.ts";
 import { renderDocsPage } from "./docs-page.ts";
 import { buildOpenApi, type RouteInfo } from "./openapi.ts";
@@ -54,11 +55,13 @@ export function operationsRoutes(
   };
 
   return new Elysia({ name: "operations" })
+    .use(routeDeclaration)
     .use(rateLimitOption)
     .get(
       "/openapi.json",
       () => bodyResponse(documents().json, { "content-type": "application/json;charset=utf-8" }),
       {
+        operation: operationsOperations.getOpenApiDocument,
         rateLimit: "address",
         detail: {
           summary: "This API as an OpenAPI 3.1 document",
@@ -86,6 +89,7 @@ export function operationsRoutes(
           "referrer-policy": "no-referrer",
         }),
       {
+        operation: operationsOperations.getReferencePage,
         rateLimit: "address",
         detail: {
           summary: "Readable API reference (rendered here; loads nothing from elsewhere)",
@@ -115,6 +119,7 @@ export function operationsRoutes(
         });
       },
       {
+        operation: operationsOperations.getMetrics,
         detail: {
           summary: "Prometheus metrics",
           description: "Bearer token with scope `admin`, or the token given to `serve --metrics-token`.",

@@ -1,4 +1,4 @@
-import type { ApiContract } from "../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../platform/http/api-contract.ts";
 import { Status } from "./model.ts";
 
 /** What the OpenAPI document says of /api/v1/status (api-contract.ts). */
@@ -39,5 +39,9 @@ export const statusContract: ApiContract = {
       },
     },
   },
-  operations: { "GET /api/v1/status": { operationId: "getStatus", tag: "operations" } },
 };
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const statusOperations = {
+  getStatus: { operationId: "getStatus", tag: "operations" },
+} satisfies Record<string, OperationContract>;

@@ -7,7 +7,12 @@ import {
   ParkingLotOpen,
   VariableFee,
 } from "../../domain/lots/schema.ts";
-import { type ApiContract, IF_NONE_MATCH, NOT_MODIFIED } from "../../platform/http/api-contract.ts";
+import {
+  type ApiContract,
+  IF_NONE_MATCH,
+  NOT_MODIFIED,
+  type OperationContract,
+} from "../../platform/http/api-contract.ts";
 import { Quote, QuoteLine } from "./model.ts";
 
 const QUOTE = {
@@ -54,32 +59,36 @@ export const publicContract: ApiContract = {
     Quote: { schema: Quote.properties.data, example: QUOTE },
     QuoteEnvelope: { schema: Quote },
   },
-  operations: {
-    "GET /api/v1/parkings": {
-      operationId: "listParkingLots",
-      tag: "parking lots",
-      ok: {
-        200: {
-          description: "Every lot (or only active/inactive ones)",
-          schema: "ParkingLotList",
-          headers: ["ETag"],
-        },
-        304: NOT_MODIFIED,
-      },
-      headers: IF_NONE_MATCH,
-    },
-    "GET /api/v1/parkings/:id": {
-      operationId: "getParkingLot",
-      tag: "parking lots",
-      ok: {
-        200: { description: "The lot", schema: "ParkingLotEnvelope", headers: ["ETag"] },
-        304: NOT_MODIFIED,
-      },
-      headers: IF_NONE_MATCH,
-    },
-    "GET /api/v1/parkings/:id/quote": {
-      operationId: "quoteParkingLot",
-      tag: "parking lots",
-    },
-  },
 };
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const publicOperations = {
+  listParkingLots: {
+    operationId: "listParkingLots",
+    tag: "parking lots",
+    ok: {
+      200: {
+        description: "Every lot (or only active/inactive ones)",
+        schema: "ParkingLotList",
+        headers: ["ETag"],
+      },
+      304: NOT_MODIFIED,
+    },
+    headers: IF_NONE_MATCH,
+  },
+  getParkingLot: {
+    operationId: "getParkingLot",
+    problems: ["lot-not-found"],
+    tag: "parking lots",
+    ok: {
+      200: { description: "The lot", schema: "ParkingLotEnvelope", headers: ["ETag"] },
+      304: NOT_MODIFIED,
+    },
+    headers: IF_NONE_MATCH,
+  },
+  quoteParkingLot: {
+    operationId: "quoteParkingLot",
+    problems: ["lot-not-found"],
+    tag: "parking lots",
+  },
+} satisfies Record<string, OperationContract>;

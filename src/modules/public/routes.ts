@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import { holidayCalendar } from "../../domain/tariff/holidays.ts";
 import { type Rendered, withEtag } from "../../platform/http/conditional.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
+import { publicOperations } from "./contract.ts";
 import type { PublicDeps } from "./deps.ts";
 import { LotReads } from "./lot-reads.ts";
 import { ListQuery, LotId, Quote, QuoteQuery } from "./model.ts";
@@ -19,8 +21,10 @@ export function publicLotRoutes(deps: PublicDeps) {
   const lots = new LotReads(deps.store);
   const site = { timezone: deps.config.timezone, isHoliday: holidayCalendar(deps.config.holidays) };
   return new Elysia({ name: "public-lots" })
+    .use(routeDeclaration)
     .use(rateLimitOption)
     .get("/api/v1/parkings", ({ request, query }) => send(request, lots.list(query.active)), {
+      operation: publicOperations.listParkingLots,
       rateLimit: "address",
       query: ListQuery,
       detail: {
@@ -29,6 +33,7 @@ export function publicLotRoutes(deps: PublicDeps) {
       },
     })
     .get("/api/v1/parkings/:id", ({ request, params }) => send(request, lots.one(params.id)), {
+      operation: publicOperations.getParkingLot,
       rateLimit: "address",
       params: LotId,
       detail: { summary: "One parking lot", tags: TAGS },
@@ -42,6 +47,7 @@ export function publicLotRoutes(deps: PublicDeps) {
         };
       },
       {
+        operation: publicOperations.quoteParkingLot,
         rateLimit: "address",
         params: LotId,
         query: QuoteQuery,

@@ -4,7 +4,6 @@ import {
   NOT_MODIFIED,
   type OperationContract,
 } from "../../platform/http/api-contract.ts";
-import { CA_CERTIFICATE_PATH, CA_PROFILE_PATH } from "./handheld-setup-routes.ts";
 import {
   HandheldSetupEnvelope,
   NewSignInCode,
@@ -12,7 +11,6 @@ import {
   SignIn,
   SignInCodeEnvelope,
 } from "./model.ts";
-import { FILES } from "./static-routes.ts";
 
 /** Each file's operation, named for what it serves. */
 const FILE_OPERATIONS: Record<string, string> = {
@@ -27,36 +25,34 @@ const FILE_OPERATIONS: Record<string, string> = {
   "/board.css": "getBoardStyles",
 };
 
-const files: Record<string, OperationContract> = Object.fromEntries(
-  FILES.map((f) => [
-    `GET ${f.path}`,
-    {
-      operationId:
-        FILE_OPERATIONS[f.path] ??
-        `getFile${f.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
-      tag: "web app",
-      noStore: true,
-      ok: {
-        200: {
-          description: f.path === "/" ? "The page" : "The file",
-          // The manifest is a JSON object (a browser reads its fields); the rest are text.
-          schema:
-            f.path === "/manifest.webmanifest"
-              ? {
-                  type: "object",
-                  properties: { name: { type: "string" }, start_url: { type: "string" } },
-                  required: ["name", "start_url"],
-                }
-              : { type: "string" },
-          contentType: f.type.split(";")[0]!,
-          headers: ["ETag"],
-        },
-        304: NOT_MODIFIED,
+/** A file's words for the document (its route's `operation` option, static-routes.ts). */
+export function fileOperation(f: { path: string; type: string }): OperationContract {
+  return {
+    operationId:
+      FILE_OPERATIONS[f.path] ??
+      `getFile${f.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
+    tag: "web app",
+    noStore: true,
+    ok: {
+      200: {
+        description: f.path === "/" ? "The page" : "The file",
+        // The manifest is a JSON object (a browser reads its fields); the rest are text.
+        schema:
+          f.path === "/manifest.webmanifest"
+            ? {
+                type: "object",
+                properties: { name: { type: "string" }, start_url: { type: "string" } },
+                required: ["name", "start_url"],
+              }
+            : { type: "string" },
+        contentType: f.type.split(";")[0]!,
+        headers: ["ETag"],
       },
-      headers: IF_NONE_MATCH,
+      304: NOT_MODIFIED,
     },
-  ]),
-);
+    headers: IF_NONE_MATCH,
+  };
+}
 
 /** What the OpenAPI document says of the web app's files and browser sessions (api-contract.ts). */
 export const webContract: ApiContract = {
@@ -101,55 +97,61 @@ export const webContract: ApiContract = {
       },
     },
   },
-  operations: {
-    ...files,
-    "POST /api/v1/session": {
-      operationId: "signIn",
-      tag: "web app",
-      description:
-        "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after 10 failures, or an address after 30 failures across user names (counted with Basic on the API), are refused (429, with Retry-After) until the lockout ends; a locked address is still served a name and password verified before. A password that would wait behind 8 others for its check is refused at once (503 password-checks-busy, Retry-After: 1). Each credential holds at most 50 sessions: past that its own least recently used ends.",
-    },
-    "POST /api/v1/session/codes": {
-      operationId: "createSignInCode",
-      tag: "web app",
-    },
-    "GET /api/v1/handheld-setup": { operationId: "getHandheldSetup", tag: "web app", noStore: true },
-    [`GET ${CA_CERTIFICATE_PATH}`]: {
-      operationId: "getHandheldCaCertificate",
-      tag: "web app",
-      noStore: true,
-      ok: {
-        200: {
-          description: "The local CA's certificate, DER-encoded",
-          schema: { type: "string", format: "binary" },
-          contentType: "application/x-x509-ca-cert",
-        },
+};
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const webOperations = {
+  signIn: {
+    operationId: "signIn",
+    problems: ["unauthorized", "too-many-requests", "cross-origin", "password-checks-busy"],
+    tag: "web app",
+    description:
+      "Takes `Content-Type: application/json` only, and refuses (403) a request whose `Origin` or `Sec-Fetch-Site` says it comes from another site, port or scheme. A valid token is never refused for earlier failures from the address; a user name and address locked after 10 failures, or an address after 30 failures across user names (counted with Basic on the API), are refused (429, with Retry-After) until the lockout ends; a locked address is still served a name and password verified before. A password that would wait behind 8 others for its check is refused at once (503 password-checks-busy, Retry-After: 1). Each credential holds at most 50 sessions: past that its own least recently used ends.",
+  },
+  createSignInCode: {
+    operationId: "createSignInCode",
+    problems: ["credential-not-found"],
+    tag: "web app",
+  },
+  getHandheldSetup: { operationId: "getHandheldSetup", tag: "web app", noStore: true },
+  getHandheldCaCertificate: {
+    operationId: "getHandheldCaCertificate",
+    problems: ["no-local-ca"],
+    tag: "web app",
+    noStore: true,
+    ok: {
+      200: {
+        description: "The local CA's certificate, DER-encoded",
+        schema: { type: "string", format: "binary" },
+        contentType: "application/x-x509-ca-cert",
       },
-    },
-    [`GET ${CA_PROFILE_PATH}`]: {
-      operationId: "getHandheldCaProfile",
-      tag: "web app",
-      noStore: true,
-      ok: {
-        200: {
-          description: "An unsigned configuration profile with the local CA as its one root certificate",
-          schema: { type: "string" },
-          contentType: "application/x-apple-aspen-config",
-        },
-      },
-    },
-    "GET /api/v1/session": { operationId: "getSession", tag: "web app" },
-    "DELETE /api/v1/session": {
-      operationId: "signOut",
-      tag: "web app",
-      ok: { 204: { description: "Signed out (also when there was no session)" } },
-      headers: [
-        {
-          name: "X-CSRF-Token",
-          description:
-            "The session's csrf value; not needed when the browser says the request comes from the app's own page",
-        },
-      ],
     },
   },
-};
+  getHandheldCaProfile: {
+    operationId: "getHandheldCaProfile",
+    problems: ["no-local-ca"],
+    tag: "web app",
+    noStore: true,
+    ok: {
+      200: {
+        description: "An unsigned configuration profile with the local CA as its one root certificate",
+        schema: { type: "string" },
+        contentType: "application/x-apple-aspen-config",
+      },
+    },
+  },
+  getSession: { operationId: "getSession", problems: ["unauthorized"], tag: "web app" },
+  signOut: {
+    operationId: "signOut",
+    problems: ["csrf"],
+    tag: "web app",
+    ok: { 204: { description: "Signed out (also when there was no session)" } },
+    headers: [
+      {
+        name: "X-CSRF-Token",
+        description:
+          "The session's csrf value; not needed when the browser says the request comes from the app's own page",
+      },
+    ],
+  },
+} satisfies Record<string, OperationContract>;

@@ -2,7 +2,9 @@ import { X509Certificate } from "node:crypto";
 import { Elysia } from "elysia";
 import { refuse } from "../../domain/errors.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
 import { derOfPem } from "../../platform/http/x509.ts";
+import { webOperations } from "./contract.ts";
 import type { WebContext } from "./deps.ts";
 import { caProfile } from "./handheld-trust.ts";
 import { HandheldSetupEnvelope } from "./model.ts";
@@ -30,6 +32,7 @@ function localCa(ctx: WebContext): { pem: string; fingerprint: string } {
 export function handheldSetupRoutes(ctx: WebContext) {
   const downloads = { "cache-control": "no-cache", "x-content-type-options": "nosniff" };
   return new Elysia({ name: "web-handheld-setup" })
+    .use(routeDeclaration)
     .use(rateLimitOption)
     .get(
       "/api/v1/handheld-setup",
@@ -61,6 +64,7 @@ export function handheldSetupRoutes(ctx: WebContext) {
         } as const;
       },
       {
+        operation: webOperations.getHandheldSetup,
         rateLimit: "address",
         response: { 200: HandheldSetupEnvelope },
         detail: {
@@ -83,6 +87,7 @@ export function handheldSetupRoutes(ctx: WebContext) {
           },
         }),
       {
+        operation: webOperations.getHandheldCaCertificate,
         rateLimit: "address",
         detail: {
           summary:
@@ -105,6 +110,7 @@ export function handheldSetupRoutes(ctx: WebContext) {
         });
       },
       {
+        operation: webOperations.getHandheldCaProfile,
         rateLimit: "address",
         detail: {
           summary: "The box's local CA as an iOS configuration profile (unsigned, one root certificate)",

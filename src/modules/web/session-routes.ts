@@ -6,7 +6,9 @@ import { isSameOrigin, refuseCrossOrigin, requireJson } from "../../platform/htt
 import { problems } from "../../platform/http/problem.ts";
 import { rateLimitOption } from "../../platform/http/rate-limit.ts";
 import { metaOf } from "../../platform/http/request-meta.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
 import { log } from "../../platform/log.ts";
+import { webOperations } from "./contract.ts";
 import type { WebContext } from "./deps.ts";
 import { SessionEnvelope, SignIn } from "./model.ts";
 import { CSRF_HEADER, cookieValue, csrfRefused, SESSION_COOKIE, sessionCookie } from "./session-cookie.ts";
@@ -57,6 +59,7 @@ export function sessionRoutes(ctx: WebContext) {
   const timeZone = new Intl.DateTimeFormat("en", { timeZone: ctx.config.timezone }).resolvedOptions()
     .timeZone;
   return new Elysia({ name: "web-session" })
+    .use(routeDeclaration)
     .use(rateLimitOption)
     .post(
       "/api/v1/session",
@@ -116,6 +119,7 @@ export function sessionRoutes(ctx: WebContext) {
         return answer(credential, csrf, timeZone);
       },
       {
+        operation: webOperations.signIn,
         // Elysia strips unknown fields before validating; a body mixing the two forms or
         // carrying a typo is refused instead.
         transform({ body, request }) {
@@ -166,6 +170,7 @@ export function sessionRoutes(ctx: WebContext) {
         return answer(view.credential, view.csrf, timeZone);
       },
       {
+        operation: webOperations.getSession,
         rateLimit: "address",
         response: { 200: SessionEnvelope },
         detail: {
@@ -190,6 +195,7 @@ export function sessionRoutes(ctx: WebContext) {
         return null;
       },
       {
+        operation: webOperations.signOut,
         rateLimit: "address",
         detail: {
           summary: `Sign out: ends the session and clears the ${SESSION_COOKIE} cookie (X-CSRF-Token needed)`,

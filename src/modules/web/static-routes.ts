@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
 import { etagOf, withEtag } from "../../platform/http/conditional.ts";
+import { routeDeclaration } from "../../platform/http/route-declaration.ts";
 import { keptBody } from "../../platform/http/shared-body.ts";
 import { VERSION } from "../../version.ts";
 import { clientAssets } from "./assets.macro.ts" with { type: "macro" };
+import { fileOperation } from "./contract.ts";
 
 /**
  * Only this box: no inline script or style, nothing from another origin, no framing. The
@@ -127,7 +129,7 @@ const SECURITY_HEADERS = {
 
 /** The web app's files, carried in the binary and revalidated by ETag. */
 export function staticRoutes() {
-  let app = new Elysia({ name: "web-static" });
+  let app = new Elysia({ name: "web-static" }).use(routeDeclaration);
   for (const a of FILES)
     app = app.get(
       a.path,
@@ -138,6 +140,7 @@ export function staticRoutes() {
           ...a.extra,
         }),
       {
+        operation: fileOperation(a),
         detail: {
           summary:
             a.path === "/"

@@ -1,10 +1,11 @@
+import type { ProblemType } from "../../domain/problems.ts";
+
 /**
- * What a module tells the OpenAPI document beyond the schemas that validate its requests: per
- * operation (`"METHOD /path/:param"`), its section, the success bodies of routes that answer a
- * ready Response, headers; and the shapes it publishes by name. The problem types an operation
- * answers are not here: each entry of the one table (src/domain/problems.ts) names its routes.
- * Each module keeps its own next to its routes; the composition root hands them all to the
- * operations module, and test/contract checks them against what the routes really answer.
+ * What a route tells the OpenAPI document beyond the schemas that validate its requests (its
+ * `operation` option, route-declaration.ts): its id and section, the success bodies of routes
+ * that answer a ready Response, headers, and the problem types it answers beyond those of its
+ * classes (src/domain/problems.ts); and what a module publishes by name, its shapes. Each module
+ * keeps them next to its routes, and test/contract checks them against what the routes answer.
  */
 
 type Json = Record<string, unknown>;
@@ -39,12 +40,16 @@ export interface OperationContract {
   requestBody?: Json;
   /** Request headers the route reads. */
   headers?: { name: string; description: string }[];
+  /**
+   * The problem types this route answers besides those every route of its classes answers (a
+   * lot not found, a conflict): the document lists them under their statuses.
+   */
+  problems?: readonly ProblemType[];
 }
 
 export interface ApiContract {
   /** Shapes published by name in components.schemas (matched by content wherever they occur). */
   named?: Record<string, { schema: unknown; example?: unknown }>;
-  operations?: Record<string, OperationContract>;
 }
 
 /** Response headers by name. */
@@ -69,16 +74,13 @@ export const NOT_MODIFIED: Success = {
   headers: ["ETag"],
 };
 
-/** One contract from many; an operation or shape named twice is a mistake. */
+/** One contract from many; a shape named twice is a mistake. */
 export function mergeContracts(...parts: ApiContract[]): Required<ApiContract> {
-  const out: Required<ApiContract> = { named: {}, operations: {} };
+  const out: Required<ApiContract> = { named: {} };
   for (const part of parts) {
-    for (const key of Object.keys(part.operations ?? {}))
-      if (out.operations[key]) throw new Error(`operation ${key} is described twice`);
     for (const key of Object.keys(part.named ?? {}))
       if (out.named[key]) throw new Error(`shape ${key} is described twice`);
     Object.assign(out.named, part.named);
-    Object.assign(out.operations, part.operations);
   }
   return out;
 }

@@ -22,20 +22,7 @@ import type { KeptBody } from "./shared-body.ts";
  * answer is the app's answer, byte for byte but its date and request id
  * (test/platform/direct*.test.ts ask both).
  */
-export interface DirectRoute<Input = unknown> {
-  /** GET unless said; a POST is taken only with a body, a GET only without one. */
-  readonly method?: "GET" | "POST";
-  /**
-   * The app's route of the same method, its name in logs and metrics: exact, or with one
-   * parameter as its last segment (`/api/v1/tickets/zone/:zone`), whose value must be plain.
-   */
-  readonly path: string;
-  /** The path parameter's schema, the app route's own, when the path has one. */
-  readonly params?: TSchema;
-  /** The query's names the route reads, with the schema the app's route validates them by. */
-  readonly query?: { readonly names: readonly string[]; readonly schema: TSchema };
-  /** Bearer with a scope only: Basic and strict bodies are always the app's. */
-  readonly auth?: Pick<AuthRequirement, "scope">;
+export interface DirectAnswering<Input = unknown> {
   /** Request headers (lower case) whose presence leaves the request to the app: a conditional GET's. */
   readonly unless?: readonly string[];
   /** What the route reads of the request; anything thrown here declines (the app answers it). */
@@ -52,6 +39,25 @@ export interface DirectRoute<Input = unknown> {
   answer(input: Input, credential: Credential | undefined): DirectAnswer | Promise<DirectAnswer>;
 }
 
+/**
+ * A direct route: a route's `direct` option with what the route itself declares (route-declaration.ts).
+ * GET or POST: a POST is taken only with a body, a GET only without one.
+ */
+export interface DirectRoute extends DirectAnswering {
+  readonly method: "GET" | "POST";
+  /**
+   * The app's route, its name in logs and metrics: exact, or with one parameter as its last
+   * segment (`/api/v1/tickets/zone/:zone`), whose value must be plain.
+   */
+  readonly path: string;
+  /** The path parameter's schema, the app route's own, when the path has one. */
+  readonly params?: TSchema;
+  /** The query's names the route reads, with the schema the app's route validates them by. */
+  readonly query?: { readonly names: readonly string[]; readonly schema: TSchema };
+  /** Bearer with the route's scope only: Basic and strict bodies are always the app's. */
+  readonly auth?: Pick<AuthRequirement, "scope">;
+}
+
 /** The content type the framework gives a route's answer that is a JSON value (an object, an array). */
 export const JSON_VALUE_TYPE = "application/json;charset=utf-8";
 
@@ -66,9 +72,9 @@ export interface DirectBody {
   readonly contentType: string | null;
 }
 
-/** A route for the list a module hands over (its input type is its own business). */
-export function directRoute<Input>(route: DirectRoute<Input>): DirectRoute {
-  return route as DirectRoute;
+/** A route's `direct` option (its input type is its own business). */
+export function directAnswer<Input>(direct: DirectAnswering<Input>): DirectAnswering {
+  return direct as DirectAnswering;
 }
 
 export interface DirectAnswer {
@@ -120,7 +126,7 @@ export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): Di
   const byPath = { GET: new Map<string, Compiled>(), POST: new Map<string, Compiled>() };
   const byPrefix = { GET: new Map<string, Compiled>(), POST: new Map<string, Compiled>() };
   for (const route of routes) {
-    const method = route.method ?? "GET";
+    const method = route.method;
     const param = PARAM_PATH.exec(route.path);
     if (!param && /[:*]/.test(route.path))
       throw new Error(`a direct route's path is exact or ends in one parameter: ${route.path}`);

@@ -95,7 +95,7 @@ export function asProblem(e: unknown): Problem | undefined {
 /**
  * A route whose body is raw bytes (a photo) rather than JSON, up to its own limit: the front end
  * lets such a body through past --body-limit-kb, and the request handling hands the route the
- * bytes instead of parsing them. Declared by the module that serves the route (AppModule.rawBodies).
+ * bytes instead of parsing them. Declared by the route itself (its `rawBody` option).
  */
 export interface RawBodyRoute {
   method: string;
@@ -111,17 +111,23 @@ export interface RawBodies {
   routeLimit(method: string, route: string): number | undefined;
 }
 
-export function rawBodies(routes: readonly RawBodyRoute[]): RawBodies {
+/** `routes` is read at the first question: the app's routes are all declared by then. */
+export function rawBodies(routes: () => readonly RawBodyRoute[]): RawBodies {
   // Exactly the template's paths: a raw body's limit is raised only for the route that reads it.
-  const matchers = routes.map((r) => ({ ...r, pattern: templatePattern(r.route, { trailingSlash: false }) }));
+  let matchers: (RawBodyRoute & { pattern: RegExp })[] | undefined;
+  const all = () =>
+    (matchers ??= routes().map((r) => ({
+      ...r,
+      pattern: templatePattern(r.route, { trailingSlash: false }),
+    })));
   return {
     limitOf(method, path, fallback) {
-      for (const m of matchers)
+      for (const m of all())
         if (m.method === method && m.pattern.test(path)) return Math.max(m.limit, fallback);
       return fallback;
     },
     routeLimit(method, route) {
-      return matchers.find((m) => m.method === method && m.route === route)?.limit;
+      return all().find((m) => m.method === method && m.route === route)?.limit;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { formatMicros } from "../../../src/domain/time/zoned.ts";
-import { MAX_CSV_TICKETS } from "../../../src/modules/admin/tickets/search-routes.ts";
+import { MAX_CSV_TICKETS } from "../../../src/modules/admin/tickets/csv.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { seedTicket } from "../../support/seed.ts";
 

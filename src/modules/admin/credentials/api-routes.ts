@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import { refuse } from "../../../domain/errors.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
+import { adminConsoleOperations } from "../console-contract.ts";
 import type { AdminDeps } from "../deps.ts";
 import { iso } from "../paging.ts";
 import { IdParams, NewToken, TokenInput, TokenList, UserEnvelope, UserInput, UserList } from "./model.ts";
@@ -20,6 +22,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
   const admin = { scope: "admin" as const };
   const user = (id: string) => userView(ctx.credentials.listUsers().find((x) => x.id === id)!);
   return new Elysia({ name: "credential-api" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/tokens",
@@ -27,6 +30,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
         data: ctx.credentials.listTokens().map(tokenView),
       }),
       {
+        operation: adminConsoleOperations.listTokens,
         auth: admin,
         response: TokenList,
         detail: { summary: "Bearer tokens (never the tokens themselves)", tags },
@@ -47,6 +51,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
         return { data: { id: made.id, name: body.name, scopes: body.scopes, expires_at, token: made.token } };
       },
       {
+        operation: adminConsoleOperations.createToken,
         auth: { ...admin, strictBody: TokenInput },
         body: TokenInput,
         response: { 201: NewToken },
@@ -63,6 +68,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
         return null;
       },
       {
+        operation: adminConsoleOperations.revokeToken,
         auth: admin,
         params: IdParams,
         detail: {
@@ -72,6 +78,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
       },
     )
     .get("/api/v1/users", () => ({ data: ctx.credentials.listUsers().map((u) => user(u.id)) }), {
+      operation: adminConsoleOperations.listUsers,
       auth: admin,
       response: UserList,
       detail: { summary: "Basic users (terminals)", tags },
@@ -84,6 +91,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
         return { data: user(id) };
       },
       {
+        operation: adminConsoleOperations.createUser,
         auth: { ...admin, strictBody: UserInput },
         body: UserInput,
         response: { 201: UserEnvelope },
@@ -100,6 +108,7 @@ export function credentialApiRoutes(ctx: AdminDeps) {
         return null;
       },
       {
+        operation: adminConsoleOperations.deleteUser,
         auth: admin,
         params: IdParams,
         detail: { summary: "Delete a Basic user: its browser sessions end", tags },

@@ -3,7 +3,9 @@ import type { ParkingLot } from "../../../domain/lots/lot.ts";
 import { ParkingLotInput, ParkingLotPatch } from "../../../domain/lots/schema.ts";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
 import { created, ifMatch, versioned } from "../answers.ts";
+import { adminOperations } from "../contract.ts";
 import type { AdminDeps } from "../deps.ts";
 import { importRefusal } from "./import.ts";
 import { ImportAnswer, ImportFile, ImportQuery, LotId } from "./model.ts";
@@ -27,6 +29,7 @@ const byId = <B extends typeof ParkingLotInput | typeof ParkingLotPatch>(body: B
 export function lotRoutes(ctx: AdminDeps) {
   const catalog = new LotCatalog(ctx.store, ctx.now);
   return new Elysia({ name: "lots" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .post(
       "/api/v1/parkings",
@@ -35,6 +38,7 @@ export function lotRoutes(ctx: AdminDeps) {
         return created(set, `/api/v1/parkings/${lot.id}`, lot);
       },
       {
+        operation: adminOperations.createParkingLot,
         auth: { scope: "admin", strictBody: ParkingLotInput },
         body: ParkingLotInput,
         detail: { summary: "Create a parking lot (admin)", tags: TAGS },
@@ -51,6 +55,7 @@ export function lotRoutes(ctx: AdminDeps) {
         return { data: report };
       },
       {
+        operation: adminOperations.importParkingLots,
         auth: { scope: "admin" },
         query: ImportQuery,
         body: ImportFile,
@@ -66,13 +71,19 @@ export function lotRoutes(ctx: AdminDeps) {
       "/api/v1/parkings/:id",
       ({ credential, params, body, request, set }) =>
         stored(set, catalog.replace(params.id, body, actorOf(credential, request), ifMatch(request))),
-      byId(ParkingLotInput, "Replace a parking lot (admin)"),
+      {
+        ...byId(ParkingLotInput, "Replace a parking lot (admin)"),
+        operation: adminOperations.replaceParkingLot,
+      },
     )
     .patch(
       "/api/v1/parkings/:id",
       ({ credential, params, body, request, set }) =>
         stored(set, catalog.patch(params.id, body, actorOf(credential, request), ifMatch(request))),
-      byId(ParkingLotPatch, "Change some fields of a parking lot (admin); arrays are replaced whole"),
+      {
+        ...byId(ParkingLotPatch, "Change some fields of a parking lot (admin); arrays are replaced whole"),
+        operation: adminOperations.updateParkingLot,
+      },
     )
     .delete(
       "/api/v1/parkings/:id",
@@ -81,6 +92,7 @@ export function lotRoutes(ctx: AdminDeps) {
         return new Response(null, { status: 204 });
       },
       {
+        operation: adminOperations.deleteParkingLot,
         auth: { scope: "admin" },
         params: LotId,
         detail: { summary: "Delete a parking lot (admin)", tags: TAGS },

@@ -1,5 +1,5 @@
 import { noticeExample } from "../../../domain/notices/example.ts";
-import type { ApiContract } from "../../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../../platform/http/api-contract.ts";
 import {
   Notice,
   NoticeEnvelope,
@@ -59,51 +59,57 @@ export const noticeAdminContract: ApiContract = {
     NoticeReasonPatch: { schema: NoticeReasonPatch, example: { amount: 60000 } },
     VoidInput: { schema: VoidInput, example: { reason: "Permit shown afterwards at the office" } },
   },
-  operations: {
-    "GET /api/v1/notices": { operationId: "searchNotices", tag: "notices", examples: { state: "issued" } },
-    "GET /api/v1/notices.csv": {
-      operationId: "exportNoticesCsv",
-      tag: "notices",
-      examples: { state: "issued" },
-      description:
-        "The notices the filters name (all of them, oldest first), written as the revenue report's CSV is: `se` (default) with semicolons, decimal commas and a byte order mark; `rfc4180` with commas. Times in the site's time zone, named in their headings (`Utfärdad (Europe/Stockholm)`): `2026-06-15 12:00:00` in `se`, `2026-06-15T12:00:00+02:00` in `rfc4180`.",
-      ok: { 200: { description: "CSV", contentType: "text/csv", schema: { type: "string" } } },
-    },
-    "GET /api/v1/notices/:number": { operationId: "getNotice", tag: "notices" },
-    "GET /api/v1/notices/:number/photos/:hash": {
-      operationId: "getNoticePhoto",
-      tag: "notices",
-      ok: {
-        200: {
-          description: "The photo, as the handheld sent it",
-          contentType: ["image/jpeg", "image/png"],
-          schema: { type: "string", format: "binary" },
-        },
+};
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const noticeAdminOperations = {
+  searchNotices: { operationId: "searchNotices", tag: "notices", examples: { state: "issued" } },
+  exportNoticesCsv: {
+    operationId: "exportNoticesCsv",
+    tag: "notices",
+    examples: { state: "issued" },
+    description:
+      "The notices the filters name (all of them, oldest first), written as the revenue report's CSV is: `se` (default) with semicolons, decimal commas and a byte order mark; `rfc4180` with commas. Times in the site's time zone, named in their headings (`Utfärdad (Europe/Stockholm)`): `2026-06-15 12:00:00` in `se`, `2026-06-15T12:00:00+02:00` in `rfc4180`.",
+    ok: { 200: { description: "CSV", contentType: "text/csv", schema: { type: "string" } } },
+  },
+  getNotice: { operationId: "getNotice", problems: ["notice-not-found"], tag: "notices" },
+  getNoticePhoto: {
+    operationId: "getNoticePhoto",
+    problems: ["notice-not-found", "photo-not-found"],
+    tag: "notices",
+    ok: {
+      200: {
+        description: "The photo, as the handheld sent it",
+        contentType: ["image/jpeg", "image/png"],
+        schema: { type: "string", format: "binary" },
       },
-    },
-    "POST /api/v1/notices/:number/void": {
-      operationId: "voidNotice",
-      tag: "notices",
-      description:
-        "Voids a notice with the operator's reason, recorded in the notice and the change history. A notice is never deleted before retention; voiding twice is 409.",
-    },
-    "GET /api/v1/notice-reasons": { operationId: "listNoticeReasons", tag: "notices" },
-    "POST /api/v1/notice-reasons": {
-      operationId: "createNoticeReason",
-      tag: "notices",
-      ok: {
-        201: {
-          description: "Added",
-          schema: "NoticeReasonEnvelope",
-          headers: ["Location"],
-        },
-      },
-    },
-    "PATCH /api/v1/notice-reasons/:code": {
-      operationId: "updateNoticeReason",
-      tag: "notices",
-      description:
-        "Changes apply to notices issued from now on; issued notices keep the title and amount they were issued with. Recorded in the change history.",
     },
   },
-};
+  voidNotice: {
+    operationId: "voidNotice",
+    problems: ["notice-not-found", "notice-voided"],
+    tag: "notices",
+    description:
+      "Voids a notice with the operator's reason, recorded in the notice and the change history. A notice is never deleted before retention; voiding twice is 409.",
+  },
+  listNoticeReasons: { operationId: "listNoticeReasons", tag: "notices" },
+  createNoticeReason: {
+    operationId: "createNoticeReason",
+    problems: ["reason-exists"],
+    tag: "notices",
+    ok: {
+      201: {
+        description: "Added",
+        schema: "NoticeReasonEnvelope",
+        headers: ["Location"],
+      },
+    },
+  },
+  updateNoticeReason: {
+    operationId: "updateNoticeReason",
+    problems: ["reason-not-found"],
+    tag: "notices",
+    description:
+      "Changes apply to notices issued from now on; issued notices keep the title and amount they were issued with. Recorded in the change history.",
+  },
+} satisfies Record<string, OperationContract>;

@@ -1,9 +1,11 @@
 import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
 import { created } from "../answers.ts";
 import type { AdminDeps } from "../deps.ts";
 import { csvDownload } from "../reports/csv.ts";
+import { noticeAdminOperations } from "./contract.ts";
 import {
   NoticeCsvQuery,
   NoticeEnvelope,
@@ -25,8 +27,10 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
   const service = new NoticeAdmin(ctx);
   const tags = ["notices"];
   return new Elysia({ name: "notice-admin" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .get("/api/v1/notices", ({ query }) => service.list(query), {
+      operation: noticeAdminOperations.searchNotices,
       auth: { scope: "admin" },
       query: NoticeQuery,
       response: NoticePage,
@@ -42,12 +46,14 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
         return csvDownload(text, name);
       },
       {
+        operation: noticeAdminOperations.exportNoticesCsv,
         auth: { scope: "admin" },
         query: NoticeCsvQuery,
         detail: { summary: "The notices the filters name, as CSV (se or RFC 4180), oldest first", tags },
       },
     )
     .get("/api/v1/notices/:number", ({ params }) => ({ data: service.get(params.number) }), {
+      operation: noticeAdminOperations.getNotice,
       auth: { scope: "admin" },
       params: NoticeNumberParams,
       response: NoticeEnvelope,
@@ -67,6 +73,7 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
         });
       },
       {
+        operation: noticeAdminOperations.getNoticePhoto,
         auth: { scope: "admin" },
         params: NoticePhotoParams,
         detail: { summary: "A notice's photo", tags },
@@ -78,6 +85,7 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
         data: service.void(params.number, body.reason, actorOf(credential, request)),
       }),
       {
+        operation: noticeAdminOperations.voidNotice,
         auth: { scope: "admin", strictBody: VoidInput },
         params: NoticeNumberParams,
         body: VoidInput,
@@ -86,6 +94,7 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
       },
     )
     .get("/api/v1/notice-reasons", () => service.reasons(), {
+      operation: noticeAdminOperations.listNoticeReasons,
       auth: { scope: "admin" },
       response: NoticeReasonList,
       detail: { summary: "The site's reasons for notices and their amounts, retired ones included", tags },
@@ -97,6 +106,7 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
         return created(set, `/api/v1/notice-reasons/${data.code}`, data);
       },
       {
+        operation: noticeAdminOperations.createNoticeReason,
         auth: { scope: "admin", strictBody: NoticeReasonInput },
         body: NoticeReasonInput,
         response: { 201: NoticeReasonEnvelope },
@@ -108,6 +118,7 @@ export function noticeAdminRoutes(ctx: AdminDeps) {
       ({ params, body, credential, request }) =>
         service.changeReason(params.code, body, actorOf(credential, request)),
       {
+        operation: noticeAdminOperations.updateNoticeReason,
         auth: { scope: "admin", strictBody: NoticeReasonPatch },
         params: ReasonCodeParams,
         body: NoticeReasonPatch,

@@ -1,4 +1,4 @@
-import type { ApiContract } from "../../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../../platform/http/api-contract.ts";
 import { OccupancyHistory, OccupancyNow } from "./model.ts";
 
 const lot = {
@@ -36,17 +36,19 @@ export const occupancyContract: ApiContract = {
       },
     },
   },
-  operations: {
-    "GET /api/v1/occupancy": {
-      operationId: "getOccupancy",
-      tag: "reports",
-      ok: { 200: { description: "Occupancy now", schema: "OccupancyNow" } },
-    },
-    "GET /api/v1/occupancy/history": {
-      operationId: "getOccupancyHistory",
-      tag: "reports",
-      examples: { from: "2026-06-15T06:00:00Z", to: "2026-06-15T10:00:00Z", step: "15" },
-      ok: { 200: { description: "Counts at every step of the range", schema: "OccupancyHistory" } },
-    },
-  },
 };
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const occupancyOperations = {
+  getOccupancy: {
+    operationId: "getOccupancy",
+    tag: "reports",
+    ok: { 200: { description: "Occupancy now", schema: "OccupancyNow" } },
+  },
+  getOccupancyHistory: {
+    operationId: "getOccupancyHistory",
+    tag: "reports",
+    examples: { from: "2026-06-15T06:00:00Z", to: "2026-06-15T10:00:00Z", step: "15" },
+    ok: { 200: { description: "Counts at every step of the range", schema: "OccupancyHistory" } },
+  },
+} satisfies Record<string, OperationContract>;

@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
 import type { AdminDeps } from "../deps.ts";
 import { iso } from "../paging.ts";
+import { occupancyOperations } from "./contract.ts";
 import { HistoryQuery } from "./model.ts";
 import { occupancyHistory, occupancyNow } from "./service.ts";
 
@@ -16,6 +18,7 @@ const json = (body: unknown) =>
 /** How full each lot and zone is, now and over time (scope admin). */
 export function occupancyRoutes(ctx: AdminDeps) {
   return new Elysia({ name: "occupancy" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/occupancy",
@@ -24,6 +27,7 @@ export function occupancyRoutes(ctx: AdminDeps) {
         return json({ ...o, at: iso(o.at) });
       },
       {
+        operation: occupancyOperations.getOccupancy,
         auth: { scope: "admin" },
         detail: {
           summary: "Tickets and permits now, per lot and zone; free spaces where a lot has spaces",
@@ -38,6 +42,7 @@ export function occupancyRoutes(ctx: AdminDeps) {
         return json({ ...h, from: iso(h.from), to: iso(h.to), at: h.at.map(iso) });
       },
       {
+        operation: occupancyOperations.getOccupancyHistory,
         auth: { scope: "admin" },
         query: HistoryQuery,
         detail: {

@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { actorOf } from "../../../platform/http/actor.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
 import { created, ifMatch, versioned } from "../answers.ts";
+import { adminOperations } from "../contract.ts";
 import type { AdminDeps } from "../deps.ts";
 import {
   PermitEnvelope,
@@ -29,6 +31,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
     detail: { summary, tags },
   });
   return new Elysia({ name: "permit-admin" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .post(
       "/api/v1/permits",
@@ -37,6 +40,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
         return created(set, `/api/v1/permits/${permit.id}`, permit);
       },
       {
+        operation: adminOperations.createPermit,
         auth: { scope: "admin", strictBody: PermitInput },
         body: PermitInput,
         response: { 201: PermitEnvelope },
@@ -44,6 +48,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
       },
     )
     .get("/api/v1/permits", ({ query }) => service.list(query), {
+      operation: adminOperations.listPermits,
       auth: { scope: "admin" },
       query: PermitListQuery,
       response: PermitList,
@@ -56,6 +61,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
       },
     })
     .get("/api/v1/permits/:id", ({ params, set }) => stored(set, service.get(params.id)), {
+      operation: adminOperations.getPermit,
       auth: { scope: "admin" },
       params: PermitIdParams,
       response: PermitEnvelope,
@@ -65,13 +71,16 @@ export function permitAdminRoutes(ctx: AdminDeps) {
       "/api/v1/permits/:id",
       ({ credential, params, body, request, set }) =>
         stored(set, service.replace(params.id, body, actorOf(credential, request), ifMatch(request))),
-      byId(PermitInput, "Replace a permit (fields left out take their defaults)"),
+      {
+        ...byId(PermitInput, "Replace a permit (fields left out take their defaults)"),
+        operation: adminOperations.replacePermit,
+      },
     )
     .patch(
       "/api/v1/permits/:id",
       ({ credential, params, body, request, set }) =>
         stored(set, service.update(params.id, body, actorOf(credential, request), ifMatch(request))),
-      byId(PermitPatch, "Change some fields of a permit"),
+      { ...byId(PermitPatch, "Change some fields of a permit"), operation: adminOperations.updatePermit },
     )
     .delete(
       "/api/v1/permits/:id",
@@ -81,6 +90,7 @@ export function permitAdminRoutes(ctx: AdminDeps) {
         return null;
       },
       {
+        operation: adminOperations.deletePermit,
         auth: { scope: "admin" },
         params: PermitIdParams,
         detail: { summary: "Delete a permit (to end it early, set end_at instead)", tags },

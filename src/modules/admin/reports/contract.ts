@@ -1,4 +1,4 @@
-import type { ApiContract } from "../../../platform/http/api-contract.ts";
+import type { ApiContract, OperationContract } from "../../../platform/http/api-contract.ts";
 import { RevenueReport, RevenueRowView } from "./model.ts";
 
 const row = {
@@ -25,23 +25,25 @@ export const reportsContract: ApiContract = {
       },
     },
   },
-  operations: {
-    "GET /api/v1/reports/revenue": {
-      operationId: "getRevenueReport",
-      tag: "reports",
-      examples: { from: "2026-06-01", to: "2026-06-30" },
-    },
-    "GET /api/v1/reports/revenue.csv": {
-      operationId: "getRevenueReportCsv",
-      tag: "reports",
-      examples: { from: "2026-06-01", to: "2026-06-30" },
-      ok: {
-        200: {
-          description: "The report as CSV (a download); amounts in whole currency units with two decimals",
-          contentType: "text/csv",
-          schema: { type: "string" },
-        },
+};
+
+/** Each route's words for the document, named by its operation id: the route's `operation` option. */
+export const reportsOperations = {
+  getRevenueReport: {
+    operationId: "getRevenueReport",
+    tag: "reports",
+    examples: { from: "2026-06-01", to: "2026-06-30" },
+  },
+  getRevenueReportCsv: {
+    operationId: "getRevenueReportCsv",
+    tag: "reports",
+    examples: { from: "2026-06-01", to: "2026-06-30" },
+    ok: {
+      200: {
+        description: "The report as CSV (a download); amounts in whole currency units with two decimals",
+        contentType: "text/csv",
+        schema: { type: "string" },
       },
     },
   },
-};
+} satisfies Record<string, OperationContract>;

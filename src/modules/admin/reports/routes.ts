@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
 import type { AdminDeps } from "../deps.ts";
+import { reportsOperations } from "./contract.ts";
 import { csvDownload, revenueCsv } from "./csv.ts";
 import { RevenueCsvQuery, RevenueQuery, RevenueReport } from "./model.ts";
 import { revenueReport } from "./service.ts";
@@ -8,6 +10,7 @@ import { revenueReport } from "./service.ts";
 /** The revenue report for the operator and the books (scope admin), as JSON or as a CSV download. */
 export function revenueRoutes(ctx: AdminDeps) {
   return new Elysia({ name: "revenue-reports" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/reports/revenue",
@@ -29,6 +32,7 @@ export function revenueRoutes(ctx: AdminDeps) {
         };
       },
       {
+        operation: reportsOperations.getRevenueReport,
         auth: { scope: "admin" },
         query: RevenueQuery,
         response: RevenueReport,
@@ -51,6 +55,7 @@ export function revenueRoutes(ctx: AdminDeps) {
         return csvDownload(csv, `revenue-${r.from}-${r.to}.csv`);
       },
       {
+        operation: reportsOperations.getRevenueReportCsv,
         auth: { scope: "admin" },
         query: RevenueCsvQuery,
         detail: {

@@ -8,6 +8,9 @@ import {
   timeHeading,
 } from "../reports/csv.ts";
 
+/** The most rows one CSV holds: a bigger search is refused, to be narrowed by time. */
+export const MAX_CSV_TICKETS = 100_000;
+
 /** A ticket as the search's CSV has it: what the console's list shows. */
 export interface TicketCsvRow {
   ticketId: string;

@@ -1,5 +1,7 @@
 import { Elysia, type Static } from "elysia";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
+import { adminOperations } from "../contract.ts";
 import type { AdminDeps } from "../deps.ts";
 import { TicketByIdQuery, TicketIdParams, TicketView, TicketViewQuery } from "./model.ts";
 import { ticketView } from "./service.ts";
@@ -14,8 +16,10 @@ export function ticketAdminRoutes(ctx: AdminDeps) {
     response: { 200: TicketView },
   };
   return new Elysia({ name: "ticket-admin" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .get("/api/v1/tickets/:ticketId", ({ params, query }) => view(params.ticketId, query), {
+      operation: adminOperations.getTicket,
       ...answer,
       params: TicketIdParams,
       query: TicketViewQuery,
@@ -25,6 +29,7 @@ export function ticketAdminRoutes(ctx: AdminDeps) {
       },
     })
     .get("/api/v1/ticket", ({ query }) => view(query.ticket_id, query), {
+      operation: adminOperations.getTicketByQuery,
       ...answer,
       query: TicketByIdQuery,
       detail: {

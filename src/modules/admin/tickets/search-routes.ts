@@ -3,16 +3,15 @@ import { invalid } from "../../../domain/errors.ts";
 import { normalizePlate } from "../../../domain/plates.ts";
 import { type TICKET_STATES, ticketStateAt } from "../../../domain/tickets/state.ts";
 import { authPlugin } from "../../../platform/http/auth.ts";
+import { routeDeclaration } from "../../../platform/http/route-declaration.ts";
 import { TICKET_ORDERS, type TicketSearch } from "../../../platform/store/tickets/search.ts";
+import { adminConsoleOperations } from "../console-contract.ts";
 import type { AdminDeps } from "../deps.ts";
 import { instant, iso, isoOrNull } from "../paging.ts";
 import { csvDownload } from "../reports/csv.ts";
 import { pageCursor, readSort } from "../sorting.ts";
-import { ticketsCsv } from "./csv.ts";
+import { MAX_CSV_TICKETS, ticketsCsv } from "./csv.ts";
 import { TicketPage, TicketSearchCsvQuery, TicketSearchQuery, type ticketFilters } from "./model.ts";
-
-/** The most rows one CSV holds: a bigger search is refused, to be narrowed by time. */
-export const MAX_CSV_TICKETS = 100_000;
 
 type Filters = { [K in keyof typeof ticketFilters]?: unknown } & {
   registration_number?: string;
@@ -44,6 +43,7 @@ function searchOf(
 export function ticketSearchRoutes(ctx: AdminDeps) {
   const lotName = (id: number | null) => (id === null ? null : ctx.store.lots.nameOf(id));
   return new Elysia({ name: "ticket-search" })
+    .use(routeDeclaration)
     .use(authPlugin(ctx.auth))
     .get(
       "/api/v1/tickets",
@@ -77,6 +77,7 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
         };
       },
       {
+        operation: adminConsoleOperations.searchTickets,
         auth: { scope: "admin" },
         query: TicketSearchQuery,
         response: TicketPage,
@@ -131,6 +132,7 @@ export function ticketSearchRoutes(ctx: AdminDeps) {
         return csvDownload(csv, `tickets-${iso(now).slice(0, 10)}.csv`);
       },
       {
+        operation: adminConsoleOperations.exportTicketsCsv,
         auth: { scope: "admin" },
         query: TicketSearchCsvQuery,
         detail: {
