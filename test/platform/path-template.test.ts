@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { templatePattern } from "../../src/platform/http/path-template.ts";
+import { PathTable, templatePattern } from "../../src/platform/http/path-template.ts";
 
 describe("a route template as the paths it matches (the front end's one reading of the router's templates)", () => {
   test.each([
@@ -21,5 +21,55 @@ describe("a route template as the paths it matches (the front end's one reading 
     const exact = templatePattern("/api/v1/attendants/notices/:id/photos", { trailingSlash: false });
     expect(exact.test("/api/v1/attendants/notices/n1/photos")).toBe(true);
     expect(exact.test("/api/v1/attendants/notices/n1/photos/")).toBe(false);
+  });
+});
+
+describe("the path table every question before routing asks (direct answers, raw bodies, rate-limit marks, 405)", () => {
+  const table = new PathTable([
+    { method: "GET", template: "/healthz", value: "health" },
+    { method: "GET", template: "/api/v1/tickets/zone/:zone", value: "zone list" },
+    { method: "GET", template: "/api/v1/tickets/zone/:zone/permits", value: "saved list" },
+    { method: "POST", template: "/api/v1/attendants/notices/:id/photos", value: "photo" },
+    { method: "GET", template: "/assets/*", value: "asset" },
+  ]);
+
+  test.each([
+    ["GET", "/healthz", "health", {}],
+    ["GET", "/healthz/", "health", {}],
+    ["GET", "/api/v1/tickets/zone/1234", "zone list", { zone: "1234" }],
+    ["GET", "/api/v1/tickets/zone/1234/", "zone list", { zone: "1234" }],
+    ["GET", "/api/v1/tickets/zone/1234/permits", "saved list", { zone: "1234" }],
+    ["POST", "/api/v1/attendants/notices/n-1/photos", "photo", { id: "n-1" }],
+    ["GET", "/assets/a/b.css", "asset", {}],
+  ] as const)("%s %s is %s", (method, path, value, params) => {
+    const found = table.find(method, path);
+    expect(found?.value).toBe(value);
+    expect({ ...found?.params }).toEqual(params);
+  });
+
+  test.each([
+    ["POST", "/healthz"],
+    ["GET", "/healthzz"],
+    ["GET", "/api/v1/tickets/zone/"],
+    ["GET", "/api/v1/tickets/zone/1/2"],
+    ["GET", "/api/v1/attendants/notices/n-1/photos"],
+    ["POST", "/api/v1/attendants/notices/a/b/photos"],
+  ] as const)("%s %s is nobody's", (method, path) => {
+    expect(table.find(method, path)).toBeUndefined();
+  });
+
+  test("without a trailing slash when asked, and a template twice is a mistake", () => {
+    const exact = new PathTable([{ method: "GET", template: "/healthz", value: 1 }], {
+      trailingSlash: false,
+    });
+    expect(exact.find("GET", "/healthz")?.value).toBe(1);
+    expect(exact.find("GET", "/healthz/")).toBeUndefined();
+    expect(
+      () =>
+        new PathTable([
+          { method: "GET", template: "/x", value: 1 },
+          { method: "GET", template: "/x", value: 2 },
+        ]),
+    ).toThrow("GET /x is in the table twice");
   });
 });

@@ -4,6 +4,7 @@ import type { Credential } from "../../domain/credentials.ts";
 import { type AuthDeps, type AuthRequirement, admitBearer } from "./auth.ts";
 import { failedWith } from "./errors.ts";
 import { headerOf, type RequestHead } from "./http1.ts";
+import { PathTable } from "./path-template.ts";
 import { problemContent } from "./problem.ts";
 import type { RequestMeta } from "./request-meta.ts";
 import type { KeptBody } from "./shared-body.ts";
@@ -106,14 +107,8 @@ const PLAIN = /^[A-Za-z0-9._~-]+$/;
 interface Compiled {
   route: DirectRoute;
   check: ((value: unknown) => boolean) | null;
-  /** The path parameter's name, for a path that ends in one. */
-  param: string | null;
   checkParams: ((value: unknown) => boolean) | null;
 }
-
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
-/** A path whose last segment is a parameter: the prefix up to its slash, and its name. */
-const PARAM_PATH = /^(\/(?:[^:*]*\/)?):([A-Za-z_][A-Za-z0-9_]*)$/;
 
 const checkOf = (schema: TSchema | undefined) => {
   if (!schema) return null;
@@ -122,43 +117,32 @@ const checkOf = (schema: TSchema | undefined) => {
 };
 
 export function directRoutes(routes: readonly DirectRoute[], auth: AuthDeps): DirectRoutes {
-  // By method, then by path (or by the prefix before a path's parameter): no key string made per request.
-  const byPath = { GET: new Map<string, Compiled>(), POST: new Map<string, Compiled>() };
-  const byPrefix = { GET: new Map<string, Compiled>(), POST: new Map<string, Compiled>() };
-  for (const route of routes) {
-    const method = route.method;
-    const param = PARAM_PATH.exec(route.path);
-    if (!param && /[:*]/.test(route.path))
-      throw new Error(`a direct route's path is exact or ends in one parameter: ${route.path}`);
-    if (param && !route.params) throw new Error(`a direct route's parameter needs its schema: ${route.path}`);
-    const paths = param ? byPrefix[method] : byPath[method];
-    const key = param ? param[1]! : route.path;
-    if (paths.has(key)) throw new Error(`two direct routes for ${method} ${route.path}`);
-    paths.set(key, {
-      route,
-      check: checkOf(route.query?.schema),
-      param: param ? param[2]! : null,
-      checkParams: checkOf(route.params),
-    });
-  }
+  for (const route of routes)
+    if (/[:*]/.test(route.path) && !route.params)
+      throw new Error(`a direct route's parameters need their schema: ${route.path}`);
+  // Exact paths as they are: the app answers a trailing slash.
+  const table = new PathTable<Compiled>(
+    routes.map((route) => ({
+      method: route.method,
+      template: route.path,
+      value: { route, check: checkOf(route.query?.schema), checkParams: checkOf(route.params) },
+    })),
+    { trailingSlash: false },
+  );
   return (head, meta, body) => {
     // A GET with a body (the interface's check-tickets example) and a POST without one are the app's.
     if (head.method !== (body === null ? "GET" : "POST")) return undefined;
     const target = head.path;
     const mark = target.indexOf("?");
     const path = mark < 0 ? target : target.slice(0, mark);
-    let found = byPath[head.method].get(path);
-    let params = NO_PARAMS;
-    if (!found) {
-      const slash = path.lastIndexOf("/");
-      found = byPrefix[head.method].get(path.slice(0, slash + 1));
-      if (!found) return undefined;
-      const value = path.slice(slash + 1);
-      if (!PLAIN.test(value)) return undefined;
-      params = { [found.param!]: value };
-      if (!found.checkParams!(params)) return undefined;
+    const found = table.find(head.method, path);
+    if (!found) return undefined;
+    const params = found.params;
+    if (found.value.checkParams) {
+      for (const name in params) if (!PLAIN.test(params[name]!)) return undefined;
+      if (!found.value.checkParams(params)) return undefined;
     }
-    const { route, check } = found;
+    const { route, check } = found.value;
     if (route.unless?.some((name) => headerOf(head, name) !== undefined)) return undefined;
     const query = plainQuery(mark < 0 ? "" : target.slice(mark + 1), route.query?.names ?? []);
     if (!query || (check && !check(query))) return undefined;

@@ -7,7 +7,7 @@ import { type DocumentDecoration, Elysia } from "elysia";
 import type { Credential } from "../../domain/credentials.ts";
 import type { Metrics } from "../metrics.ts";
 import type { TrustedProxies } from "./client-address.ts";
-import { templatePattern } from "./path-template.ts";
+import { PathTable } from "./path-template.ts";
 import { Problem, problemAnswer, problems } from "./problem.ts";
 import { metaOf } from "./request-meta.ts";
 
@@ -260,34 +260,21 @@ const markOf = (route: MarkedRoute) =>
  */
 export function limitMarkedRoutes(limits: RateLimits, routes: () => readonly MarkedRoute[]) {
   // Every request passes here (plate lookups at tens of thousands a second): a marked route's
-  // static path is one Set lookup, a templated one is tested only past its static prefix.
-  let exact: Set<string> | undefined;
-  let templated: { key: string; prefix: string; re: RegExp }[] = [];
+  // static path is one map lookup, a templated one is tested only past its static prefix.
+  let marked: PathTable<true> | undefined;
   return new Elysia({ name: "limit-marked-routes" }).onRequest(({ request }) => {
     if (limits.byAddress.perSecond <= 0) return;
     // Read once, at the first request: the box's routes are all composed before it serves.
-    if (!exact) {
-      const marked = routes().filter((r) => markOf(r) === "address");
-      exact = new Set(
-        marked.filter((r) => !/[:*]/.test(r.path)).map((r) => `${r.method.toUpperCase()} ${r.path}`),
-      );
-      templated = marked
-        .filter((r) => /[:*]/.test(r.path))
-        .map((r) => ({
-          key: r.method.toUpperCase(),
-          prefix: r.path.slice(0, r.path.search(/[:*]/)),
-          re: templatePattern(r.path),
-        }));
-    }
+    marked ??= new PathTable(
+      routes()
+        .filter((r) => markOf(r) === "address")
+        .map((r) => ({ method: r.method.toUpperCase(), template: r.path, value: true as const })),
+    );
     const url = request.url;
     const start = url.indexOf("/", url.indexOf("//") + 2);
     const end = url.indexOf("?", start);
-    let path = start < 0 ? "/" : url.slice(start, end < 0 ? undefined : end);
-    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
-    const method = request.method === "HEAD" ? "GET" : request.method;
-    const hit =
-      exact.has(`${method} ${path}`) ||
-      templated.some((t) => t.key === method && path.startsWith(t.prefix) && t.re.test(path));
+    const path = start < 0 ? "/" : url.slice(start, end < 0 ? undefined : end);
+    const hit = marked.find(request.method === "HEAD" ? "GET" : request.method, path) !== undefined;
     if (!hit) return;
     try {
       limits.forAddress(request);

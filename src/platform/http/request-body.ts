@@ -4,7 +4,7 @@
  * handed over unparsed.
  */
 import { trimOws } from "./http1.ts";
-import { templatePattern } from "./path-template.ts";
+import { PathTable } from "./path-template.ts";
 import { Problem, problems } from "./problem.ts";
 
 /** application/json, or any application/*+json. */
@@ -114,20 +114,21 @@ export interface RawBodies {
 /** `routes` is read at the first question: the app's routes are all declared by then. */
 export function rawBodies(routes: () => readonly RawBodyRoute[]): RawBodies {
   // Exactly the template's paths: a raw body's limit is raised only for the route that reads it.
-  let matchers: (RawBodyRoute & { pattern: RegExp })[] | undefined;
-  const all = () =>
-    (matchers ??= routes().map((r) => ({
-      ...r,
-      pattern: templatePattern(r.route, { trailingSlash: false }),
-    })));
+  let table: PathTable<number> | undefined;
+  const tableOf = () =>
+    (table ??= new PathTable(
+      routes().map((r) => ({ method: r.method, template: r.route, value: r.limit })),
+      { trailingSlash: false },
+    ));
   return {
     limitOf(method, path, fallback) {
-      for (const m of all())
-        if (m.method === method && m.pattern.test(path)) return Math.max(m.limit, fallback);
-      return fallback;
+      const limit = tableOf().find(method, path)?.value;
+      return limit === undefined ? fallback : Math.max(limit, fallback);
     },
     routeLimit(method, route) {
-      return all().find((m) => m.method === method && m.route === route)?.limit;
+      // The router's template, read as a path, is taken by its own entry.
+      const found = tableOf().find(method, route);
+      return found?.template === route ? found.value : undefined;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { templatePattern } from "./path-template.ts";
+import { PathTable } from "./path-template.ts";
 
 export interface RouteEntry {
   method: string;
@@ -8,10 +8,10 @@ export interface RouteEntry {
 /**
  * For a path no route took with its method: the template that matches it and the methods it
  * takes (HEAD wherever GET is, as the router answers it), so a wrong method gets 405 with
- * `Allow` rather than 404. The templates are compiled again only when the route list grows.
+ * `Allow` rather than 404. The templates are read again only when the route list grows.
  */
 export function routeMethods(routes: () => readonly RouteEntry[]) {
-  let compiled: { re: RegExp; template: string; methods: Set<string> }[] = [];
+  let table = new PathTable<Set<string>>([]);
   let seen = -1;
   const compile = () => {
     const byTemplate = new Map<string, Set<string>>();
@@ -21,11 +21,7 @@ export function routeMethods(routes: () => readonly RouteEntry[]) {
       if (r.method.toUpperCase() === "GET") methods.add("HEAD");
       byTemplate.set(r.path, methods);
     }
-    compiled = [...byTemplate].map(([template, methods]) => ({
-      template,
-      methods,
-      re: templatePattern(template),
-    }));
+    table = new PathTable([...byTemplate].map(([template, value]) => ({ method: ANY, template, value })));
   };
   return (path: string): { template: string; methods: string[] } | undefined => {
     const count = routes().length;
@@ -33,7 +29,10 @@ export function routeMethods(routes: () => readonly RouteEntry[]) {
       compile();
       seen = count;
     }
-    for (const c of compiled) if (c.re.test(path)) return { template: c.template, methods: [...c.methods] };
-    return undefined;
+    const found = table.find(ANY, path);
+    return found && { template: found.template, methods: [...found.value] };
   };
 }
+
+/** The table's one "method": the question is which methods a path takes. */
+const ANY = "*";
