@@ -2,8 +2,9 @@
  * How many source files (and folders) one request runs through, from the socket to the store:
  * the files with a line that ran more often in a box that answered one more request of that
  * kind (coverage of bench/walk/probe.ts, once without and once with the extra request, after a
- * warm-up of each kind). Run on demand: `bun bench/walk.ts`; the README's layout section keeps
- * the figures.
+ * warm-up of each kind), by the path a request takes: the front end's direct answer, which a
+ * plain request gets as `serve` runs, and the app's, which every other request gets. Run on
+ * demand: `bun bench/walk.ts`; docs/architecture.md keeps the figures.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 
-function hits(kind: string, extra: boolean): Map<string, Map<number, number>> {
+function hits(kind: string, direct: boolean, extra: boolean): Map<string, Map<number, number>> {
   const dir = mkdtempSync(join(tmpdir(), "parkd-walk-"));
   try {
     const run = Bun.spawnSync(
@@ -23,7 +24,16 @@ function hits(kind: string, extra: boolean): Map<string, Map<number, number>> {
         `--coverage-dir=${dir}`,
         "./bench/walk/probe.ts",
       ],
-      { cwd: ROOT, env: { ...process.env, WALK_KIND: kind, WALK_EXTRA: extra ? "1" : "0" }, stderr: "pipe" },
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          WALK_KIND: kind,
+          WALK_EXTRA: extra ? "1" : "0",
+          WALK_DIRECT: direct ? "1" : "0",
+        },
+        stderr: "pipe",
+      },
     );
     if (run.exitCode !== 0) throw new Error(`probe failed:\n${run.stderr.toString()}`);
     const out = new Map<string, Map<number, number>>();
@@ -43,9 +53,14 @@ function hits(kind: string, extra: boolean): Map<string, Map<number, number>> {
   }
 }
 
-for (const kind of ["intake", "lookup"]) {
-  const before = hits(kind, false);
-  const after = hits(kind, true);
+for (const [kind, direct] of [
+  ["intake", true],
+  ["lookup", true],
+  ["intake", false],
+  ["lookup", false],
+] as const) {
+  const before = hits(kind, direct, false);
+  const after = hits(kind, direct, true);
   const walked = [...after]
     .filter(
       ([f, lines]) => !f.startsWith("..") && [...lines].some(([n, h]) => h > (before.get(f)?.get(n) ?? 0)),
@@ -53,6 +68,6 @@ for (const kind of ["intake", "lookup"]) {
     .map(([f]) => f)
     .sort();
   const folders = new Set(walked.map((f) => dirname(f)));
-  console.log(`${kind}: ${walked.length} files in ${folders.size} folders`);
+  console.log(`${kind}, ${direct ? "direct" : "app"}: ${walked.length} files in ${folders.size} folders`);
   for (const f of walked) console.log(`  ${f}`);
 }

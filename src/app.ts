@@ -61,10 +61,12 @@ export function composeBox(ctx: AppContext) {
     }),
   ];
   const contracts = modules.flatMap((m) => m.contracts);
-  const raw = rawBodies(() =>
-    declarations().flatMap((d) =>
-      d.rawBody ? [{ method: d.method, route: d.path, limit: d.rawBody.limit }] : [],
-    ),
+  const raw = rawBodies(
+    () =>
+      declarations().flatMap((d) =>
+        d.rawBody ? [{ method: d.method, route: d.path, limit: d.rawBody.limit }] : [],
+      ),
+    config.bodyLimit,
   );
   const operations = operationsModule({
     ...base,
@@ -104,7 +106,7 @@ export function composeBox(ctx: AppContext) {
     /** The routes the front end answers itself in the plain case; the app answers the rest. */
     direct: directRoutes(directRoutesOf(declarations()), auth),
     /** The front end's body limit by route: photos are larger than any JSON body. */
-    bodyLimitOf: (method: string, path: string) => raw.limitOf(method, path, config.bodyLimit),
+    bodyLimitOf: raw.limitOf,
     /** What every module says of its routes in the OpenAPI document, beyond their schemas. */
     contracts: modules.flatMap((m) => m.contracts),
     /** What `serve` runs beside the requests: the store's jobs, then each module's, then the office link. */

@@ -1,5 +1,7 @@
 // Run by bench/walk.ts under `bun test --coverage`: a box behind the front end on 127.0.0.1, one
-// warm-up request of each kind, then (WALK_EXTRA=1) one more of the kind walked.
+// warm-up request of each kind, then (WALK_EXTRA=1) one more of the kind walked. With
+// WALK_DIRECT=1 the front end is as `serve` runs it, answering the plain case itself (direct.ts);
+// without, every request goes to the app, as one the front end leaves to it does.
 import { test } from "bun:test";
 import { composeBox } from "../../src/app.ts";
 import { createContext } from "../../src/context.ts";
@@ -8,6 +10,7 @@ import { openMemoryStore } from "../../src/platform/store/db.ts";
 
 const kind = process.env.WALK_KIND as "intake" | "lookup";
 const extra = process.env.WALK_EXTRA === "1";
+const direct = process.env.WALK_DIRECT === "1";
 
 test("walk", async () => {
   const ctx = createContext(openMemoryStore(), { timezone: "Europe/Stockholm", rateLimitPerSecond: 0 });
@@ -18,6 +21,7 @@ test("walk", async () => {
     bodyLimit: ctx.config.bodyLimit,
     metrics: ctx.metrics,
     handle: box.app.handle,
+    ...(direct ? { direct: box.direct, bodyLimitOf: box.bodyLimitOf } : {}),
     account: (entry) => ctx.accounting.finish(entry),
   });
   const base = `http://127.0.0.1:${front.port}`;

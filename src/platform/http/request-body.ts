@@ -105,14 +105,14 @@ export interface RawBodyRoute {
 }
 
 export interface RawBodies {
-  /** The body limit of a request, by method and path, as the front end sees it before routing. */
-  limitOf(method: string, path: string, fallback: number): number;
+  /** The body limit of a request, by method and path, as the front end sees it before routing: a JSON body's unless the route takes raw bytes. */
+  limitOf(method: string, path: string): number;
   /** The raw-body limit of a matched route; undefined for a JSON route. */
   routeLimit(method: string, route: string): number | undefined;
 }
 
 /** `routes` is read at the first question: the app's routes are all declared by then. */
-export function rawBodies(routes: () => readonly RawBodyRoute[]): RawBodies {
+export function rawBodies(routes: () => readonly RawBodyRoute[], jsonLimit: number): RawBodies {
   // Exactly the template's paths: a raw body's limit is raised only for the route that reads it.
   let table: PathTable<number> | undefined;
   const tableOf = () =>
@@ -121,9 +121,9 @@ export function rawBodies(routes: () => readonly RawBodyRoute[]): RawBodies {
       { trailingSlash: false },
     ));
   return {
-    limitOf(method, path, fallback) {
+    limitOf(method, path) {
       const limit = tableOf().find(method, path)?.value;
-      return limit === undefined ? fallback : Math.max(limit, fallback);
+      return limit === undefined ? jsonLimit : Math.max(limit, jsonLimit);
     },
     routeLimit(method, route) {
       // The router's template, read as a path, is taken by its own entry.
