@@ -111,6 +111,7 @@ class SimSite {
         query: `ABC${seq % 1000}`,
         results: 1,
         verdict: null,
+        cameraRead: null,
       });
     }
     return { events, tickets, lookups, lots: null, notices: [], observations: [], after };

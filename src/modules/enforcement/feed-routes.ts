@@ -35,6 +35,7 @@ export function zoneFeedRoutes(ctx: EnforcementContext) {
           query: String(zone),
           results,
           verdict: null,
+          cameraRead: null,
         });
         return response;
       },

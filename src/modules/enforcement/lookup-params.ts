@@ -49,13 +49,13 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
   return { by: "zone", zone: readZone(zone!.value, zone!.in) };
 }
 
-function readPlate(value: unknown, where: "query" | "body"): string {
+function readPlate(value: unknown, where: "query" | "body", pointer = "/registration_number"): string {
   const text = typeof value === "string" ? value : "";
   const plateNorm = normalizePlate(text);
   if (plateProblem(text) !== null || plateNorm.length > MAX_PLATE)
     throw invalid([
       {
-        pointer: "/registration_number",
+        pointer,
         message: "Expected a registration number (letters and digits)",
         ...(where === "query" ? { in: "query" as const } : {}),
       },
@@ -81,11 +81,19 @@ function readZone(value: unknown, where: "query" | "body"): number {
  * What the verdict is asked: a registration number and the zone the attendant stands in, both
  * required, in the query string.
  */
-export function verdictTarget(query: Record<string, unknown>): { plateNorm: string; zone: number } {
+export function verdictTarget(query: Record<string, unknown>): {
+  plateNorm: string;
+  zone: number;
+  cameraRead: string | null;
+} {
   const missing = (["registration_number", "zone"] as const).filter((k) => !given(query[k]));
   if (missing.length > 0)
     throw invalid(missing.map((k) => ({ pointer: `/${k}`, message: "Required", in: "query" as const })));
-  return { plateNorm: readPlate(query.registration_number, "query"), zone: readZone(query.zone, "query") };
+  return {
+    plateNorm: readPlate(query.registration_number, "query"),
+    zone: readZone(query.zone, "query"),
+    cameraRead: given(query.camera_read) ? readPlate(query.camera_read, "query", "/camera_read") : null,
+  };
 }
 
 /** The plate whose earlier checks are asked for (required, read as a lookup's plate). */

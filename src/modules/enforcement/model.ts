@@ -52,6 +52,14 @@ export const ZonePlates = t.Object({
 export const VerdictParams = t.Object({
   registration_number: t.String({ description: "Registration number, matched after normalization" }),
   zone: t.String({ description: "The zone the attendant stands in (digits)", ...integerText(0, ZONE_MAX) }),
+  camera_read: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 32,
+      description:
+        "The plate as the handheld's camera read it, when the camera filled the plate field (the attendant may have corrected it since): kept in the lookup record, so the audit shows reads taken as read and reads corrected. Left out when the plate was typed",
+    }),
+  ),
 });
 
 const instant = () => t.String({ format: "date-time" });

@@ -68,8 +68,8 @@ export function enforcementRoutes(ctx: EnforcementContext, enforcement: Enforcem
     .get(
       "/api/v1/attendants/verdict",
       ({ query, credential }) => {
-        const { plateNorm, zone } = verdictTarget(query);
-        return enforcement.verdict(plateNorm, zone, credentialLabel(credential));
+        const { plateNorm, zone, cameraRead } = verdictTarget(query);
+        return enforcement.verdict(plateNorm, zone, credentialLabel(credential), cameraRead);
       },
       {
         operation: enforcementOperations.getVerdict,

@@ -62,12 +62,16 @@ export class Enforcement {
       query: target.by === "zone" ? String(target.zone) : target.plateNorm,
       results,
       verdict: null,
+      cameraRead: null,
     });
     return { body };
   }
 
-  /** The verdict for a plate in the attendant's zone, recorded as `PLATE@ZONE`. */
-  verdict(plateNorm: string, zone: number, credential: string): Verdict {
+  /**
+   * The verdict for a plate in the attendant's zone, recorded as `PLATE@ZONE`, with the camera's
+   * read of the plate when the camera filled it in.
+   */
+  verdict(plateNorm: string, zone: number, credential: string, cameraRead: string | null = null): Verdict {
     const at = this.ctx.now();
     const found = plateVerdict(this.ctx, plateNorm, zone, at);
     this.ctx.lookupRecorder.record({
@@ -77,6 +81,7 @@ export class Enforcement {
       query: `${plateNorm}@${zone}`,
       results: found.permits.length,
       verdict: found.state,
+      cameraRead,
     });
     return found;
   }
@@ -97,6 +102,7 @@ export class Enforcement {
       query: String(zone),
       results: version.results,
       verdict: null,
+      cameraRead: null,
     });
     const changes =
       since === undefined || since === version.etag ? null : this.changesFrom(zone, since, version);
@@ -184,6 +190,7 @@ export class Enforcement {
       query: plateNorm,
       results: checks.data.length,
       verdict: null,
+      cameraRead: null,
     });
     return checks;
   }
@@ -204,6 +211,7 @@ export class Enforcement {
       query: String(zone),
       results,
       verdict: null,
+      cameraRead: null,
     });
     return { body, etag };
   }

@@ -143,6 +143,7 @@ const PARAMETER_EXAMPLES: Record<string, unknown> = {
   ticketId: "100234",
   ticket_id: "100234",
   registration_number: "ABC123",
+  camera_read: "ABC123",
   // UTC in the query string: a "+" there would have to be sent as %2B.
   start: "2026-06-15T08:00:00Z",
   end: "2026-06-15T10:00:00Z",

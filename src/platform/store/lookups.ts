@@ -24,6 +24,8 @@ export type LookupRecord = {
   results: number;
   /** A verdict's state, or the verdict a notice follows; null for every other lookup. */
   verdict: "valid_here" | "grace" | "over_time_limit" | "valid_elsewhere" | "outside_hours" | "none" | null;
+  /** A verdict's plate as the handheld's camera read it (it may have been corrected since); null when typed. */
+  cameraRead: string | null;
 };
 
 const RECORD_KEYS = [
@@ -33,6 +35,7 @@ const RECORD_KEYS = [
   "query",
   "results",
   "verdict",
+  "cameraRead",
 ] as const satisfies readonly (keyof LookupRecord)[];
 
 /** A stored record with its id, as the office gets it. */

@@ -26,6 +26,7 @@ const record = (i: number): LookupRecord => ({
   query: "ABC123",
   results: 0,
   verdict: null,
+  cameraRead: null,
 });
 
 describe("lookup records while the store refuses writes", () => {

@@ -99,7 +99,7 @@ describe("the read model's kept answers", () => {
     expect([at(1, "1a"), at(2, "2a"), at(3, "3a")]).toEqual(["1a", "2a", "3a"]);
     // Lookup records are written about once a second: they change no answer.
     store.lookups.append([
-      { at: 1, credential: "token:t", by: "zone", query: "1", results: 0, verdict: null },
+      { at: 1, credential: "token:t", by: "zone", query: "1", results: 0, verdict: null, cameraRead: null },
     ]);
     expect([at(1, "1x"), at(2, "2x"), at(3, "3x")]).toEqual(["1a", "2a", "3a"]);
     const row = (zone: number) =>

@@ -13,6 +13,7 @@ describe("lookup records", () => {
       query: i % 2 ? `P${i}@${1000 + i}` : `P${i}`,
       results: i % 4,
       verdict: i % 2 ? states[i % 5]! : null,
+      cameraRead: null,
     }));
     store.lookups.append(batch);
     const read = store.lookups.after(0, 1_000).map(({ id: _, ...r }) => r);
@@ -49,6 +50,7 @@ describe("a plate's pages over several stretches of the plate index", () => {
       query: verdict ? `${plate}@${100 + next(3)}` : plate,
       results: 1,
       verdict: verdict ? "valid_here" : null,
+      cameraRead: null,
     };
     records.push({ ...r, id: i });
   }
@@ -72,6 +74,7 @@ describe("a plate's pages over several stretches of the plate index", () => {
       query,
       results: 1,
       verdict: null,
+      cameraRead: null,
     };
     if (query.includes("@")) Object.assign(r, { by: "verdict", verdict: "valid_here" });
     insert.run(r.id, r.at, r.credential, r.by, r.query, r.results, r.verdict);

@@ -178,6 +178,7 @@ describe("a page of several kinds", () => {
       query: `Q${i}`,
       results: 1,
       verdict: null,
+      cameraRead: null,
     }));
     store.lookups.append(batch);
     const want = ["registration_number", "verdict"] as const;

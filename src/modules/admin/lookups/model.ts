@@ -59,6 +59,10 @@ export const LookupPage = t.Object({
             "What a verdict told the attendant, or the verdict a notice follows; null for every other lookup",
         },
       ),
+      camera_read: t.Union([t.String(), t.Null()], {
+        description:
+          "A verdict (or an offline one) for a plate the handheld's camera filled in: the plate as the camera read it, normalized. The same as the query's plate: taken as read; another plate: the attendant corrected the read. null: the plate was typed",
+      }),
     }),
   ),
   next_cursor: t.Union([t.String(), t.Null()], { description: "null on the last page" }),

@@ -26,6 +26,7 @@ const lookupView = (r: LookupRecord) => ({
   query: r.query,
   results: r.results,
   verdict: r.verdict,
+  camera_read: r.cameraRead,
 });
 
 /** Who looked up what and when: the lookup records, for the operator's audit page (scope admin). */

@@ -153,6 +153,7 @@ export class AttendantNotices {
       query: `${plateNorm}@${input.zone}`,
       results: issued.created ? 1 : 0,
       verdict: input.verdict,
+      cameraRead: null,
     });
     return issued;
   }

@@ -99,6 +99,7 @@ export class AttendantObservations {
       query: `${plateNorm}@${input.zone}`,
       results: created ? 1 : 0,
       verdict: null,
+      cameraRead: null,
     });
     return { receipt: receipt(row), created };
   }

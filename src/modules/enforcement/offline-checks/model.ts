@@ -20,6 +20,14 @@ export const OfflineCheck = t.Object(
         "What the handheld said: a verdict's state, or not_in_list (the plate was not in the zone's saved list)",
     }),
     list_taken_at: t.String({ description: "When the saved list it judged from was taken (ISO 8601)" }),
+    camera_read: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 32,
+        description:
+          "The plate as the handheld's camera read it, when the camera filled the plate field (the attendant may have corrected it before checking); left out when the plate was typed",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -31,6 +31,9 @@ export class OfflineCheckRecords {
           pointer: `/checks/${i}/registration_number`,
           message: `A registration number ${problem}`,
         });
+      const readProblem = c.camera_read === undefined ? null : plateProblem(c.camera_read);
+      if (readProblem)
+        errors.push({ pointer: `/checks/${i}/camera_read`, message: `A camera's read ${readProblem}` });
       // A date and a time: a date alone would be taken as the site's midnight.
       const at = c.checked_at.includes("T") ? parseInstant(c.checked_at, this.ctx.config.timezone) : null;
       if (at === null)
@@ -60,6 +63,7 @@ export class OfflineCheckRecords {
           query: `${normalizePlate(c.registration_number)}@${c.zone}`,
           results: c.verdict === "not_in_list" ? 0 : 1,
           verdict: c.verdict === "not_in_list" ? null : c.verdict,
+          cameraRead: c.camera_read === undefined ? null : normalizePlate(c.camera_read),
         });
     });
     if (errors.length > 0) throw invalid(errors);

@@ -60,6 +60,11 @@ export const permitLookups = sqliteTable(
     verdict: text({
       enum: ["valid_here", "grace", "over_time_limit", "valid_elsewhere", "outside_hours", "none"],
     }),
+    /**
+     * A verdict asked for a plate the handheld's camera filled in: the plate as read (normalized),
+     * which the attendant may have corrected before asking; null when the plate was typed.
+     */
+    cameraRead: text("camera_read"),
   },
   (t) => [
     index("permit_lookups_at").on(t.at),

@@ -1,0 +1,1 @@
+ALTER TABLE `permit_lookups` ADD `camera_read` text;
