@@ -30,6 +30,7 @@ import { keepOfflineCheck, offlineChecksWaiting, sendOfflineChecks } from "./off
 import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
 import { dueCars, type PatrolCar } from "./patrol-list.ts";
+import { plateCamera } from "./plate-camera.ts";
 import { ownerNow, sessionNow } from "./session-now.ts";
 import { siteDay, siteZone } from "./site-zone.ts";
 import {
@@ -111,6 +112,9 @@ const clockTime = (ms: number) =>
   new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone: siteZone() });
 const sameDay = (a: number, b: number) => siteDay(a) === siteDay(b);
 
+/** After the page is drawn: the plate reader's files (some 4 MB, once) never slow the first check. */
+const READER_WARM_MS = 3_000;
+
 /**
  * The attendant's page: check a plate where the attendant stands, watch that zone. Made for one
  * thumb and sunlight. The zone judged is the one in the field when Check is tapped; an answer
@@ -155,11 +159,44 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     required: true,
     maxlength: 32,
   });
+  const checkButton = h("button", { type: "submit", class: "big", id: "check-button" }, t("check"));
+  /** What the camera said under the field: a read to check, or why there is none. */
+  const cameraNote = h("p", { class: "camera-note", id: "camera-note", role: "status", hidden: true });
+  /** The camera's read of the plate in the field, until a check takes it along (lookup record). */
+  let cameraRead: string | null = null;
+  const camera = plateCamera({
+    onRead(read) {
+      plate.value = read.shown;
+      cameraRead = read.plate;
+      cameraNote.hidden = false;
+      cameraNote.className = "camera-note";
+      cameraNote.textContent = read.lookAlike
+        ? t("cameraReadLookAlike", {
+            plate: read.shown,
+            other: read.lookAlike.slice(-1),
+            last: read.plate.slice(-1),
+          })
+        : t("cameraRead", { plate: read.shown, pct: Math.round(read.confidence * 100) });
+      // The attendant looks at the read and taps Check: no keyboard in the way.
+      checkButton.focus();
+    },
+    onClosed(why) {
+      cameraNote.hidden = why === null;
+      cameraNote.className = "camera-note warn";
+      cameraNote.textContent = why ?? "";
+      plate.focus();
+    },
+  });
+  plate.addEventListener("input", () => {
+    if (plate.value.trim() === "") cameraRead = null;
+    cameraNote.hidden = true;
+  });
   const checkForm = h(
     "form",
     { class: "check", id: "check-form", onsubmit: prevented(() => check(plate.value)) },
     plate,
-    h("button", { type: "submit", class: "big" }, t("check")),
+    camera.button,
+    checkButton,
   );
 
   // The zone, as typed or picked from the site's known zones.
@@ -249,6 +286,10 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   async function check(text: string): Promise<void> {
     const p = text.trim();
     if (!p) return;
+    // This check takes the camera's read along (taken as read, or corrected); the next car's is its own.
+    const read = cameraRead;
+    cameraRead = null;
+    camera.close();
     const z = typedZone();
     replace(earlier);
     replace(noticeArea);
@@ -316,7 +357,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       } else {
         const v = await api<Verdict>(
           "GET",
-          `/api/v1/attendants/verdict${query({ registration_number: p, zone: z })}`,
+          `/api/v1/attendants/verdict${query({ registration_number: p, zone: z, ...(read ? { camera_read: read } : {}) })}`,
           undefined,
           CHECK_TIMEOUT_MS,
         );
@@ -333,7 +374,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     } catch (e) {
       if (!latest()) return;
       if (e instanceof ApiError && e.status === 401) return; // the app signs in again (api.ts)
-      if (e instanceof Offline && z !== undefined) await showOffline(p, z, e.silent, latest);
+      if (e instanceof Offline && z !== undefined) await showOffline(p, z, e.silent, latest, read);
       else if (e instanceof Offline)
         showBlock("warn", h("p", { class: "verdict", "data-verdict": "offline" }, t("offlineCheck")));
       else showBlock("warn", h("p", { class: "verdict", "data-verdict": "error" }, (e as Error).message));
@@ -343,7 +384,13 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   }
 
   /** The box does not answer: the verdict the saved list gives, by the box's own rules. */
-  async function showOffline(p: string, z: number, silent: boolean, latest: () => boolean): Promise<void> {
+  async function showOffline(
+    p: string,
+    z: number,
+    silent: boolean,
+    latest: () => boolean,
+    read: string | null,
+  ): Promise<void> {
     const saved = await loadSaved(z);
     if (!latest()) return;
     if (!saved) {
@@ -370,6 +417,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       checked_at: new Date(at).toISOString(),
       verdict: v ? v.state : "not_in_list",
       list_taken_at: new Date(saved.takenAt).toISOString(),
+      ...(read ? { camera_read: read } : {}),
     });
     if (v) {
       // An old list may have missed a cancel or a revoked permit: it never answers in green.
@@ -1101,6 +1149,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
       "div",
       { class: "attendant" },
       checkForm,
+      cameraNote,
+      camera.view,
       noticesWaiting,
       marksWaiting,
       result,
@@ -1111,6 +1161,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   );
   plate.focus();
   void loadKnown();
+  // The plate reader loads after the page is drawn and idle, never in the way of the first check.
+  const warmTimer = setTimeout(() => camera.warm(), READER_WARM_MS);
   // Notices left waiting (made offline, or the page closed while sending) go first.
   const noticeTimer = owner ? setInterval(() => void sendAll(), NOTICES_EVERY_MS) : undefined;
   // Offline checks a first try could not send (the box not yet answering writes) are tried again.
@@ -1132,6 +1184,8 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   });
 
   return () => {
+    clearTimeout(warmTimer);
+    camera.close();
     clearInterval(ageTimer);
     clearInterval(patrolTimer);
     clearInterval(checkedTimer);

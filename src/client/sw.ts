@@ -1,7 +1,8 @@
 /**
  * The service worker: keeps the page itself and the last zone lists, so a handheld that loses
- * the site Wi-Fi still opens the page and shows the list it last saw, with its age; and the kiosk
- * board's page, so a lobby screen reloaded while the box is away still shows its last figures. Everything
+ * the site Wi-Fi still opens the page and shows the list it last saw, with its age; the kiosk
+ * board's page, so a lobby screen reloaded while the box is away still shows its last figures;
+ * and the plate reader's files, so the camera reads plates with the box out of reach. Everything
  * else goes to the network as it is; checks are reads and are never queued.
  */
 import { SAVED_AT, ZONE_CACHE } from "./zone-cache.ts";
@@ -30,6 +31,9 @@ const SHELL = "parkd-shell-v2";
 const PAGE_WAIT_MS = 800;
 const NETWORK_WAIT_MS = 4_000;
 const ZONE_LIST = /^\/api\/v1\/tickets\/zone\/\d+$/;
+/** The plate reader's files, under their build's tag: one build's kept at a time (some 7 MB). */
+const READER = "parkd-plate-reader";
+const READER_FILE = /^(\/plate-reader\/[^/]+\/)[^/]+$/;
 
 /** A page of the app (`/`, the kiosk board's `/board`) and the files it names, each under its own key. */
 async function cachePage(cache: Cache, page: string): Promise<void> {
@@ -117,6 +121,20 @@ async function keptFirst(request: Request, key: string): Promise<Response> {
   return res;
 }
 
+/** A reader file never changes under its tag: kept, else fetched, kept, and another tag's files let go. */
+async function readerFile(request: Request, path: string, tag: string): Promise<Response> {
+  const cache = await caches.open(READER);
+  const hit = await cache.match(path);
+  if (hit) return hit;
+  const res = await fetch(request);
+  if (res.ok) {
+    await cache.put(path, res.clone());
+    for (const old of await cache.keys())
+      if (!new URL(old.url).pathname.startsWith(tag)) await cache.delete(old);
+  }
+  return res;
+}
+
 self.addEventListener("fetch", (e) => {
   const request = e.request;
   if (request.method !== "GET") return;
@@ -135,5 +153,10 @@ self.addEventListener("fetch", (e) => {
     else e.respondWith(networkFirst(request, SHELL, url.pathname + url.search, false));
     return;
   }
-  if (ZONE_LIST.test(url.pathname)) e.respondWith(networkFirst(request, ZONE_CACHE, url.pathname, true));
+  if (ZONE_LIST.test(url.pathname)) {
+    e.respondWith(networkFirst(request, ZONE_CACHE, url.pathname, true));
+    return;
+  }
+  const reader = READER_FILE.exec(url.pathname);
+  if (reader) e.respondWith(readerFile(request, url.pathname, reader[1]!));
 });

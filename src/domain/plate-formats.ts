@@ -75,6 +75,14 @@ const AS_DIGIT: Readonly<Record<string, string>> = {
   B: "8",
 };
 
+/**
+ * More corrections than this and a read is no plate: `888888` is not `BBB888`. A read with one
+ * correction is as good as one with none; with two, the page offers it as unsure (SURE_CORRECTIONS).
+ */
+export const MAX_CORRECTIONS = 2;
+/** The corrections a read may have and still fill the plate field without a tap. */
+export const SURE_CORRECTIONS = 1;
+
 export interface PlateRead {
   /** The plate as it is matched (normalizePlate's form): `ABC123`. */
   readonly plate: string;
@@ -84,6 +92,11 @@ export interface PlateRead {
   readonly format: string | null;
   /** How many characters were taken for others to fit the format. */
   readonly corrected: number;
+  /**
+   * The plate the same read is under another format, one look-alike apart (`ABC128` and
+   * `ABC12B`): both are plates, so no rule tells them apart and the attendant must look.
+   */
+  readonly lookAlike: string | null;
 }
 
 export type PlateReading =
@@ -120,7 +133,7 @@ function asFormat(text: string, format: PlateFormat, country: PlateCountry): Pla
     format.spaceAfter === undefined
       ? plate
       : `${plate.slice(0, format.spaceAfter)} ${plate.slice(format.spaceAfter)}`;
-  return { plate, shown, format: format.example, corrected };
+  return { plate, shown, format: format.example, corrected, lookAlike: null };
 }
 
 /**
@@ -130,22 +143,28 @@ function asFormat(text: string, format: PlateFormat, country: PlateCountry): Pla
  * so that is `ABC128`; but `ABC 12O` is `ABC120` only, as no plate ends in O).
  */
 export function readPlate(text: string, country: PlateCountryCode | PlateCountry): PlateReading {
-  const clean = normalizePlate(text).replace(/[^A-Z0-9ÅÄÖ]/g, "");
+  // Only what is neither a letter nor a digit goes (dirt and the frame read as punctuation): a
+  // letter no plate has (Ü, É, a Cyrillic А) stays, and no format takes it.
+  const clean = normalizePlate(text).replace(/[^\p{L}\p{N}]/gu, "");
   if (clean === "") return { ok: false, why: "empty", candidates: [] };
   const c: PlateCountry = typeof country === "string" ? PLATE_COUNTRIES[country] : country;
   if (c.formats.length === 0) {
     if (clean.length < 2 || clean.length > 8 || /[^A-Z0-9]/.test(clean))
       return { ok: false, why: "no-format", candidates: [] };
-    return { ok: true, plate: clean, shown: clean, format: null, corrected: 0 };
+    return { ok: true, plate: clean, shown: clean, format: null, corrected: 0, lookAlike: null };
   }
   const reads = c.formats
     .map((f) => asFormat(clean, f, c))
-    .filter((r): r is PlateRead => r !== null)
+    .filter((r): r is PlateRead => r !== null && r.corrected <= MAX_CORRECTIONS)
     .sort((a, b) => a.corrected - b.corrected);
   if (reads.length === 0) return { ok: false, why: "no-format", candidates: [] };
   const best = reads[0]!;
   const rivals = reads.filter((r) => r.corrected === best.corrected && r.plate !== best.plate);
   if (rivals.length > 0)
     return { ok: false, why: "ambiguous", candidates: [best.plate, ...rivals.map((r) => r.plate)] };
-  return { ok: true, ...best };
+  const other = c.formats
+    .filter((f) => f.example !== best.format)
+    .map((f) => asFormat(best.plate, f, c))
+    .find((r) => r !== null && r.corrected === 1 && r.plate !== best.plate);
+  return { ok: true, ...best, lookAlike: other?.plate ?? null };
 }

@@ -20,6 +20,8 @@ describe("a camera's read held against Sweden's plate formats", () => {
     ["ABC12B", "ABC12B", "ABC 12B", 0],
     // Dirt and frame read as punctuation is dropped.
     ["|ABC.123|", "ABC123", "ABC 123", 0],
+    // Full-width and other compatibility forms are the plain characters (NFKC).
+    ["ＡＢＣ１２３", "ABC123", "ABC 123", 0],
   ] as const)("%p reads as %s", (text, plate, shown, corrected) => {
     const r = readPlate(text, "se");
     expect(r.ok).toBe(true);
@@ -37,10 +39,30 @@ describe("a camera's read held against Sweden's plate formats", () => {
     ["ÅBC123", "no-format"],
     ["123ABC", "no-format"],
     ["ABC1234", "no-format"],
+    // A letter no plate has is not dropped to make one: MÜ AB 123 is not MAB123.
+    ["MÜ AB 123", "no-format"],
+    ["SABé123", "no-format"],
+    ["SАBC123", "no-format"],
+    ["АBC123", "no-format"],
+    // Three corrections make a plate of anything: 888888 is no read, not BBB888.
+    ["888888", "no-format"],
+    ["555 555", "no-format"],
   ] as const)("%p is refused (%s): it cannot be a Swedish plate", (text, why) => {
     const r = readPlate(text, "se");
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.why).toBe(why);
+  });
+
+  test.each([
+    ["ABC128", "ABC12B"],
+    ["ABC12B", "ABC128"],
+    ["ABC122", "ABC12Z"],
+    ["ABC12Z", "ABC122"],
+    ["ABC123", null],
+    ["ABC12C", null],
+  ] as const)("%s read is one look-alike from %p: the attendant must look", (text, other) => {
+    const r = readPlate(text, "se");
+    expect(r.ok && r.lookAlike).toBe(other);
   });
 
   test("in Sweden the two formats differ only last, where a letter and a digit never tie", () => {

@@ -942,7 +942,7 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
       await page.goto(`${server.url}/#/check`);
       await page.fill("#zone", "1011");
       await page.fill("#plate", "LONG 34");
-      await page.click("#check-form button[type=submit]");
+      await page.click("#check-button");
       await page.waitForSelector("#verdict-line");
       expect((await page.textContent("#verdict-line")) ?? "").toMatch(days);
       await page.close();
@@ -1169,6 +1169,37 @@ describe.skipIf(skipWithoutChromium)("the console reads money as the operator ty
     const cells = await page.locator("#audit-table tbody tr td").allTextContents();
     expect(cells.slice(1, 4)).toEqual(["token:handheld-history", "earlier checks read", "HIS123"]);
     await page.screenshot({ path: screenshotPath("audit-checks-read"), fullPage: true });
+  });
+
+  test("the audit tells typed plates from camera reads, and counts the reads corrected", async () => {
+    const reader = await box.token("handheld-camera", "permits:read");
+    for (const q of [
+      "registration_number=CAM1&zone=1001",
+      "registration_number=CAM2&zone=1001&camera_read=CAM2",
+      "registration_number=CAM3&zone=1001&camera_read=CAM8",
+    ])
+      await fetch(`${server.url}/api/v1/attendants/verdict?${q}`, {
+        headers: { authorization: `Bearer ${reader}` },
+      });
+    await Bun.sleep(1500);
+    const page = await signedIn("audit-camera", "en-GB", DESKTOP);
+    await page.goto(`${server.url}/#/audit`);
+    await page.fill('#audit-filter input[name="credential"]', "token:handheld-camera");
+    await page.click("#audit-filter button[type=submit]");
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("#audit-table tbody tr")];
+      return rows.length === 3 && rows.every((row) => row.textContent!.includes("token:handheld-camera"));
+    });
+    expect(await page.locator("#audit-table tbody tr td:nth-child(6)").allTextContents()).toEqual([
+      "camera read CAM8, corrected",
+      "camera",
+      "typed",
+    ]);
+    expect(await page.textContent("#audit-camera-reads")).toBe(
+      "Of the checks listed, 2 plates were read by the camera; 1 of them were corrected before the check.",
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath("audit-camera-reads"), fullPage: true });
   });
 
   test("the audit says what each verdict told the attendant (en desk, sv phone)", async () => {

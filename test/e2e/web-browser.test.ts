@@ -103,18 +103,18 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     expect(await page.locator("nav.console-nav").count()).toBe(0);
 
     await page.fill("#plate", "åbc-123");
-    await page.click("#check-form button");
+    await page.click("#check-button");
     await expect(page.locator("[data-verdict]").getAttribute("data-verdict")).resolves.toBe("valid");
     expect(await page.textContent("#result")).toContain("ÅBC123");
     expect(await page.textContent("#result")).toContain("7");
 
     await page.fill("#plate", "NOPE 999");
-    await page.click("#check-form button");
+    await page.click("#check-button");
     await page.waitForSelector('[data-verdict="invalid"]');
     await page.screenshot({ path: screenshotPath("phone-check-invalid") });
 
     await page.fill("#plate", "Åbc 123");
-    await page.click("#check-form button");
+    await page.click("#check-button");
     await page.waitForSelector('[data-verdict="valid"]');
     await page.screenshot({ path: screenshotPath("phone-check-valid") });
 
@@ -168,11 +168,11 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     expect(await page.locator("#plates li").allTextContents()).toEqual(["XYZ789"]);
     // A plate in the saved list is judged from it as the box would, marked as offline.
     await page.fill("#plate", "xyz 789");
-    await page.click("#check-form button");
+    await page.click("#check-button");
     await page.waitForSelector('#result [data-verdict="valid_here"]');
     expect(await page.textContent("#offline-band")).toMatch(/^Offline · list from \d\d:\d\d$/);
     await page.fill("#plate", "ABC 1");
-    await page.click("#check-form button");
+    await page.click("#check-button");
     await page.waitForSelector('#result [data-verdict="not_in_list"]');
     const answeredBy = Date.now();
     await page.screenshot({ path: screenshotPath("phone-offline") });
@@ -430,7 +430,7 @@ describe.skipIf(skipWithoutChromium)("the web app in a browser", () => {
     await page.fill("#token", tokens.attendant!);
     await page.click("#token-form button[type=submit]");
     await page.fill("#plate", "nope 1");
-    await page.click("#check-form button");
+    await page.click("#check-button");
     await page.waitForSelector('[data-verdict="invalid"]');
     expect(await page.textContent("#result")).toContain("INGET GILTIGT TILLSTÅND");
     await page.screenshot({ path: screenshotPath("phone-swedish") });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PathTable, templatePattern } from "../../src/platform/http/path-template.ts";
+import { rawBodies } from "../../src/platform/http/request-body.ts";
 
 describe("a route template as the paths it matches (the front end's one reading of the router's templates)", () => {
   test.each([
@@ -58,6 +59,16 @@ describe("the path table every question before routing asks (direct answers, raw
     expect(table.find(method, path)).toBeUndefined();
   });
 
+  test("one trailing slash is the route's, as the router takes it; two are not, and // is not /", () => {
+    const root = new PathTable([
+      { method: "GET", template: "/", value: "page" },
+      { method: "GET", template: "/healthz", value: "health" },
+    ]);
+    expect(root.find("GET", "/")?.value).toBe("page");
+    expect(root.find("GET", "//")).toBeUndefined();
+    expect(root.find("GET", "/healthz//")).toBeUndefined();
+  });
+
   test("without a trailing slash when asked, and a template twice is a mistake", () => {
     const exact = new PathTable([{ method: "GET", template: "/healthz", value: 1 }], {
       trailingSlash: false,
@@ -71,5 +82,21 @@ describe("the path table every question before routing asks (direct answers, raw
           { method: "GET", template: "/x", value: 2 },
         ]),
     ).toThrow("GET /x is in the table twice");
+  });
+});
+
+describe("a raw body's limit before routing", () => {
+  const raw = rawBodies(
+    () => [{ method: "POST", route: "/api/v1/attendants/notices/:id/photos", limit: 5_000_000 }],
+    65_536,
+  );
+
+  test("is the route's for the paths the router gives it, a trailing slash too; the JSON limit elsewhere", () => {
+    expect(raw.limitOf("POST", "/api/v1/attendants/notices/n1/photos")).toBe(5_000_000);
+    expect(raw.limitOf("POST", "/api/v1/attendants/notices/n1/photos/")).toBe(5_000_000);
+    expect(raw.limitOf("PUT", "/api/v1/attendants/notices/n1/photos")).toBe(65_536);
+    expect(raw.limitOf("POST", "/api/v1/attendants/notices/n1")).toBe(65_536);
+    expect(raw.routeLimit("POST", "/api/v1/attendants/notices/:id/photos")).toBe(5_000_000);
+    expect(raw.routeLimit("POST", "/api/v1/attendants/notices")).toBeUndefined();
   });
 });

@@ -114,6 +114,8 @@ const ROUTES: [method: string, template: string, sample: string, access: Access]
   ["GET", "/manifest.webmanifest", "/manifest.webmanifest", "public"],
   ["GET", "/icon.svg", "/icon.svg", "public"],
   ["GET", "/board", "/board", "public"],
+  // The handheld's plate reader engine: served to anyone, as the app's own files are.
+  ["GET", "/plate-reader/:tag/:name", "/plate-reader/any/worker.min.js", "public"],
   ["GET", "/board.js", "/board.js", "public"],
   ["GET", "/board.css", "/board.css", "public"],
   ["GET", "/api/v1/board", "/api/v1/board", "public"],

@@ -34,7 +34,15 @@ export async function openBrowser(
   viewport: { width: number; height: number },
   locale = "en-GB",
   /** As a user who clicked through the certificate warning: the page loads, trust is not given. */
-  opts: { ignoreHTTPSErrors?: boolean; home?: string; timezoneId?: string } = {},
+  opts: {
+    ignoreHTTPSErrors?: boolean;
+    home?: string;
+    timezoneId?: string;
+    /** More of Chromium's switches (a fake camera). */
+    args?: string[];
+    /** Permissions granted to every origin (camera). */
+    permissions?: string[];
+  } = {},
 ): Promise<BrowserContext> {
   if (!CHROMIUM)
     throw new Error("Chromium is not installed (./build.sh test installs the Debian package as root)");
@@ -42,7 +50,8 @@ export async function openBrowser(
   return chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
+    args: [...CHROMIUM_ARGS.filter((a) => a !== "--headless"), ...(opts.args ?? [])],
+    ...(opts.permissions ? { permissions: opts.permissions } : {}),
     viewport,
     locale,
     timezoneId: opts.timezoneId ?? "UTC",

@@ -4,6 +4,12 @@ import type { BrowserContext, Page } from "playwright-core";
 import { type Box, boxesForFile, type Server } from "./binary.ts";
 import { openBrowser } from "./browser.ts";
 
+/** What a phone has besides its screen: a camera (Chromium's fake one), the permission to use it. */
+export interface PhoneParts {
+  args?: string[];
+  permissions?: string[];
+}
+
 /** A phone's viewport: the attendant page is made for one. */
 export const PHONE = { width: 390, height: 844 };
 
@@ -75,16 +81,22 @@ export function handheldRig() {
     },
 
     /** A fresh phone (its own profile folder); the one open before is closed. */
-    async browser(name: string, locale?: string): Promise<Page> {
+    async browser(name: string, locale?: string, phone: PhoneParts = {}): Promise<Page> {
       for (const c of contexts.splice(0)) await c.close().catch(() => {});
-      const ctx = await openBrowser(join(rig.box.dir, `profile-${name}`), PHONE, locale);
+      const ctx = await openBrowser(join(rig.box.dir, `profile-${name}`), PHONE, locale, phone);
       contexts.push(ctx);
       return ctx.pages()[0] ?? (await ctx.newPage());
     },
 
     /** Signed in with `token`, watching `zone` live when one is given. */
-    async signedIn(name: string, token: string, zone?: number, locale?: string): Promise<Page> {
-      const page = await rig.browser(name, locale);
+    async signedIn(
+      name: string,
+      token: string,
+      zone?: number,
+      locale?: string,
+      phone: PhoneParts = {},
+    ): Promise<Page> {
+      const page = await rig.browser(name, locale, phone);
       await page.goto(`${rig.server.url}/`);
       await page.fill("#token", token);
       await page.click("#token-form button[type=submit]");
@@ -100,7 +112,7 @@ export function handheldRig() {
     /** Checks a plate in the zone in the field; the verdict shown (its data-verdict). */
     async check(page: Page, plate: string): Promise<string> {
       await page.fill("#plate", plate);
-      await page.click("#check-form button");
+      await page.click("#check-button");
       await page.waitForFunction(() => !document.querySelector("#result .pending"));
       return (await page.locator("#result [data-verdict]").getAttribute("data-verdict"))!;
     },

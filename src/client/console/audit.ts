@@ -16,6 +16,14 @@ function answerOf(r: LookupRecord) {
       );
 }
 
+/** How the plate of a verdict came in: typed, read by the camera as it was, or read and corrected. */
+function entryOf(r: LookupRecord): string {
+  if (r.by !== "verdict" && r.by !== "offline_verdict") return "–";
+  if (r.camera_read === null) return t("entryTyped");
+  const plate = r.query.slice(0, r.query.lastIndexOf("@"));
+  return plate === r.camera_read ? t("entryCamera") : t("entryCorrected", { read: r.camera_read });
+}
+
 /**
  * The kinds of record an operator looks for, as the API's `by` lists them; plate checks first:
  * "who checked this car" is what the audit is opened for, and zone lists would bury it.
@@ -33,6 +41,9 @@ export function auditPage(root: HTMLElement): () => void {
   const rows = h("tbody");
   const more = h("button", { type: "button", id: "audit-more", hidden: true }, t("more"));
   const note = h("p", { class: "note", role: "status" });
+  /** Of the verdicts listed so far, how many plates the camera read, and how many were corrected. */
+  const reads = { camera: 0, corrected: 0 };
+  const readsLine = h("p", { class: "note", id: "audit-camera-reads", hidden: true });
   // "Who looked up plate X last week": by plate in any spelling, by credential, by time.
   const filter = h(
     "form",
@@ -63,18 +74,35 @@ export function auditPage(root: HTMLElement): () => void {
       limit: 100,
     }),
     show: (page, next) => {
-      if (!next) replace(rows);
+      if (!next) {
+        replace(rows);
+        reads.camera = 0;
+        reads.corrected = 0;
+      }
       replace(note, "");
-      for (const r of page)
+      for (const r of page) {
+        if (r.camera_read !== null) {
+          reads.camera++;
+          if (r.query.slice(0, r.query.lastIndexOf("@")) !== r.camera_read) reads.corrected++;
+        }
         rows.appendChild(
           h(
             "tr",
             null,
-            [when(r.at), r.credential, t(`lookup_${r.by}`), r.query, answerOf(r), String(r.results)].map(
-              (c) => h("td", null, c),
-            ),
+            [
+              when(r.at),
+              r.credential,
+              t(`lookup_${r.by}`),
+              r.query,
+              answerOf(r),
+              entryOf(r),
+              String(r.results),
+            ].map((c) => h("td", null, c)),
           ),
         );
+      }
+      readsLine.hidden = reads.camera === 0;
+      readsLine.textContent = t("auditCameraReads", { camera: reads.camera, corrected: reads.corrected });
     },
     failed: (e) => replace(note, problemText(e)),
   });
@@ -86,6 +114,7 @@ export function auditPage(root: HTMLElement): () => void {
       h("h2", null, t("audit")),
       filter,
       note,
+      readsLine,
       h(
         "table",
         { id: "audit-table", ...SCROLLS },
@@ -95,9 +124,15 @@ export function auditPage(root: HTMLElement): () => void {
           h(
             "tr",
             null,
-            [t("at"), t("credential"), t("lookupKind"), t("asked"), t("told"), t("results")].map((x) =>
-              h("th", null, x),
-            ),
+            [
+              t("at"),
+              t("credential"),
+              t("lookupKind"),
+              t("asked"),
+              t("told"),
+              t("plateEntry"),
+              t("results"),
+            ].map((x) => h("th", null, x)),
           ),
         ),
         rows,

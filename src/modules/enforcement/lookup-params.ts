@@ -4,8 +4,8 @@ import { readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
 
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
-/** Longer than any real plate, short enough to keep junk out of the lookup records. */
-const MAX_PLATE = 32;
+/** Longer than any real plate, short enough to keep junk out of the lookup records (normalized). */
+export const MAX_PLATE = 32;
 
 function given(v: unknown): boolean {
   return v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");

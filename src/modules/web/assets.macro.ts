@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PLATE_READER_FILES } from "../../client/plate-reader/files.ts";
 
 const CLIENT = join(import.meta.dir, "../../client");
 
@@ -40,4 +42,14 @@ export function clientAssets(): {
     css: readFileSync(join(CLIENT, "styles.css"), "utf8"),
     icon: readFileSync(join(CLIENT, "icon.svg"), "utf8"),
   };
+}
+
+/**
+ * The plate reader's files, named as one: a new engine (another package version) gets a new
+ * address, so a phone's kept copy is never a mix of two engines' files.
+ */
+export function plateReaderTag(): string {
+  const hash = createHash("sha256");
+  for (const f of PLATE_READER_FILES) hash.update(f.name).update(readFileSync(join(CLIENT, "../..", f.from)));
+  return hash.digest("base64url").slice(0, 12);
 }

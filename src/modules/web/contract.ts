@@ -11,6 +11,7 @@ import {
   SignIn,
   SignInCodeEnvelope,
 } from "./model.ts";
+import { PLATE_READER_TAG } from "./plate-reader-base.ts";
 
 /** Each file's operation, named for what it serves. */
 const FILE_OPERATIONS: Record<string, string> = {
@@ -101,6 +102,22 @@ export const webContract: ApiContract = {
 
 /** Each route's words for the document, named by its operation id: the route's `operation` option. */
 export const webOperations = {
+  getPlateReaderFile: {
+    operationId: "getPlateReaderFile",
+    problems: ["not-found"],
+    tag: "web app",
+    noStore: true,
+    examples: { tag: PLATE_READER_TAG, name: "worker.min.js" },
+    description:
+      "The handheld's plate reader runs on the phone: its worker script, the engine's WebAssembly and the model, all from the box (nothing is fetched from anywhere else), named by the build's tag, which the app page gives in `<meta name=\"plate-reader\">`. A file never changes under its tag; a tag from another build is 404. The worker is answered with its own Content-Security-Policy, which lets it compile WebAssembly.",
+    ok: {
+      200: {
+        description: "The file",
+        schema: { type: "string", format: "binary" },
+        contentType: ["text/javascript", "application/wasm", "application/octet-stream"],
+      },
+    },
+  },
   signIn: {
     operationId: "signIn",
     problems: ["unauthorized", "too-many-requests", "cross-origin", "password-checks-busy"],

@@ -4,6 +4,7 @@ import type { Store } from "../../platform/store/db.ts";
 import { webContract } from "./contract.ts";
 import type { WebContext, WebDeps } from "./deps.ts";
 import { handheldSetupRoutes } from "./handheld-setup-routes.ts";
+import { plateReaderRoutes } from "./plate-reader-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { type CredentialLookup, SessionStore } from "./sessions.ts";
 import { signInCodeRoutes } from "./sign-in-code-routes.ts";
@@ -24,13 +25,14 @@ export function webSessions(deps: {
   return new SessionStore(deps.store, deps.credentials, deps.now);
 }
 
-/** The web app: its pages at `/`, browser sessions and one-time sign-in codes. */
+/** The web app: its pages at `/`, the handheld's plate reader, browser sessions and one-time sign-in codes. */
 export function webModule(deps: WebDeps): AppModule {
   const ctx: WebContext = { ...deps, codes: new SignInCodes(deps.now) };
   return {
     name: "web",
     routes: new Elysia({ name: "web" })
       .use(staticRoutes())
+      .use(plateReaderRoutes())
       .use(sessionRoutes(ctx))
       .use(signInCodeRoutes(ctx))
       .use(handheldSetupRoutes(ctx)),

@@ -87,3 +87,9 @@ export const HandheldSetupEnvelope = t.Object({
     reachable: t.Boolean({ description: "false when setup_url is a loopback address: set --public-url" }),
   }),
 });
+
+/** A file of the plate reader, under the build's tag (plate-reader-routes.ts). */
+export const PlateReaderFileParams = t.Object({
+  tag: t.String({ description: "The build's tag for its plate reader's files (the app page names it)" }),
+  name: t.String({ description: "The file's name, as the reader asks for it" }),
+});

@@ -5,6 +5,7 @@ import { keptBody } from "../../platform/http/shared-body.ts";
 import { VERSION } from "../../version.ts";
 import { clientAssets } from "./assets.macro.ts" with { type: "macro" };
 import { fileOperation } from "./contract.ts";
+import { PLATE_READER_BASE } from "./plate-reader-base.ts";
 
 /**
  * Only this box: no inline script or style, nothing from another origin, no framing. The
@@ -35,6 +36,8 @@ function shell(page: {
   title: string;
   /** The installable app names its manifest; the kiosk board is not installed. */
   manifest: boolean;
+  /** The app's page names where its plate reader's files are. */
+  plateReader?: string;
   css: string;
   js: string;
   main: string;
@@ -46,7 +49,7 @@ function shell(page: {
 <meta name="viewport" content="${page.viewport}">
 <meta name="theme-color" content="${page.themeColor}">
 <title>${page.title}</title>
-${page.manifest ? `<link rel="manifest" href="/manifest.webmanifest">\n` : ""}<link rel="icon" href="/icon.svg" type="image/svg+xml">
+${page.plateReader ? `<meta name="plate-reader" content="${page.plateReader}">\n` : ""}${page.manifest ? `<link rel="manifest" href="/manifest.webmanifest">\n` : ""}<link rel="icon" href="/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${page.css}">
 <script type="module" src="${page.js}"></script>
 </head>
@@ -63,6 +66,7 @@ const INDEX = shell({
   themeColor: "#101820",
   title: "parkd",
   manifest: true,
+  plateReader: PLATE_READER_BASE,
   css: versioned("/app.css", assets.css),
   js: versioned("/app.js", assets.appJs),
   main: `<main id="app"><p class="boot">parkd</p></main>`,

@@ -74,9 +74,10 @@ export class PathTable<T> {
   find(method: string, path: string): PathMatch<T> | undefined {
     const paths = this.exact.get(method);
     if (paths) {
+      // One trailing slash, as the router takes it: `/x/` is `/x`, but `//` is not `/`.
       const hit =
         paths.get(path) ??
-        (this.trailingSlash && path.length > 1 && path.endsWith("/")
+        (this.trailingSlash && path.length > 1 && path.endsWith("/") && !path.endsWith("//")
           ? paths.get(path.slice(0, -1))
           : undefined);
       if (hit) return hit;

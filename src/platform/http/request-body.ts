@@ -113,13 +113,11 @@ export interface RawBodies {
 
 /** `routes` is read at the first question: the app's routes are all declared by then. */
 export function rawBodies(routes: () => readonly RawBodyRoute[], jsonLimit: number): RawBodies {
-  // Exactly the template's paths: a raw body's limit is raised only for the route that reads it.
+  // The template's paths as the router takes them (a trailing slash too): a raw body's limit is
+  // raised only for the route that reads it.
   let table: PathTable<number> | undefined;
   const tableOf = () =>
-    (table ??= new PathTable(
-      routes().map((r) => ({ method: r.method, template: r.route, value: r.limit })),
-      { trailingSlash: false },
-    ));
+    (table ??= new PathTable(routes().map((r) => ({ method: r.method, template: r.route, value: r.limit }))));
   return {
     limitOf(method, path) {
       const limit = tableOf().find(method, path)?.value;

@@ -139,6 +139,10 @@ describe("POST /api/v1/attendants/offline-checks", () => {
       [[check({ checked_at: "2026-06-15" })], "/checks/0/checked_at"],
       [[check({ checked_at: new Date(T0 - 91 * 86_400_000).toISOString() })], "/checks/0/checked_at"],
       [[check({ list_taken_at: "2026-13-01T00:00:00Z" })], "/checks/0/list_taken_at"],
+      // 32 characters sent that normalize to 480, as the verdict refuses them.
+      [[check({ registration_number: "\uFDFA".repeat(32) })], "/checks/0/registration_number"],
+      [[check({ camera_read: "\uFDFA".repeat(32) })], "/checks/0/camera_read"],
+      [[check({ camera_read: "--" })], "/checks/0/camera_read"],
     ];
     for (const [checks, pointer] of cases) {
       const p = expectProblem(await send(s, checks), 400, "validation");

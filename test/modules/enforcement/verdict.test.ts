@@ -207,6 +207,7 @@ describe("the verdict in /openapi.json", () => {
     for (const [state, e] of Object.entries(examples as Record<string, { value: { state: string } }>))
       expect([state, e.value.state, Value.Check(Verdict, e.value)]).toEqual([state, state, true]);
     expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      "camera_read",
       "registration_number",
       "zone",
     ]);
