@@ -152,10 +152,29 @@ async function endServerSession(): Promise<boolean> {
   try {
     await api("DELETE", "/api/v1/session");
   } catch (e) {
-    if (e instanceof Offline) return false;
+    if (e instanceof Offline) {
+      tellBoxLater();
+      return false;
+    }
   }
   localStorage.removeItem(SIGNED_OUT);
   return true;
+}
+
+/** While a sign-out has not reached the box, it is asked again this often. */
+const SIGN_OUT_RETRY_MS = 3_000;
+let signOutRetry: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The box is asked again on a timer, not only at the browser's `online` event: a phone back on a
+ * Wi-Fi where the box is still out of reach has no further event, and some browsers fire none
+ * when the network comes back under emulation.
+ */
+function tellBoxLater(): void {
+  if (signOutRetry !== undefined) return;
+  signOutRetry = setTimeout(() => {
+    signOutRetry = undefined;
+    if (localStorage.getItem(SIGNED_OUT)) void endServerSession();
+  }, SIGN_OUT_RETRY_MS);
 }
 
 /**

@@ -136,7 +136,8 @@ describe.each([
     // The saved list of 20,000 cars goes in well under the Wi-Fi budget of a zone switch (500 KB).
     expect(sizes["/api/v1/tickets/zone/1234/permits identity"]).toBeGreaterThan(2_000_000);
     expect(sizes["/api/v1/tickets/zone/1234/permits br"]).toBeLessThan(500_000);
-    expect(sizes["/app.js br"]).toBeLessThan(sizes["/app.js identity"]! / 3);
+    // Our own code shrinks 4-5 times; the plate reader's bundled client (tesseract.js, minified) less.
+    expect(sizes["/app.js br"]).toBeLessThan(sizes["/app.js identity"]! / 2.5);
     // Small answers go as they are.
     const small = await raw(server, tls, "GET", "/healthz", ["Accept-Encoding: br"]);
     expect(small.headers["content-encoding"]).toBeUndefined();
