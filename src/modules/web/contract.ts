@@ -115,8 +115,11 @@ export const webOperations = {
         description: "The file",
         schema: { type: "string", format: "binary" },
         contentType: ["text/javascript", "application/wasm", "application/octet-stream"],
+        headers: ["ETag"],
       },
+      304: NOT_MODIFIED,
     },
+    headers: IF_NONE_MATCH,
   },
   signIn: {
     operationId: "signIn",
