@@ -1,13 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  axeViolations,
-  openBrowser,
-  screenshotPath,
-  skipWithoutChromium,
-  waitInPage,
-} from "../support/browser.ts";
+import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
 import { handheldRig } from "../support/handheld.ts";
 import { plateSceneSpec, renderPlateScenes } from "../support/plate-scene.ts";
 

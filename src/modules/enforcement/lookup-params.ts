@@ -5,7 +5,18 @@ import { readWholeNumber, ZONE_MAX } from "../../domain/zones.ts";
 export type LookupTarget = { by: "registration_number"; plateNorm: string } | { by: "zone"; zone: number };
 
 /** Longer than any real plate, short enough to keep junk out of the lookup records (normalized). */
-export const MAX_PLATE = 32;
+const MAX_PLATE = 32;
+
+/**
+ * Why a plate as sent is not one a lookup takes, or null: plateProblem's reasons, and a plate
+ * that normalizes past MAX_PLATE (NFKC can lengthen it). The verdict and the offline checks alike.
+ */
+export function lookupPlateProblem(text: string): string | null {
+  return (
+    plateProblem(text) ??
+    (normalizePlate(text).length > MAX_PLATE ? `has more than ${MAX_PLATE} characters` : null)
+  );
+}
 
 function given(v: unknown): boolean {
   return v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
@@ -51,8 +62,7 @@ export function lookupTarget(query: Record<string, unknown>, body: unknown): Loo
 
 function readPlate(value: unknown, where: "query" | "body", pointer = "/registration_number"): string {
   const text = typeof value === "string" ? value : "";
-  const plateNorm = normalizePlate(text);
-  if (plateProblem(text) !== null || plateNorm.length > MAX_PLATE)
+  if (lookupPlateProblem(text) !== null)
     throw invalid([
       {
         pointer,
@@ -60,7 +70,7 @@ function readPlate(value: unknown, where: "query" | "body", pointer = "/registra
         ...(where === "query" ? { in: "query" as const } : {}),
       },
     ]);
-  return plateNorm;
+  return normalizePlate(text);
 }
 
 function readZone(value: unknown, where: "query" | "body"): number {

@@ -218,11 +218,7 @@ function operationId(method: string, path: string): string {
   return [method, ...words.map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))].join("");
 }
 
-function buildOperation(
-  route: RouteInfo,
-  c: Components,
-  all: Required<ApiContract>,
-): { path: string; method: string; op: Json } | null {
+function buildOperation(route: RouteInfo, c: Components): { path: string; method: string; op: Json } | null {
   const method = route.method.toLowerCase();
   if (!METHODS.has(method)) return null;
   const raw = (isSchema(route.hooks) ? route.hooks : {}) as Json;
@@ -334,7 +330,7 @@ export function buildOpenApi(
   const components = new Components(all.named);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    const built = buildOperation(route, components, all);
+    const built = buildOperation(route, components);
     if (!built) continue;
     const item = paths[built.path] ?? {};
     paths[built.path] = item;

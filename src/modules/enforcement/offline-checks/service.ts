@@ -1,8 +1,8 @@
 import { type FieldError, invalid } from "../../../domain/errors.ts";
 import { MARK_AHEAD_MS } from "../../../domain/permits/observations.ts";
-import { normalizePlate, plateProblem } from "../../../domain/plates.ts";
+import { normalizePlate } from "../../../domain/plates.ts";
 import { parseInstant } from "../../../domain/time/zoned.ts";
-import { MAX_PLATE } from "../lookup-params.ts";
+import { lookupPlateProblem } from "../lookup-params.ts";
 import type { LookupRecord } from "../lookup-recorder.ts";
 import type { EnforcementContext } from "../module-context.ts";
 import type { OfflineChecks, OfflineChecksReceipt } from "./model.ts";
@@ -26,24 +26,14 @@ export class OfflineCheckRecords {
     const errors: FieldError[] = [];
     const records: LookupRecord[] = [];
     input.checks.forEach((c, i) => {
-      // As the verdict reads a plate: one that normalizes past MAX_PLATE (NFKC can lengthen it) is junk.
-      const problem =
-        plateProblem(c.registration_number) ??
-        (normalizePlate(c.registration_number).length > MAX_PLATE
-          ? `has more than ${MAX_PLATE} characters`
-          : null);
+      // As the verdict reads a plate.
+      const problem = lookupPlateProblem(c.registration_number);
       if (problem)
         errors.push({
           pointer: `/checks/${i}/registration_number`,
           message: `A registration number ${problem}`,
         });
-      const readProblem =
-        c.camera_read === undefined
-          ? null
-          : (plateProblem(c.camera_read) ??
-            (normalizePlate(c.camera_read).length > MAX_PLATE
-              ? `has more than ${MAX_PLATE} characters`
-              : null));
+      const readProblem = c.camera_read === undefined ? null : lookupPlateProblem(c.camera_read);
       if (readProblem)
         errors.push({ pointer: `/checks/${i}/camera_read`, message: `A camera's read ${readProblem}` });
       // A date and a time: a date alone would be taken as the site's midnight.
