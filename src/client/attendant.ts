@@ -30,7 +30,7 @@ import { keepOfflineCheck, offlineChecksWaiting, sendOfflineChecks } from "./off
 import { offlineUse } from "./offline-use.ts";
 import { offlineVerdict, type SavedZone, savedZone } from "./offline-verdict.ts";
 import { dueCars, type PatrolCar } from "./patrol-list.ts";
-import { plateCamera } from "./plate-camera.ts";
+import { percent, plateCamera } from "./plate-camera.ts";
 import { ownerNow, sessionNow } from "./session-now.ts";
 import { siteDay, siteZone } from "./site-zone.ts";
 import {
@@ -176,7 +176,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
             other: read.lookAlike.slice(-1),
             last: read.plate.slice(-1),
           })
-        : t("cameraRead", { plate: read.shown, pct: Math.round(read.confidence * 100) });
+        : t("cameraRead", { plate: read.shown, pct: percent(read.confidence) });
       // The attendant looks at the read and taps Check: no keyboard in the way.
       checkButton.focus();
     },

@@ -46,16 +46,21 @@ export interface PlateCamera {
 let reader: Promise<PlateReader> | null = null;
 /** One reader a page: its worker holds the engine and the model (some 10 MB) once. */
 function theReader(): Promise<PlateReader> {
+  if (reader) return reader;
   const base = document.querySelector<HTMLMetaElement>('meta[name="plate-reader"]')?.content;
-  reader ??= base ? createPlateReader({ base }) : Promise.reject(new Error("no plate reader on this box"));
+  const starting = base
+    ? createPlateReader({ base })
+    : Promise.reject(new Error("no plate reader on this box"));
   // A reader that failed to start is tried again at the next tap (the box may be back).
-  reader.catch(() => {
-    reader = null;
+  starting.catch(() => {
+    if (reader === starting) reader = null;
   });
-  return reader;
+  reader = starting;
+  return starting;
 }
 
-const percent = (c: number) => Math.round(c * 100);
+/** The engine's confidence as the page words it. */
+export const percent = (c: number) => Math.round(c * 100);
 
 export function plateCamera(opts: {
   /** A read the attendant is to check: put it in the field. */

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { attachMeta } from "../../src/platform/http/request-meta.ts";
 import { testApp } from "../support/app.ts";
+import { mulberry32 } from "../support/random.ts";
 
 /**
  * Hostile input against every route the app serves, from a fixed seed: FUZZ_CASES (default
@@ -11,17 +12,6 @@ import { testApp } from "../support/app.ts";
  */
 const CASES = Number(process.env.FUZZ_CASES ?? 3000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOSTILE_STRINGS = [
   "",

@@ -19,6 +19,7 @@
  */
 import type { Page } from "playwright-core";
 import { type GuideRect, guideRect, PLATE_ASPECT } from "../../src/client/plate-reader/guide.ts";
+import { mulberry32 } from "./random.ts";
 
 export const SCENE_DEGRADATIONS = [
   "blur",
@@ -88,17 +89,6 @@ const RESOLUTIONS: [number, number, number][] = [
   [640, 480, 2],
   [720, 1280, 1],
 ];
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Everything random about scene `index` of `seed`. */
 export function plateSceneSpec(seed: number, index: number): PlateSceneSpec {

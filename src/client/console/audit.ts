@@ -17,11 +17,17 @@ function answerOf(r: LookupRecord) {
 }
 
 /** How the plate of a verdict came in: typed, read by the camera as it was, or read and corrected. */
-function entryOf(r: LookupRecord): string {
-  if (r.by !== "verdict" && r.by !== "offline_verdict") return "–";
-  if (r.camera_read === null) return t("entryTyped");
-  const plate = r.query.slice(0, r.query.lastIndexOf("@"));
-  return plate === r.camera_read ? t("entryCamera") : t("entryCorrected", { read: r.camera_read });
+function entryOf(r: LookupRecord): "typed" | "camera" | "corrected" | null {
+  if (r.by !== "verdict" && r.by !== "offline_verdict") return null;
+  if (r.camera_read === null) return "typed";
+  return r.query.slice(0, r.query.lastIndexOf("@")) === r.camera_read ? "camera" : "corrected";
+}
+
+function entryWords(r: LookupRecord): string {
+  const entry = entryOf(r);
+  if (entry === null) return "–";
+  if (entry === "corrected") return t("entryCorrected", { read: r.camera_read ?? "" });
+  return t(entry === "camera" ? "entryCamera" : "entryTyped");
 }
 
 /**
@@ -81,10 +87,9 @@ export function auditPage(root: HTMLElement): () => void {
       }
       replace(note, "");
       for (const r of page) {
-        if (r.camera_read !== null) {
-          reads.camera++;
-          if (r.query.slice(0, r.query.lastIndexOf("@")) !== r.camera_read) reads.corrected++;
-        }
+        const entry = entryOf(r);
+        if (entry === "camera" || entry === "corrected") reads.camera++;
+        if (entry === "corrected") reads.corrected++;
         rows.appendChild(
           h(
             "tr",
@@ -95,7 +100,7 @@ export function auditPage(root: HTMLElement): () => void {
               t(`lookup_${r.by}`),
               r.query,
               answerOf(r),
-              entryOf(r),
+              entryWords(r),
               String(r.results),
             ].map((c) => h("td", null, c)),
           ),
