@@ -1,5 +1,6 @@
 import { PATROL_URGENCY, patrolOrder } from "../domain/permits/patrol.ts";
 import { applyChanges } from "../domain/permits/saved-list-changes.ts";
+import { normalizePlate } from "../domain/plates.ts";
 import { ApiError, api, Offline, query } from "./api.ts";
 import type {
   Found,
@@ -164,10 +165,19 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   const cameraNote = h("p", { class: "camera-note", id: "camera-note", role: "status", hidden: true });
   /** The camera's read of the plate in the field, until a check takes it along (lookup record). */
   let cameraRead: string | null = null;
+  /**
+   * The frame the camera read a plate from, for that car's notice: in memory only, until the next
+   * read, a check of another plate, a notice for the car, or sign-out. The same car is the same
+   * plate as the box matches it: a read corrected to another plate, or another plate typed, is
+   * another car, and its notice gets no photo of this one.
+   */
+  let scan: { plate: string; photo: Promise<Blob | null> } | null = null;
+  const scanned = (p: string) => (scan && normalizePlate(p) === scan.plate ? scan : null);
   const camera = plateCamera({
     onRead(read) {
       plate.value = read.shown;
       cameraRead = read.plate;
+      scan = { plate: read.plate, photo: read.frame };
       cameraNote.hidden = false;
       cameraNote.className = "camera-note";
       cameraNote.textContent = read.lookAlike
@@ -290,6 +300,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     const read = cameraRead;
     cameraRead = null;
     camera.close();
+    scan = scanned(p);
     const z = typedZone();
     replace(earlier);
     replace(noticeArea);
@@ -453,7 +464,11 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     return h(
       "div",
       { class: "ask-buttons" },
-      h("button", { type: "button", id: "write-notice", onclick: () => openNotice(start) }, t("writeNotice")),
+      h(
+        "button",
+        { type: "button", id: "write-notice", onclick: () => void openNotice(start) },
+        t("writeNotice"),
+      ),
     );
   }
 
@@ -551,14 +566,22 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   /** Refused marks said above the page until the next check. */
   let refusedMarks: string[] = [];
 
-  function openNotice(start: NoticeStart): void {
+  async function openNotice(start: NoticeStart): Promise<void> {
     if (!owner) return;
+    const fromScan = scanned(start.plate);
+    // Made as the plate filled the field; almost always ready by the time the verdict is in.
+    const mine = checks;
+    const scanPhoto = fromScan ? await fromScan.photo : null;
+    if (mine !== checks) return;
     const form = noticeForm(start, {
       owner,
       boxNow: () => Date.now() + clockOffset(),
+      scanPhoto,
       kept: (n) => {
         // One notice per verdict: a second tap would be a second notice for the same car.
         result.querySelector("#write-notice")?.parentElement?.remove();
+        // The frame is in this notice, or was left out of it: either way it has had its use.
+        if (fromScan && scan === fromScan) scan = null;
         showNotice(n, null, null);
         void sendAll();
       },
@@ -1186,6 +1209,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
   return () => {
     clearTimeout(warmTimer);
     camera.close();
+    scan = null;
     clearInterval(ageTimer);
     clearInterval(patrolTimer);
     clearInterval(checkedTimer);

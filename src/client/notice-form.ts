@@ -1,7 +1,8 @@
 /**
  * The handheld's control notice: started from a NO VALID PERMIT verdict, a reason from the site's
  * table, a note, up to three photos from the camera; kept on the phone first, then sent. The
- * summary shows the site's notice number once the box has it.
+ * summary shows the site's notice number once the box has it. A car whose plate the camera read
+ * starts with the frame it was read from as its first photo, said to be from the scan.
  */
 import { PHOTOS_PER_NOTICE, reasonsForVerdict } from "../domain/notices/rules.ts";
 import { api } from "./api.ts";
@@ -38,16 +39,23 @@ export async function loadReasons(): Promise<void> {
 
 /**
  * The form. `kept` is called once the notice is in the phone's storage (it is then sent by the
- * queue); `cancel` when the attendant gives it up.
+ * queue); `cancel` when the attendant gives it up. `scanPhoto`: the camera frame this car's plate
+ * was read from, the first photo until the attendant removes it.
  */
 export function noticeForm(
   start: NoticeStart,
-  ctx: { owner: string; boxNow: () => number; kept: (n: WaitingNotice) => void; cancel: () => void },
+  ctx: {
+    owner: string;
+    boxNow: () => number;
+    kept: (n: WaitingNotice) => void;
+    cancel: () => void;
+    scanPhoto?: Blob | null;
+  },
 ): HTMLElement {
   const reasons = keptReasons();
   // The reasons for this verdict only: the box refuses a notice under any other.
   const offered = reasons ? reasonsForVerdict(reasons.data, start.verdict) : [];
-  const photos: Blob[] = [];
+  const photos: Blob[] = ctx.scanPhoto ? [ctx.scanPhoto] : [];
   const error = h("p", { class: "error", id: "notice-error", role: "alert" });
   const thumbs = h("ul", { class: "notice-photos", id: "notice-photos" });
   const photoInput = h("input", {
@@ -74,6 +82,8 @@ export function noticeForm(
         "li",
         null,
         h("img", { alt: t("noticePhotoAlt", { n: i + 1 }), width: 96 }),
+        // Not taken here: the attendant sees it is the camera's view of the car, before sending it.
+        p === ctx.scanPhoto ? h("span", { class: "from-scan" }, t("noticeScanPhoto")) : null,
         h(
           "button",
           {

@@ -27,24 +27,32 @@ export async function scaledPhoto(file: Blob): Promise<Blob> {
     throw new PhotoUnreadable("not a picture this browser can read");
   }
   try {
-    for (const step of STEPS) {
-      const scale = Math.min(1, step.side / Math.max(bitmap.width, bitmap.height));
-      const canvas = document.createElement("canvas");
-      canvas.width = Math.max(1, Math.round(bitmap.width * scale));
-      canvas.height = Math.max(1, Math.round(bitmap.height * scale));
-      const g = canvas.getContext("2d");
-      if (!g) throw new PhotoUnreadable("no canvas to scale the picture on");
-      // A PNG's transparent parts would turn black in a JPEG.
-      g.fillStyle = "#fff";
-      g.fillRect(0, 0, canvas.width, canvas.height);
-      g.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-      const jpeg = await new Promise<Blob | null>((resolve) =>
-        canvas.toBlob(resolve, "image/jpeg", step.quality),
-      );
-      if (jpeg && jpeg.size <= PHOTO_MAX_BYTES) return jpeg;
-    }
+    return await scaledPicture(bitmap);
   } finally {
     bitmap.close();
+  }
+}
+
+/**
+ * A picture already on the page (the camera frame a plate was read from), made small by the
+ * same steps as a photo taken for the notice: the box takes it under the same limits.
+ */
+export async function scaledPicture(picture: ImageBitmap | HTMLCanvasElement): Promise<Blob> {
+  for (const step of STEPS) {
+    const scale = Math.min(1, step.side / Math.max(picture.width, picture.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(picture.width * scale));
+    canvas.height = Math.max(1, Math.round(picture.height * scale));
+    const g = canvas.getContext("2d");
+    if (!g) throw new PhotoUnreadable("no canvas to scale the picture on");
+    // A PNG's transparent parts would turn black in a JPEG.
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.drawImage(picture, 0, 0, canvas.width, canvas.height);
+    const jpeg = await new Promise<Blob | null>((resolve) =>
+      canvas.toBlob(resolve, "image/jpeg", step.quality),
+    );
+    if (jpeg && jpeg.size <= PHOTO_MAX_BYTES) return jpeg;
   }
   throw new PhotoUnreadable("the picture does not fit in 500 KB");
 }

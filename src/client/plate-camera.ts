@@ -4,11 +4,13 @@
  * formats (src/domain/plate-formats.ts). A read is only ever put into the plate field: the
  * attendant sees it and taps Check (or corrects it first), so no car is judged by a read nobody
  * looked at. A read the formats take fills the field at once; an unsure one is offered, to be
- * taken, retaken (keep pointing) or typed instead.
+ * taken, retaken (keep pointing) or typed instead. The whole frame a read came from goes along
+ * with it, as a notice photo, so the car's notice need not have its photo taken again.
  */
 import { type PlateCountryCode, readPlate, SURE_CORRECTIONS } from "../domain/plate-formats.ts";
 import { h, replace, svg } from "./dom.ts";
 import { t } from "./i18n.ts";
+import { scaledPicture } from "./photo-scale.ts";
 import { createPlateReader, guideRect, type PlateReader } from "./plate-reader/index.ts";
 
 /** The plates the box's site has: Swedish, the formats every read is held against. */
@@ -31,7 +33,22 @@ export interface CameraRead {
   confidence: number;
   /** Another plate one look-alike away (`ABC 12B` for `ABC 128`): the attendant is told to look. */
   lookAlike: string | null;
+  /**
+   * The whole camera frame the plate was read from (not only the guide's crop: the car shows),
+   * made small as a notice photo; null when it could not be. Memory only: it is for this car's
+   * notice, kept on the phone only if it goes into one.
+   */
+  frame: Promise<Blob | null>;
 }
+
+/** A read as the loop has it: the frame it came from, made a photo only if the read is taken. */
+type Candidate = Omit<CameraRead, "frame"> & { picture: HTMLCanvasElement };
+
+/** Scaled once, for the read taken: encoding every frame would slow the reading. */
+const taken = ({ picture, ...read }: Candidate): CameraRead => ({
+  ...read,
+  frame: scaledPicture(picture).catch(() => null),
+});
 
 export interface PlateCamera {
   /** The button beside the plate field; hidden where the phone has no camera or cannot read. */
@@ -104,14 +121,14 @@ export function plateCamera(opts: {
   /** Each opening's number: a loop of an earlier opening stops at its next turn. */
   let opening = 0;
 
-  function stop(why: string | null, read?: CameraRead): void {
+  function stop(why: string | null, read?: Candidate): void {
     opening++;
     for (const track of stream?.getTracks() ?? []) track.stop();
     stream = null;
     video.srcObject = null;
     view.hidden = true;
     replace(offer);
-    if (read) opts.onRead(read);
+    if (read) opts.onRead(taken(read));
     else opts.onClosed(why);
   }
 
@@ -164,17 +181,23 @@ export function plateCamera(opts: {
 
   async function readFrames(engine: PlateReader, mine: number): Promise<void> {
     let canvas: HTMLCanvasElement | null = null;
-    let unsure: CameraRead | null = null;
+    /** The whole frame being read: the guide's crop is cut from it, so a read's photo is its frame. */
+    let picture: HTMLCanvasElement | null = null;
+    let unsure: Candidate | null = null;
     while (mine === opening) {
       const w = video.videoWidth;
       const hgt = video.videoHeight;
       if (w > 0 && hgt > 0) {
         const g = guideRect(w, hgt);
         placeGuide(w, hgt, g);
+        picture ??= document.createElement("canvas");
+        picture.width = w;
+        picture.height = hgt;
+        picture.getContext("2d")?.drawImage(video, 0, 0, w, hgt);
         canvas ??= document.createElement("canvas");
         canvas.width = g.width;
         canvas.height = g.height;
-        canvas.getContext("2d")?.drawImage(video, g.x, g.y, g.width, g.height, 0, 0, g.width, g.height);
+        canvas.getContext("2d")?.drawImage(picture, g.x, g.y, g.width, g.height, 0, 0, g.width, g.height);
         let text: { text: string; confidence: number };
         try {
           text = await engine.read(canvas);
@@ -184,13 +207,24 @@ export function plateCamera(opts: {
         }
         if (mine !== opening) return;
         const r = readPlate(text.text, COUNTRY);
-        if (r.ok && r.corrected <= SURE_CORRECTIONS) {
-          stop(null, { plate: r.plate, shown: r.shown, confidence: text.confidence, lookAlike: r.lookAlike });
-          return;
-        }
-        if (r.ok && (!unsure || text.confidence > unsure.confidence)) {
-          unsure = { plate: r.plate, shown: r.shown, confidence: text.confidence, lookAlike: r.lookAlike };
-          offerUnsure(unsure);
+        if (r.ok) {
+          const read: Candidate = {
+            plate: r.plate,
+            shown: r.shown,
+            confidence: text.confidence,
+            lookAlike: r.lookAlike,
+            picture,
+          };
+          if (r.corrected <= SURE_CORRECTIONS) {
+            stop(null, read);
+            return;
+          }
+          if (!unsure || read.confidence > unsure.confidence) {
+            unsure = read;
+            // The offered read keeps its frame; the next frame is drawn on a canvas of its own.
+            picture = null;
+            offerUnsure(unsure);
+          }
         }
       }
       await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
@@ -198,7 +232,7 @@ export function plateCamera(opts: {
   }
 
   /** A read with more corrections than a sure one: said to be unsure, taken only by a tap; reading goes on. */
-  function offerUnsure(read: CameraRead): void {
+  function offerUnsure(read: Candidate): void {
     status.textContent = t("cameraUnsure", { plate: read.shown, pct: percent(read.confidence) });
     replace(
       offer,

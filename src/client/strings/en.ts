@@ -386,6 +386,7 @@ export const en = {
   noticeNote: "Note (optional)",
   noticeAddPhoto: "Photo ({n} of {max})",
   noticePhotoAlt: "Photo {n}",
+  noticeScanPhoto: "Photo from the scan",
   noticeRemovePhoto: "Remove photo {n}",
   noticePhotoBad: "That photo cannot be used: {why}",
   noticeNoReasons: "The site's reasons are not on this phone yet: connect to the box once.",

@@ -389,6 +389,7 @@ export const sv: Record<Key, string> = {
   noticeNote: "Anteckning (frivillig)",
   noticeAddPhoto: "Foto ({n} av {max})",
   noticePhotoAlt: "Foto {n}",
+  noticeScanPhoto: "Foto från avläsningen",
   noticeRemovePhoto: "Ta bort foto {n}",
   noticePhotoBad: "Fotot går inte att använda: {why}",
   noticeNoReasons: "Platsens orsaker finns inte på telefonen än: anslut till boxen en gång.",
