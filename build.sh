@@ -67,11 +67,11 @@ compile() {
   local commit
   commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
   if [ -n "$(git status --porcelain 2>/dev/null)" ]; then commit="$commit-dirty"; fi
-  # The store thread and the store's preparation are entry points too: a compiled binary carries
-  # its workers that way.
+  # The store thread, the store's preparation and the check of the copy taken before an upgrade
+  # are entry points too: a compiled binary carries its workers that way.
   # --smol: the engine collects garbage sooner; big answers (the 500-lot list) otherwise pushed
   # peak memory past 200 MB under load, at no measurable cost in throughput (bench/results.md).
-  bun build src/main.ts src/platform/store/store-thread-worker.ts src/platform/store/preparation-worker.ts --compile --bytecode --format=esm \
+  bun build src/main.ts src/platform/store/store-thread-worker.ts src/platform/store/preparation-worker.ts src/platform/store/copy-check-worker.ts --compile --bytecode --format=esm \
     ${target:+--target=bun-$target} \
     --minify-whitespace --minify-syntax \
     --no-compile-autoload-dotenv --no-compile-autoload-bunfig \

@@ -4,12 +4,13 @@
  * records (issue 54: never dark for more than 2 s): LOOKUPS lookup records and TICKETS tickets
  * over 90 days added to the release's fixture store, then `serve` started on it (in the emulated
  * 1-core, 256 MB box with BENCH_KIOSK=1) and /healthz asked every 20 ms. Prints when the first
- * answer came, when the box was ready, and each step serve logged.
+ * answer came, when the box was ready, and each step serve logged; then, until serve has checked
+ * the copy it took (after it answers, at low priority), lookups at 150 a second and their times.
  *
  *   [UPGRADE_FROM=0.3.0] bun bench/start-upgrade.ts [LOOKUPS=5000000] [TICKETS=1000000]
  */
 import { Database } from "bun:sqlite";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "bun";
@@ -76,9 +77,48 @@ while (ready === null && performance.now() - started < 600_000) {
   } catch {}
   await Bun.sleep(20);
 }
+// Then, while serve checks the copy it took on its low-priority thread: a busy site's lookups
+// (150 a second, as bench/purge-beside-serve.ts sends), timed, until the log says the copy is kept.
+const handheld = (
+  JSON.parse(readFileSync(join(import.meta.dir, `../test/fixtures/store-${FROM}/store.json`), "utf8")) as {
+    tokens: { handheld: string };
+  }
+).tokens.handheld;
+const lookupMs: number[] = [];
+let checked: number | null = null;
+const checkDone = () => /copy of the store taken before the upgrade (is checked|failed)/.test(log);
+for (let i = 0; ready !== null && !checkDone() && performance.now() - started < 900_000; i++) {
+  const t0 = performance.now();
+  try {
+    const r = await fetch(
+      `http://127.0.0.1:${port}/api/v1/attendants/check-tickets?registration_number=P${(i * 7919) % 200_000}`,
+      { headers: { Authorization: `Bearer ${handheld}` } },
+    );
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`lookup answered ${r.status}`);
+  } catch (e) {
+    console.error(String(e));
+  }
+  const took = performance.now() - t0;
+  lookupMs.push(took);
+  await Bun.sleep(Math.max(0, 1000 / 150 - took));
+}
+if (checkDone()) checked = performance.now() - started;
+const pct = (q: number) => {
+  const sorted = [...lookupMs].sort((a, b) => a - b);
+  return sorted.length
+    ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10
+    : null;
+};
 const steps = log
   .split("\n")
-  .filter((l) => l.includes('"starting: ') || l.includes("schema upgraded") || l.includes("listening on"))
+  .filter(
+    (l) =>
+      l.includes('"starting: ') ||
+      l.includes("schema upgraded") ||
+      l.includes("listening on") ||
+      l.includes("copy of the store taken before"),
+  )
   .map((l) => {
     const j = JSON.parse(l) as { time: string; msg: string };
     return `${j.time.slice(11, 23)} ${j.msg.slice(0, 110)}`;
@@ -99,6 +139,8 @@ console.log(
       firstStatus,
       readyMs: ready === null ? null : Math.round(ready),
       longestSilenceMs: Math.round(longestSilence),
+      copyCheckedMs: checked === null ? null : Math.round(checked),
+      lookupsWhileChecking: { n: lookupMs.length, p50Ms: pct(0.5), p99Ms: pct(0.99), maxMs: pct(1) },
       steps,
       kiosk: report,
       target: { firstAnswerMs: 2000 },

@@ -123,5 +123,7 @@ export function isoOrDash(ms: number | null | undefined): string {
 
 /** What a schema upgrade made on opening the store tells the technician. */
 export function upgradeText(u: StoreUpgrade): string {
-  return `store schema upgraded from version ${u.from} to ${u.to}; the store as it was before is kept at ${u.backup}`;
+  return u.unchecked
+    ? `store schema upgraded from version ${u.from} to ${u.to}; the store as it was before is copied, and the copy is checked now, beside serving, before it is kept at ${u.backup}`
+    : `store schema upgraded from version ${u.from} to ${u.to}; the store as it was before is kept at ${u.backup}`;
 }

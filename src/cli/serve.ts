@@ -8,6 +8,7 @@ import { type FrontEnd, startFrontEnd } from "../platform/http/server.ts";
 import { startingAnswer } from "../platform/http/starting.ts";
 import type { TlsMaterial } from "../platform/http/tls.ts";
 import { log, logError, setRequestLogging } from "../platform/log.ts";
+import { checkCopiesAside } from "../platform/store/copy-check.ts";
 import { openStore, StoreTooNewError } from "../platform/store/db.ts";
 import { acquireServeLock, DataFolderError, LockHeldError } from "../platform/store/lock.ts";
 import {
@@ -365,7 +366,20 @@ export const serveCommand: Command = {
     const box = composeBox(ctx);
     await box.start();
     ready = { ctx, box };
+    // After the listener answers from the store: the check of the copy an upgrade took first.
+    const copyCheck = checkCopiesAside(dataDir, (r) =>
+      "kept" in r
+        ? log("notice", `the copy of the store taken before the upgrade is checked and kept at ${r.kept}`, {
+            backup: r.kept,
+          })
+        : log(
+            "error",
+            `the copy of the store taken before the upgrade failed its check and was deleted (${r.failed}): the store itself is upgraded and whole; take a backup now with 'parkd backup' to have one to go back to`,
+            { backup: r.copy },
+          ),
+    );
     const shutdown = async () => {
+      copyCheck.stop();
       await ctx.stop();
       store.close();
       lock.release();

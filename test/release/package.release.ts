@@ -99,6 +99,13 @@ describe("the Debian packages", () => {
         expect(seen["upgraded.calls"]).toMatch(
           /^deb-systemd-invoke stop parkd\.service;.*deb-systemd-invoke start parkd\.service;$/,
         );
+        // A disk too full for the upgrade: the configure step fails with the reason, nothing changed.
+        expect(seen["full.exit"]).toBe("failed");
+        expect(seen["full.said"]).toMatch(
+          /^not enough free space in \/var\/lib\/parkd to upgrade the store's schema from version 3 to \d+$/,
+        );
+        expect(seen["full.status"]).toBe("half-configured");
+        expect(seen["full.store"]).toBe("unchanged");
         expect(seen["upgraded.migrate"]).toMatch(/store schema upgraded from version 3 to \d+/);
         expect(seen["upgraded.backups"]).toMatch(
           /^parkd-before-schema-\d+-from-3-\d{8}T\d{6}Z\.db 600 parkd:parkd$/,

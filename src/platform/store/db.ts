@@ -353,6 +353,8 @@ export function openStore(
      * once space returns; other processes (token, backup, doctor) wait until serve restarts.
      */
     aloneWhenFull?: boolean;
+    /** The copy taken before an upgrade is checked by the caller afterwards (serve). */
+    checkCopyLater?: boolean;
   } = {},
 ): Store {
   const dir = resolve(dataDir);
@@ -374,7 +376,10 @@ export function openStore(
       alone = true;
     }
     const db = drizzle({ client: sqlite, schema });
-    const upgrade = opts.migrate !== false ? upgradeSchema(sqlite, db, path, dir) : null;
+    const upgrade =
+      opts.migrate !== false
+        ? upgradeSchema(sqlite, db, path, dir, { checkCopyLater: opts.checkCopyLater })
+        : null;
     const store = new Store(path, dir, sqlite, db);
     store.upgrade = upgrade;
     store.heldAlone = alone;

@@ -3,7 +3,8 @@
  * listener answers meanwhile (503, with the step and its progress): the copy taken before a
  * schema upgrade, the upgrade itself (an index rebuilt over millions of lookup records takes tens
  * of seconds), and the revenue book built again. The main thread then opens a store that needs
- * none of them. preparation.ts drives it.
+ * none of them. preparation.ts drives it. The copy's check is left for after serve answers
+ * (copy-check-worker.ts; upgrade.ts's copyBeforeUpgrade says why).
  */
 import { openStore } from "./db.ts";
 
@@ -20,7 +21,7 @@ self.onmessage = (event: MessageEvent<PreparationRequest>) => {
   const r = event.data;
   try {
     postMessage({ kind: "step", step: "schema" });
-    const store = openStore(r.dataDir, { aloneWhenFull: r.aloneWhenFull });
+    const store = openStore(r.dataDir, { aloneWhenFull: r.aloneWhenFull, checkCopyLater: true });
     try {
       postMessage({ kind: "step", step: "revenue" });
       try {

@@ -22,7 +22,12 @@ import { join } from "node:path";
 import { DataFolderError, STORE_FILE, serveLockHeld } from "./lock.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { revenueBookBuiltFor } from "./revenue.ts";
-import { type StoreUpgrade, schemaState, UPGRADE_BACKUP_DIR } from "./upgrade.ts";
+import {
+  removeCopiesOfUpgradesNotMade,
+  type StoreUpgrade,
+  schemaState,
+  UPGRADE_BACKUP_DIR,
+} from "./upgrade.ts";
 
 /** What the listener, the log and doctor say while the store is prepared. */
 export interface StartingStep {
@@ -118,7 +123,7 @@ function workerUrl(): string {
 
 /**
  * The copy a schema upgrade takes first (this process's): how far it is while it is written
- * (its partial file's size against the store's), "done" once it has its name.
+ * (its partial file's size against the store's), "done" once it is written whole.
  */
 function copyState(dataDir: string, of: number, since: number): number | "done" | null {
   const dir = join(dataDir, UPGRADE_BACKUP_DIR);
@@ -126,7 +131,10 @@ function copyState(dataDir: string, of: number, since: number): number | "done" 
     const names = readdirSync(dir);
     const partial = names.find((f) => f.endsWith(`.partial-${process.pid}`));
     if (partial) return of > 0 ? Math.min(0.99, statSync(join(dir, partial)).size / of) : null;
-    const made = names.some((f) => f.endsWith(".db") && statSync(join(dir, f)).mtimeMs >= since - 1_000);
+    const made = names.some(
+      (f) =>
+        (f.endsWith(".db") || f.endsWith(".unchecked")) && statSync(join(dir, f)).mtimeMs >= since - 1_000,
+    );
     return made ? "done" : null;
   } catch {
     return null;
@@ -199,16 +207,16 @@ export async function prepareStore(
   tell(current);
 
   const worker = new Worker(workerUrl());
-  // The copy is smaller than the store (VACUUM INTO leaves free pages out), and once written it is
-  // checked whole and synced, which takes a while on a small box: a size that stopped growing
-  // is said as that, not as a percentage standing still.
+  // The copy is smaller than the store (VACUUM INTO leaves free pages out): a size that stopped
+  // growing is said as that, not as a percentage standing still. (Its check and sync come after
+  // serve answers: copy-check-worker.ts.)
   let lastCopy: number | null = null;
   let stillSince = started;
   const ticker = setInterval(() => {
     // The copy's progress is its file's size; the schema's, the revenue book's: not told.
     if (up && current.step === 1) {
       const copy = copyState(dataDir, storeBytes, started);
-      // The copy has its name: the schema's change runs.
+      // The copy is written whole: the schema's change runs.
       if (copy === "done") go(1);
       else {
         if (copy !== lastCopy) stillSince = now();
@@ -218,7 +226,7 @@ export async function prepareStore(
           written
             ? {
                 ...current,
-                what: `${steps[0]}: the copy is written, checking it and writing it to disk`,
+                what: `${steps[0]}: the copy is written, finishing it`,
                 progress: null,
               }
             : { ...current, what: steps[0]!, progress: copy },
@@ -259,7 +267,10 @@ export async function prepareStore(
     clearInterval(ticker);
     worker.terminate();
     rmSync(file, { force: true });
-    if (opts.signal?.aborted) removePartialCopies(dataDir);
+    if (opts.signal?.aborted) {
+      removePartialCopies(dataDir);
+      if (up) removeCopiesOfUpgradesNotMade(dataDir, up.from);
+    }
   }
 }
 

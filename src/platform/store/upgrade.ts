@@ -18,7 +18,7 @@ import {
   statfsSync,
   statSync,
 } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import type { Db } from "./db.ts";
 import { DataFolderError } from "./lock.ts";
@@ -43,7 +43,10 @@ export interface SchemaState {
 export interface StoreUpgrade {
   from: number;
   to: number;
+  /** The copy taken first, by the name it has once checked. */
   backup: string;
+  /** The copy is written but not checked yet: it is `.NAME.unchecked` until keepCheckedCopy. */
+  unchecked: boolean;
 }
 
 export class StoreTooNewError extends Error {
@@ -139,6 +142,9 @@ export function upgradeBackups(dataDir: string): string[] {
     .map((f) => join(dir, f));
 }
 
+/** A copy written whole before an upgrade whose check was left for after the upgrade. */
+const UNCHECKED = ".unchecked";
+
 /**
  * Copies the open store to backups/parkd-before-schema-<to>-from-<from>-<UTC stamp>.db with
  * VACUUM INTO (one read transaction: the copy is whole), checks the copy, syncs it and only
@@ -146,6 +152,32 @@ export function upgradeBackups(dataDir: string): string[] {
  * (DataFolderError, nothing changed) when the disk has no room for the copy.
  */
 export function backupBeforeUpgrade(
+  sqlite: Database,
+  storeFile: string,
+  dataDir: string,
+  from: number,
+  to: number,
+  now: number = Date.now(),
+): string {
+  const unchecked = copyBeforeUpgrade(sqlite, storeFile, dataDir, from, to, now);
+  try {
+    return keepCheckedCopy(unchecked);
+  } catch (e) {
+    throw new DataFolderError(
+      `could not copy the store to ${dirname(unchecked)} before upgrading its schema from version ${from} to ${to}: ${(e as Error).message}. Nothing was changed`,
+    );
+  }
+}
+
+/**
+ * The copy's bytes, written whole (VACUUM INTO) under a name that says it is not checked yet:
+ * `.NAME.unchecked`. Checking a copy of a large store is most of an upgrade's time on a small
+ * box (an integrity check of every index), and neither the check nor its sync has to come
+ * before the migrations: they are one transaction, so a failure or a power cut while they run
+ * leaves the store as it was and the copy is not needed. serve therefore checks it after it is
+ * answering (keepCheckedCopy, on a thread of low priority); `parkd migrate` before it returns.
+ */
+export function copyBeforeUpgrade(
   sqlite: Database,
   storeFile: string,
   dataDir: string,
@@ -164,25 +196,70 @@ export function backupBeforeUpgrade(
       `not enough free space in ${dataDir} to upgrade the store's schema from version ${from} to ${to}: ${mb(free)} MB free, about ${mb(needed.total)} MB needed (a copy of the store, ${mb(needed.copy)} MB, kept in ${dir}; then ${mb(needed.rewrite)} MB while the upgrade rewrites its tables and indexes, and a margin). Free some space and start again. Nothing was changed`,
     );
   const name = `${BACKUP_PREFIX}${to}-from-${from}-${stamp(now)}.db`;
-  const target = join(dir, name);
   const partial = join(dir, `.${name}.partial-${process.pid}`);
+  const unchecked = join(dir, `.${name}${UNCHECKED}`);
   removeAbandonedCopies(dir);
+  removeCopiesOfUpgradesNotMade(dataDir, from);
   try {
     sqlite.query("VACUUM INTO ?").run(partial);
-    verifyCopy(partial);
-    chmodSync(partial, 0o600);
-    syncPath(partial);
-    renameSync(partial, target);
-    syncPath(dir);
+    renameSync(partial, unchecked);
   } catch (e) {
     rmSync(partial, { force: true });
-    if (e instanceof DataFolderError) throw e;
     throw new DataFolderError(
       `could not copy the store to ${dir} before upgrading its schema from version ${from} to ${to}: ${(e as Error).message}. Nothing was changed`,
     );
   }
+  return unchecked;
+}
+
+/** The name a copy gets once it is checked: backups/NAME for backups/.NAME.unchecked. */
+export function checkedName(unchecked: string): string {
+  return join(dirname(unchecked), basename(unchecked).slice(1, -UNCHECKED.length));
+}
+
+/**
+ * Checks a copy taken before an upgrade, syncs it and gives it its name, then deletes all but
+ * the newest UPGRADE_BACKUPS_KEPT copies; returns the name. A copy that fails its check is
+ * deleted (it could not bring the store back) and the error says why.
+ */
+export function keepCheckedCopy(unchecked: string): string {
+  const target = checkedName(unchecked);
+  try {
+    verifyCopy(unchecked);
+    chmodSync(unchecked, 0o600);
+    syncPath(unchecked);
+    renameSync(unchecked, target);
+    syncPath(dirname(target));
+  } catch (e) {
+    rmSync(unchecked, { force: true });
+    throw e;
+  }
+  const dataDir = dirname(dirname(target));
   for (const old of upgradeBackups(dataDir).slice(0, -UPGRADE_BACKUPS_KEPT)) rmSync(old, { force: true });
   return target;
+}
+
+/**
+ * Unchecked copies taken before an upgrade from `from` while the store is still at `from`: that
+ * upgrade never committed (stopped, killed, failed), so the store itself is what they hold, or
+ * newer. An unchecked copy of an upgrade that did commit is the only copy of the store before it,
+ * and is kept for its check.
+ */
+export function removeCopiesOfUpgradesNotMade(dataDir: string, from: number): void {
+  for (const copy of uncheckedCopies(dataDir))
+    if (basename(copy).includes(`-from-${from}-`)) rmSync(copy, { force: true });
+}
+
+/** Copies taken before an upgrade that are not checked yet (this serve's, or a killed one's). */
+export function uncheckedCopies(dataDir: string): string[] {
+  const dir = join(dataDir, UPGRADE_BACKUP_DIR);
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.startsWith(`.${BACKUP_PREFIX}`) && f.endsWith(UNCHECKED))
+      .map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -221,36 +298,50 @@ function verifyCopy(file: string): void {
 
 /**
  * Brings the open store's schema up to this binary's: refuses a newer store (StoreTooNewError,
- * nothing changed); copies an older one aside first (a new, empty store has nothing to lose);
- * then applies what is pending in one transaction. Returns what it upgraded, if anything.
+ * nothing changed); copies an older one aside first (a new, empty store has nothing to lose),
+ * checked before the migrations or, with `checkCopyLater`, left for the caller to check
+ * (copyBeforeUpgrade says why); then applies what is pending in one transaction. Returns what it
+ * upgraded, if anything.
  */
 export function upgradeSchema(
   sqlite: Database,
   db: Db,
   storeFile: string,
   dataDir: string,
+  opts: { checkCopyLater?: boolean } = {},
 ): StoreUpgrade | null {
   const state = schemaState(sqlite, MIGRATIONS);
   if (state.unknown > 0) throw new StoreTooNewError(storeFile, state.applied, MIGRATIONS.length);
   let upgrade: StoreUpgrade | null = null;
+  let unchecked: string | null = null;
   if (state.applied > 0 && state.pending.length > 0) {
     const to = state.applied + state.pending.length;
-    upgrade = {
-      from: state.applied,
-      to,
-      backup: backupBeforeUpgrade(sqlite, storeFile, dataDir, state.applied, to),
-    };
+    const from = state.applied;
+    if (opts.checkCopyLater) {
+      unchecked = copyBeforeUpgrade(sqlite, storeFile, dataDir, from, to);
+      upgrade = { from, to, backup: checkedName(unchecked), unchecked: true };
+    } else
+      upgrade = {
+        from,
+        to,
+        backup: backupBeforeUpgrade(sqlite, storeFile, dataDir, from, to),
+        unchecked: false,
+      };
   }
   try {
     applyMigrations(db);
   } catch (e) {
     if (!upgrade) throw e;
-    // The migrations are one transaction: the store is as it was, and the copy is whole.
+    // The migrations are one transaction: the store is as it was. A copy not checked yet is not
+    // kept: the store it would bring back is the one there now, and its bytes may be the room
+    // the upgrade lacked.
+    if (unchecked) rmSync(unchecked, { force: true });
     const cause = (e as { cause?: unknown }).cause ?? e;
     const code = String((cause as { code?: unknown })?.code ?? (e as { code?: unknown }).code ?? "");
     const full = code.startsWith("SQLITE_FULL") || code === "ENOSPC";
+    const copy = unchecked ? "" : ` and its copy is at ${upgrade.backup}`;
     throw new DataFolderError(
-      `upgrading the store's schema from version ${upgrade.from} to ${upgrade.to} failed: ${full ? `the disk holding ${dataDir} is full` : (cause as Error).message}. The store is as it was (the upgrade is one transaction) and its copy is at ${upgrade.backup}; ${full ? "free some space and start again" : "start again, and report this if it happens again"}`,
+      `upgrading the store's schema from version ${upgrade.from} to ${upgrade.to} failed: ${full ? `the disk holding ${dataDir} is full` : (cause as Error).message}. The store is as it was (the upgrade is one transaction)${copy}; ${full ? "free some space and start again" : "start again, and report this if it happens again"}`,
       { cause },
     );
   }

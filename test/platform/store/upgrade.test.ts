@@ -1,17 +1,29 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
+import { type CopyCheckResult, checkCopiesAside } from "../../../src/platform/store/copy-check.ts";
 import { openStore, SCHEMA_VERSION } from "../../../src/platform/store/db.ts";
 import { DataFolderError } from "../../../src/platform/store/lock.ts";
 import { applyMigrations, MIGRATIONS } from "../../../src/platform/store/migrations.ts";
 import {
   backupBeforeUpgrade,
+  keepCheckedCopy,
   StoreTooNewError,
   schemaState,
   UPGRADE_BACKUPS_KEPT,
+  uncheckedCopies,
   upgradeBackups,
   upgradeSchema,
   upgradeSpace,
@@ -186,5 +198,108 @@ describe("an upgrade that runs out of disk", () => {
     expect((after.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(3);
     after.close(false);
     expect(readFileSync(join(dir, "parkd.db")).length).toBe(before.length);
+  });
+});
+
+/** The 0.1.0 fixture in a data folder of its own, opened as the preparation thread opens it. */
+function oldStore(dir: string): Database {
+  copyFileSync(join(import.meta.dir, "../../fixtures/store-0.1.0/parkd.db"), join(dir, "parkd.db"));
+  return new Database(join(dir, "parkd.db"), { strict: true });
+}
+
+describe("the copy's check, left for after serve answers", () => {
+  test("the upgrade writes the copy whole, unchecked; its check gives it its name", () => {
+    const dir = scratch();
+    const sqlite = oldStore(dir);
+    const upgrade = upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir, {
+      checkCopyLater: true,
+    })!;
+    sqlite.close(false);
+    expect(upgrade).toMatchObject({ from: 3, to: SCHEMA_VERSION, unchecked: true });
+    // Not kept yet: the copy is there whole, under a name that says it is not checked.
+    expect(upgradeBackups(dir)).toEqual([]);
+    const [unchecked] = uncheckedCopies(dir);
+    expect(unchecked).toBe(join(dir, "backups", `.${upgrade.backup.split("/").at(-1)}.unchecked`));
+    const kept = keepCheckedCopy(unchecked!);
+    expect(kept).toBe(upgrade.backup);
+    expect(upgradeBackups(dir)).toEqual([upgrade.backup]);
+    expect(uncheckedCopies(dir)).toEqual([]);
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+    const copy = new Database(kept, { readonly: true });
+    expect((copy.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(3);
+    copy.close(false);
+  });
+
+  test("a copy that fails its check is deleted and the error says why", () => {
+    const dir = scratch();
+    const sqlite = oldStore(dir);
+    upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir, { checkCopyLater: true });
+    sqlite.close(false);
+    const [unchecked] = uncheckedCopies(dir);
+    // Damaged on the disk after it was written: a page of its records overwritten.
+    const bytes = readFileSync(unchecked!);
+    bytes.fill(0x5a, 4096 * 3, 4096 * 5);
+    writeFileSync(unchecked!, bytes);
+    expect(() => keepCheckedCopy(unchecked!)).toThrow();
+    expect(existsSync(unchecked!)).toBe(false);
+    expect(upgradeBackups(dir)).toEqual([]);
+  });
+
+  test("a failed upgrade leaves no unchecked copy behind, and says the store is as it was", () => {
+    const dir = scratch();
+    const sqlite = oldStore(dir);
+    const pages = (sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+    sqlite.run(`PRAGMA max_page_count = ${pages}`);
+    let error: unknown;
+    try {
+      upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir, {
+        checkCopyLater: true,
+      });
+    } catch (e) {
+      error = e;
+    }
+    sqlite.close(false);
+    expect((error as Error).message).toContain(
+      "The store is as it was (the upgrade is one transaction); free some space",
+    );
+    expect(readdirSync(join(dir, "backups"))).toEqual([]);
+  });
+
+  test("an unchecked copy of an upgrade that never committed goes with the next copy; one of an upgrade made stays", () => {
+    const dir = scratch();
+    const sqlite = oldStore(dir);
+    mkdirSync(join(dir, "backups"));
+    // From the store's own version (3): the upgrade it preceded was stopped. From 2: it was made.
+    const notMade = join(dir, "backups", ".parkd-before-schema-9-from-3-20260101T000000Z.db.unchecked");
+    const made = join(dir, "backups", ".parkd-before-schema-3-from-2-20251201T000000Z.db.unchecked");
+    for (const f of [notMade, made]) writeFileSync(f, "x");
+    upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir, { checkCopyLater: true });
+    sqlite.close(false);
+    expect(existsSync(notMade)).toBe(false);
+    expect(existsSync(made)).toBe(true);
+    expect(uncheckedCopies(dir)).toHaveLength(2);
+  });
+
+  test("checkCopiesAside checks each unchecked copy on its own thread and tells each result", async () => {
+    const dir = scratch();
+    const none = checkCopiesAside(dir, () => {
+      throw new Error("nothing to check");
+    });
+    await none.done;
+    const sqlite = oldStore(dir);
+    const upgrade = upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir, {
+      checkCopyLater: true,
+    })!;
+    sqlite.close(false);
+    // And one a serve stopped during its check left behind, damaged meanwhile.
+    const left = join(dir, "backups", ".parkd-before-schema-9-from-8-20260101T000000Z.db.unchecked");
+    writeFileSync(left, "not a store at all, but long enough to be read as one's first page ".repeat(80));
+    const results: CopyCheckResult[] = [];
+    await checkCopiesAside(dir, (r) => results.push(r)).done;
+    expect(results).toHaveLength(2);
+    expect(results).toContainEqual({ copy: expect.stringContaining(".unchecked"), kept: upgrade.backup });
+    expect(results.find((r) => r.copy === left)).toMatchObject({ failed: expect.any(String) });
+    expect(uncheckedCopies(dir)).toEqual([]);
+    expect(upgradeBackups(dir)).toEqual([upgrade.backup]);
   });
 });
