@@ -1,22 +1,27 @@
 /**
  * On demand: `parkd purge` run by a technician beside a serving box at a busy site's pace (issue
- * 54): a store with LOOKUPS lookup records and TICKETS tickets (with two events each) that ended
- * 200 days ago, `serve` under 100 ticket events and 150 plate lookups a second (open loop), and
+ * 54): a store with LOOKUPS lookup records, TICKETS tickets (with two events each) and NOTICES
+ * control notices (a 150 KB photo file each) that ended 200 days ago, `serve` under 100 ticket events and 150 plate lookups a second (open loop), and
  * `/healthz` asked every 50 ms; then `parkd purge` in another process. Prints, for the purge's
  * minutes, each request kind's p50/p99/max and the longest gap in /healthz answers.
  *
  * Serve's own retention is set to keep everything (--retention-days 36500), so that what is
  * measured is the command's work. BENCH_WORK=backup runs `parkd backup` instead of the purge.
  *
- *   bun bench/purge-beside-serve.ts [LOOKUPS=3000000] [TICKETS=300000]
+ *   bun bench/purge-beside-serve.ts [LOOKUPS=3000000] [TICKETS=300000] [NOTICES=10000]
  *   BENCH_KIOSK=1 ...   the server in the emulated 1-core, 256 MB box
  */
 import { Database } from "bun:sqlite";
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryBox, tls } from "./binary-box.ts";
 
 const LOOKUPS = Number(process.argv[2] ?? 3_000_000);
 const TICKETS = Number(process.argv[3] ?? 300_000);
+/** Control notices with a photo each, as a busy site's 90 days hold (issue 54). */
+const NOTICES = Number(process.argv[4] ?? 10_000);
+const PHOTO_BYTES = 150_000;
 const DAY = 86_400_000;
 
 const box = binaryBox("purge-beside");
@@ -37,6 +42,17 @@ const handheld = box.cli("token", "create", "--name", "handheld", "--scope", "pe
   const l = db.prepare(
     "INSERT INTO permit_lookups (at, credential, by, query, results) VALUES (?, 'token:handheld', 'registration_number', ?, 1)",
   );
+  const nt = db.prepare(
+    `INSERT INTO notices (id, number, plate, plate_norm, zone, verdict, reason_code, reason_title, amount, currency, note, observed_at, issued_at, issued_by, sync_seq)
+     VALUES (?, ?, ?, ?, ?, 'none', 'no-permit', 'No valid permit', 50000, 'SEK', '', ?, ?, 'token:handheld', ?)`,
+  );
+  const np = db.prepare(
+    `INSERT INTO notice_photos (notice_id, hash, content_type, bytes, width, height, added_at)
+     VALUES (?, ?, 'image/jpeg', ?, 1600, 900, ?)`,
+  );
+  const photos = join(box.dataDir, "photos");
+  mkdirSync(photos, { recursive: true, mode: 0o700 });
+  const photo = new Uint8Array(PHOTO_BYTES).fill(0xab);
   db.transaction(() => {
     for (let i = 0; i < TICKETS; i++) {
       const end = old + i * 10;
@@ -45,6 +61,14 @@ const handheld = box.cli("token", "create", "--name", "handheld", "--scope", "pe
       e.run(`old-${i}`, end);
     }
     for (let i = 0; i < LOOKUPS; i++) l.run(old + i, `OLD${i % TICKETS}`);
+    for (let i = 0; i < NOTICES; i++) {
+      const at = old + i * 1000;
+      const hash = createHash("sha256").update(`old-photo-${i}`).digest("hex");
+      nt.run(`old-notice-${i}`, i + 1, `OLD${i}`, `OLD${i}`, 1000 + (i % 50), at, at, i + 1);
+      np.run(`old-notice-${i}`, hash, PHOTO_BYTES, at);
+      // A photo's size as the handheld sends them; the bytes themselves are not read by a purge.
+      writeFileSync(join(photos, hash), photo);
+    }
   })();
   db.close();
 }
@@ -136,6 +160,7 @@ console.log(
   JSON.stringify({
     lookups: LOOKUPS,
     tickets: TICKETS,
+    notices: NOTICES,
     work: WORK,
     seconds: Math.round((to - from) / 100) / 10,
     said: out,

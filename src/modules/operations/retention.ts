@@ -100,6 +100,9 @@ async function step<T>(run: () => T, done: PurgeReport, pause: () => Promise<voi
   }
 }
 
+/** How many photo files a purge removes between two rests. */
+const PHOTO_FILES_BETWEEN_RESTS = 50;
+
 /** The tables retention deletes from: tickets and their log, lookup records, operator changes. */
 export type RetentionStore = Pick<
   Store,
@@ -121,6 +124,8 @@ export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): P
     };
   }
   const batch = Math.max(1, opts.batch ?? 1000);
+  // A notice weighs more than a ticket's row: its photos' records, and their files after.
+  const noticeBatch = Math.max(1, Math.ceil(batch / 10));
   const pause = opts.pause ?? yieldToLoop;
   const report: PurgeReport = {
     tickets: 0,
@@ -167,17 +172,20 @@ export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): P
 
   for (;;) {
     if (opts.signal?.aborted) return report;
-    const gone = await step(() => store.notices.deleteBefore(cutoff, batch), report, pause);
+    const gone = await step(() => store.notices.deleteBefore(cutoff, noticeBatch), report, pause);
     report.notices += gone.notices;
     // After the commit: a file is removed only once no stored notice can name it. Asked again
     // here, since the same photo may have come back on a new notice meanwhile (a purge run by
-    // hand while serve takes photos).
+    // hand while serve takes photos). A rest every PHOTO_FILES_BETWEEN_RESTS files: each removal
+    // is the file system's work, which serve's own syncs queue behind.
+    let removed = 0;
     for (const hash of gone.unheld)
       if (store.notices.photoUses(hash) === 0) {
         store.photos.remove(hash);
         report.noticePhotos++;
+        if (++removed % PHOTO_FILES_BETWEEN_RESTS === 0) await pause();
       }
-    if (gone.notices < batch) break;
+    if (gone.notices < noticeBatch) break;
     await pause();
   }
   return report;

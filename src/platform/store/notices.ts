@@ -192,13 +192,18 @@ export class NoticeRecords {
           .limit(batch)
           .all()
           .map((r) => r.id);
-        const hashes = new Set<string>();
-        for (const id of ids) {
-          for (const p of this.photos(id)) hashes.add(p.hash);
-          this.db.delete(noticePhotos).where(eq(noticePhotos.noticeId, id)).run();
-          this.db.delete(notices).where(eq(notices.id, id)).run();
-        }
-        return { notices: ids.length, unheld: [...hashes].filter((h) => this.photoUses(h) === 0) };
+        if (ids.length === 0) return { notices: 0, unheld: [] };
+        // Set-wise, not notice by notice: the transaction holds the store's one write lock, which
+        // serve's ticket events wait on.
+        const hashes = this.db
+          .selectDistinct({ hash: noticePhotos.hash })
+          .from(noticePhotos)
+          .where(inArray(noticePhotos.noticeId, ids))
+          .all()
+          .map((r) => r.hash);
+        this.db.delete(noticePhotos).where(inArray(noticePhotos.noticeId, ids)).run();
+        this.db.delete(notices).where(inArray(notices.id, ids)).run();
+        return { notices: ids.length, unheld: hashes.filter((h) => this.photoUses(h) === 0) };
       })
       .immediate();
   }

@@ -246,6 +246,30 @@ describe("retention", () => {
     expect(pauses).toBeGreaterThanOrEqual(8);
   });
 
+  test("notices go a tenth of the batch at a time, their files in groups with rests between", async () => {
+    const store = openMemoryStore();
+    const old = daysAgo(200);
+    // 120 old notices, a photo file each, and one photo the last of them shares with a recent one.
+    const photo = (i: number) => i.toString(16).padStart(64, "0");
+    for (let i = 0; i < 120; i++) addNotice(store, `old-${i}`, old + i, null, [photo(i)]);
+    addNotice(store, "recent", daysAgo(1), null, [photo(119)]);
+    let pauses = 0;
+    const r = await purgeExpired(store, {
+      now: NOW,
+      retentionDays: 90,
+      batch: 1000,
+      pause: async () => {
+        pauses++;
+      },
+    });
+    expect([r.notices, r.noticePhotos]).toEqual([120, 119]);
+    // 100 notices, their 100 files with a rest after the 50th and the 100th, a rest; then 20 notices.
+    expect(pauses).toBe(3);
+    expect(store.photos.read(photo(119))).not.toBeNull();
+    expect(store.photos.read(photo(0))).toBeNull();
+    expect(store.notices.get("recent")).not.toBeNull();
+  });
+
   test("an aborted run stops early and keeps what it did", async () => {
     const store = fixture();
     const abort = new AbortController();
