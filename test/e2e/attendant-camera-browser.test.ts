@@ -1,19 +1,14 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { axeViolations, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { CAMERA_SCENE, fakeCamera } from "../support/fake-camera.ts";
 import { handheldRig } from "../support/handheld.ts";
-import { plateSceneSpec, renderPlateScenes } from "../support/plate-scene.ts";
 
 const rig = handheldRig();
 const { tokens, adminApi, signedIn, check } = rig;
 
 /** A clear plate at a phone camera's 1280 × 720: the first such scene of the set's seed. */
-const SEED = 20261207;
-const SCENE = Array.from({ length: 400 }, (_, i) => plateSceneSpec(SEED, i)).find(
-  (s) => s.degradations.length === 0 && s.width === 1280,
-)!;
-let cameraFile = "";
+const SCENE = CAMERA_SCENE;
+let camera: { args: string[]; permissions: string[] };
 
 /**
  * Point the phone at the plate, against the built binary in headless Chromium with a fake camera
@@ -33,19 +28,10 @@ describe.skipIf(skipWithoutChromium)("reading the plate with the phone's camera"
     );
     const now = Date.now();
     await rig.sendTicket("CAM-1", SCENE.shown, 1002, now - 3_600_000, now + 3_600_000);
-    // The fake camera plays a file of concatenated JPEGs, over and over.
-    const render = await openBrowser(join(rig.box.dir, "profile-render"), { width: 400, height: 400 });
-    const page = render.pages()[0] ?? (await render.newPage());
-    const [scene] = await renderPlateScenes(page, { seed: SEED, count: 1, from: SCENE.index });
-    await render.close();
-    cameraFile = join(rig.box.dir, "plate.mjpeg");
-    writeFileSync(cameraFile, Buffer.concat(Array.from({ length: 30 }, () => Buffer.from(scene!.jpeg))));
+    camera = await fakeCamera(rig.box.dir);
   }, 60_000);
 
-  const withCamera = () => ({
-    args: ["--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${cameraFile}`],
-    permissions: ["camera"],
-  });
+  const withCamera = () => camera;
 
   test("the read fills the field; Check gives the verdict; the record says camera", async () => {
     const page = await signedIn("camera-read", tokens.attendant!, 1002, undefined, withCamera());

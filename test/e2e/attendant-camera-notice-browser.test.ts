@@ -1,20 +1,15 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { axeViolations, openBrowser, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { axeViolations, screenshotPath, skipWithoutChromium } from "../support/browser.ts";
+import { CAMERA_SCENE, fakeCamera } from "../support/fake-camera.ts";
 import { handheldRig } from "../support/handheld.ts";
-import { plateSceneSpec, renderPlateScenes } from "../support/plate-scene.ts";
 
 const rig = handheldRig();
 const { tokens, adminApi, signedIn, check } = rig;
 
 /** The camera test's scene: a clear plate at 1280 × 720, here a car with no permit. */
-const SEED = 20261207;
-const SCENE = Array.from({ length: 400 }, (_, i) => plateSceneSpec(SEED, i)).find(
-  (s) => s.degradations.length === 0 && s.width === 1280,
-)!;
-let cameraFile = "";
+const SCENE = CAMERA_SCENE;
+let camera: { args: string[]; permissions: string[] };
 
 type NoticeRow = {
   number: number;
@@ -88,19 +83,10 @@ describe.skipIf(skipWithoutChromium)("the notice's photo from the camera's read"
       verdicts: ["none"],
     });
     expect(reason.status).toBe(201);
-    // The fake camera plays a file of concatenated JPEGs, over and over.
-    const render = await openBrowser(join(rig.box.dir, "profile-render"), { width: 400, height: 400 });
-    const page = render.pages()[0] ?? (await render.newPage());
-    const [scene] = await renderPlateScenes(page, { seed: SEED, count: 1, from: SCENE.index });
-    await render.close();
-    cameraFile = join(rig.box.dir, "plate.mjpeg");
-    writeFileSync(cameraFile, Buffer.concat(Array.from({ length: 30 }, () => Buffer.from(scene!.jpeg))));
+    camera = await fakeCamera(rig.box.dir);
   }, 60_000);
 
-  const withCamera = () => ({
-    args: ["--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${cameraFile}`],
-    permissions: ["camera"],
-  });
+  const withCamera = () => camera;
 
   const signedInWithCamera = async (name: string) => {
     const page = await signedIn(name, tokens.issuer!, 1002, undefined, withCamera());
