@@ -8,6 +8,7 @@ import { storePath } from "../platform/store/db.ts";
 import { inspectStore } from "../platform/store/inspect.ts";
 import { serveLockHeld } from "../platform/store/lock.ts";
 import { startingStep, startingText } from "../platform/store/preparation.ts";
+import { uncheckedCopies } from "../platform/store/upgrade.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt } from "./args.ts";
 import type { Command } from "./command.ts";
@@ -44,6 +45,7 @@ import {
   schemaRule,
   type TerminalFacts,
   terminalsRule,
+  upgradeCopyRule,
   walRule,
 } from "./doctor/rules.ts";
 import { lookAtOffice } from "./doctor-office.ts";
@@ -115,6 +117,8 @@ async function examine(v: OptionValues, now: number): Promise<Finding[]> {
             : schemaRule(seen.schema.applied, seen.schema.pending.length, seen.schema.unknown, seen.known),
         );
         out.push(walRule(seen.walBytes));
+        const copy = upgradeCopyRule(uncheckedCopies(dataDir), serveLockHeld(dataDir));
+        if (copy) out.push(copy);
         const live = (t: { revokedAt: number | null; expiresAt: number | null }) =>
           t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now);
         // Labels as the intake writes them (credentialLabel): kind, a colon, the name.

@@ -14,6 +14,7 @@ import {
   ownershipRule,
   schemaRule,
   terminalsRule,
+  upgradeCopyRule,
   walRule,
 } from "../../src/cli/doctor/rules.ts";
 
@@ -43,6 +44,26 @@ describe("doctor's rules: every failure carries a fix", () => {
       if (level === "fail") expect(f.summary).toContain("newer parkd");
     },
   );
+
+  test.each([
+    { copies: [], running: false, level: null },
+    { copies: [], running: true, level: null },
+    {
+      copies: ["backups/.parkd-before-schema-17-from-10-20261207T221600Z.db.unchecked"],
+      running: true,
+      level: "info",
+    },
+    {
+      copies: ["backups/.parkd-before-schema-17-from-10-20261207T221600Z.db.unchecked"],
+      running: false,
+      level: "warn",
+    },
+  ])("unchecked pre-upgrade copies $copies, serve running $running: $level", ({ copies, running, level }) => {
+    const f = upgradeCopyRule(copies, running);
+    expect(f?.level ?? null).toBe(level as never);
+    if (f) expect(f.summary).toContain(copies[0]!);
+    if (level === "warn") expect(f!.fix).toContain("start the service");
+  });
 
   test.each([
     { wal: 0, level: "ok" },

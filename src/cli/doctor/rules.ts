@@ -72,6 +72,28 @@ export function schemaRule(applied: number, pending: number, unknown: number, kn
   return { check, level: "ok", summary: `schema ${applied}, as this binary expects` };
 }
 
+/**
+ * Copies taken before an upgrade that serve has not checked yet (it checks them after it answers,
+ * at low priority): being checked while serve runs; left by a serve that stopped otherwise.
+ */
+export function upgradeCopyRule(unchecked: readonly string[], serveRunning: boolean): Finding | null {
+  if (unchecked.length === 0) return null;
+  const check = "pre-upgrade copy";
+  const files = unchecked.join(", ");
+  return serveRunning
+    ? {
+        check,
+        level: "info",
+        summary: `serve is checking the copy of the store it took before its upgrade (${files}); it is named, without the leading dot and .unchecked, once it is whole`,
+      }
+    : {
+        check,
+        level: "warn",
+        summary: `a copy of the store taken before an upgrade was not checked yet (${files}): serve stopped before its check`,
+        fix: "start the service: it checks the copy after it answers, and names it, or deletes it and logs why (then take a backup with 'parkd backup')",
+      };
+}
+
 export const WAL_WARN_BYTES = 64 * MB;
 
 export function walRule(walBytes: number): Finding {
