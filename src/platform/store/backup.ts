@@ -90,7 +90,7 @@ function carryPhotos(
 }
 
 /** How many bytes of photos a backup writes between two syncs. */
-const PHOTO_CHUNK_BYTES = 4 * 1024 * 1024;
+const PHOTO_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Writes the photo files a backup carries into the data folder (each synced, and checked against
