@@ -7,7 +7,8 @@
  * app's content security policy, and any request outside /plate-reader/ is reported.
  *
  *   bun bench/plate-reads.ts [--count 500] [--seed 1] [--throttle 4] [--slowdown cgroup|cdp] [--threshold 0.5]
- *     [--psm 7] [--char-height 40] [--ink-ratio 0.72] [--look DIR] [--json FILE]
+ *     [--psm 7] [--char-height 40] [--ink-ratio 0.72] [--line contrastShare=0.5,minContrast=32]
+ *     [--look DIR] [--json FILE]
  */
 import {
   existsSync,
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     raw: { type: "boolean", default: false },
     "char-height": { type: "string" },
     "ink-ratio": { type: "string" },
+    line: { type: "string" },
     look: { type: "string" },
     json: { type: "string" },
     csp: { type: "string", default: "app" },
@@ -207,6 +209,16 @@ const loadOpts = {
   line: {
     ...(args["char-height"] ? { charHeight: Number(args["char-height"]) } : {}),
     ...(args["ink-ratio"] ? { inkRatio: Number(args["ink-ratio"]) } : {}),
+    // Any other of the preparation's numbers (LineOptions), as name=value pairs.
+    ...Object.fromEntries(
+      (args.line ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((pair) => {
+          const [name, value] = pair.split("=");
+          return [name!, Number(value)];
+        }),
+    ),
   },
 };
 type Bench = {
@@ -271,7 +283,7 @@ function row(name: string, rs: SceneResult[]): string {
 
 const bytes = PLATE_READER_FILES.map((f) => ({ name: f.name, bytes: statSync(join(ROOT, f.from)).size }));
 console.log(
-  `\nplate reads: seed ${SEED}, ${COUNT} scenes, CPU ${THROTTLE}× slower, threshold ${threshold}${args.raw ? ", raw crop (no preparation)" : ""}${loadOpts.pageSegMode ? `, psm ${loadOpts.pageSegMode}` : ""}${args["char-height"] ? `, char height ${args["char-height"]}` : ""}${args["ink-ratio"] ? `, ink ratio ${args["ink-ratio"]}` : ""}\n`,
+  `\nplate reads: seed ${SEED}, ${COUNT} scenes, CPU ${THROTTLE}× slower, threshold ${threshold}${args.raw ? ", raw crop (no preparation)" : ""}${loadOpts.pageSegMode ? `, psm ${loadOpts.pageSegMode}` : ""}${args["char-height"] ? `, char height ${args["char-height"]}` : ""}${args["ink-ratio"] ? `, ink ratio ${args["ink-ratio"]}` : ""}${args.line ? `, line ${args.line}` : ""}\n`,
 );
 console.log("| scenes | n | exact | wrong | no read | median ms | p95 ms |");
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");

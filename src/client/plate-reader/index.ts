@@ -6,6 +6,7 @@
  * (`readPlate(text, "se")`) and the attendant confirms it.
  */
 import { createWorker, OEM, type PSM, type Worker as TesseractWorker } from "tesseract.js";
+import { readPlate } from "../../domain/plate-formats.ts";
 import { CORE_FILE, LANGUAGE, WORKER_FILE } from "./files.ts";
 import {
   blueOf,
@@ -19,6 +20,7 @@ import {
   slotImage,
   WORK_WIDTH,
 } from "./preprocess.ts";
+import { lastByShape, SHAPE_PAIRS } from "./shape.ts";
 
 export { guideRect } from "./guide.ts";
 
@@ -49,17 +51,18 @@ export interface PlateTextDetail extends PlateText {
 
 /** Letters of Swedish plates and digits: the engine never answers with anything else. */
 const CHARACTERS = "ABCDEFGHJKLMNOPRSTUWXYZ0123456789";
+/** The plates read are Swedish: their formats say how many characters a line read should have. */
+const COUNTRY = "se";
 
 /**
- * A plate's last character may be a letter or a digit (`ABC 12Z`, `ABC 122`), and the line
- * reader, having just read digits, reads a Z as 2 (and B as 8...) even when the Z is clean: a
+ * A plate's last character may be a letter or a digit (`ABC 12A`, `ABC 124`), and the line
+ * reader, having just read digits, reads a final A as 4 (S as 5...) even when it is clean: a
  * wrong plate. When the last character read is one of these digits, that character is read
- * again on its own, between the digit and the letter it may be. That rescues some; not all (the
- * bench's remaining wrong reads are mostly these).
+ * again on its own, between the digit and the letter it may be. Z/2 and B/8, the commonest of
+ * these, are decided by the glyph's shape instead (shape.ts): read again, the engine was as sure
+ * of the wrong answer.
  */
 const LETTER_OR_DIGIT: Readonly<Record<string, string>> = {
-  "2": "Z",
-  "8": "B",
   "4": "A",
   "5": "S",
   "6": "G",
@@ -244,18 +247,30 @@ export async function createPlateReader(opts: PlateReaderOptions): Promise<Plate
     let text = (data.text ?? "").replace(/\s+/g, " ").trim();
     let least = symbols.length ? Math.min(...symbols.map((s) => s.confidence)) : 0;
     const read = text.replace(/ /g, "");
-    if (read.length !== line.slots.length && line.slots.length >= 4 && line.slots.length <= 8) {
-      // The line reader doubled or dropped a character: each slot is read on its own instead.
+    const count = line.slots.length;
+    // The slots are a guess at how many characters there are: a speck makes one more, two
+    // characters run together one fewer. A line read the plate formats take is believed;
+    // otherwise the line reader doubled or dropped a character, and each slot is read alone.
+    if (read.length !== count && count >= 4 && count <= 8 && !readPlate(read, COUNTRY).ok) {
       const each = await readSlots(
         line,
         line.slots.map(() => CHARACTERS),
       );
-      text = each.map((c) => c.text).join("");
+      // A slot read as nothing is a speck or a character the engine cannot make out: either way
+      // the count is in doubt, and a plate pieced together round it would be a guess.
+      text = each.every((c) => c.text) ? each.map((c) => c.text).join("") : "";
       least = Math.min(...each.map((c) => c.confidence));
-    } else if (read.length === line.slots.length && LETTER_OR_DIGIT[read.at(-1) ?? ""]) {
+    } else if (read.length === count && LETTER_OR_DIGIT[read.at(-1) ?? ""]) {
       const last = read.at(-1)!;
-      const [again] = await readSlots(line, [`${last}${LETTER_OR_DIGIT[last]}`], line.slots.length - 1);
-      if (again?.text && again.text !== last) text = `${text.slice(0, -1)}${again.text}`;
+      const [again] = await readSlots(line, [`${last}${LETTER_OR_DIGIT[last]}`], count - 1);
+      if (again?.text.length === 1 && again.text !== last) text = `${text.slice(0, -1)}${again.text}`;
+    }
+    const last = text.at(-1) ?? "";
+    if (SHAPE_PAIRS[last] && text.replace(/ /g, "").length === count) {
+      // Where the shape does not tell the pair apart, no read rather than a guess: the camera
+      // reads the next frame a moment later.
+      const seen = lastByShape(slotImage(line, count - 1), last);
+      text = seen ? `${text.slice(0, -1)}${seen}` : "";
     }
     const engineMs = performance.now() - engineStarted;
     return {
@@ -267,19 +282,22 @@ export async function createPlateReader(opts: PlateReaderOptions): Promise<Plate
     };
   };
 
-  /** Slots `from`.. of the line, each read alone as one character of its own alphabet. */
+  /** Slots `from`.. of the line, each read alone, in its own alphabet. */
   const readSlots = async (line: PreparedLine, alphabets: string[], from = 0) => {
     const out: { text: string; confidence: number }[] = [];
     for (let k = 0; k < alphabets.length; k++) {
       // Options given to one recognize are set for it and put back after.
       const { data } = await worker.recognize(
         imageBytes(slotImage(line, from + k)),
-        { tessedit_pageseg_mode: "10", tessedit_char_whitelist: alphabets[k] } as Record<string, string>,
+        // As a word (8), not as a character (10): the LSTM, given one glyph as a character or as
+        // a line (7), answers nothing for many a clean R, D or 4.
+        { tessedit_pageseg_mode: "8", tessedit_char_whitelist: alphabets[k] } as Record<string, string>,
         { text: true, blocks: true },
       );
       const symbols = symbolsOf(data.blocks);
       out.push({
-        text: (data.text ?? "").replace(/\s+/g, "").slice(0, 1),
+        // Two at most: a slot may hold two characters run together (blur, glare), never more.
+        text: (data.text ?? "").replace(/\s+/g, "").slice(0, 2),
         confidence: symbols.length ? Math.min(...symbols.map((s) => s.confidence)) : 0,
       });
     }

@@ -8,10 +8,12 @@
  * 2. Each pixel against its own background, found by a morphological closing (a max then a min
  *    filter wider than a stroke): a closing keeps the edge of a shadow where it is, so a plate
  *    half in shadow is judged by the white of its own half. A local mean would mark a band along
- *    the shadow's edge as ink.
+ *    the shadow's edge as ink. Under glare the ink is lifted nearly as much as the paper, so a
+ *    pixel is also ink when it lies well down from its paper towards the darkest ink near it.
  * 3. The dark pieces, as connected components; the characters are the largest set of pieces of
  *    one height lying along one line. The blue EU band, the border, the car and dirt are not of
- *    that height or not on that line, so they drop out without finding the plate's outline.
+ *    that height or not on that line, so they drop out without finding the plate's outline. A
+ *    shorter piece within the line's band is a character broken by glare or dirt.
  * 4. The line's slope and the run of the characters' tops and bottoms give the rotation and the
  *    perspective; the line is resampled level, the characters made one height, and only the
  *    chosen pieces (and broken-off bits of them) are drawn.
@@ -29,9 +31,22 @@ export interface LineOptions {
   charHeight: number;
   /** A pixel is ink when darker than this share of its background. */
   inkRatio: number;
+  /**
+   * Or when it lies more than this share of the way down from its background to the darkest
+   * pixel near it (0 or absent: not used): under glare the ink is lifted nearly as much as the
+   * paper, and no share of the paper alone tells it.
+   */
+  contrastShare?: number;
+  /** Levels the background and that darkest pixel must stand apart for the second test (noise). */
+  minContrast?: number;
 }
 
-export const DEFAULT_LINE_OPTIONS: LineOptions = { charHeight: 40, inkRatio: 0.72 };
+export const DEFAULT_LINE_OPTIONS: LineOptions = {
+  charHeight: 40,
+  inkRatio: 0.72,
+  contrastShare: 0.5,
+  minContrast: 32,
+};
 
 /** The crop is brought to this width first: enough for the smallest plate the guide takes. */
 export const WORK_WIDTH = 512;
@@ -141,19 +156,51 @@ export function background(img: GreyImage, size: number): Uint8Array {
   return runFilter(runFilter(dilated, w, h, s, "row", false), w, h, s, "column", false);
 }
 
+/** The darkest level near each pixel (near characters, their ink): a min filter, a square of side `size`. */
+export function nearestInk(img: GreyImage, size: number): Uint8Array {
+  const { width: w, height: h, pixels } = img;
+  const s = size | 1;
+  return runFilter(runFilter(pixels, w, h, s, "row", false), w, h, s, "column", false);
+}
+
 /**
- * Ink: darker than `ratio` of its background, and by at least a few levels, so the grain of a
- * plain dim surface is not taken for ink.
+ * Below which level each pixel is ink: darker than `ratio` of its background, or (given the
+ * darkest ink near it, `dark`) past `share` of the way down from the background to that ink
+ * where the two stand `minContrast` apart; and in either case by at least a few levels, so the
+ * grain of a plain dim surface is not taken for ink. The second test only counts where the
+ * nearby ink is pale next to its paper (glare, haze): elsewhere the first is the higher limit.
  */
-export function inkMask(img: GreyImage, bg: Uint8Array, ratio: number): Uint8Array {
+export function inkLimits(
+  bg: Uint8Array,
+  ratio: number,
+  dark?: Uint8Array,
+  share = 0,
+  minContrast = 0,
+): Float32Array {
+  const limits = new Float32Array(bg.length);
+  for (let i = 0; i < bg.length; i++) {
+    const b = bg[i]!;
+    let limit = b * ratio;
+    if (dark && share > 0) {
+      const d = dark[i]!;
+      if (b - d >= minContrast) limit = Math.max(limit, b - (b - d) * share);
+    }
+    limits[i] = Math.min(limit, b - 12);
+  }
+  return limits;
+}
+
+/** Ink: each pixel darker than its limit (inkLimits). */
+export function inkBelow(img: GreyImage, limits: Float32Array): Uint8Array {
   const n = img.width * img.height;
   const mask = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const b = bg[i]!;
-    const v = img.pixels[i]!;
-    if (v < b * ratio && b - v > 12) mask[i] = 1;
-  }
+  for (let i = 0; i < n; i++) if (img.pixels[i]! < limits[i]!) mask[i] = 1;
   return mask;
+}
+
+/** Ink by its background alone: darker than `ratio` of it (inkLimits). */
+export function inkMask(img: GreyImage, bg: Uint8Array, ratio: number): Uint8Array {
+  return inkBelow(img, inkLimits(bg, ratio));
 }
 
 /** A connected piece of ink. */
@@ -286,9 +333,31 @@ export function findLine(all: Piece[], h: number): PlateLine | null {
     }
   }
   if (best.length < 4) return null;
+  const medH = [...best.map((k) => ch[k]!)].sort((a, b) => a - b)[best.length >> 1]!;
+  const whole = new Set(best);
+  // A character broken by glare or dirt across a stroke leaves a shorter piece, still within the
+  // line's band: it is a character too (left out, it would be read as part of a neighbour, and
+  // the gap it leaves would cut the plate in two below).
+  const fit = fitLine(
+    best.map((k) => cx[k]!),
+    best.map((k) => cy[k]!),
+  );
+  const overlaps = (k: number, m: number) =>
+    Math.min(cands[k]!.right, cands[m]!.right) - Math.max(cands[k]!.left, cands[m]!.left) >
+    widthOf(cands[k]!) * 0.3;
+  const shorter = cands
+    .map((_, k) => k)
+    .filter((k) => !best.includes(k) && ch[k]! >= medH * 0.45 && ch[k]! <= medH * 1.25)
+    .sort((a, b) => ch[b]! - ch[a]!);
+  for (const k of shorter) {
+    const mid = fit.a + fit.b * cx[k]!;
+    const p = cands[k]!;
+    if (p.top < mid - medH * 0.6 || p.bottom > mid + medH * 0.6) continue;
+    if (best.some((m) => overlaps(k, m))) continue;
+    best.push(k);
+  }
   // Pieces on the line but far from the rest (a grille slat, a sticker) are not the plate's.
   best.sort((a, b) => cx[a]! - cx[b]!);
-  const medH = [...best.map((k) => ch[k]!)].sort((a, b) => a - b)[best.length >> 1]!;
   let run: number[] = [];
   let current: number[] = [];
   for (const k of best) {
@@ -301,17 +370,14 @@ export function findLine(all: Piece[], h: number): PlateLine | null {
   }
   if (current.length > run.length) run = current;
   if (run.length < 4) return null;
-  const xs = run.map((k) => cx[k]!);
-  const ys = run.map((k) => cy[k]!);
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < xs.length; i++) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-  }
-  return { chars: run.map((k) => cands[k]!), angle: Math.atan(sxx > 0 ? sxy / sxx : 0) };
+  // The slope from the whole characters: a broken one's centre is off the line.
+  const wholeRun = run.filter((k) => whole.has(k));
+  const level = wholeRun.length >= 2 ? wholeRun : run;
+  const slope = fitLine(
+    level.map((k) => cx[k]!),
+    level.map((k) => cy[k]!),
+  ).b;
+  return { chars: run.map((k) => cands[k]!), angle: Math.atan(slope) };
 }
 
 /** Least squares y = a + b x. */
@@ -351,8 +417,11 @@ export function plateLine(
   const { width: w, height: h } = img;
   const grey = smooth3(img);
   // Wider than where two strokes of the largest plate the guide holds meet (the foot of a W).
-  const bg = background(grey, Math.max(9, Math.round(h / 4)));
-  const mask = inkMask(grey, bg, options.inkRatio);
+  const size = Math.max(9, Math.round(h / 4));
+  const bg = background(grey, size);
+  const dark = options.contrastShare ? nearestInk(grey, size) : undefined;
+  const limits = inkLimits(bg, options.inkRatio, dark, options.contrastShare, options.minContrast);
+  const mask = inkBelow(grey, limits);
   const { labels, pieces: found } = pieces(mask, w, h);
   let all = found;
   if (blue) {
@@ -462,7 +531,6 @@ export function plateLine(
   const outW = at + margin;
   const outH = options.charHeight + 2 * margin;
   const out = new Uint8Array(outW * outH).fill(255);
-  const ratio = options.inkRatio;
   const gp = grey.pixels;
   slots.forEach((slot, k) => {
     const width = Math.round((slot.to - slot.from) * scale);
@@ -491,10 +559,10 @@ export function plateLine(
         const grey2 =
           (gp[i]! * (1 - fx) + gp[i + 1]! * fx) * (1 - fy) +
           (gp[i + w]! * (1 - fx) + gp[i + w + 1]! * fx) * fy;
-        const back =
-          (bg[i]! * (1 - fx) + bg[i + 1]! * fx) * (1 - fy) +
-          (bg[i + w]! * (1 - fx) + bg[i + w + 1]! * fx) * fy;
-        if (grey2 < back * ratio) out[oy * outW + ox] = 0;
+        const limit =
+          (limits[i]! * (1 - fx) + limits[i + 1]! * fx) * (1 - fy) +
+          (limits[i + w]! * (1 - fx) + limits[i + w + 1]! * fx) * fy;
+        if (grey2 < limit) out[oy * outW + ox] = 0;
       }
     }
   });
