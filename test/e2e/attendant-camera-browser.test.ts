@@ -69,6 +69,29 @@ describe.skipIf(skipWithoutChromium)("reading the plate with the phone's camera"
     expect(await check(page, "TYP 123")).toBe("none");
   }, 120_000);
 
+  test("offline, the page and its reader from the phone's own copies: the camera still reads", async () => {
+    const page = await signedIn("camera-offline", tokens.attendant!, 1002, undefined, withCamera());
+    // The service worker keeps the reader's four files once the page has fetched them.
+    const kept = () =>
+      page.evaluate(async () => (await (await caches.open("parkd-plate-reader")).keys()).length);
+    for (let tries = 0; (await kept()) < 4 && tries < 120; tries++) await Bun.sleep(500);
+    expect(await kept()).toBe(4);
+    await page.context().setOffline(true);
+    try {
+      await page.reload();
+      await page.waitForSelector("#camera-button:not([hidden])", { timeout: 20_000 });
+      await page.click("#camera-button");
+      await page.waitForFunction(
+        () => document.querySelector<HTMLInputElement>("#plate")!.value !== "",
+        null,
+        { timeout: 90_000 },
+      );
+      expect(await page.inputValue("#plate")).toBe(SCENE.shown);
+    } finally {
+      await page.context().setOffline(false);
+    }
+  }, 180_000);
+
   test("a camera refused: a clear word, and the plate is typed as before", async () => {
     const page = await signedIn("camera-refused", tokens.attendant!, 1002, undefined, {
       args: withCamera().args,
