@@ -200,4 +200,24 @@ describe.skipIf(skipWithoutChromium)("the Today page in a browser", () => {
       await page.screenshot({ path: screenshotPath(`today-${name}`), fullPage: true });
       expect(refused).toEqual([]);
     }, 60_000);
+
+  test("late in the day the lot's day marks now with its word inside the chart", async () => {
+    const page = await browser("late", DESKTOP);
+    // The page's clock at 23:50 of the box's day (UTC): the marker near the chart's right edge.
+    const late = new Date();
+    late.setUTCHours(23, 50, 0, 0);
+    await page.clock.setFixedTime(late);
+    await page.goto(`${server.url}/`);
+    await page.fill("#token", tokens.admin!);
+    await page.click("#token-form button[type=submit]");
+    await page.waitForSelector("nav.console-nav");
+    await page.goto(`${server.url}/#/today`);
+    await page.waitForSelector("#lot-curve svg.chart .chart-now-label");
+    const inside = await page.evaluate(() => {
+      const chart = document.querySelector("#lot-curve svg.chart")!.getBoundingClientRect();
+      const word = document.querySelector("#lot-curve .chart-now-label")!.getBoundingClientRect();
+      return word.left >= chart.left - 1 && word.right <= chart.right + 1;
+    });
+    expect(inside).toBe(true);
+  }, 60_000);
 });

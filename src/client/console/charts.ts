@@ -175,7 +175,10 @@ export function line(
   if (now)
     parts.push(
       svg("line", { x1: x(now.index), x2: x(now.index), y1: 8, y2: H - BOTTOM, class: "chart-now" }),
-      svg("text", { x: x(now.index) + 4, y: 18, class: "chart-tick chart-now-label" }, now.text),
+      // Late in the day the marker is near the right edge: its word goes to its left, not off the chart.
+      x(now.index) > W - 48
+        ? svg("text", { x: x(now.index) - 4, y: 18, class: "chart-tick end chart-now-label" }, now.text)
+        : svg("text", { x: x(now.index) + 4, y: 18, class: "chart-tick chart-now-label" }, now.text),
     );
   labels.forEach((l, i) => {
     if (i % every === 0) parts.push(svg("text", { x: x(i), y: H - 6, class: "chart-tick mid" }, l));
