@@ -17,6 +17,7 @@ import {
   type StartingStep,
   startingText,
 } from "../platform/store/preparation.ts";
+import { uncheckedCopies } from "../platform/store/upgrade.ts";
 import { VERSION } from "../version.ts";
 import { intOpt, type OptionValues, stringOpt, UsageError } from "./args.ts";
 import { type Command, dataDirOption, fail, upgradeText } from "./command.ts";
@@ -292,11 +293,12 @@ export const serveCommand: Command = {
     const urls = listenUrls(tls ? "https" : "http", host, front.port);
 
     // Told to stop while the store is prepared: the thread is ended and its partial copy removed;
-    // the store is as it was (the upgrade is one transaction), and the next start begins again.
+    // before the migrations commit the store is as it was (they are one transaction), and the
+    // next start begins again.
     const early = new AbortController();
     const stopEarly = (signal: string) => () => {
       if (early.signal.aborted) return;
-      log("notice", `${signal}: stopping while the store is prepared; nothing was changed`, { signal });
+      log("notice", `${signal}: stopping while the store is prepared`, { signal });
       early.abort();
     };
     const onTerm = stopEarly("SIGTERM");
@@ -341,7 +343,15 @@ export const serveCommand: Command = {
       await front.close(0).catch(() => {});
       lock.release();
       if (e instanceof PreparationStopped) {
-        log("notice", "stopped");
+        // Stopped once the migrations had committed (the revenue book was being built): the
+        // store is upgraded, and the copy taken before it is kept for the next serve to check.
+        const kept = uncheckedCopies(dataDir);
+        log(
+          "notice",
+          kept.length > 0
+            ? `stopped: the store's schema upgrade was made before the stop; the copy taken before it is kept at ${kept.join(", ")} for the next start to check`
+            : "stopped: nothing was changed",
+        );
         return 0;
       }
       // The lock file can be usable where the store is not (a store file on its own disk trouble).
@@ -372,11 +382,17 @@ export const serveCommand: Command = {
         ? log("notice", `the copy of the store taken before the upgrade is checked and kept at ${r.kept}`, {
             backup: r.kept,
           })
-        : log(
-            "error",
-            `the copy of the store taken before the upgrade failed its check and was deleted (${r.failed}): the store itself is upgraded and whole; take a backup now with 'parkd backup' to have one to go back to`,
-            { backup: r.copy },
-          ),
+        : r.deleted
+          ? log(
+              "error",
+              `the copy of the store taken before the upgrade failed its check and was deleted (${r.failed}): the store itself is upgraded and whole; take a backup now with 'parkd backup' to have one to go back to`,
+              { backup: r.copy },
+            )
+          : log(
+              "warning",
+              `the copy of the store taken before the upgrade could not be checked (${r.failed}): it is kept unchecked${r.copy ? ` at ${r.copy}` : ""}, and the next start of serve checks it`,
+              { backup: r.copy },
+            ),
     );
     const shutdown = async () => {
       copyCheck.stop();

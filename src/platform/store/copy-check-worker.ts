@@ -5,12 +5,15 @@
  * come first. copy-check.ts drives it.
  */
 import { setPriority } from "node:os";
-import { keepCheckedCopy, uncheckedCopies } from "./upgrade.ts";
+import { CopyDamaged, keepCheckedCopy, uncheckedCopies } from "./upgrade.ts";
 
 declare const self: Worker;
 
 /** What the thread says of each copy. */
-export type CopyCheckResult = { copy: string; kept: string } | { copy: string; failed: string };
+export type CopyCheckResult =
+  | { copy: string; kept: string }
+  /** `deleted`: the check showed it damaged; otherwise it could not run, and the copy stays unchecked. */
+  | { copy: string; failed: string; deleted: boolean };
 
 self.onmessage = (event: MessageEvent<{ dataDir: string }>) => {
   try {
@@ -23,7 +26,11 @@ self.onmessage = (event: MessageEvent<{ dataDir: string }>) => {
     try {
       postMessage({ copy, kept: keepCheckedCopy(copy) } satisfies CopyCheckResult);
     } catch (e) {
-      postMessage({ copy, failed: (e as Error).message } satisfies CopyCheckResult);
+      postMessage({
+        copy,
+        failed: (e as Error).message,
+        deleted: e instanceof CopyDamaged,
+      } satisfies CopyCheckResult);
     }
   }
   postMessage(null);

@@ -37,7 +37,7 @@ export function checkCopiesAside(
     else onResult(event.data);
   };
   worker.onerror = (e) => {
-    onResult({ copy: "", failed: e.message });
+    onResult({ copy: "", failed: e.message, deleted: false });
     finish();
   };
   worker.postMessage({ dataDir });

@@ -21,7 +21,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import type { Db } from "./db.ts";
-import { DataFolderError } from "./lock.ts";
+import { DataFolderError, STORE_FILE } from "./lock.ts";
 import { applyMigrations, MIGRATIONS } from "./migrations.ts";
 
 /** Folder inside the data folder that holds the copies taken before a schema upgrade. */
@@ -144,6 +144,8 @@ export function upgradeBackups(dataDir: string): string[] {
 
 /** A copy written whole before an upgrade whose check was left for after the upgrade. */
 const UNCHECKED = ".unchecked";
+/** Only the names copyBeforeUpgrade gives: another file that looks like one is not touched. */
+const UNCHECKED_NAME = /^\.parkd-before-schema-\d+-from-\d+-\d{8}T\d{6}Z\.db\.unchecked$/;
 
 /**
  * Copies the open store to backups/parkd-before-schema-<to>-from-<from>-<UTC stamp>.db with
@@ -163,6 +165,8 @@ export function backupBeforeUpgrade(
   try {
     return keepCheckedCopy(unchecked);
   } catch (e) {
+    // Nothing is migrated without a checked copy: the unchecked one is not left behind either.
+    rmSync(unchecked, { force: true });
     throw new DataFolderError(
       `could not copy the store to ${dirname(unchecked)} before upgrading its schema from version ${from} to ${to}: ${(e as Error).message}. Nothing was changed`,
     );
@@ -171,11 +175,11 @@ export function backupBeforeUpgrade(
 
 /**
  * The copy's bytes, written whole (VACUUM INTO) under a name that says it is not checked yet:
- * `.NAME.unchecked`. Checking a copy of a large store is most of an upgrade's time on a small
- * box (an integrity check of every index), and neither the check nor its sync has to come
- * before the migrations: they are one transaction, so a failure or a power cut while they run
- * leaves the store as it was and the copy is not needed. serve therefore checks it after it is
- * answering (keepCheckedCopy, on a thread of low priority); `parkd migrate` before it returns.
+ * `.NAME.unchecked`, synced. Checking a copy of a large store is most of an upgrade's time on a
+ * small box (an integrity check of every index), and the check need not come before the
+ * migrations: they are one transaction, so a failure while they run leaves the store as it was
+ * and the copy is not needed. serve therefore checks it after it is answering (keepCheckedCopy,
+ * on a thread of low priority); `parkd migrate` before it returns.
  */
 export function copyBeforeUpgrade(
   sqlite: Database,
@@ -187,6 +191,9 @@ export function copyBeforeUpgrade(
 ): string {
   const dir = join(dataDir, UPGRADE_BACKUP_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Before the space is counted: what they hold is room for this copy.
+  removeAbandonedCopies(dir);
+  removeCopiesOfUpgradesNotMade(dataDir, from);
   const storeBytes = sizeOr0(storeFile) + sizeOr0(`${storeFile}-wal`);
   const needed = upgradeSpace(storeBytes, pendingOf(sqlite));
   const fs = statfsSync(dir);
@@ -198,11 +205,14 @@ export function copyBeforeUpgrade(
   const name = `${BACKUP_PREFIX}${to}-from-${from}-${stamp(now)}.db`;
   const partial = join(dir, `.${name}.partial-${process.pid}`);
   const unchecked = join(dir, `.${name}${UNCHECKED}`);
-  removeAbandonedCopies(dir);
-  removeCopiesOfUpgradesNotMade(dataDir, from);
   try {
     sqlite.query("VACUUM INTO ?").run(partial);
+    // On the disk before the migrations commit (VACUUM INTO does not sync its file): after a
+    // power cut once they have, this copy is the only way back.
+    chmodSync(partial, 0o600);
+    syncPath(partial);
     renameSync(partial, unchecked);
+    syncPath(dir);
   } catch (e) {
     rmSync(partial, { force: true });
     throw new DataFolderError(
@@ -226,14 +236,16 @@ export function keepCheckedCopy(unchecked: string): string {
   const target = checkedName(unchecked);
   try {
     verifyCopy(unchecked);
-    chmodSync(unchecked, 0o600);
-    syncPath(unchecked);
-    renameSync(unchecked, target);
-    syncPath(dirname(target));
   } catch (e) {
-    rmSync(unchecked, { force: true });
+    // Only a copy shown to be damaged goes; one that could not be looked at (locked, no memory,
+    // no permission) stays unchecked for the next serve.
+    if (e instanceof CopyDamaged) rmSync(unchecked, { force: true });
     throw e;
   }
+  chmodSync(unchecked, 0o600);
+  syncPath(unchecked);
+  renameSync(unchecked, target);
+  syncPath(dirname(target));
   const dataDir = dirname(dirname(target));
   for (const old of upgradeBackups(dataDir).slice(0, -UPGRADE_BACKUPS_KEPT)) rmSync(old, { force: true });
   return target;
@@ -246,8 +258,22 @@ export function keepCheckedCopy(unchecked: string): string {
  * and is kept for its check.
  */
 export function removeCopiesOfUpgradesNotMade(dataDir: string, from: number): void {
-  for (const copy of uncheckedCopies(dataDir))
-    if (basename(copy).includes(`-from-${from}-`)) rmSync(copy, { force: true });
+  const copies = uncheckedCopies(dataDir).filter((c) => basename(c).includes(`-from-${from}-`));
+  if (copies.length === 0 || storeSchemaIn(dataDir) !== from) return;
+  for (const copy of copies) rmSync(copy, { force: true });
+}
+
+/** How many migrations the store in dataDir records, read on a connection of its own; null: unreadable. */
+function storeSchemaIn(dataDir: string): number | null {
+  let db: Database | undefined;
+  try {
+    db = new Database(join(dataDir, STORE_FILE), { readonly: true });
+    return schemaState(db, MIGRATIONS).applied;
+  } catch {
+    return null;
+  } finally {
+    db?.close(false);
+  }
 }
 
 /** Copies taken before an upgrade that are not checked yet (this serve's, or a killed one's). */
@@ -255,7 +281,7 @@ export function uncheckedCopies(dataDir: string): string[] {
   const dir = join(dataDir, UPGRADE_BACKUP_DIR);
   try {
     return readdirSync(dir)
-      .filter((f) => f.startsWith(`.${BACKUP_PREFIX}`) && f.endsWith(UNCHECKED))
+      .filter((f) => UNCHECKED_NAME.test(f))
       .map((f) => join(dir, f));
   } catch {
     return [];
@@ -282,18 +308,32 @@ function removeAbandonedCopies(dir: string): void {
   }
 }
 
-/** Opens the copy read-only and runs integrity_check on it; throws when it is not whole. */
+/** A copy its check showed to be damaged (not one that could not be checked). */
+export class CopyDamaged extends Error {}
+
+const DAMAGED_CODES = /^SQLITE_(CORRUPT|NOTADB)/;
+
+/**
+ * Opens the copy read-only and runs integrity_check on it; throws CopyDamaged when it is not
+ * whole, and whatever else kept the check from running as it is.
+ */
 function verifyCopy(file: string): void {
-  const copy = new Database(file, { readonly: true });
+  let rows: { integrity_check: string }[];
+  let copy: Database | undefined;
   try {
-    const rows = copy.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
-    if (rows.length !== 1 || rows[0]!.integrity_check !== "ok")
-      throw new Error(
-        `the copy failed its integrity check: ${rows.map((r) => r.integrity_check).join("; ")}`,
-      );
+    copy = new Database(file, { readonly: true });
+    rows = copy.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
+  } catch (e) {
+    if (DAMAGED_CODES.test(String((e as { code?: unknown }).code ?? "")))
+      throw new CopyDamaged(`the copy is not a whole store: ${(e as Error).message}`);
+    throw e;
   } finally {
-    copy.close(false);
+    copy?.close(false);
   }
+  if (rows.length !== 1 || rows[0]!.integrity_check !== "ok")
+    throw new CopyDamaged(
+      `the copy failed its integrity check: ${rows.map((r) => r.integrity_check).join("; ")}`,
+    );
 }
 
 /**

@@ -20,6 +20,7 @@ import { applyMigrations, MIGRATIONS } from "../../../src/platform/store/migrati
 import {
   backupBeforeUpgrade,
   keepCheckedCopy,
+  removeCopiesOfUpgradesNotMade,
   StoreTooNewError,
   schemaState,
   UPGRADE_BACKUPS_KEPT,
@@ -278,6 +279,33 @@ describe("the copy's check, left for after serve answers", () => {
     expect(existsSync(notMade)).toBe(false);
     expect(existsSync(made)).toBe(true);
     expect(uncheckedCopies(dir)).toHaveLength(2);
+  });
+
+  test("a copy that could not be checked (not shown damaged) is kept unchecked for the next try", () => {
+    const dir = scratch();
+    mkdirSync(join(dir, "backups"));
+    // A folder where the file should be: the check cannot open it, which says nothing of damage.
+    const odd = join(dir, "backups", ".parkd-before-schema-9-from-8-20260101T000000Z.db.unchecked");
+    mkdirSync(odd);
+    expect(() => keepCheckedCopy(odd)).toThrow();
+    expect(existsSync(odd)).toBe(true);
+  });
+
+  test("a stop after the migrations committed keeps the copy: the store is no longer at its version", () => {
+    const dir = scratch();
+    const sqlite = oldStore(dir);
+    upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir, { checkCopyLater: true });
+    sqlite.close(false);
+    removeCopiesOfUpgradesNotMade(dir, 3);
+    expect(uncheckedCopies(dir)).toHaveLength(1);
+  });
+
+  test("only files named as copies are taken for unchecked copies", () => {
+    const dir = scratch();
+    mkdirSync(join(dir, "backups"));
+    for (const f of [".parkd-before-schema-mine.unchecked", ".parkd-before-schema-9-from-8-x.db.unchecked"])
+      writeFileSync(join(dir, "backups", f), "x");
+    expect(uncheckedCopies(dir)).toEqual([]);
   });
 
   test("checkCopiesAside checks each unchecked copy on its own thread and tells each result", async () => {
