@@ -300,7 +300,9 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     const read = cameraRead;
     cameraRead = null;
     camera.close();
-    scan = scanned(p);
+    // Only a check of the camera's own read keeps its frame: a plate typed later, even the same
+    // one, is another look at the car, maybe hours and a zone away.
+    scan = read !== null ? scanned(p) : null;
     const z = typedZone();
     replace(earlier);
     replace(noticeArea);
@@ -572,7 +574,7 @@ export function attendantPage(root: HTMLElement, sessionLost: () => void): () =>
     // Made as the plate filled the field; almost always ready by the time the verdict is in.
     const mine = checks;
     const scanPhoto = fromScan ? await fromScan.photo : null;
-    if (mine !== checks) return;
+    if (mine !== checks || !owner) return;
     const form = noticeForm(start, {
       owner,
       boxNow: () => Date.now() + clockOffset(),
