@@ -381,8 +381,9 @@ describe("many clients asking for a large answer and reading none of it", () => 
         await Bun.sleep(100);
       }
       // A copy per connection (120 × a 10 MB answer) grew it by 1.2 GB; now one shared buffer,
-      // and the 64 MB budget for what connections hold of their own.
-      expect(peak - before).toBeLessThan(120);
+      // the 64 MB budget for what connections hold of their own, and the TLS layer's buffers of
+      // 120 connections beside it: 41-73 MB alone, 125-128 MB in two full runs on a busy machine.
+      expect(peak - before).toBeLessThan(160);
       const ok = await fetch(`${server.url}/healthz`, { tls: { rejectUnauthorized: false } });
       expect(ok.status).toBe(200);
     } finally {
