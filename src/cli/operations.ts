@@ -76,7 +76,13 @@ export const restoreCommand: Command = {
       throw e;
     }
     try {
-      const { check, asideAs, photos } = restoreStore(dataDir, file);
+      const { check, asideAs, photos, copies } = restoreStore(dataDir, file);
+      for (const c of copies)
+        process.stderr.write(
+          "kept" in c
+            ? `the copy of the store taken before an upgrade, not checked yet, is checked and kept at ${c.kept}\n`
+            : `the copy of the store taken before an upgrade at ${c.deleted} failed its check and was deleted (${c.why})\n`,
+        );
       // Bring an older backup's schema up to this binary's, as serve would.
       const store = openStore(dataDir);
       const version = store.schemaVersion();

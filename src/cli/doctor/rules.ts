@@ -74,7 +74,8 @@ export function schemaRule(applied: number, pending: number, unknown: number, kn
 
 /**
  * Copies taken before an upgrade that serve has not checked yet (it checks them after it answers,
- * at low priority): being checked while serve runs; left by a serve that stopped otherwise.
+ * at low priority): checked by the serve that runs, or told why not in its log (doctor cannot see
+ * which); left by a serve that stopped otherwise.
  */
 export function upgradeCopyRule(unchecked: readonly string[], serveRunning: boolean): Finding | null {
   if (unchecked.length === 0) return null;
@@ -84,7 +85,8 @@ export function upgradeCopyRule(unchecked: readonly string[], serveRunning: bool
     ? {
         check,
         level: "info",
-        summary: `serve is checking the copy of the store it took before its upgrade (${files}); it is named, without the leading dot and .unchecked, once it is whole`,
+        summary: `a copy of the store taken before an upgrade is not checked yet (${files}): serve checks it after it starts answering, then names it without the leading dot and .unchecked, or logs why it could not`,
+        fix: "nothing while serve runs; if its log says the copy could not be checked, restart the service to check it again",
       }
     : {
         check,

@@ -27,7 +27,7 @@ import { MIGRATIONS } from "./migrations.ts";
 import { NoticeRecords } from "./notices.ts";
 import { DiskPhotoFiles } from "./photos.ts";
 import * as schema from "./schema/index.ts";
-import { schemaState } from "./upgrade.ts";
+import { CopyDamaged, keepCheckedCopy, schemaState, uncheckedCopies } from "./upgrade.ts";
 
 export class BackupError extends Error {}
 
@@ -273,11 +273,12 @@ export function restoreStore(
   dataDir: string,
   file: string,
   now: number = Date.now(),
-): { check: StoreFileCheck; asideAs: string | null; photos: number } {
+): { check: StoreFileCheck; asideAs: string | null; photos: number; copies: SettledCopy[] } {
   const source = resolve(file);
   const check = checkStoreFile(source);
   const target = storePath(dataDir);
   if (source === target) throw new BackupError("the file to restore is the store itself");
+  const copies = settleUncheckedCopies(dataDir);
 
   const incoming = `${target}.restoring-${process.pid}`;
   rmSync(incoming, { force: true });
@@ -325,7 +326,33 @@ export function restoreStore(
   renameSync(incoming, target);
   if (asideAs) dropOlderAsides(target, asideAs);
   syncDir(dirname(target));
-  return { check, asideAs, photos };
+  return { check, asideAs, photos, copies };
+}
+
+/** A copy taken before an upgrade that a restore found unchecked: kept under its name, or deleted as damaged. */
+export type SettledCopy = { kept: string } | { deleted: string; why: string };
+
+/**
+ * Checks and names the copies taken before an upgrade that serve had not checked yet, before a
+ * restore replaces the store: an unchecked copy of an upgrade from version N is deleted as "never
+ * made" when the store is found at N (upgrade.ts's removeCopiesOfUpgradesNotMade), which a
+ * restored store of version N would be, while the copy holds the store before that upgrade. A copy
+ * that cannot be checked stops the restore, with nothing changed.
+ */
+function settleUncheckedCopies(dataDir: string): SettledCopy[] {
+  const settled: SettledCopy[] = [];
+  for (const copy of uncheckedCopies(dataDir)) {
+    try {
+      settled.push({ kept: keepCheckedCopy(copy) });
+    } catch (e) {
+      if (!(e instanceof CopyDamaged))
+        throw new BackupError(
+          `the copy of the store taken before an upgrade (${copy}) is not checked yet and could not be checked now: ${(e as Error).message}`,
+        );
+      settled.push({ deleted: copy, why: e.message });
+    }
+  }
+  return settled;
 }
 
 /**

@@ -228,7 +228,7 @@ export function checkedName(unchecked: string): string {
 }
 
 /**
- * Checks a copy taken before an upgrade, syncs it and gives it its name, then deletes all but
+ * Checks a copy taken before an upgrade and gives it its name (synced), then deletes all but
  * the newest UPGRADE_BACKUPS_KEPT copies; returns the name. A copy that fails its check is
  * deleted (it could not bring the store back) and the error says why.
  */
@@ -242,8 +242,7 @@ export function keepCheckedCopy(unchecked: string): string {
     if (e instanceof CopyDamaged) rmSync(unchecked, { force: true });
     throw e;
   }
-  chmodSync(unchecked, 0o600);
-  syncPath(unchecked);
+  // Its bytes and mode were synced before the migrations ran (copyBeforeUpgrade): the name is what is left.
   renameSync(unchecked, target);
   syncPath(dirname(target));
   const dataDir = dirname(dirname(target));

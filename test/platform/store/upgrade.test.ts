@@ -6,6 +6,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
@@ -13,6 +14,7 @@ import {
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
+import { restoreStore } from "../../../src/platform/store/backup.ts";
 import { type CopyCheckResult, checkCopiesAside } from "../../../src/platform/store/copy-check.ts";
 import { openStore, SCHEMA_VERSION } from "../../../src/platform/store/db.ts";
 import { DataFolderError } from "../../../src/platform/store/lock.ts";
@@ -298,6 +300,41 @@ describe("the copy's check, left for after serve answers", () => {
     sqlite.close(false);
     removeCopiesOfUpgradesNotMade(dir, 3);
     expect(uncheckedCopies(dir)).toHaveLength(1);
+  });
+
+  test("a restore checks and names an unchecked copy first: a restored store of the copy's version does not take it for an upgrade never made", () => {
+    const dir = scratch();
+    const sqlite = oldStore(dir);
+    const upgrade = upgradeSchema(sqlite, drizzle({ client: sqlite }), join(dir, "parkd.db"), dir, {
+      checkCopyLater: true,
+    })!;
+    sqlite.close(false);
+    // serve stopped before its check; the technician restores a backup of schema 3, the copy's `from`.
+    const backup = join(scratch(), "nightly.db");
+    copyFileSync(join(import.meta.dir, "../../fixtures/store-0.1.0/parkd.db"), backup);
+    const restored = restoreStore(dir, backup);
+    expect(restored.copies).toEqual([{ kept: upgrade.backup }]);
+    // serve's start on the restored store upgrades it again, from 3: the named copy stays.
+    openStore(dir).close();
+    expect(upgradeBackups(dir)).toContain(upgrade.backup);
+    expect(uncheckedCopies(dir)).toEqual([]);
+  });
+
+  test("a restore stops, with nothing changed, at an unchecked copy it cannot check; a damaged one is deleted and said", () => {
+    const dir = scratch();
+    oldStore(dir).close();
+    const before = readFileSync(join(dir, "parkd.db"));
+    mkdirSync(join(dir, "backups"));
+    const odd = join(dir, "backups", ".parkd-before-schema-9-from-8-20260101T000000Z.db.unchecked");
+    mkdirSync(odd);
+    const backup = join(scratch(), "nightly.db");
+    copyFileSync(join(import.meta.dir, "../../fixtures/store-0.1.0/parkd.db"), backup);
+    expect(() => restoreStore(dir, backup)).toThrow(/is not checked yet and could not be checked now/);
+    expect(readFileSync(join(dir, "parkd.db")).equals(before)).toBe(true);
+    rmSync(odd, { recursive: true });
+    writeFileSync(odd, "not a store at all, but long enough to be read as one's first page ".repeat(80));
+    expect(restoreStore(dir, backup).copies).toEqual([{ deleted: odd, why: expect.any(String) }]);
+    expect(existsSync(odd)).toBe(false);
   });
 
   test("only files named as copies are taken for unchecked copies", () => {
