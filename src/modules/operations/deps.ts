@@ -23,6 +23,7 @@ export type OperationsStore = Pick<
   | "observations"
   | "notices"
   | "photos"
+  | "transaction"
   | "room"
   | "reserveBytes"
 >;

@@ -3,7 +3,7 @@
  * they ended; the change history of operator writes and the attendants' timed observations
  * (marks) `retentionDays` after each was made; control notices `retentionDays` after they were
  * issued (or voided, if later), with their photos' records and the files no notice holds any
- * more. When a ticket "ended":
+ * more (and any such file a stopped purge left behind). When a ticket "ended":
  *   - canceled: at canceled_at (the moment it stopped counting as a permit), whatever its end_at;
  *   - otherwise: at end_at; a ticket with no end_at is running and is never deleted.
  * Operator-issued permits are never deleted by retention: an operator deletes them.
@@ -106,7 +106,7 @@ const PHOTO_FILES_BETWEEN_RESTS = 50;
 /** The tables retention deletes from: tickets and their log, lookup records, operator changes. */
 export type RetentionStore = Pick<
   Store,
-  "tickets" | "lookups" | "changes" | "observations" | "notices" | "photos"
+  "tickets" | "lookups" | "changes" | "observations" | "notices" | "photos" | "transaction"
 >;
 
 /** Deletes (or with dryRun, counts) what retention removes; returns how many rows of each kind. */
@@ -180,15 +180,45 @@ export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): P
     // is the file system's work, which serve's own syncs queue behind.
     let removed = 0;
     for (const hash of gone.unheld)
-      if (store.notices.photoUses(hash) === 0) {
-        store.photos.remove(hash);
+      if (await step(() => removeUnheldPhoto(store, hash), report, pause)) {
         report.noticePhotos++;
         if (++removed % PHOTO_FILES_BETWEEN_RESTS === 0) await pause();
       }
     if (gone.notices < noticeBatch) break;
     await pause();
   }
+
+  // Files no notice names: a purge stopped between a commit and its removals (kill -9, a power
+  // cut) left them, and no later purge would see their notices again. By the system's clock, as
+  // the files' times are; an hour is far more than a photo takes from its file to its record.
+  if (opts.signal?.aborted) return report;
+  const left = store.photos.leftovers(new Set(store.notices.photoHashes()), Date.now() - LEFTOVER_AGE_MS);
+  for (const name of left.unfinished) store.photos.removeUnfinished(name);
+  let removed = 0;
+  for (const hash of left.photos) {
+    if (opts.signal?.aborted) return report;
+    if (await step(() => removeUnheldPhoto(store, hash), report, pause)) report.noticePhotos++;
+    if (++removed % PHOTO_FILES_BETWEEN_RESTS === 0) await pause();
+  }
   return report;
+}
+
+/** A file in the photos folder older than this that no notice names is a leftover. */
+const LEFTOVER_AGE_MS = 3_600_000;
+
+/**
+ * Removes a photo's file if no notice names it, holding the store's write lock from the question
+ * to the removal: a notice that takes the same photo meanwhile (notices/service.ts) either
+ * committed first, and the file stays, or finds it gone after its commit and writes it again.
+ */
+function removeUnheldPhoto(store: RetentionStore, hash: string): boolean {
+  return store
+    .transaction(() => {
+      if (store.notices.photoUses(hash) !== 0) return false;
+      store.photos.remove(hash);
+      return true;
+    })
+    .immediate();
 }
 
 export interface RetentionSchedule {

@@ -1,12 +1,15 @@
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statfsSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +24,16 @@ export interface PhotoFiles {
   /** Keeps the bytes under their hash; throws PhotoStorageFull when the disk cannot take them. */
   put(hash: string, bytes: Uint8Array): void;
   read(hash: string): Uint8Array | null;
+  has(hash: string): boolean;
   remove(hash: string): void;
+  /**
+   * What is in the folder that no notice names (`named`: every hash the notices hold), last
+   * written before `before`: whole photos a purge killed between its commit and its removals
+   * left, and `.part` files of a write killed half-way. Younger files may be a photo whose record
+   * is being written.
+   */
+  leftovers(named: ReadonlySet<string>, before: number): { photos: string[]; unfinished: string[] };
+  removeUnfinished(name: string): void;
 }
 
 /**
@@ -39,6 +51,8 @@ export class PhotoStorageFull extends Error {
 
 const FULL = new Set(["ENOSPC", "EDQUOT", "EROFS"]);
 const HASH = /^[0-9a-f]{64}$/;
+/** A photo being written: put()'s temporary name. */
+const UNFINISHED = /^[0-9a-f]{64}\.part$/;
 
 function named(hash: string): string {
   // Only ever a hash we computed; a path made of anything else would be a bug.
@@ -97,8 +111,41 @@ export class DiskPhotoFiles implements PhotoFiles {
     }
   }
 
+  has(hash: string): boolean {
+    return existsSync(join(this.dir, named(hash)));
+  }
+
   remove(hash: string): void {
     rmSync(join(this.dir, named(hash)), { force: true });
+  }
+
+  leftovers(named: ReadonlySet<string>, before: number): { photos: string[]; unfinished: string[] } {
+    const out = { photos: [] as string[], unfinished: [] as string[] };
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (e) {
+      if ((e as { code?: unknown }).code === "ENOENT") return out;
+      throw e;
+    }
+    for (const name of names) {
+      const whole = HASH.test(name);
+      // Only what this class writes is looked at; a file named otherwise is not ours to remove.
+      if (whole ? named.has(name) : !UNFINISHED.test(name)) continue;
+      let modified: number;
+      try {
+        modified = statSync(join(this.dir, name)).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (modified < before) (whole ? out.photos : out.unfinished).push(name);
+    }
+    return out;
+  }
+
+  removeUnfinished(name: string): void {
+    if (!UNFINISHED.test(name)) throw new Error("not an unfinished photo");
+    rmSync(join(this.dir, name), { force: true });
   }
 }
 
@@ -111,7 +158,15 @@ export class MemoryPhotoFiles implements PhotoFiles {
   read(hash: string): Uint8Array | null {
     return this.files.get(hash) ?? null;
   }
+  has(hash: string): boolean {
+    return this.files.has(hash);
+  }
   remove(hash: string): void {
     this.files.delete(hash);
   }
+  leftovers(named: ReadonlySet<string>): { photos: string[]; unfinished: string[] } {
+    // Written at once, never half-way; their age is not kept (an in-memory store lives for a test).
+    return { photos: [...this.files.keys()].filter((h) => !named.has(h)), unfinished: [] };
+  }
+  removeUnfinished(): void {}
 }

@@ -533,6 +533,27 @@ describe("a notice's photos", () => {
     expectProblem(await sendPhoto(s, id, other, pngPhoto(32, 32, 6)), 404, "notice-not-found");
   });
 
+  test("a photo whose file a purge beside serve removed while another notice took it is written again", async () => {
+    const { s, handheld } = await issued();
+    const second = "7d1e2c3b-4a59-4f6e-8d7c-1b2a3c4d5e6f";
+    await call(s.app, "POST", "/api/v1/attendants/notices", {
+      token: handheld,
+      body: notice({ id: second }),
+    });
+    const png = pngPhoto(40, 30, 11);
+    const hash = new Bun.CryptoHasher("sha256").update(png).digest("hex");
+    expect((await sendPhoto(s, id, handheld, png)).status).toBe(201);
+    // The first notice still names it when the second counts its uses, so the second writes no
+    // file; a purge in another process removed it in between (its notice gone, in its own commit).
+    s.ctx.store.photos.remove(hash);
+    expect((await sendPhoto(s, second, handheld, png)).status).toBe(201);
+    expect(s.ctx.store.photos.read(hash)).toEqual(png);
+    // And a photo sent again to a notice whose record names a lost file brings the file back.
+    s.ctx.store.photos.remove(hash);
+    expect((await sendPhoto(s, second, handheld, png)).status).toBe(200);
+    expect(s.ctx.store.photos.has(hash)).toBe(true);
+  });
+
   test("a full disk refuses the photo with 503 and Retry-After, and keeps the notice", async () => {
     const { s, admin, handheld } = await issued();
     s.ctx.store.usePhotoFiles({
@@ -540,7 +561,10 @@ describe("a notice's photos", () => {
         throw new PhotoStorageFull("ENOSPC: no space left on device");
       },
       read: () => null,
+      has: () => false,
       remove: () => {},
+      leftovers: () => ({ photos: [], unfinished: [] }),
+      removeUnfinished: () => {},
     });
     const r = await sendPhoto(s, id, handheld, pngPhoto(32, 32, 9));
     expectProblem(r, 503, "photo-storage-full");
@@ -556,7 +580,10 @@ describe("a notice's photos", () => {
         throw new PhotoStorageFull("the photo would take the space kept for ticket events", 300 * 1_048_576);
       },
       read: () => null,
+      has: () => false,
       remove: () => {},
+      leftovers: () => ({ photos: [], unfinished: [] }),
+      removeUnfinished: () => {},
     });
     const r = await sendPhoto(s, id, handheld, pngPhoto(32, 32, 9));
     expectProblem(r, 503, "photo-storage-full");

@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DiskWatch } from "../../../src/modules/operations/disk-watch.ts";
 import {
   DAY_MS,
@@ -7,6 +10,7 @@ import {
   scheduleRetention,
 } from "../../../src/modules/operations/retention.ts";
 import { openMemoryStore, type Store } from "../../../src/platform/store/db.ts";
+import { DiskPhotoFiles } from "../../../src/platform/store/photos.ts";
 import { permitLookups, ticketEvents, tickets } from "../../../src/platform/store/schema/index.ts";
 
 const NOW = Date.parse("2026-06-15T10:00:00Z");
@@ -268,6 +272,31 @@ describe("retention", () => {
     expect(store.photos.read(photo(119))).not.toBeNull();
     expect(store.photos.read(photo(0))).toBeNull();
     expect(store.notices.get("recent")).not.toBeNull();
+  });
+
+  test("photo files no notice names, left by a stopped purge, go once an hour old; young, named and foreign files stay", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parkd-leftovers-"));
+    try {
+      const store = openMemoryStore();
+      store.usePhotoFiles(new DiskPhotoFiles(dir));
+      const [named, left, young, half] = ["a", "b", "c", "d"].map((c) => c.repeat(64)) as [
+        string,
+        string,
+        string,
+        string,
+      ];
+      addNotice(store, "recent", daysAgo(1), null, [named]);
+      const photos = join(dir, "photos");
+      for (const f of [left, young, `${half}.part`, "notes.txt"]) writeFileSync(join(photos, f), "x");
+      const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+      for (const f of [named, left, `${half}.part`, "notes.txt"])
+        utimesSync(join(photos, f), twoHoursAgo, twoHoursAgo);
+      const r = await purgeExpired(store, { now: NOW, retentionDays: 90 });
+      expect(r.noticePhotos).toBe(1);
+      expect(readdirSync(photos).sort()).toEqual([named, young, "notes.txt"].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("an aborted run stops early and keeps what it did", async () => {

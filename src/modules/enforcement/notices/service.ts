@@ -196,19 +196,7 @@ export class AttendantNotices {
     if (notice.voidedAt !== null)
       throw refuse("notice-voided", `Notice ${notice.number} was voided; it takes no photos`);
     const hash = createHash("sha256").update(bytes).digest("hex");
-    const held = store.notices.photos(id);
-    const same = held.find((p) => p.hash === hash);
-    if (same) return { photo: photoRef(same), created: false };
-    if (held.length >= PHOTOS_PER_NOTICE)
-      throw refuse(
-        "too-many-photos",
-        `Notice ${notice.number} already has ${held.length} photos, the most it may have`,
-      );
-    const problem = await photoProblem(bytes, contentType, inflateStreaming);
-    if (problem) throw refuse("photo-invalid", problem);
-    const facts = photoFacts(bytes, contentType);
-    const newFile = store.notices.photoUses(hash) === 0;
-    if (newFile) {
+    const keepFile = () => {
       try {
         store.photos.put(hash, bytes);
       } catch (e) {
@@ -222,7 +210,24 @@ export class AttendantNotices {
           );
         throw e;
       }
+    };
+    const held = store.notices.photos(id);
+    const same = held.find((p) => p.hash === hash);
+    if (same) {
+      // Sent again after its file was lost (below): the record is there, the file is written again.
+      if (!store.photos.has(hash)) keepFile();
+      return { photo: photoRef(same), created: false };
     }
+    if (held.length >= PHOTOS_PER_NOTICE)
+      throw refuse(
+        "too-many-photos",
+        `Notice ${notice.number} already has ${held.length} photos, the most it may have`,
+      );
+    const problem = await photoProblem(bytes, contentType, inflateStreaming);
+    if (problem) throw refuse("photo-invalid", problem);
+    const facts = photoFacts(bytes, contentType);
+    const newFile = store.notices.photoUses(hash) === 0;
+    if (newFile) keepFile();
     const photo: StoredPhoto = { noticeId: id, hash, ...facts, bytes: bytes.length, addedAt: this.ctx.now() };
     try {
       store
@@ -242,6 +247,11 @@ export class AttendantNotices {
       if (newFile && store.notices.photoUses(hash) === 0) store.photos.remove(hash);
       throw e;
     }
+    // The same photo held by another notice was not written again; a purge run by hand beside
+    // serve can have deleted that notice and removed the file after it was counted and before
+    // this record committed. The purge removes a file only under the write lock, once no record
+    // names it, so the file is there now or its removal came first: then it is written again.
+    if (!newFile && !store.photos.has(hash)) keepFile();
     return { photo: photoRef(photo), created: true };
   }
 
