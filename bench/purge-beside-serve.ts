@@ -13,7 +13,7 @@
  */
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryBox, tls } from "./binary-box.ts";
 
@@ -126,12 +126,23 @@ const timers = [
 ];
 
 await Bun.sleep(5_000);
+// The backup's file as it grows, [second, MB] each second: where its phases fall on the timeline.
+const backupGrowth: [number, number][] = [];
+const growth = setInterval(() => {
+  const partial = readdirSync(box.dir).find((f) => /^\.bench-backup\.db\.partial-\d+$/.test(f));
+  if (!partial) return;
+  try {
+    const mb = Math.round(statSync(join(box.dir, partial)).size / 1_048_576);
+    backupGrowth.push([Math.round((performance.now() - from) / 1000), mb]);
+  } catch {}
+}, 1000);
 const from = performance.now();
 const out =
   WORK === "backup"
     ? await box.cliAsync("backup", join(box.dataDir, "..", "bench-backup.db"))
     : await box.cliAsync("purge", "--retention-days", "90");
 const to = performance.now();
+clearInterval(growth);
 await Bun.sleep(2_000);
 for (const t of timers) clearInterval(t);
 await Bun.sleep(3_000);
@@ -156,6 +167,20 @@ const answers = during("healthz")
   .sort((a, b) => a - b);
 let gap = 0;
 for (let i = 1; i < answers.length; i++) gap = Math.max(gap, answers[i]! - answers[i - 1]!);
+// Where the slow answers fall: each second of the work with an intake answer over 50 ms, as
+// [second since the work began, how many, the slowest ms] (BENCH_TIMELINE=1).
+const timeline: [number, number, number][] = [];
+for (const s of during("intake")
+  .filter((s) => s.ms > 50)
+  .sort((a, b) => a.at - b.at)) {
+  const second = Math.floor((s.at - from) / 1000);
+  const row =
+    timeline.at(-1)?.[0] === second ? timeline.at(-1)! : timeline[timeline.push([second, 0, 0]) - 1]!;
+  row[1]++;
+  row[2] = Math.max(row[2], Math.round(s.ms));
+}
+if (process.env.BENCH_TIMELINE === "1")
+  console.log(JSON.stringify({ slowIntakeBySecond: timeline, backupGrowth }));
 console.log(
   JSON.stringify({
     lookups: LOOKUPS,

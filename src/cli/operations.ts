@@ -33,15 +33,15 @@ export const backupCommand: Command = {
     lowestPriority();
     try {
       const started = performance.now();
-      // The photos, most of the bytes, go at half the disk's pace: each ticket event serve takes
-      // waits on a sync of the disk the copy is writing to.
+      // The copy goes at half the disk's pace: each ticket event serve takes waits on a sync of
+      // the disk the copy is writing to.
       const check = backupStore(dataDir, file, {
         force: v.force === true,
         rest: (took) => Bun.sleepSync(Math.max(20, took)),
       });
       const ms = Math.round(performance.now() - started);
       process.stderr.write(
-        `backup of ${storePath(dataDir)} written to ${file}: ${check.bytes} bytes, schema version ${check.schemaVersion}, ${check.photos ?? 0} photos, integrity ok, ${ms} ms\n`,
+        `backup of ${storePath(dataDir)} written to ${file}: ${check.bytes} bytes, schema version ${check.schemaVersion}, store integrity ok, ${check.photos ?? 0} photos (each checked against its hash when restored), ${ms} ms\n`,
       );
       if (check.photosMissing > 0)
         process.stderr.write(

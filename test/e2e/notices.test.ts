@@ -78,7 +78,9 @@ describe("notices through the binary", () => {
     const file = join(box.dir, "nightly.db");
     const backup = await box.run(["backup", file]);
     expect(backup.code).toBe(0);
-    expect(backup.stderr).toContain("1 photos, integrity ok");
+    expect(backup.stderr).toContain(
+      "store integrity ok, 1 photos (each checked against its hash when restored)",
+    );
     const restored = await other.run(["restore", file]);
     expect(restored.code).toBe(0);
     expect(restored.stderr).toContain("1 photos)");

@@ -1,7 +1,7 @@
 /**
- * Backups and restores of the store. A backup is `VACUUM INTO` a side file: one read
- * transaction, so it is a consistent snapshot even while `serve` keeps committing (WAL readers
- * never block the writer). The notices' photo files that snapshot names are then copied into it
+ * Backups and restores of the store. A backup is a copy into a side file made in one read
+ * transaction (paced-copy.ts), so it is a consistent snapshot even while `serve` keeps committing
+ * (WAL readers never block the writer). The notices' photo files that snapshot names are then copied into it
  * (the table `backup_photos`, which only a backup has), so a backup stays one file. It is checked
  * with `PRAGMA integrity_check` and synced to disk before it takes its final name, so a file
  * called FILE is always a whole, verified store.
@@ -12,6 +12,7 @@ import {
   chmodSync,
   closeSync,
   existsSync,
+  fdatasyncSync,
   fsyncSync,
   linkSync,
   openSync,
@@ -25,6 +26,8 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { NoticeRecords } from "./notices.ts";
+import { copyStorePaced } from "./paced-copy.ts";
+import { forgetPages } from "./page-cache.ts";
 import { DiskPhotoFiles } from "./photos.ts";
 import * as schema from "./schema/index.ts";
 import { CopyDamaged, keepCheckedCopy, schemaState, uncheckedCopies } from "./upgrade.ts";
@@ -49,11 +52,12 @@ const hasTable = (db: Database, name: string) =>
   db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
 
 /**
- * Copies into the snapshot `db` the photo files its notices name, from the data folder; returns
- * how many were copied and how many were missing.
+ * Copies into the snapshot `db` (the unnamed file `file`) the photo files its notices name, from
+ * the data folder; returns how many were copied and how many were missing.
  */
 function carryPhotos(
   db: Database,
+  file: string,
   dataDir: string,
   rest: (tookMs: number) => void,
 ): { copied: number; missing: number } {
@@ -64,27 +68,43 @@ function carryPhotos(
   let copied = 0;
   let missing = 0;
   db.run("CREATE TABLE backup_photos (hash TEXT PRIMARY KEY NOT NULL, bytes BLOB NOT NULL)");
+  // The file has no name yet and any failure deletes it, so a rollback journal and SQLite's own
+  // syncs protect nothing here; each commit's journal file, made and deleted, was two more
+  // metadata writes that serve's syncs (each ticket event waits on one) queued behind.
+  db.run("PRAGMA journal_mode = OFF");
+  db.run("PRAGMA synchronous = OFF");
   const insert = db.prepare("INSERT INTO backup_photos (hash, bytes) VALUES (?1, ?2)");
-  // Committed (and so synced) every PHOTO_CHUNK_BYTES, with `rest` between: a site's photos are
-  // gigabytes; written in one transaction they sat in memory as dirty pages until the end, and
-  // written at the disk's full pace they made serve's own syncs (each ticket event waits on one)
-  // queue behind them, on a small box for most of a second.
-  let i = 0;
-  while (i < hashes.length) {
-    const started = performance.now();
-    db.transaction(() => {
-      let bytesIn = 0;
-      for (; i < hashes.length && bytesIn < PHOTO_CHUNK_BYTES; i++) {
-        const bytes = files.read(hashes[i]!);
-        if (bytes === null) missing++;
-        else {
-          insert.run(hashes[i]!, bytes);
-          copied++;
-          bytesIn += bytes.length;
+  const fd = openSync(file, "r");
+  try {
+    // The store's part, read again by its check, first.
+    fdatasyncSync(fd);
+    forgetPages(fd);
+    // Synced every PHOTO_CHUNK_BYTES, with `rest` between: a site's photos are gigabytes; left to
+    // the end they sat in memory as dirty pages and then went to the disk in one burst, and
+    // written at the disk's full pace they made serve's own syncs queue behind them, on a small
+    // box for most of a second.
+    let i = 0;
+    while (i < hashes.length) {
+      const started = performance.now();
+      db.transaction(() => {
+        let bytesIn = 0;
+        for (; i < hashes.length && bytesIn < PHOTO_CHUNK_BYTES; i++) {
+          const bytes = files.read(hashes[i]!, { once: true });
+          if (bytes === null) missing++;
+          else {
+            insert.run(hashes[i]!, bytes);
+            copied++;
+            bytesIn += bytes.length;
+          }
         }
-      }
-    })();
-    if (i < hashes.length) rest(performance.now() - started);
+      })();
+      fdatasyncSync(fd);
+      // Synced, so clean: the copy's pages would otherwise push serve's out of a small box's memory.
+      forgetPages(fd);
+      if (i < hashes.length) rest(performance.now() - started);
+    }
+  } finally {
+    closeSync(fd);
   }
   return { copied, missing };
 }
@@ -186,7 +206,7 @@ export function backupStore(
   file: string,
   opts: {
     force?: boolean;
-    /** Called between the photos' chunks with the time the last took (a backup beside serve rests). */
+    /** Called between the copy's steps with the time the last took (a backup beside serve rests). */
     rest?: (tookMs: number) => void;
   } = {},
 ): BackupReport {
@@ -198,15 +218,12 @@ export function backupStore(
     throw new BackupError(`${target} exists; use --force to overwrite it`);
   const partial = join(dirname(target), `.${basename(target)}.partial-${process.pid}`);
   rmSync(partial, { force: true });
-  const db = new Database(source, { readwrite: true });
+  const rest = opts.rest ?? (() => {});
   try {
-    db.run("PRAGMA busy_timeout = 5000");
-    db.query("VACUUM INTO ?").run(partial);
+    copyStorePaced(source, partial, rest);
   } catch (e) {
     rmSync(partial, { force: true });
     throw new BackupError(`backup failed: ${(e as Error).message}`);
-  } finally {
-    db.close(false);
   }
   // The store's part is checked before the photos are added: the check reads every page, and the
   // photos (most of a backup's bytes) are checked by their hashes when they are brought back.
@@ -221,7 +238,7 @@ export function backupStore(
   try {
     const copy = new Database(partial, { readwrite: true });
     try {
-      carried = carryPhotos(copy, dataDir, opts.rest ?? (() => {}));
+      carried = carryPhotos(copy, partial, dataDir, rest);
     } finally {
       copy.close(false);
     }

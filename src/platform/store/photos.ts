@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { photoFits } from "../../domain/disk-room.ts";
+import { forgetPagesOf } from "./page-cache.ts";
 
 /**
  * The notices' photo files, beside the store: `<data dir>/photos/<sha256>`, one file per distinct
@@ -23,7 +24,7 @@ import { photoFits } from "../../domain/disk-room.ts";
 export interface PhotoFiles {
   /** Keeps the bytes under their hash; throws PhotoStorageFull when the disk cannot take them. */
   put(hash: string, bytes: Uint8Array): void;
-  read(hash: string): Uint8Array | null;
+  read(hash: string, opts?: ReadOptions): Uint8Array | null;
   has(hash: string): boolean;
   remove(hash: string): void;
   /**
@@ -34,6 +35,11 @@ export interface PhotoFiles {
    */
   leftovers(named: ReadonlySet<string>, before: number): { photos: string[]; unfinished: string[] };
   removeUnfinished(name: string): void;
+}
+
+export interface ReadOptions {
+  /** Read for a copy (a backup) and not again soon: its pages are not kept in the page cache. */
+  once?: boolean;
 }
 
 /**
@@ -102,9 +108,12 @@ export class DiskPhotoFiles implements PhotoFiles {
     }
   }
 
-  read(hash: string): Uint8Array | null {
+  read(hash: string, opts: ReadOptions = {}): Uint8Array | null {
+    const path = join(this.dir, named(hash));
     try {
-      return readFileSync(join(this.dir, named(hash)));
+      const bytes = readFileSync(path);
+      if (opts.once) forgetPagesOf(path);
+      return bytes;
     } catch (e) {
       if ((e as { code?: unknown }).code === "ENOENT") return null;
       throw e;
