@@ -126,15 +126,23 @@ const timers = [
 ];
 
 await Bun.sleep(5_000);
-// The backup's file as it grows, [second, MB] each second: where its phases fall on the timeline.
-const backupGrowth: [number, number][] = [];
+// Each second, [second, the backup's file in MB, serve's WAL in MB]: where the backup's phases
+// fall on the timeline, and how far the WAL grows while a reader holds its snapshot.
+const backupGrowth: [number, number, number][] = [];
+const mbOf = (path: string) => {
+  try {
+    return Math.round(statSync(path).size / 1_048_576);
+  } catch {
+    return 0;
+  }
+};
 const growth = setInterval(() => {
   const partial = readdirSync(box.dir).find((f) => /^\.bench-backup\.db\.partial-\d+$/.test(f));
-  if (!partial) return;
-  try {
-    const mb = Math.round(statSync(join(box.dir, partial)).size / 1_048_576);
-    backupGrowth.push([Math.round((performance.now() - from) / 1000), mb]);
-  } catch {}
+  backupGrowth.push([
+    Math.round((performance.now() - from) / 1000),
+    partial ? mbOf(join(box.dir, partial)) : 0,
+    mbOf(join(box.dataDir, "parkd.db-wal")),
+  ]);
 }, 1000);
 const from = performance.now();
 const out =

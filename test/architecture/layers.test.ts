@@ -250,6 +250,12 @@ const OWNERS: Record<string, string | string[]> = {
   observations: "platform/store/observations.ts",
   backup_photos: "platform/store/backup.ts",
 };
+/**
+ * The one file whose SQL names tables by interpolation: the backup's copy of the whole store,
+ * which names every table the store's schema holds, read from sqlite_master, as VACUUM INTO does
+ * (no table's rows are its business).
+ */
+const WHOLE_STORE_COPY = "platform/store/paced-copy.ts";
 const SQL_ON = new RegExp(
   `\\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\\s+(${Object.keys(OWNERS).join("|")})\\b`,
   "gi",
@@ -277,8 +283,10 @@ describe("one owner per table", () => {
     const bad: string[] = [];
     for (const file of files(SRC)) {
       const path = relative(SRC, file);
-      for (const [table, sql] of tablesNamed(readFileSync(file, "utf8")))
-        if (![OWNERS[table] ?? []].flat().includes(path)) bad.push(`${path}: ${sql}`);
+      for (const [table, sql] of tablesNamed(readFileSync(file, "utf8"))) {
+        const owners = table === "(interpolated)" ? WHOLE_STORE_COPY : (OWNERS[table] ?? []);
+        if (![owners].flat().includes(path)) bad.push(`${path}: ${sql}`);
+      }
     }
     expect(bad).toEqual([]);
   });
