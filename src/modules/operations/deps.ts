@@ -24,6 +24,7 @@ export type OperationsStore = Pick<
   | "notices"
   | "photos"
   | "transaction"
+  | "photoHashesNamed"
   | "room"
   | "reserveBytes"
 >;

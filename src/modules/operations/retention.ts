@@ -106,7 +106,14 @@ const PHOTO_FILES_BETWEEN_RESTS = 50;
 /** The tables retention deletes from: tickets and their log, lookup records, operator changes. */
 export type RetentionStore = Pick<
   Store,
-  "tickets" | "lookups" | "changes" | "observations" | "notices" | "photos" | "transaction"
+  | "tickets"
+  | "lookups"
+  | "changes"
+  | "observations"
+  | "notices"
+  | "photos"
+  | "transaction"
+  | "photoHashesNamed"
 >;
 
 /** Deletes (or with dryRun, counts) what retention removes; returns how many rows of each kind. */
@@ -191,9 +198,12 @@ export async function purgeExpired(store: RetentionStore, opts: PurgeOptions): P
   // Files no notice names: a purge stopped between a commit and its removals (kill -9, a power
   // cut) left them, and no later purge would see their notices again. By the system's clock, as
   // the files' times are; an hour is far more than a photo takes from its file to its record.
+  // The store the latest restore set aside names photos too: it may be restored back.
   if (opts.signal?.aborted) return report;
-  const left = store.photos.leftovers(new Set(store.notices.photoHashes()), Date.now() - LEFTOVER_AGE_MS);
+  const named = store.photoHashesNamed();
+  const left = store.photos.leftovers(named ?? new Set(), Date.now() - LEFTOVER_AGE_MS);
   for (const name of left.unfinished) store.photos.removeUnfinished(name);
+  if (named === null) return report;
   let removed = 0;
   for (const hash of left.photos) {
     if (opts.signal?.aborted) return report;

@@ -23,6 +23,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
+import { ASIDE_PREFIX } from "./aside.ts";
 import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { NoticeRecords } from "./notices.ts";
@@ -335,7 +336,7 @@ export function restoreStore(
     } catch {
       // A damaged old store is still moved aside below, with whatever WAL it has.
     }
-    asideAs = `${target}.before-restore-${stamp(now)}`;
+    asideAs = join(dirname(target), `${ASIDE_PREFIX}${stamp(now)}`);
     renameSync(target, asideAs);
     for (const suffix of ["-wal", "-shm"])
       if (existsSync(target + suffix)) renameSync(target + suffix, asideAs + suffix);
@@ -378,10 +379,9 @@ function settleUncheckedCopies(dataDir: string): SettledCopy[] {
  * want back; older ones never were.
  */
 function dropOlderAsides(target: string, kept: string): void {
-  const prefix = `${basename(target)}.before-restore-`;
   const dir = dirname(target);
   for (const name of readdirSync(dir)) {
-    if (!name.startsWith(prefix)) continue;
+    if (!name.startsWith(ASIDE_PREFIX)) continue;
     const base = name.replace(/-(wal|shm)$/, "");
     if (join(dir, base) !== kept) rmSync(join(dir, name), { force: true });
   }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { DiskRoom } from "../../domain/disk-room.ts";
+import { photoHashesAside } from "./aside.ts";
 import { ChangeRecords } from "./changes.ts";
 import {
   configureConnection,
@@ -264,6 +265,20 @@ export class Store {
       reusableBytes: pages.freelist_count * size.page_size,
       sizeBytes: fs.blocks * fs.bsize,
     };
+  }
+
+  /**
+   * Every photo hash a store in this data folder names: this store's notices' and those of the
+   * store the latest restore set aside, which may be restored back (aside.ts); null when that one
+   * cannot be read.
+   */
+  photoHashesNamed(): Set<string> | null {
+    const named = new Set(this.notices.photoHashes());
+    if (this.dataDir === ":memory:") return named;
+    const aside = photoHashesAside(this.dataDir);
+    if (aside === null) return null;
+    for (const h of aside) named.add(h);
+    return named;
   }
 
   /** Another place for the photos (tests: a disk that fills up). */

@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DiskWatch } from "../../../src/modules/operations/disk-watch.ts";
@@ -9,7 +17,7 @@ import {
   restingBesideServe,
   scheduleRetention,
 } from "../../../src/modules/operations/retention.ts";
-import { openMemoryStore, type Store } from "../../../src/platform/store/db.ts";
+import { openMemoryStore, openStore, type Store } from "../../../src/platform/store/db.ts";
 import { DiskPhotoFiles } from "../../../src/platform/store/photos.ts";
 import { permitLookups, ticketEvents, tickets } from "../../../src/platform/store/schema/index.ts";
 
@@ -296,6 +304,45 @@ describe("retention", () => {
       expect(readdirSync(photos).sort()).toEqual([named, young, "notes.txt"].sort());
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a photo the store set aside by the latest restore names is no leftover; with that store unreadable none is taken for one", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "parkd-leftovers-aside-"));
+    const before = mkdtempSync(join(tmpdir(), "parkd-leftovers-before-"));
+    try {
+      const [named, namedAside, unnamed] = ["a", "b", "c"].map((c) => c.repeat(64)) as [
+        string,
+        string,
+        string,
+      ];
+      // The store before the restore named `namedAside`; the restored one names `named`.
+      const old = openStore(before, { create: true });
+      addNotice(old, "before", daysAgo(1), null, [namedAside]);
+      old.close();
+      const aside = join(dataDir, "parkd.db.before-restore-20260101T000000Z");
+      for (const suffix of ["", "-wal"])
+        if (existsSync(join(before, `parkd.db${suffix}`)))
+          copyFileSync(join(before, `parkd.db${suffix}`), `${aside}${suffix}`);
+      const store = openStore(dataDir, { create: true });
+      addNotice(store, "restored", daysAgo(1), null, [named]);
+      const photos = join(dataDir, "photos");
+      for (const f of [namedAside, unnamed]) writeFileSync(join(photos, f), "x");
+      const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+      for (const f of [named, namedAside, unnamed]) utimesSync(join(photos, f), twoHoursAgo, twoHoursAgo);
+      expect((await purgeExpired(store, { now: NOW, retentionDays: 90 })).noticePhotos).toBe(1);
+      expect(readdirSync(photos).sort()).toEqual([named, namedAside].sort());
+      // An aside store that cannot be read: no file is taken for a leftover.
+      writeFileSync(join(photos, unnamed), "x");
+      utimesSync(join(photos, unnamed), twoHoursAgo, twoHoursAgo);
+      for (const suffix of ["-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
+      writeFileSync(aside, "not a store, but long enough to be read as one's first page ".repeat(80));
+      expect((await purgeExpired(store, { now: NOW, retentionDays: 90 })).noticePhotos).toBe(0);
+      expect(readdirSync(photos)).toContain(unnamed);
+      store.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(before, { recursive: true, force: true });
     }
   });
 
