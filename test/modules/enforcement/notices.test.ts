@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { PhotoStorageFull } from "../../../src/platform/store/photos.ts";
+import { MemoryPhotoFiles, PhotoStorageFull } from "../../../src/platform/store/photos.ts";
 import { call, expectProblem, testApp, testClock } from "../../support/app.ts";
 import { cityLot } from "../../support/lots.ts";
 import { jpegHead, notPhotos, pngPhoto } from "../../support/photos.ts";
@@ -552,6 +552,36 @@ describe("a notice's photos", () => {
     s.ctx.store.photos.remove(hash);
     expect((await sendPhoto(s, second, handheld, png)).status).toBe(200);
     expect(s.ctx.store.photos.has(hash)).toBe(true);
+  });
+
+  test("a new photo's file a purge beside serve removes between its write and its record's commit is written again", async () => {
+    const { s, handheld } = await issued();
+    const png = pngPhoto(40, 30, 12);
+    const hash = new Bun.CryptoHasher("sha256").update(png).digest("hex");
+    const files = new MemoryPhotoFiles();
+    let purged = false;
+    s.ctx.store.usePhotoFiles({
+      ...files,
+      has: (h) => files.has(h),
+      read: (h) => files.read(h),
+      remove: (h) => files.remove(h),
+      leftovers: (n) => files.leftovers(n),
+      removeUnfinished: () => {},
+      put(h, bytes) {
+        files.put(h, bytes);
+        // A 'parkd purge' in another process, between this write and the record's commit: it
+        // deleted the last notice that held this photo (or listed the file as a leftover) and
+        // removes the file under the write lock, where no notice names it yet.
+        if (!purged && s.ctx.store.notices.photoUses(h) === 0) {
+          purged = true;
+          files.remove(h);
+        }
+      },
+    });
+    expect((await sendPhoto(s, id, handheld, png)).status).toBe(201);
+    expect(purged).toBe(true);
+    expect(s.ctx.store.notices.photoUses(hash)).toBe(1);
+    expect(s.ctx.store.photos.read(hash)).toEqual(png);
   });
 
   test("a full disk refuses the photo with 503 and Retry-After, and keeps the notice", async () => {

@@ -247,11 +247,13 @@ export class AttendantNotices {
       if (newFile && store.notices.photoUses(hash) === 0) store.photos.remove(hash);
       throw e;
     }
-    // The same photo held by another notice was not written again; a purge run by hand beside
-    // serve can have deleted that notice and removed the file after it was counted and before
-    // this record committed. The purge removes a file only under the write lock, once no record
-    // names it, so the file is there now or its removal came first: then it is written again.
-    if (!newFile && !store.photos.has(hash)) keepFile();
+    // A purge run by hand beside serve can have removed the file after its uses were counted and
+    // before this record committed: the same photo held by another notice (not written again,
+    // that notice deleted), or a new file written here (the purge had it from its own deletion,
+    // or listed it as a leftover before this write). The purge removes a file only under the
+    // write lock, once no record names it, so the file is there now or its removal came first:
+    // then it is written again.
+    if (!store.photos.has(hash)) keepFile();
     return { photo: photoRef(photo), created: true };
   }
 
