@@ -43,6 +43,9 @@ export function copyStorePaced(source: string, target: string, rest: (tookMs: nu
     // Before the first table: both are fixed once the file has one.
     out.run(`PRAGMA main.page_size = ${pragma("page_size")}`);
     out.run(`PRAGMA main.auto_vacuum = ${pragma("auto_vacuum")}`);
+    // The header's own values, which VACUUM INTO copies too.
+    out.run(`PRAGMA main.user_version = ${pragma("user_version")}`);
+    out.run(`PRAGMA main.application_id = ${pragma("application_id")}`);
     fd = openSync(target, "r");
     out.run("BEGIN");
     // The first read of src takes the snapshot the whole copy is of.
@@ -70,27 +73,36 @@ export function copyStorePaced(source: string, target: string, rest: (tookMs: nu
     };
     for (const t of tables) {
       const name = quoted(t.name);
-      const withoutRowid = /\)\s*WITHOUT\s+ROWID\s*;?\s*$/i.test(t.sql);
-      if (withoutRowid) {
-        // The revenue book: one row a day and zone, small; copied whole.
+      const info = out
+        .query("SELECT wr FROM pragma_table_list WHERE schema = 'src' AND name = ?")
+        .get(t.name) as { wr: number } | null;
+      const columnList = out.query(`PRAGMA src.table_info(${name})`).all() as { name: string }[];
+      // The rowid by a name no column takes (a column may be called rowid).
+      const taken = new Set(columnList.map((c) => c.name.toLowerCase()));
+      const rowid = ["rowid", "_rowid_", "oid"].find((n) => !taken.has(n));
+      if (info?.wr === 1 || rowid === undefined) {
+        // WITHOUT ROWID (the revenue book: one row a day and zone, small), or a table whose
+        // columns take every name of its rowid (none here): copied whole.
         out.run(`INSERT INTO main.${name} SELECT * FROM src.${name}`);
         stepDone(false);
         continue;
       }
-      const columns = (out.query(`PRAGMA src.table_info(${name})`).all() as { name: string }[])
-        .map((c) => quoted(c.name))
-        .join(", ");
+      const columns = columnList.map((c) => quoted(c.name)).join(", ");
       // The rowid is kept, as VACUUM keeps it where a column names it.
       const copyStep = out.query(
-        `INSERT INTO main.${name} (rowid, ${columns}) SELECT rowid, ${columns} FROM src.${name} WHERE rowid > ?1 ORDER BY rowid LIMIT ?2`,
+        `INSERT INTO main.${name} (${rowid}, ${columns}) SELECT ${rowid}, ${columns} FROM src.${name} WHERE ${rowid} > ?1 ORDER BY ${rowid} LIMIT ?2`,
       );
-      const lastCopied = out.query(`SELECT max(rowid) AS last FROM main.${name}`);
-      let after = Number.MIN_SAFE_INTEGER;
+      const firstStep = out.query(
+        `INSERT INTO main.${name} (${rowid}, ${columns}) SELECT ${rowid}, ${columns} FROM src.${name} ORDER BY ${rowid} LIMIT ?1`,
+      );
+      const lastCopied = out.query(`SELECT max(${rowid}) AS last FROM main.${name}`);
+      // None yet: the first step starts at the least rowid, which may be as low as -2^63.
+      let after: number | bigint | null = null;
       let rows = FIRST_STEP_ROWS;
       for (;;) {
         const before = pageBytes(out);
-        const copied = copyStep.run(after, rows).changes;
-        if (copied > 0) after = (lastCopied.get() as { last: number }).last;
+        const copied = (after === null ? firstStep.run(rows) : copyStep.run(after, rows)).changes;
+        if (copied > 0) after = (lastCopied.get() as { last: number | bigint }).last;
         stepDone(false);
         if (copied < rows) break;
         // The next step's rows, from what these took: about STEP_BYTES a step.

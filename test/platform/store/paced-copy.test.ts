@@ -90,3 +90,57 @@ describe("a backup's copy of the store, in steps", () => {
     expect(contents(target)).toEqual(before);
   });
 });
+
+/** What VACUUM INTO keeps, read by SQL: the header's values, and each row's values with their types and rowid. */
+function exactly(file: string): Record<string, unknown> {
+  const db = new Database(file, { readonly: true, safeIntegers: true });
+  try {
+    const out: Record<string, unknown> = {};
+    for (const p of ["user_version", "application_id", "page_size"])
+      out[p] = String(db.query(`PRAGMA ${p}`).values()[0]![0]);
+    const tables = db.query("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+      sql: string;
+    }[];
+    for (const t of tables) {
+      const q = (n: string) => `"${n.replaceAll('"', '""')}"`;
+      const cols = (db.query(`PRAGMA table_info(${q(t.name)})`).all() as { name: string }[]).map((c) =>
+        q(c.name),
+      );
+      const withRowid = !/WITHOUT\s+ROWID/i.test(t.sql);
+      const row = cols.map((c) => `typeof(${c}) || ':' || quote(${c})`).join(" || '|' || ");
+      out[t.name] = db
+        .query(`SELECT ${withRowid ? "_rowid_ || '#' || " : ""}${row} FROM ${q(t.name)} ORDER BY 1`)
+        .values()
+        .map((v) => String(v[0]));
+    }
+    return out;
+  } finally {
+    db.close(false);
+  }
+}
+
+describe("a backup's copy of the store, as VACUUM INTO makes it", () => {
+  test("keeps the header's user_version and application_id, rowids below -2^53, a STRICT WITHOUT ROWID table, a column called rowid", () => {
+    const dir = newDir();
+    const source = join(dir, "store.db");
+    const db = new Database(source, { create: true });
+    db.run("PRAGMA journal_mode = WAL");
+    db.run("PRAGMA user_version = 7");
+    db.run("PRAGMA application_id = 1885434724");
+    db.run("CREATE TABLE far (id INTEGER PRIMARY KEY, v TEXT)");
+    db.run(
+      "INSERT INTO far VALUES (-9223372036854775808, 'least'), (-9007199254740993, 'below'), (1, 'one')",
+    );
+    db.run("CREATE TABLE book (k TEXT PRIMARY KEY, v INTEGER) STRICT, WITHOUT ROWID");
+    db.run("INSERT INTO book VALUES ('a', 1)");
+    db.run("CREATE TABLE odd (rowid TEXT, v)");
+    db.run("INSERT INTO odd VALUES ('z', 1), ('a', 2)");
+    const vacuumed = join(dir, "vacuumed.db");
+    db.query("VACUUM INTO ?").run(vacuumed);
+    db.close();
+    const target = join(dir, "copy.db");
+    copyStorePaced(source, target, () => {});
+    expect(exactly(target)).toEqual(exactly(vacuumed));
+  });
+});
