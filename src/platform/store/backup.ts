@@ -25,6 +25,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { ASIDE_PREFIX } from "./aside.ts";
 import { SCHEMA_VERSION, STORE_FILE, storePath } from "./db.ts";
+import { processAlive } from "./lock.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { NoticeRecords } from "./notices.ts";
 import { copyStorePaced } from "./paced-copy.ts";
@@ -219,6 +220,7 @@ export function backupStore(
     throw new BackupError(`${target} exists; use --force to overwrite it`);
   const partial = join(dirname(target), `.${basename(target)}.partial-${process.pid}`);
   rmSync(partial, { force: true });
+  removeAbandonedPartials(target);
   const rest = opts.rest ?? (() => {});
   try {
     copyStorePaced(source, partial, rest);
@@ -271,6 +273,20 @@ export function backupStore(
     if ((e as { code?: string }).code === "EEXIST")
       throw new BackupError(`${target} exists; use --force to overwrite it`);
     throw e;
+  }
+}
+
+/**
+ * The unfinished copies of FILE that backups killed while they wrote them left (`.FILE.partial-PID`,
+ * as big as the store): a living process's are left alone.
+ */
+function removeAbandonedPartials(target: string): void {
+  const prefix = `.${basename(target)}.partial-`;
+  for (const name of readdirSync(dirname(target))) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid))
+      rmSync(join(dirname(target), name), { force: true });
   }
 }
 

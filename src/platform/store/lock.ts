@@ -128,3 +128,13 @@ export class StoreMissingError extends Error {
     );
   }
 }
+
+/** Whether process `pid` runs (another user's, the service's as parkd for a command run as root, too). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}

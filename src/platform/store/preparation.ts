@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { DataFolderError, STORE_FILE, serveLockHeld } from "./lock.ts";
+import { DataFolderError, processAlive, STORE_FILE, serveLockHeld } from "./lock.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { revenueBookBuiltFor } from "./revenue.ts";
 import {
@@ -55,20 +55,10 @@ export function startingStep(dataDir: string): (StartingStep & { pid: number }) 
     };
     // A file left by a serve that died is not a serve starting: the serve lock is held only while
     // a serve runs (a pid alone can be another process's since: pid 1 in a container).
-    if (!serveLockHeld(dataDir) || !alive(s.pid)) return null;
+    if (!serveLockHeld(dataDir) || !processAlive(s.pid)) return null;
     return s;
   } catch {
     return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // Another user's process (serve as parkd, the command as someone else) is alive too.
-    return (e as { code?: string }).code === "EPERM";
   }
 }
 

@@ -21,7 +21,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import type { Db } from "./db.ts";
-import { DataFolderError, STORE_FILE } from "./lock.ts";
+import { DataFolderError, processAlive, STORE_FILE } from "./lock.ts";
 import { applyMigrations, MIGRATIONS } from "./migrations.ts";
 
 /** Folder inside the data folder that holds the copies taken before a schema upgrade. */
@@ -296,14 +296,7 @@ function removeAbandonedCopies(dir: string): void {
     const m = /^\.parkd-before-schema-.*\.partial-(\d+)(?:-journal)?$/.exec(f);
     if (!m) continue;
     const pid = Number(m[1]);
-    let alive = pid !== process.pid;
-    if (alive)
-      try {
-        process.kill(pid, 0);
-      } catch (e) {
-        alive = (e as { code?: string }).code === "EPERM";
-      }
-    if (!alive) rmSync(join(dir, f), { force: true });
+    if (pid === process.pid || !processAlive(pid)) rmSync(join(dir, f), { force: true });
   }
 }
 

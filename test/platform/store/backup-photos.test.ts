@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BackupError, backupStore, restoreStore } from "../../../src/platform/store/backup.ts";
 import { openStore, type Store } from "../../../src/platform/store/db.ts";
@@ -92,6 +92,20 @@ describe("photos in backup and restore", () => {
     } finally {
       store.close();
     }
+  });
+
+  test("a backup removes the unfinished copy a killed backup of the same file left; a living one's stays", () => {
+    const { dataDir } = storeWithPhotos();
+    const dir = newDir();
+    const file = join(dir, "nightly.db");
+    // No process has pid 2^22 + 1 (above Linux's limit); this process is alive.
+    const killed = join(dir, `.nightly.db.partial-${2 ** 22 + 1}`);
+    const living = join(dir, `.nightly.db.partial-${process.ppid}`);
+    for (const f of [killed, living]) writeFileSync(f, "as big as the store");
+    backupStore(dataDir, file);
+    expect(existsSync(killed)).toBe(false);
+    expect(existsSync(living)).toBe(true);
+    expect(existsSync(file)).toBe(true);
   });
 
   test("a photo file missing from the data folder is counted, and the backup is still made", () => {
