@@ -28,6 +28,8 @@ export interface BinaryBox {
   serve(extra?: string[]): Promise<{ base: string; server: Subprocess }>;
   /** The emulated kiosk's figures so far, when the server runs in one (BENCH_KIOSK=1). */
   kiosk(): KioskReport | null;
+  /** The emulated kiosk's memory.stat now (null outside one). */
+  kioskMemory(): Record<string, number> | null;
   /** How the server ended: "exit 0", or the signal that ended it (null while it runs). */
   ended(): string | null;
   /** Stops the server and removes the folder (and the box). */
@@ -112,6 +114,7 @@ export function binaryBox(name: string): BinaryBox {
       return { base, server };
     },
     kiosk: () => box?.report() ?? null,
+    kioskMemory: () => box?.memoryStat() ?? null,
     ended: () =>
       server && (server.exitCode !== null || server.signalCode !== null)
         ? exitText(server.exitCode, server.signalCode)

@@ -68,6 +68,8 @@ export interface Kiosk {
   /** `cmd` to spawn so that it runs in the box from its first instruction. */
   wrap(cmd: string[]): string[];
   report(): KioskReport;
+  /** The group's memory.stat now (total_cache, total_rss, total_dirty, total_pgmajfault, ...). */
+  memoryStat(): Record<string, number>;
   /** Forgets the highest charge so far (a phase of its own). */
   resetPeak(): void;
   /** Removes the groups; the processes in them must have ended. */
@@ -110,6 +112,16 @@ export function kiosk(label: string, memory = KIOSK_MEMORY, cpu = KIOSK_CPU): Ki
       failcnt: Number(read("memory.failcnt")),
       oomKills: Number(/^oom_kill (\d+)/m.exec(read("memory.oom_control"))?.[1] ?? 0),
     }),
+    memoryStat: () =>
+      Object.fromEntries(
+        read("memory.stat")
+          .trim()
+          .split("\n")
+          .map((line) => {
+            const [key, value] = line.split(" ");
+            return [key!, Number(value)];
+          }),
+      ),
     resetPeak: () => writeFileSync(join(memDir, "memory.max_usage_in_bytes"), "0"),
     close: () => {
       for (const dir of [memDir, cpuDir])

@@ -126,9 +126,10 @@ const timers = [
 ];
 
 await Bun.sleep(5_000);
-// Each second, [second, the backup's file in MB, serve's WAL in MB]: where the backup's phases
-// fall on the timeline, and how far the WAL grows while a reader holds its snapshot.
-const backupGrowth: [number, number, number][] = [];
+// Each second, [second, the backup's file in MB, serve's WAL in MB, and in the emulated box its
+// memory]: where the backup's phases fall on the timeline, how far the WAL grows while a reader
+// holds its snapshot, and what the box's memory does meanwhile.
+const backupGrowth: number[][] = [];
 const mbOf = (path: string) => {
   try {
     return Math.round(statSync(path).size / 1_048_576);
@@ -142,6 +143,20 @@ const growth = setInterval(() => {
     Math.round((performance.now() - from) / 1000),
     partial ? mbOf(join(box.dir, partial)) : 0,
     mbOf(join(box.dataDir, "parkd.db-wal")),
+    // In the emulated box: its page cache, anonymous memory, dirty and under writeback (MB), and
+    // the major faults so far (pages read back from the disk).
+    ...(() => {
+      const m = box.kioskMemory();
+      if (!m) return [];
+      const mb = (k: string) => Math.round((m[k] ?? 0) / 1_048_576);
+      return [
+        mb("total_cache"),
+        mb("total_rss"),
+        mb("total_dirty"),
+        mb("total_writeback"),
+        m.total_pgmajfault ?? 0,
+      ];
+    })(),
   ]);
 }, 1000);
 const from = performance.now();
